@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Builds the fslab guest from Debian packages only, into kernel-image/dist/:
+#
+#   linux-source-7.2 (sid, arch-independent tarball, downloaded, never installed)
+#     + config/fslab.config + patches/*.patch  --make ARCH=i386-->  dist/bzImage
+#   bookworm i386 .debs (rootfs/packages.txt, unpacked with dpkg-deb -x)
+#     + fio built statically from Debian's source + rootfs/overlay/  -->  dist/initramfs.cpio.gz
+#   dist/manifest.json: package versions and sha256 of every input and output
+#
+# Usage: kernel-image/build.sh [all|kernel|rootfs|manifest]   (npm run kernel = all)
+# Work files live in kernel-image/build/ (git-ignored); a second run reuses them.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+WORK="${FSLAB_KBUILD:-$HERE/build}"
+DIST="$HERE/dist"
+JOBS="${JOBS:-$(nproc)}"
+KVER_PKG=linux-source-7.2
+mkdir -p "$WORK" "$DIST"
+
+log() { printf '\033[1m[kernel-image]\033[0m %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+[ "$(id -u)" = 0 ] || die "run as root (apt-get and dpkg --add-architecture need it)"
+
+need_host_tools() {
+  local missing=()
+  for p in build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils zstd gcc-multilib dpkg-dev file seabios; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing host tools: ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+# The machine's own mirror, read from its apt sources, so the sid list points at the same place.
+debian_mirror() {
+  local m
+  m=$(grep -rhoE 'https?://[^ ]+/debian/?' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null \
+      | grep -v security | head -n1 || true)
+  echo "${m:-http://deb.debian.org/debian}"
+}
+
+# apt-get against a private sid list: private lists and cache, so the machine's apt never sees sid.
+sid_apt() {
+  local d="$WORK/apt-sid"
+  mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+  echo "deb $(debian_mirror) sid main" > "$d/sources.list"
+  apt-get -o Dir::Etc::SourceList="$d/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+          -o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache" \
+          -o APT::Sandbox::User=root "$@"
+}
+
+fetch_kernel() {
+  local src="$WORK/linux"
+  if [ -f "$src/Makefile" ]; then return; fi
+  log "fetching $KVER_PKG from sid"
+  sid_apt -qq update
+  (cd "$WORK" && rm -f ${KVER_PKG}_*.deb && sid_apt -qq download "$KVER_PKG")
+  local deb; deb=$(ls "$WORK"/${KVER_PKG}_*.deb)
+  dpkg-deb -f "$deb" Version > "$WORK/kernel-source.version"
+  rm -rf "$WORK/linux.tmp" && mkdir -p "$WORK/linux.tmp"
+  dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/$KVER_PKG.tar.xz" | tar -xJ -C "$WORK/linux.tmp"
+  mv "$WORK/linux.tmp/$KVER_PKG" "$src" && rmdir "$WORK/linux.tmp"
+  rm -f "$deb"
+}
+
+build_kernel() {
+  need_host_tools
+  fetch_kernel
+  local src="$WORK/linux" out="$WORK/kbuild"
+  # Patches are applied to a pristine tree: start over if the set changed since the last run.
+  local patches=() want
+  shopt -s nullglob; patches=("$HERE"/patches/*.patch); shopt -u nullglob
+  want=$(cat /dev/null "${patches[@]}" | sha256sum | cut -d' ' -f1)
+  if [ "$(cat "$src/.fslab-patches" 2>/dev/null)" != "$want" ]; then
+    if [ -f "$src/.fslab-patches" ]; then
+      log "patch set changed: re-extracting the kernel tree"
+      rm -rf "$src"; fetch_kernel
+    fi
+    for p in "${patches[@]}"; do
+      log "applying $(basename "$p")"
+      patch -d "$src" -p1 --forward --quiet < "$p"
+    done
+    echo "$want" > "$src/.fslab-patches"
+  fi
+  mkdir -p "$out"
+  log "configuring (tinyconfig + config/fslab.config)"
+  make -s -C "$src" O="$out" ARCH=i386 tinyconfig >/dev/null
+  "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$HERE/config/fslab.config" >/dev/null
+  make -s -C "$src" O="$out" ARCH=i386 olddefconfig >/dev/null
+  check_config "$out/.config"
+  log "building bzImage with -j$JOBS (a clean build takes ~10 minutes on 2 cores)"
+  nice make -s -C "$src" O="$out" ARCH=i386 -j"$JOBS" bzImage KBUILD_BUILD_USER=fslab \
+       KBUILD_BUILD_HOST=fslab KBUILD_BUILD_TIMESTAMP="$(date -u -d @0)"
+  cp "$out/arch/x86/boot/bzImage" "$DIST/bzImage"
+  make -s -C "$src" O="$out" ARCH=i386 kernelrelease > "$WORK/kernel.release"
+  log "kernel $(cat "$WORK/kernel.release"): $(stat -c %s "$DIST/bzImage") bytes"
+}
+
+# Every option the fragment asks for must be in the final config: olddefconfig silently drops
+# options whose dependencies are missing, and a missing filesystem would only show in the VM.
+check_config() {
+  local cfg="$1" bad=0 line opt val
+  while IFS= read -r line; do
+    if [[ "$line" =~ ^(CONFIG_[A-Z0-9_]+)=(.*)$ ]]; then
+      opt=${BASH_REMATCH[1]}; val=${BASH_REMATCH[2]}
+      grep -qxF "$opt=$val" "$cfg" || { log "config: wanted $opt=$val, got: $(grep -E "^(# )?$opt[= ]" "$cfg" || echo unset)"; bad=1; }
+    elif [[ "$line" =~ ^#\ (CONFIG_[A-Z0-9_]+)\ is\ not\ set$ ]]; then
+      opt=${BASH_REMATCH[1]}
+      grep -qE "^$opt=" "$cfg" && { log "config: wanted $opt unset, got: $(grep -E "^$opt=" "$cfg")"; bad=1; }
+    fi
+  done < "$HERE/config/fslab.config"
+  [ $bad = 0 ] || die "config fragment not satisfied (see above)"
+}
+
+build_rootfs() {
+  need_host_tools
+  "$HERE/rootfs/build-rootfs.sh" "$WORK/rootfs" "$DIST/initramfs.cpio.gz"
+  # v86 boots a bzImage through a real BIOS: Debian's SeaBIOS and its VGA BIOS
+  cp /usr/share/seabios/bios.bin /usr/share/seabios/vgabios-stdvga.bin "$DIST/"
+}
+
+write_manifest() {
+  log "writing dist/manifest.json"
+  node "$HERE/manifest.mjs" write \
+    --kernel-release "$(cat "$WORK/kernel.release")" \
+    --kernel-source-version "$(cat "$WORK/kernel-source.version")" \
+    --packages "$WORK/rootfs/packages.lock"
+}
+
+case "${1:-all}" in
+  kernel) build_kernel ;;
+  rootfs) build_rootfs ;;
+  manifest) write_manifest ;;
+  all) build_kernel; build_rootfs; write_manifest ;;
+  *) die "unknown step '$1' (all|kernel|rootfs|manifest)" ;;
+esac

@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// dist/manifest.json ties the committed guest artifacts to the tree that built them:
+// the Debian package versions, the sha256 of every input (config, patches, rootfs recipe,
+// build script) and of every output in dist/. `check` is what the tests run: an input
+// edited without `npm run kernel` (or an artifact replaced by hand) fails it.
+//
+//   node kernel-image/manifest.mjs write --kernel-release R --kernel-source-version V --packages LOCK
+//   node kernel-image/manifest.mjs check
+import { createHash } from "node:crypto";
+import { readFileSync, readdirSync, statSync, writeFileSync, existsSync } from "node:fs";
+import { join, relative, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
+
+export const KERNEL_IMAGE_DIR = dirname(fileURLToPath(import.meta.url));
+const DIST = join(KERNEL_IMAGE_DIR, "dist");
+export const MANIFEST_PATH = join(DIST, "manifest.json");
+
+// What goes into the guest. Paths are relative to kernel-image/.
+const INPUT_ROOTS = ["build.sh", "config", "patches", "rootfs"];
+// What dist/ must hold; the saved state is added by build.sh when it exists.
+export const OUTPUTS = ["bzImage", "initramfs.cpio.gz", "bios.bin", "vgabios-stdvga.bin"];
+
+const sha256 = (path) => createHash("sha256").update(readFileSync(path)).digest("hex");
+
+function walk(path) {
+  if (!existsSync(path)) return [];
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path).sort().flatMap((name) => walk(join(path, name)));
+}
+
+export function hashInputs() {
+  const out = {};
+  for (const root of INPUT_ROOTS) {
+    for (const file of walk(join(KERNEL_IMAGE_DIR, root))) {
+      out[relative(KERNEL_IMAGE_DIR, file)] = sha256(file);
+    }
+  }
+  return out;
+}
+
+export function hashOutputs(names) {
+  const out = {};
+  for (const name of names) {
+    const file = join(DIST, name);
+    out[name] = { bytes: statSync(file).size, sha256: sha256(file) };
+  }
+  return out;
+}
+
+export function readManifest() {
+  if (!existsSync(MANIFEST_PATH)) throw new Error(`${MANIFEST_PATH} is missing: run npm run kernel`);
+  return JSON.parse(readFileSync(MANIFEST_PATH, "utf8"));
+}
+
+/** Every difference between the manifest and the tree, as readable lines; empty when they agree. */
+export function checkManifest(manifest = readManifest()) {
+  const problems = [];
+  const now = hashInputs();
+  for (const [file, hash] of Object.entries(now)) {
+    if (!(file in manifest.inputs)) problems.push(`input ${file} is new since dist/ was built`);
+    else if (manifest.inputs[file] !== hash) problems.push(`input ${file} changed since dist/ was built`);
+  }
+  for (const file of Object.keys(manifest.inputs)) {
+    if (!(file in now)) problems.push(`input ${file} was removed since dist/ was built`);
+  }
+  for (const [name, want] of Object.entries(manifest.outputs)) {
+    const file = join(DIST, name);
+    if (!existsSync(file)) { problems.push(`output dist/${name} is missing`); continue; }
+    if (sha256(file) !== want.sha256) problems.push(`output dist/${name} does not match its manifest hash`);
+  }
+  return problems;
+}
+
+function debVersion(pkg) {
+  try {
+    return execFileSync("dpkg-query", ["-W", "-f=${Version}", pkg], { encoding: "utf8" });
+  } catch {
+    return "unknown";
+  }
+}
+
+function write(args) {
+  const opt = (name) => {
+    const i = args.indexOf(`--${name}`);
+    if (i < 0 || !args[i + 1]) throw new Error(`missing --${name}`);
+    return args[i + 1];
+  };
+  const packages = {};
+  for (const line of readFileSync(opt("packages"), "utf8").split("\n")) {
+    const [name, version] = line.trim().split(/\s+/);
+    if (name) packages[name] = version;
+  }
+  const outputs = OUTPUTS.concat(existsSync(join(DIST, "state.bin.zst")) ? ["state.bin.zst"] : []);
+  const manifest = {
+    comment: "Written by kernel-image/build.sh; checked by the tests. Do not edit by hand.",
+    kernel: {
+      source_package: "linux-source-7.2",
+      source_version: opt("kernel-source-version"),
+      release: opt("kernel-release"),
+      arch: "i386",
+    },
+    bios: { package: "seabios", version: debVersion("seabios") },
+    rootfs_suite: "bookworm i386",
+    packages,
+    inputs: hashInputs(),
+    outputs: hashOutputs(outputs),
+  };
+  writeFileSync(MANIFEST_PATH, JSON.stringify(manifest, null, 2) + "\n");
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [cmd, ...rest] = process.argv.slice(2);
+  if (cmd === "write") write(rest);
+  else if (cmd === "check") {
+    const problems = checkManifest();
+    for (const p of problems) console.error(`manifest: ${p}`);
+    if (problems.length) {
+      console.error("kernel-image/dist/ is out of date with its inputs: run `npm run kernel` and commit dist/.");
+      process.exit(1);
+    }
+    console.log("kernel-image/dist/ matches its manifest");
+  } else {
+    console.error("usage: manifest.mjs write|check");
+    process.exit(2);
+  }
+}
