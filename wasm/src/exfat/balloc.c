@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The allocation bitmap, after fs/exfat/balloc.c: one bit per cluster, cluster 2 at bit 0.
+ */
+#include <errno.h>
+#include "fslab/exfat.h"
+
+#define CLUSTER_TO_BITMAP_ENT(clu) ((clu) - EXFAT_FIRST_CLUSTER)
+#define BITMAP_ENT_TO_CLUSTER(ent) ((ent) + EXFAT_FIRST_CLUSTER)
+
+int exfat_test_bitmap(const struct exfat_volume *vol, uint32_t clu)
+{
+	uint32_t ent = CLUSTER_TO_BITMAP_ENT(clu);
+
+	return (vol->vol_amap[ent >> 3] >> (ent & 7)) & 1;
+}
+
+int exfat_set_bitmap(struct exfat_volume *vol, uint32_t clu)
+{
+	uint32_t ent;
+
+	if (!is_valid_cluster(vol, clu))
+		return -EIO;
+	ent = CLUSTER_TO_BITMAP_ENT(clu);
+	vol->vol_amap[ent >> 3] |= (uint8_t)(1u << (ent & 7));
+	fslab_emit(&vol->events, FSLAB_EV_EXFAT_BITMAP_SET, clu, 0, 0);
+	return 0;
+}
+
+/*
+ * Since Linux 6.15 this only clears the bit; before, it also issued a one-cluster discard
+ * when the volume was mounted with -o discard. __exfat_free_cluster() picks which.
+ */
+int exfat_clear_bitmap(struct exfat_volume *vol, uint32_t clu)
+{
+	uint32_t ent;
+
+	if (!is_valid_cluster(vol, clu))
+		return -EIO;
+	ent = CLUSTER_TO_BITMAP_ENT(clu);
+	if (!((vol->vol_amap[ent >> 3] >> (ent & 7)) & 1))
+		return -EIO;
+	vol->vol_amap[ent >> 3] &= (uint8_t)~(1u << (ent & 7));
+	fslab_emit(&vol->events, FSLAB_EV_EXFAT_BITMAP_CLEAR, clu, 0, 0);
+	return 0;
+}
+
+static uint32_t load_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/*
+ * The kernel's search, a long at a time from the word holding clu (bits below clu masked
+ * as used), wrapping to cluster 2 after the last word. Like the kernel, it visits each word
+ * once, so a free cluster below clu in clu's own word is found only if nothing else is.
+ */
+uint32_t exfat_find_free_bitmap(const struct exfat_volume *vol, uint32_t clu)
+{
+	uint32_t ent_idx, clu_base, clu_mask, word, i;
+	uint32_t words = (vol->num_clusters - EXFAT_FIRST_CLUSTER + EXFAT_BITS_PER_LONG - 1) / EXFAT_BITS_PER_LONG;
+
+	if (clu < EXFAT_FIRST_CLUSTER || clu >= vol->num_clusters)
+		clu = EXFAT_FIRST_CLUSTER;
+	ent_idx = CLUSTER_TO_BITMAP_ENT(clu) & ~(EXFAT_BITS_PER_LONG - 1);
+	clu_base = BITMAP_ENT_TO_CLUSTER(ent_idx);
+	clu_mask = (1u << (clu - clu_base)) - 1; /* IGNORED_BITS_REMAINED */
+	word = ent_idx / EXFAT_BITS_PER_LONG;
+
+	for (i = EXFAT_FIRST_CLUSTER; i < vol->num_clusters; i += EXFAT_BITS_PER_LONG) {
+		uint32_t bitval = load_le32(vol->vol_amap + word * 4);
+
+		if (clu_mask) {
+			bitval |= clu_mask;
+			clu_mask = 0;
+		}
+		if (bitval != UINT32_MAX) {
+			uint32_t clu_free = clu_base + (uint32_t)__builtin_ctz(~bitval); /* ffz */
+
+			if (clu_free < vol->num_clusters)
+				return clu_free;
+		}
+		clu_base += EXFAT_BITS_PER_LONG;
+		word++;
+		if (word >= words) {
+			word = 0;
+			clu_base = EXFAT_FIRST_CLUSTER;
+		}
+	}
+	return EXFAT_EOF_CLUSTER;
+}
+
+uint32_t exfat_count_used_clusters(const struct exfat_volume *vol)
+{
+	uint32_t clu, used = 0;
+
+	for (clu = EXFAT_FIRST_CLUSTER; clu < vol->num_clusters; clu++)
+		used += (uint32_t)exfat_test_bitmap(vol, clu);
+	return used;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The exfat core's wasm surface: flat functions over a volume pointer, called by
+ * web/src/cores/exfat-core.ts. Event records and the bitmap are read straight out of
+ * linear memory by pointer and length, then copied into transferable buffers.
+ */
+#include <stdlib.h>
+#include "fslab/exfat.h"
+
+struct exfat_volume *fx_exfat_new(uint32_t clusters, uint32_t sect_per_clus_bits)
+{
+	return exfat_volume_new(clusters, (uint8_t)sect_per_clus_bits);
+}
+
+struct exfat_volume *fx_exfat_clone(const struct exfat_volume *v) { return exfat_volume_clone(v); }
+void fx_exfat_free(struct exfat_volume *v) { exfat_volume_free(v); }
+
+void fx_exfat_set_policy(struct exfat_volume *v, int discard, int batch_discard)
+{
+	v->discard = !!discard;
+	v->batch_discard = batch_discard ? EXFAT_DISCARD_BATCHED : EXFAT_DISCARD_PER_CLUSTER;
+}
+
+int fx_exfat_create(struct exfat_volume *v) { return exfat_file_create(v, ""); }
+int fx_exfat_append(struct exfat_volume *v, int id, uint32_t n) { return exfat_file_append(v, id, n); }
+int fx_exfat_delete(struct exfat_volume *v, int id) { return exfat_file_delete(v, id); }
+
+const struct fslab_event *fx_exfat_events_ptr(const struct exfat_volume *v) { return v->events.ev; }
+/* number of records; -1 if the stream lost records to an allocation failure */
+int fx_exfat_events_len(const struct exfat_volume *v) { return v->events.oom ? -1 : (int)v->events.len; }
+void fx_exfat_events_clear(struct exfat_volume *v) { fslab_events_clear(&v->events); }
+
+const uint8_t *fx_exfat_bitmap_ptr(const struct exfat_volume *v) { return v->vol_amap; }
+const uint32_t *fx_exfat_fat_ptr(const struct exfat_volume *v) { return v->fat; }
+uint32_t fx_exfat_num_clusters(const struct exfat_volume *v) { return v->num_clusters; }
+uint32_t fx_exfat_used_clusters(const struct exfat_volume *v) { return v->used_clusters; }
+
+int fx_exfat_file_size(const struct exfat_volume *v, int id)
+{
+	return (id >= 0 && id < EXFAT_MODEL_MAX_FILES && v->files[id].in_use) ? (int)v->files[id].chain.size : -1;
+}
+
+int fx_exfat_file_flags(const struct exfat_volume *v, int id)
+{
+	return (id >= 0 && id < EXFAT_MODEL_MAX_FILES && v->files[id].in_use) ? v->files[id].chain.flags : -1;
+}
+
+int fx_exfat_file_clusters(const struct exfat_volume *v, int id, uint32_t *out, uint32_t max)
+{
+	return exfat_file_clusters(v, id, out, max);
+}
+
+void *fx_malloc(uint32_t n) { return malloc(n); }
+void fx_free(void *p) { free(p); }

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Hand-worked cases for the exfat model, each traced by hand through fs/exfat/fatent.c and
+ * balloc.c of Linux 7.2 (and exfat_clear_bitmap() of 6.14 for the per-cluster policy).
+ */
+#include <errno.h>
+#include <string.h>
+#include "fslab/exfat.h"
+#include "check.h"
+
+static unsigned count_events(const struct exfat_volume *v, uint32_t type)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < v->events.len; i++)
+		n += v->events.ev[i].type == type;
+	return n;
+}
+
+/* the i-th discard request in the stream */
+static const struct fslab_event *discard(const struct exfat_volume *v, unsigned i)
+{
+	for (size_t k = 0; k < v->events.len; k++)
+		if (v->events.ev[k].type == FSLAB_EV_EXFAT_DISCARD && i-- == 0)
+			return &v->events.ev[k];
+	return NULL;
+}
+
+static void test_contiguous_file_is_nofatchain(void)
+{
+	struct exfat_volume *v = exfat_volume_new(64, 3);
+	int a = exfat_file_create(v, "a");
+
+	CHECK_EQ(exfat_file_append(v, a, 8), 0);
+	CHECK_EQ(v->files[a].chain.dir, 2);
+	CHECK_EQ(v->files[a].chain.size, 8);
+	CHECK_EQ(v->files[a].chain.flags, ALLOC_NO_FAT_CHAIN);
+	CHECK_EQ(count_events(v, FSLAB_EV_EXFAT_BITMAP_SET), 8);
+	CHECK_EQ(count_events(v, FSLAB_EV_EXFAT_FAT_WRITE), 0); /* NoFatChain writes no FAT */
+	CHECK_EQ(v->vol_amap[0], 0xFF);
+	CHECK_EQ(v->used_clusters, 8);
+	/* the kernel leaves clu_srch_ptr at the last hint, which was the last cluster */
+	CHECK_EQ(v->clu_srch_ptr, 9);
+	exfat_volume_free(v);
+}
+
+/*
+ * a: 2..9, b: 10..13, then a grows by 4: hint 10 is taken, the search finds 14, so a's
+ * NoFatChain becomes a FAT chain (2->3 ... 9->EOF), 14..17 are linked and 9 -> 14.
+ */
+static struct exfat_volume *two_runs(int *pa)
+{
+	struct exfat_volume *v = exfat_volume_new(64, 3);
+	int a = exfat_file_create(v, "a"), b = exfat_file_create(v, "b");
+
+	CHECK_EQ(exfat_file_append(v, a, 8), 0);
+	CHECK_EQ(exfat_file_append(v, b, 4), 0);
+	CHECK_EQ(v->files[b].chain.dir, 10);
+	CHECK_EQ(exfat_file_append(v, a, 4), 0);
+	*pa = a;
+	return v;
+}
+
+static void test_append_after_gap_makes_fat_chain(void)
+{
+	int a;
+	struct exfat_volume *v = two_runs(&a);
+	uint32_t clus[16];
+
+	CHECK_EQ(v->files[a].chain.flags, ALLOC_FAT_CHAIN);
+	CHECK_EQ(v->files[a].chain.size, 12);
+	CHECK_EQ(v->fat[2], 3);
+	CHECK_EQ(v->fat[9], 14);
+	CHECK_EQ(v->fat[17], EXFAT_EOF_CLUSTER);
+	CHECK_EQ(exfat_file_clusters(v, a, clus, 16), 12);
+	CHECK_EQ(clus[7], 9);
+	CHECK_EQ(clus[8], 14);
+	CHECK_EQ(clus[11], 17);
+	exfat_volume_free(v);
+}
+
+static void test_free_fat_chain_batched_vs_per_cluster(void)
+{
+	int a;
+	struct exfat_volume *batched = two_runs(&a);
+	struct exfat_volume *per = exfat_volume_clone(batched);
+
+	per->batch_discard = EXFAT_DISCARD_PER_CLUSTER;
+	fslab_events_clear(&batched->events);
+	CHECK_EQ(exfat_file_delete(batched, a), 0);
+	CHECK_EQ(exfat_file_delete(per, a), 0);
+
+	/* 6.15+: one request per contiguous run, in chain order */
+	CHECK_EQ(count_events(batched, FSLAB_EV_EXFAT_DISCARD), 2);
+	CHECK_EQ(discard(batched, 0)->a, 2);
+	CHECK_EQ(discard(batched, 0)->b, 8);
+	CHECK_EQ(discard(batched, 1)->a, 14);
+	CHECK_EQ(discard(batched, 1)->b, 4);
+	/* <= 6.14: one single-cluster request per cleared bit */
+	CHECK_EQ(count_events(per, FSLAB_EV_EXFAT_DISCARD), 12);
+	CHECK_EQ(discard(per, 11)->a, 17);
+	CHECK_EQ(discard(per, 11)->b, 1);
+	/* only the discards differ: the on-disk result is the same */
+	CHECK_EQ(count_events(batched, FSLAB_EV_EXFAT_BITMAP_CLEAR), 12);
+	CHECK(memcmp(batched->vol_amap, per->vol_amap, batched->map_bytes) == 0);
+	CHECK(memcmp(batched->fat, per->fat, batched->num_clusters * 4) == 0);
+	CHECK_EQ(batched->used_clusters, 4);
+	/* exFAT frees in the bitmap only: the stale FAT link stays */
+	CHECK_EQ(batched->fat[9], 14);
+	exfat_volume_free(batched);
+	exfat_volume_free(per);
+}
+
+/* The case: a chain of four runs frees with four discards batched, N per cluster. */
+static void test_four_run_chain(void)
+{
+	struct exfat_volume *v = exfat_volume_new(256, 3);
+	int f = exfat_file_create(v, "frag"), log = exfat_file_create(v, "log");
+	int i;
+
+	/* two writers taking turns: frag 5, log 1, frag 5, log 1, ... */
+	for (i = 0; i < 4; i++) {
+		CHECK_EQ(exfat_file_append(v, f, 5), 0);
+		CHECK_EQ(exfat_file_append(v, log, 1), 0);
+	}
+	CHECK_EQ(v->files[f].chain.size, 20);
+	CHECK_EQ(v->files[f].chain.flags, ALLOC_FAT_CHAIN);
+
+	struct exfat_volume *per = exfat_volume_clone(v);
+	per->batch_discard = EXFAT_DISCARD_PER_CLUSTER;
+	fslab_events_clear(&v->events);
+	CHECK_EQ(exfat_file_delete(v, f), 0);
+	CHECK_EQ(exfat_file_delete(per, f), 0);
+	CHECK_EQ(count_events(v, FSLAB_EV_EXFAT_DISCARD), 4);
+	CHECK_EQ(count_events(per, FSLAB_EV_EXFAT_DISCARD), 20);
+	/* runs: 2..6, 8..12, 14..18, 20..24 (log took 7, 13, 19, 25) */
+	CHECK_EQ(discard(v, 0)->a, 2);
+	CHECK_EQ(discard(v, 1)->a, 8);
+	CHECK_EQ(discard(v, 3)->a, 20);
+	CHECK_EQ(discard(v, 3)->b, 5);
+	CHECK_EQ(discard(v, 3)->c, EXFAT_DISCARD_BATCHED);
+	CHECK_EQ(discard(per, 0)->c, EXFAT_DISCARD_PER_CLUSTER);
+	exfat_volume_free(v);
+	exfat_volume_free(per);
+}
+
+static void test_nofatchain_free(void)
+{
+	struct exfat_volume *v = exfat_volume_new(1000, 3);
+	int a = exfat_file_create(v, "a");
+
+	CHECK_EQ(exfat_file_append(v, a, 700), 0);
+	struct exfat_volume *per = exfat_volume_clone(v);
+	per->batch_discard = EXFAT_DISCARD_PER_CLUSTER;
+	fslab_events_clear(&v->events);
+	CHECK_EQ(exfat_file_delete(v, a), 0);
+	CHECK_EQ(exfat_file_delete(per, a), 0);
+	CHECK_EQ(count_events(v, FSLAB_EV_EXFAT_DISCARD), 1);
+	CHECK_EQ(discard(v, 0)->b, 700);
+	CHECK_EQ(count_events(per, FSLAB_EV_EXFAT_DISCARD), 700);
+	CHECK_EQ(v->used_clusters, 0);
+	CHECK_EQ(exfat_count_used_clusters(v), 0);
+	/* without -o discard there are no requests at all */
+	struct exfat_volume *nod = exfat_volume_new(1000, 3);
+	nod->discard = 0;
+	a = exfat_file_create(nod, "a");
+	exfat_file_append(nod, a, 10);
+	exfat_file_delete(nod, a);
+	CHECK_EQ(count_events(nod, FSLAB_EV_EXFAT_DISCARD), 0);
+	exfat_volume_free(nod);
+	exfat_volume_free(v);
+	exfat_volume_free(per);
+}
+
+static void test_find_free_bitmap(void)
+{
+	struct exfat_volume *v = exfat_volume_new(100, 0);
+	uint32_t c;
+
+	CHECK_EQ(exfat_find_free_bitmap(v, 2), 2);
+	for (c = 2; c < 102; c++)
+		if (c != 5 && c != 40)
+			exfat_set_bitmap(v, c);
+	CHECK_EQ(exfat_find_free_bitmap(v, 2), 5);
+	CHECK_EQ(exfat_find_free_bitmap(v, 6), 40);
+	/* past 40 the search wraps to cluster 2 and finds 5 */
+	CHECK_EQ(exfat_find_free_bitmap(v, 41), 5);
+	/* the kernel's quirk: bits below the hint in its own word are masked, and that word is
+	 * not visited again, so from 6 with 40 taken, 5 (same word) is not found */
+	exfat_set_bitmap(v, 40);
+	CHECK_EQ(exfat_find_free_bitmap(v, 6), EXFAT_EOF_CLUSTER);
+	CHECK_EQ(exfat_find_free_bitmap(v, 2), 5);
+	exfat_volume_free(v);
+}
+
+static void test_enospc_and_wrap(void)
+{
+	/* 40 clusters: two bitmap words, clusters 2..33 and 34..41 */
+	struct exfat_volume *v = exfat_volume_new(40, 0);
+	int a = exfat_file_create(v, "a"), b = exfat_file_create(v, "b"), c = exfat_file_create(v, "c");
+
+	CHECK_EQ(exfat_file_append(v, a, 30), 0);
+	CHECK_EQ(exfat_file_append(v, b, 11), -ENOSPC);
+	CHECK_EQ(exfat_file_append(v, b, 10), 0);
+	CHECK_EQ(v->clu_srch_ptr, 41);
+	CHECK_EQ(exfat_file_delete(v, a), 0);
+	/* the search starts at clu_srch_ptr (41), runs off the end and wraps to 2 */
+	CHECK_EQ(exfat_file_append(v, c, 3), 0);
+	CHECK_EQ(v->files[c].chain.dir, 2);
+	CHECK_EQ(v->used_clusters, 13);
+	CHECK_EQ(exfat_count_used_clusters(v), 13);
+	exfat_volume_free(v);
+
+	/* With a one-word bitmap the same search visits only the hint's own word, masked
+	 * below the hint: a new file after the last cluster finds no space (a kernel corner). */
+	v = exfat_volume_new(16, 0);
+	a = exfat_file_create(v, "a");
+	b = exfat_file_create(v, "b");
+	CHECK_EQ(exfat_file_append(v, a, 10), 0);
+	CHECK_EQ(exfat_file_append(v, b, 6), 0);
+	CHECK_EQ(exfat_file_delete(v, a), 0);
+	CHECK_EQ(exfat_file_append(v, exfat_file_create(v, "c"), 1), -ENOSPC);
+	exfat_volume_free(v);
+}
+
+static void test_corrupt_chain_loop_terminates(void)
+{
+	int a;
+	struct exfat_volume *v = two_runs(&a);
+
+	v->fat[17] = 2; /* a loop back to the start */
+	CHECK_EQ(exfat_file_delete(v, a), 0);
+	CHECK_EQ(v->used_clusters, exfat_count_used_clusters(v));
+	CHECK_EQ(exfat_file_delete(v, 99), -ENOENT);
+	CHECK(exfat_volume_new(0, 3) == NULL);
+	exfat_volume_free(v);
+}
+
+int main(void)
+{
+	test_contiguous_file_is_nofatchain();
+	test_append_after_gap_makes_fat_chain();
+	test_free_fat_chain_batched_vs_per_cluster();
+	test_four_run_chain();
+	test_nofatchain_free();
+	test_find_free_bitmap();
+	test_enospc_and_wrap();
+	test_corrupt_chain_loop_terminates();
+	return CHECK_DONE("test_exfat");
+}
