@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what `npm start` (ensure-deps.sh start) or `npm test` (ensure-deps.sh test) needs
+# and a fresh Debian 12 machine lacks, then builds the wasm cores. Quiet when all is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode="${1:-start}"
+
+debs=(make gcc libc6-dev emscripten)
+[ "$mode" = test ] && debs+=(chromium fonts-dejavu-core)
+missing=()
+for p in "${debs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "fslab: installing Debian packages: ${missing[*]}" >&2
+  sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm packages: install when node_modules is missing or older than the lock file
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "fslab: installing npm packages" >&2
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+make -s -C wasm wasm >/dev/null

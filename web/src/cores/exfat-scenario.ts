@@ -1,0 +1,69 @@
+// The exFAT lab's actions, built from core operations. Pure over an ExfatCore, so the worker,
+// the CLI and the tests run the very same steps and get the very same numbers.
+import { ExfatCore, type ExfatSnapshot } from "./exfat-core";
+import { DiscardPolicy, discardsOf, type ExfatDiscard } from "./events";
+
+export interface DeleteResult {
+  name: string;
+  policy: DiscardPolicy;
+  events: Uint32Array; // bitmap clears and discards, in the order the kernel issues them
+  discards: ExfatDiscard[];
+  /** The same delete run on a copy of the volume under the other policy. */
+  otherPolicyDiscards: number;
+}
+
+export class ExfatLab {
+  private seq = 0;
+  private logId: number | null = null;
+
+  constructor(readonly core: ExfatCore) {
+    core.setPolicy(true, DiscardPolicy.Batched); // mounted with -o discard
+  }
+
+  /** One writer, nothing in its way: one NoFatChain run. */
+  createContiguous(clusters: number): number {
+    const id = this.core.createFile(`file${++this.seq}.bin`);
+    this.core.append(id, clusters);
+    return id;
+  }
+
+  /**
+   * Two writers taking turns, the usual cause of fragmentation: the new file grows by a
+   * piece, then log.txt appends a cluster right after it, so the file's next piece has to
+   * start further on and its chain becomes a FAT chain of `runs` runs.
+   */
+  createFragmented(clusters: number, runs: number): number {
+    const id = this.core.createFile(`frag${++this.seq}.bin`);
+    if (this.logId === null || !this.core.fileIds().includes(this.logId)) this.logId = this.core.createFile("log.txt");
+    const piece = Math.max(1, Math.floor(clusters / runs));
+    for (let r = 0; r < runs; r++) {
+      this.core.append(id, r === runs - 1 ? clusters - piece * (runs - 1) : piece);
+      if (r < runs - 1) this.core.append(this.logId, 1);
+    }
+    return id;
+  }
+
+  delete(id: number, policy: DiscardPolicy): DeleteResult {
+    const name = this.core.snapshot().files.find((f) => f.id === id)?.name ?? String(id);
+    const other = this.core.clone();
+    try {
+      other.setPolicy(true, policy === DiscardPolicy.Batched ? DiscardPolicy.PerCluster : DiscardPolicy.Batched);
+      other.takeEvents();
+      other.delete(id);
+      const otherPolicyDiscards = discardsOf(other.takeEvents()).length;
+
+      this.core.takeEvents();
+      this.core.setPolicy(true, policy);
+      this.core.delete(id);
+      const events = this.core.takeEvents();
+      return { name, policy, events, discards: discardsOf(events), otherPolicyDiscards };
+    } finally {
+      other.dispose();
+    }
+  }
+
+  snapshot(): ExfatSnapshot {
+    this.core.takeEvents(); // allocation events are not shown yet; keep the buffer small
+    return this.core.snapshot();
+  }
+}

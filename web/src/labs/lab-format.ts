@@ -1,0 +1,137 @@
+// The lab file format (labs/<id>/lab.md): YAML frontmatter, then Markdown steps, one per
+// "## " heading. Fenced blocks tagged `vm` are commands the learner sends to the VM with a
+// click; blocks tagged `check` are shell snippets whose exit status decides the step.
+// Parsing is strict and every error names its line, so `npm run labs:check` can point at it.
+import { parse as parseYaml } from "yaml";
+
+export const KNOWN_VIEWS = ["exfat-clusters"] as const;
+
+export interface LabMeta {
+  id: string;
+  title: string;
+  summary: string;
+  time: string;
+  topics: string[];
+  disks: string[];
+  views: string[];
+}
+
+export type LabBlock =
+  | { kind: "markdown"; text: string; line: number }
+  | { kind: "vm"; text: string; line: number }
+  | { kind: "check"; text: string; line: number };
+
+export interface LabStep {
+  title: string;
+  line: number;
+  blocks: LabBlock[];
+}
+
+export interface Lab {
+  meta: LabMeta;
+  steps: LabStep[];
+}
+
+export class LabFormatError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly detail: string,
+  ) {
+    super(`${file}:${line}: ${detail}`);
+  }
+}
+
+const FENCE = /^(`{3,}|~{3,})\s*([\w-]*)\s*$/;
+
+export function parseLab(source: string, file = "lab.md", folderId?: string): Lab {
+  const lines = source.replace(/\r\n?/g, "\n").split("\n");
+  const err = (line: number, msg: string) => new LabFormatError(file, line, msg);
+
+  if (lines[0] !== "---") throw err(1, 'a lab starts with YAML frontmatter: a first line of "---"');
+  const end = lines.indexOf("---", 1);
+  if (end < 0) throw err(1, 'the frontmatter has no closing "---" line');
+  let fm: any;
+  try {
+    fm = parseYaml(lines.slice(1, end).join("\n"));
+  } catch (e: any) {
+    const l = e?.linePos?.[0]?.line;
+    throw err(l ? l + 1 : 2, `frontmatter is not valid YAML: ${String(e?.message ?? e).split("\n")[0]}`);
+  }
+  if (!fm || typeof fm !== "object" || Array.isArray(fm)) throw err(2, "frontmatter must be a mapping of keys");
+  const lineOf = (key: string) => {
+    const i = lines.slice(1, end).findIndex((l) => l.startsWith(`${key}:`));
+    return i < 0 ? 1 : i + 2;
+  };
+  const str = (key: string) => {
+    if (typeof fm[key] !== "string" || !fm[key].trim()) throw err(lineOf(key), `frontmatter needs "${key}" (a non-empty string)`);
+    return fm[key].trim() as string;
+  };
+  const list = (key: string) => {
+    const v = fm[key] ?? [];
+    if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw err(lineOf(key), `"${key}" must be a list of strings`);
+    return v as string[];
+  };
+  const meta: LabMeta = {
+    id: str("id"),
+    title: str("title"),
+    summary: str("summary"),
+    time: typeof fm.time === "number" ? `${fm.time} min` : str("time"),
+    topics: list("topics"),
+    disks: list("disks"),
+    views: list("views"),
+  };
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(meta.id)) throw err(lineOf("id"), `id "${meta.id}" must be lowercase letters, digits and dashes`);
+  if (folderId && meta.id !== folderId) throw err(lineOf("id"), `id "${meta.id}" does not match its folder "${folderId}"`);
+  for (const v of meta.views)
+    if (!(KNOWN_VIEWS as readonly string[]).includes(v))
+      throw err(lineOf("views"), `unknown view "${v}" (known: ${KNOWN_VIEWS.join(", ")})`);
+
+  const steps: LabStep[] = [];
+  let md: string[] = [];
+  let mdLine = 0;
+  const flush = () => {
+    const text = md.join("\n").trim();
+    if (text) {
+      if (!steps.length) throw err(mdLine, 'text before the first step: start each step with a "## " heading');
+      steps.at(-1)!.blocks.push({ kind: "markdown", text, line: mdLine });
+    }
+    md = [];
+  };
+  for (let i = end + 1; i < lines.length; i++) {
+    const n = i + 1;
+    const line = lines[i];
+    const fence = line.match(FENCE);
+    if (fence) {
+      const close = lines.findIndex((l, j) => j > i && l.trim() === fence[1]);
+      if (close < 0) throw err(n, `the ${fence[1]} block opened here is never closed`);
+      const tag = fence[2];
+      if (tag === "vm" || tag === "check") {
+        flush();
+        const text = lines.slice(i + 1, close).join("\n").trim();
+        if (!text) throw err(n, `empty ${tag} block`);
+        if (!steps.length) throw err(n, `a ${tag} block must be inside a step`);
+        steps.at(-1)!.blocks.push({ kind: tag, text, line: n });
+      } else {
+        if (!md.length) mdLine = n;
+        md.push(...lines.slice(i, close + 1));
+      }
+      i = close;
+      continue;
+    }
+    if (/^## /.test(line)) {
+      flush();
+      const title = line.slice(3).trim();
+      if (!title) throw err(n, "a step heading needs a title");
+      steps.push({ title, line: n, blocks: [] });
+      continue;
+    }
+    if (/^# /.test(line)) throw err(n, 'use "## " for step headings; the title comes from the frontmatter');
+    if (!md.length) mdLine = n;
+    md.push(line);
+  }
+  flush();
+  if (!steps.length) throw err(end + 2, 'a lab needs at least one step (a "## " heading)');
+  for (const s of steps) if (!s.blocks.length) throw err(s.line, `step "${s.title}" is empty`);
+  return { meta, steps };
+}

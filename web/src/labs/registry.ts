@@ -1,0 +1,21 @@
+// Every lab in labs/, bundled into the page at build time.
+import { parseLab, type Lab } from "./lab-format";
+
+const sources = import.meta.glob("@labs/*/lab.md", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+
+export interface LabEntry {
+  id: string;
+  lab?: Lab;
+  error?: string;
+}
+
+export const LABS: LabEntry[] = Object.entries(sources)
+  .map(([path, source]) => {
+    const id = path.split("/").at(-2)!;
+    try {
+      return { id, lab: parseLab(source, `labs/${id}/lab.md`, id) };
+    } catch (e) {
+      return { id, error: e instanceof Error ? e.message : String(e) };
+    }
+  })
+  .sort((a, b) => a.id.localeCompare(b.id));

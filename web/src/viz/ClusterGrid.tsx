@@ -1,0 +1,104 @@
+// The cluster heap as a grid: one cell per cluster, coloured by the file that owns it
+// (from the allocation bitmap and the files' chains), the selected file's FAT chain drawn as
+// a path through its clusters in order, and the last delete's discard requests outlined.
+// Canvas for the cells (thousands of them), SVG for the few marks on top.
+import { useEffect, useMemo, useRef, useState } from "react";
+import { line, curveMonotoneX, scaleLinear } from "d3";
+import { EXFAT_FIRST_CLUSTER, ALLOC_NO_FAT_CHAIN, type ExfatSnapshot } from "../cores/exfat-core";
+import type { ExfatDiscard } from "../cores/events";
+import { fileColour, FREE } from "./palette";
+
+interface Props {
+  snapshot: ExfatSnapshot;
+  selected: number | null;
+  discards: ExfatDiscard[];
+  onSelect(id: number | null): void;
+}
+
+const COLS = 32;
+
+export function ClusterGrid({ snapshot, selected, discards, onSelect }: Props) {
+  const wrap = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [width, setWidth] = useState(640);
+  const clusters = snapshot.numClusters - EXFAT_FIRST_CLUSTER;
+  const rows = Math.ceil(clusters / COLS);
+  const cell = Math.max(6, Math.floor(width / COLS));
+  const height = rows * cell;
+
+  useEffect(() => {
+    const ro = new ResizeObserver(([e]) => setWidth(Math.min(e.contentRect.width, 960)));
+    ro.observe(wrap.current!);
+    return () => ro.disconnect();
+  }, []);
+
+  // owner of each cluster index (clu - 2), -1 when free
+  const owner = useMemo(() => {
+    const o = new Int32Array(clusters).fill(-1);
+    for (const f of snapshot.files) for (const c of f.clusters) o[c - EXFAT_FIRST_CLUSTER] = f.id;
+    return o;
+  }, [snapshot, clusters]);
+
+  useEffect(() => {
+    const ctx = canvas.current!.getContext("2d")!;
+    const dpr = window.devicePixelRatio || 1;
+    canvas.current!.width = COLS * cell * dpr;
+    canvas.current!.height = height * dpr;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, COLS * cell, height);
+    for (let i = 0; i < clusters; i++) {
+      const used = (snapshot.bitmap[i >> 3] >> (i & 7)) & 1;
+      ctx.fillStyle = used ? (owner[i] >= 0 ? fileColour(owner[i]) : "#777") : FREE;
+      ctx.fillRect((i % COLS) * cell + 1, Math.floor(i / COLS) * cell + 1, cell - 2, cell - 2);
+    }
+  }, [snapshot, owner, cell, height, clusters]);
+
+  const x = scaleLinear().domain([0, COLS]).range([0, COLS * cell]);
+  const centre = (clu: number): [number, number] => {
+    const i = clu - EXFAT_FIRST_CLUSTER;
+    return [x(i % COLS) + cell / 2, Math.floor(i / COLS) * cell + cell / 2];
+  };
+  const sel = snapshot.files.find((f) => f.id === selected);
+  const chainPath = sel ? line().curve(curveMonotoneX)(Array.from(sel.clusters, centre)) : null;
+
+  // a discard request covers a run of clusters, which may wrap across grid rows
+  const discardRects = discards.flatMap((d, k) => {
+    const rects = [];
+    let i = d.start - EXFAT_FIRST_CLUSTER;
+    let left = d.count;
+    while (left > 0) {
+      const inRow = Math.min(left, COLS - (i % COLS));
+      rects.push(
+        <rect key={`${k}-${i}`} className="discard" x={x(i % COLS) + 0.5} y={Math.floor(i / COLS) * cell + 0.5} width={inRow * cell - 1} height={cell - 1} />,
+      );
+      i += inRow;
+      left -= inRow;
+    }
+    return rects;
+  });
+
+  return (
+    <div className="cluster-grid" ref={wrap}>
+      <div style={{ position: "relative", width: COLS * cell, height }}>
+        <canvas
+          ref={canvas}
+          data-testid="cluster-canvas"
+          style={{ width: COLS * cell, height, display: "block" }}
+          onClick={(e) => {
+            const r = e.currentTarget.getBoundingClientRect();
+            const i = Math.floor((e.clientY - r.top) / cell) * COLS + Math.floor((e.clientX - r.left) / cell);
+            onSelect(i >= 0 && i < clusters && owner[i] >= 0 ? owner[i] : null);
+          }}
+          role="img"
+          aria-label={`Cluster heap: ${snapshot.usedClusters} of ${clusters} clusters in use`}
+        />
+        <svg width={COLS * cell} height={height} style={{ position: "absolute", inset: 0, pointerEvents: "none" }}>
+          {discardRects}
+          {chainPath && (
+            <path className={sel!.flags === ALLOC_NO_FAT_CHAIN ? "chain nofatchain" : "chain fatchain"} d={chainPath} />
+          )}
+        </svg>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,139 @@
+// The exFAT view: a model volume in the worker, the buttons that change it, the cluster
+// grid, the file table (the grid's text alternative) and the discard requests of a delete.
+import { useEffect, useMemo, useState } from "react";
+import { ExfatClient } from "../cores/exfat-client";
+import { ALLOC_NO_FAT_CHAIN, runsOf, type ExfatSnapshot } from "../cores/exfat-core";
+import { DiscardPolicy } from "../cores/events";
+import type { DeleteResult } from "../cores/exfat-scenario";
+import { ClusterGrid } from "./ClusterGrid";
+import { fileColour } from "./palette";
+
+const CLUSTERS = 512; // a 2 MiB heap of 4 KiB clusters: small enough to see every cluster
+const SECT_PER_CLUS_BITS = 3;
+
+export function ExfatView() {
+  const client = useMemo(() => new ExfatClient(), []);
+  const [snap, setSnap] = useState<ExfatSnapshot | null>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [policy, setPolicy] = useState<DiscardPolicy>(DiscardPolicy.Batched);
+  const [last, setLast] = useState<DeleteResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    client.call({ op: "reset", clusters: CLUSTERS, sectPerClusBits: SECT_PER_CLUS_BITS }).then(setSnap, (e) => setError(e.message));
+    return () => client.terminate();
+  }, [client]);
+
+  async function act(fn: () => Promise<void>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const createContiguous = () =>
+    act(async () => {
+      const r = await client.call({ op: "createContiguous", clusters: 24 });
+      setSnap(r.snapshot);
+      setSelected(r.id);
+      setLast(null);
+    });
+  const createFragmented = () =>
+    act(async () => {
+      const r = await client.call({ op: "createFragmented", clusters: 20, runs: 4 });
+      setSnap(r.snapshot);
+      setSelected(r.id);
+      setLast(null);
+    });
+  const remove = () =>
+    act(async () => {
+      if (selected === null) return;
+      const r = await client.call({ op: "delete", id: selected, policy });
+      setSnap(r.snapshot);
+      setLast(r.result);
+      setSelected(null);
+    });
+  const reset = () =>
+    act(async () => {
+      setSnap(await client.call({ op: "reset", clusters: CLUSTERS, sectPerClusBits: SECT_PER_CLUS_BITS }));
+      setSelected(null);
+      setLast(null);
+    });
+
+  if (!snap) return <section className="exfat-view">{error ? <p className="error">{error}</p> : <p>Loading the exFAT model…</p>}</section>;
+  const policyName = (p: DiscardPolicy) => (p === DiscardPolicy.Batched ? "Linux ≥ 6.15, batched" : "Linux ≤ 6.14, per cluster");
+
+  return (
+    <section className="exfat-view" aria-label="exFAT cluster heap model" data-testid="exfat-view">
+      <h2>exFAT cluster heap (model)</h2>
+      <div className="toolbar">
+        <button onClick={createContiguous} disabled={busy}>Create contiguous file</button>
+        <button onClick={createFragmented} disabled={busy}>Create fragmented file</button>
+        <fieldset>
+          <legend>Discard policy (batch_discard)</legend>
+          <label>
+            <input type="radio" name="policy" checked={policy === DiscardPolicy.PerCluster} onChange={() => setPolicy(DiscardPolicy.PerCluster)} />
+            0: per cluster (≤ 6.14)
+          </label>
+          <label>
+            <input type="radio" name="policy" checked={policy === DiscardPolicy.Batched} onChange={() => setPolicy(DiscardPolicy.Batched)} />
+            1: batched (≥ 6.15)
+          </label>
+        </fieldset>
+        <button onClick={remove} disabled={busy || selected === null} data-testid="delete">
+          Delete {snap.files.find((f) => f.id === selected)?.name ?? "selected file"}
+        </button>
+        <button onClick={reset} disabled={busy}>Reset</button>
+      </div>
+      {error && <p className="error" role="alert">{error}</p>}
+      <p className="muted">
+        {snap.usedClusters} of {snap.numClusters - 2} clusters in use (4 KiB each). Click a file's clusters to select it; its
+        chain is drawn in cluster order, solid for a contiguous NoFatChain run, dashed for a FAT chain.
+      </p>
+      <ClusterGrid snapshot={snap} selected={selected} discards={last?.discards ?? []} onSelect={setSelected} />
+      <table className="files" data-testid="files">
+        <caption>Files on the volume</caption>
+        <thead>
+          <tr><th>File</th><th>Clusters</th><th>Runs</th><th>Chain</th><th>First cluster</th></tr>
+        </thead>
+        <tbody>
+          {snap.files.map((f) => (
+            <tr key={f.id} className={f.id === selected ? "selected" : ""} onClick={() => setSelected(f.id)} data-file={f.name}>
+              <td><span className="swatch" style={{ background: fileColour(f.id) }} /> {f.name}</td>
+              <td>{f.clusters.length}</td>
+              <td>{runsOf(f.clusters)}</td>
+              <td>{f.flags === ALLOC_NO_FAT_CHAIN ? "NoFatChain" : "FAT chain"}</td>
+              <td>{f.clusters[0] ?? "—"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {last && (
+        <div className="discards" data-testid="discards" aria-live="polite">
+          <h3>
+            Deleting {last.name}: <span data-testid="discard-count">{last.discards.length}</span> discard request
+            {last.discards.length === 1 ? "" : "s"} ({policyName(last.policy)})
+          </h3>
+          <p>
+            The same delete under {policyName(last.policy === DiscardPolicy.Batched ? DiscardPolicy.PerCluster : DiscardPolicy.Batched)} issues{" "}
+            <strong data-testid="other-discard-count">{last.otherPolicyDiscards}</strong>.
+          </p>
+          <ol className="discard-list">
+            {last.discards.map((d, i) => (
+              <li key={i}>
+                sb_issue_discard: clusters {d.start}
+                {d.count > 1 ? `–${d.start + d.count - 1}` : ""} ({d.count} × 8 sectors)
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </section>
+  );
+}

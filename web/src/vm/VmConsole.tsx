@@ -1,0 +1,55 @@
+// The guest's serial console in xterm.js, with the boot progress above it. The page owns
+// one VmHost per lab page; "Run in VM" buttons type into it through the `onReady` handle.
+import { useEffect, useRef, useState } from "react";
+import { Terminal } from "@xterm/xterm";
+import "@xterm/xterm/css/xterm.css";
+import { VmHost } from "./vm-host";
+import type { BootStatus } from "./guest";
+
+export interface VmHandle {
+  /** Type a command line into the guest's shell. */
+  type(text: string): void;
+}
+
+export function VmConsole({ onReady }: { onReady?: (vm: VmHandle | null) => void }) {
+  const termEl = useRef<HTMLDivElement>(null);
+  const [status, setStatus] = useState<BootStatus>({ phase: "loading", elapsedMs: 0, message: "Starting the emulator" });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    // 80x24 fixed: the guest's tty is set to that size, and bash wraps lines by it
+    const term = new Terminal({ cols: 80, rows: 24, convertEol: false, cursorBlink: true, fontSize: 13, scrollback: 5000 });
+    term.open(termEl.current!);
+    const encoder = new TextEncoder();
+    const host = new VmHost({
+      onOutput: (bytes) => term.write(bytes),
+      onStatus: (s) => {
+        setStatus(s);
+        if (s.phase === "ready") onReady?.({ type: (text) => host.send(text) });
+      },
+    });
+    term.onData((data) => host.sendBytes(encoder.encode(data)));
+    host.boot();
+    (window as any).__fslabTerminal = term; // read by the e2e tests
+    return () => {
+      onReady?.(null);
+      void host.destroy();
+      term.dispose();
+    };
+  }, [attempt]);
+
+  return (
+    <section className="vm" aria-label="Linux terminal">
+      <div className={`vm-status vm-${status.phase}`} role="status" data-phase={status.phase}>
+        {status.phase === "loading" && <progress max={1} value={status.progress ?? 0} />}
+        {(status.phase === "booting" || status.phase === "userland") && <progress />}
+        <span>{status.message}</span>
+        {status.phase !== "ready" && status.phase !== "failed" && <span className="muted"> · {(status.elapsedMs / 1000).toFixed(0)} s</span>}
+        {status.phase === "failed" && (
+          <button onClick={() => setAttempt((a) => a + 1)}>Boot again</button>
+        )}
+      </div>
+      <div className="terminal" ref={termEl} />
+    </section>
+  );
+}

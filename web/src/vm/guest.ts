@@ -1,0 +1,54 @@
+// What every host (page, CLI, tests, bench) boots: one definition of the guest machine.
+// The files themselves are in kernel-image/dist/ (see its manifest.json).
+
+export const GUEST = {
+  /** v86 loads the initrd at 64 MiB, so the machine needs well over that. */
+  memorySize: 256 * 1024 * 1024,
+  cmdline: "console=ttyS0 quiet tsc=reliable random.trust_cpu=on",
+  /** The login shell's PS1 (kernel-image/rootfs/overlay/etc/profile): "fslab:<cwd># ". */
+  prompt: /fslab:[^\r\n]*# $/,
+  /** Printed by /init once the pseudo filesystems are mounted. */
+  initDone: "fslab: init done",
+  panic: /Kernel panic - not syncing:[^\r\n]*/,
+  /** A cold boot takes ~8–16 s on a 2-core machine; well past that, something is wrong. */
+  bootTimeoutMs: 120_000,
+} as const;
+
+export type BootPhase = "loading" | "booting" | "userland" | "ready" | "failed";
+
+export interface BootStatus {
+  phase: BootPhase;
+  /** 0..1 while loading the kernel files, elapsed seconds afterwards */
+  progress?: number;
+  elapsedMs: number;
+  message: string;
+}
+
+/**
+ * Follows the serial console through a boot: which phase the guest is in, and whether it
+ * failed (a panic, or no prompt in time). Shared by the page and the Node host.
+ */
+export class BootWatcher {
+  private tail = "";
+  private sawOutput = false;
+  phase: BootPhase = "booting";
+  failure: string | null = null;
+
+  /** Feed console text; returns the new phase when it changed. */
+  feed(text: string): BootPhase | null {
+    this.tail = (this.tail + text).slice(-4096);
+    const before = this.phase;
+    if (this.phase === "failed" || this.phase === "ready") return null;
+    this.sawOutput ||= text.length > 0;
+    const panic = this.tail.match(GUEST.panic);
+    if (panic) {
+      this.phase = "failed";
+      this.failure = `The guest kernel panicked: ${panic[0]}`;
+    } else if (GUEST.prompt.test(this.tail)) {
+      this.phase = "ready";
+    } else if (this.tail.includes(GUEST.initDone)) {
+      this.phase = "userland";
+    }
+    return this.phase !== before ? this.phase : null;
+  }
+}

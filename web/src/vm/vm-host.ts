@@ -1,0 +1,111 @@
+// The page's v86 host: boots our kernel and initramfs (kernel-image/dist/) and connects the
+// guest's first serial port to whoever listens (the xterm.js terminal).
+//
+//   VmHost.boot() -> new V86({bzimage, initrd, bios, ...}) -> download-progress events
+//     -> serial0-output-byte -> BootWatcher (phase, panic, prompt) -> onStatus / onOutput
+import { V86 } from "v86";
+import v86WasmUrl from "v86/build/v86.wasm?url";
+import biosUrl from "@kernel/bios.bin?url";
+import vgaBiosUrl from "@kernel/vgabios-stdvga.bin?url";
+import bzImageUrl from "@kernel/bzImage?url";
+import initrdUrl from "@kernel/initramfs.cpio.gz?url";
+import { BootWatcher, GUEST, type BootStatus } from "./guest";
+
+export interface VmHostEvents {
+  onOutput(bytes: Uint8Array): void;
+  onStatus(status: BootStatus): void;
+}
+
+export class VmHost {
+  private emulator: V86 | null = null;
+  private watcher = new BootWatcher();
+  private started = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private pending: number[] = [];
+  private flushScheduled = false;
+  private decoder = new TextDecoder();
+
+  constructor(private events: VmHostEvents) {}
+
+  boot(): void {
+    this.started = performance.now();
+    this.status("loading", "Loading the kernel and initramfs", 0);
+    const emulator = new V86({
+      wasm_path: v86WasmUrl,
+      memory_size: GUEST.memorySize,
+      vga_memory_size: 2 * 1024 * 1024,
+      bios: { url: biosUrl },
+      vga_bios: { url: vgaBiosUrl },
+      bzimage: { url: bzImageUrl },
+      initrd: { url: initrdUrl },
+      cmdline: GUEST.cmdline,
+      filesystem: {},
+      autostart: true,
+      disable_keyboard: true,
+      disable_mouse: true,
+      disable_speaker: true,
+    });
+    this.emulator = emulator;
+    emulator.add_listener("download-progress", (e: any) => {
+      if (this.watcher.phase !== "booting") return;
+      const frac = e.lengthComputable && e.total ? (e.file_index + e.loaded / e.total) / e.file_count : e.file_index / e.file_count;
+      this.status("loading", `Loading ${e.file_name.split("/").pop()}`, frac);
+    });
+    emulator.add_listener("download-error", (e: any) => {
+      this.fail(`Could not load ${e.file_name}: the lab's VM files are missing or the server refused them.`);
+    });
+    emulator.add_listener("emulator-started", () => this.status("booting", "Booting Linux"));
+    emulator.add_listener("serial0-output-byte", (byte: number) => this.onByte(byte));
+    this.timer = setTimeout(() => {
+      if (this.watcher.phase !== "ready")
+        this.fail(`The guest did not reach a shell prompt within ${GUEST.bootTimeoutMs / 1000} s.`);
+    }, GUEST.bootTimeoutMs);
+  }
+
+  /** Type into the guest's serial console. */
+  send(text: string): void {
+    this.sendBytes(new TextEncoder().encode(text));
+  }
+
+  /** Raw bytes to the serial port: keystrokes from xterm.js arrive as UTF-8. */
+  sendBytes(bytes: Uint8Array): void {
+    this.emulator?.serial_send_bytes(0, bytes);
+  }
+
+  async destroy(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    const e = this.emulator;
+    this.emulator = null;
+    await e?.destroy();
+  }
+
+  private onByte(byte: number): void {
+    this.pending.push(byte);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    // one terminal write per task, not per byte
+    queueMicrotask(() => {
+      this.flushScheduled = false;
+      const bytes = Uint8Array.from(this.pending);
+      this.pending = [];
+      this.events.onOutput(bytes);
+      const phase = this.watcher.feed(this.decoder.decode(bytes, { stream: true }));
+      if (phase === "userland") this.status("userland", "Starting the shell");
+      else if (phase === "ready") {
+        if (this.timer) clearTimeout(this.timer);
+        this.status("ready", `Ready in ${((performance.now() - this.started) / 1000).toFixed(1)} s`);
+      } else if (phase === "failed") this.fail(this.watcher.failure!);
+    });
+  }
+
+  private fail(message: string): void {
+    this.watcher.phase = "failed";
+    if (this.timer) clearTimeout(this.timer);
+    this.status("failed", message);
+    void this.emulator?.stop();
+  }
+
+  private status(phase: BootStatus["phase"], message: string, progress?: number): void {
+    this.events.onStatus({ phase, message, progress, elapsedMs: performance.now() - this.started });
+  }
+}

@@ -1,0 +1,30 @@
+// The page, served from web/ with the kernel image, the labs and the wasm build reachable
+// as modules: `?url` imports emit them as hashed assets in `vite build`.
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+const repo = fileURLToPath(new URL("..", import.meta.url));
+
+export default defineConfig({
+  root,
+  base: "./",
+  plugins: [react()],
+  resolve: {
+    alias: {
+      "@wasm": `${repo}wasm/build/wasm`,
+      "@kernel": `${repo}kernel-image/dist`,
+      "@labs": `${repo}labs`,
+    },
+  },
+  server: { fs: { allow: [repo] } },
+  worker: { format: "es" },
+  build: {
+    outDir: `${repo}web/dist`,
+    emptyOutDir: true,
+    // bzImage and the initramfs must stay files, never inlined
+    assetsInlineLimit: 0,
+    chunkSizeWarningLimit: 2048,
+  },
+});
