@@ -14,7 +14,6 @@ export interface DeleteResult {
 
 export class ExfatLab {
   private seq = 0;
-  private logId: number | null = null;
 
   constructor(readonly core: ExfatCore) {
     core.setPolicy(true, DiscardPolicy.Batched); // mounted with -o discard
@@ -28,17 +27,19 @@ export class ExfatLab {
   }
 
   /**
-   * Two writers taking turns, the usual cause of fragmentation: the new file grows by a
-   * piece, then log.txt appends a cluster right after it, so the file's next piece has to
-   * start further on and its chain becomes a FAT chain of `runs` runs.
+   * Two files written at once, the usual cause of fragmentation: the new file grows by a
+   * piece, then its companion log appends a cluster right after that piece, so the file's
+   * next piece has to start further on and its chain becomes a FAT chain of `runs` runs
+   * (more if the free space it lands in has holes).
    */
   createFragmented(clusters: number, runs: number): number {
-    const id = this.core.createFile(`frag${++this.seq}.bin`);
-    if (this.logId === null || !this.core.fileIds().includes(this.logId)) this.logId = this.core.createFile("log.txt");
+    const n = ++this.seq;
+    const id = this.core.createFile(`frag${n}.bin`);
+    const log = this.core.createFile(`log${n}.txt`);
     const piece = Math.max(1, Math.floor(clusters / runs));
     for (let r = 0; r < runs; r++) {
       this.core.append(id, r === runs - 1 ? clusters - piece * (runs - 1) : piece);
-      if (r < runs - 1) this.core.append(this.logId, 1);
+      if (r < runs - 1) this.core.append(log, 1);
     }
     return id;
   }

@@ -49,7 +49,7 @@ export function VmConsole({ onReady }: { onReady?: (vm: VmHandle | null) => void
           <button onClick={() => setAttempt((a) => a + 1)}>Boot again</button>
         )}
       </div>
-      <div className="terminal" ref={termEl} />
+      <div className="vm-terminal" data-testid="vm-terminal" ref={termEl} />
     </section>
   );
 }

@@ -1,0 +1,62 @@
+// Debian's Chromium through playwright-core (a downloaded browser never works here),
+// with a fresh profile per launch.
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const ARTIFACTS = new URL("../test-results/", import.meta.url).pathname;
+
+export async function launch(): Promise<{ ctx: BrowserContext; page: Page; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), "fslab-chromium-"));
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    viewport: { width: 1280, height: 900 },
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  const page = ctx.pages()[0] ?? (await ctx.newPage());
+  page.on("pageerror", (e) => console.error(`[page error] ${e.message}`));
+  return {
+    ctx,
+    page,
+    async close() {
+      await ctx.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** The terminal's whole buffer as text (xterm.js keeps it; the DOM shows only the viewport). */
+export async function terminalText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const t = (window as any).__fslabTerminal;
+    const b = t.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < b.length; i++) lines.push(b.getLine(i)?.translateToString(true) ?? "");
+    return lines.join("\n");
+  });
+}
+
+/** Type a command into the guest's shell and wait until its output and the next prompt appear. */
+export async function runInTerminal(page: Page, command: string, timeoutMs = 30_000): Promise<string> {
+  const before = (await terminalText(page)).trimEnd();
+  await page.getByTestId("vm-terminal").click();
+  await page.keyboard.type(command + "\n");
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const now = (await terminalText(page)).trimEnd();
+    const added = now.slice(before.length);
+    // the echoed command, its output, then a fresh prompt on the last line
+    if (added.includes(command) && /fslab:[^\n]*#$/.test(now) && now.length > before.length + command.length) {
+      return added.slice(added.indexOf(command) + command.length).replace(/fslab:[^\n]*#$/, "").trim();
+    }
+    if (Date.now() > deadline) throw new Error(`no prompt after "${command}" within ${timeoutMs} ms; terminal ends with:\n${now.slice(-500)}`);
+    await page.waitForTimeout(100);
+  }
+}

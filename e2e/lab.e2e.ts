@@ -1,0 +1,110 @@
+// The first slice end to end: the lab page boots our kernel to a shell, the terminal runs
+// commands in it, and the exFAT view's numbers are the wasm model's.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { launch, runInTerminal, screenshot } from "./browser";
+import { loadCoreModule } from "../web/src/cores/node-load";
+import { ExfatCore } from "../web/src/cores/exfat-core";
+import { ExfatLab } from "../web/src/cores/exfat-scenario";
+import { DiscardPolicy } from "../web/src/cores/events";
+
+const base = () => inject("baseUrl");
+
+describe("home page", () => {
+  it("lists the labs with links to them", async () => {
+    const b = await launch();
+    try {
+      await b.page.goto(`${base()}#/`);
+      const link = b.page.locator('a[href="#/lab/exfat-discard"]');
+      await expect.poll(() => link.count()).toBe(1);
+      expect(await link.textContent()).toMatch(/exFAT/);
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+describe("exfat-discard lab", () => {
+  let b: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+
+  beforeAll(async () => {
+    b = await launch();
+    page = b.page;
+    await page.goto(`${base()}#/lab/exfat-discard`);
+  });
+  afterAll(async () => {
+    await screenshot(page, "exfat-discard-lab");
+    await b.close();
+  });
+
+  it("boots our kernel to a shell prompt", async () => {
+    const status = page.locator('[role="status"]');
+    await page.waitForSelector('[data-phase="ready"], [data-phase="failed"]', { timeout: 150_000 });
+    expect(await status.getAttribute("data-phase"), await status.textContent() ?? "").toBe("ready");
+  });
+
+  it("runs uname -r in the guest: Linux 7.2", async () => {
+    expect(await runInTerminal(page, "uname -r")).toMatch(/^7\.2\.\d+/);
+  });
+
+  it("the guest kernel has exfat, ext4, f2fs and vfat", async () => {
+    const out = await runInTerminal(page, "cat /proc/filesystems");
+    for (const fs of ["exfat", "ext4", "f2fs", "vfat"]) expect(out).toMatch(new RegExp(`\\b${fs}\\b`));
+  });
+
+  it("the view changes on create and delete, with the model's discard counts", async () => {
+    // what the model computes for the same actions, run here in Node on the same wasm build
+    const core = ExfatCore.create(await loadCoreModule("exfat"), 512, 3);
+    const model = new ExfatLab(core);
+    const fragId = model.createFragmented(20, 4);
+    const expected = model.delete(fragId, DiscardPolicy.PerCluster);
+    const expectedAgain = model.delete(model.createFragmented(20, 4), DiscardPolicy.Batched);
+    core.dispose();
+    expect(expected.discards.length).toBe(20); // one per cluster
+    expect(expected.otherPolicyDiscards).toBe(4); // one per run
+
+    const canvas = page.getByTestId("cluster-canvas");
+    const pixels = () => canvas.evaluate((c: HTMLCanvasElement) => c.toDataURL());
+    const empty = await pixels();
+
+    await page.getByRole("button", { name: "Create fragmented file" }).click();
+    const frag = page.locator("tr[data-file^=frag]");
+    await expect.poll(() => frag.count()).toBe(1);
+    expect(await frag.locator("td").nth(2).textContent()).toBe("4"); // runs
+    expect(await frag.locator("td").nth(3).textContent()).toBe("FAT chain");
+    const withFile = await pixels();
+    expect(withFile).not.toBe(empty);
+
+    await page.getByLabel("0: per cluster (≤ 6.14)").check();
+    await page.getByTestId("delete").click();
+    await expect.poll(() => page.getByTestId("discard-count").count()).toBe(1);
+    expect(Number(await page.getByTestId("discard-count").textContent())).toBe(expected.discards.length);
+    expect(Number(await page.getByTestId("other-discard-count").textContent())).toBe(expected.otherPolicyDiscards);
+    expect(await page.locator(".discard-list li").count()).toBe(expected.discards.length);
+    expect(await frag.count()).toBe(0);
+    expect(await pixels()).not.toBe(withFile);
+
+    // the same delete under the batched policy: one request per run
+    await page.getByRole("button", { name: "Create fragmented file" }).click();
+    await expect.poll(() => frag.count()).toBe(1);
+    await page.getByLabel("1: batched (≥ 6.15)").check();
+    await page.getByTestId("delete").click();
+    await expect.poll(async () => Number(await page.getByTestId("discard-count").textContent())).toBe(expectedAgain.discards.length);
+    expect(expectedAgain.discards.length).toBe(4);
+  });
+});
+
+describe("a VM that cannot boot", () => {
+  it("says so clearly when the kernel cannot be loaded", async () => {
+    const b = await launch();
+    try {
+      await b.page.route(/bzImage/, (route) => route.fulfill({ status: 404, body: "gone" }));
+      await b.page.goto(`${base()}#/lab/exfat-discard`);
+      await b.page.waitForSelector('[data-phase="failed"]', { timeout: 60_000 });
+      expect(await b.page.locator('[role="status"]').textContent()).toMatch(/Could not load .*bzImage/);
+    } finally {
+      await b.close();
+    }
+  });
+});
