@@ -3,7 +3,7 @@
  * Hand-worked cases for the exfat model, each traced by hand through fs/exfat/fatent.c and
  * balloc.c of Linux 7.2 (and exfat_clear_bitmap() of 6.14 for the per-cluster policy).
  */
-#include <errno.h>
+#include "fslab/errno.h"
 #include <string.h>
 #include "fslab/exfat.h"
 #include "check.h"
@@ -199,7 +199,7 @@ static void test_enospc_and_wrap(void)
 	int a = exfat_file_create(v, "a"), b = exfat_file_create(v, "b"), c = exfat_file_create(v, "c");
 
 	CHECK_EQ(exfat_file_append(v, a, 30), 0);
-	CHECK_EQ(exfat_file_append(v, b, 11), -ENOSPC);
+	CHECK_EQ(exfat_file_append(v, b, 11), -FSLAB_ENOSPC);
 	CHECK_EQ(exfat_file_append(v, b, 10), 0);
 	CHECK_EQ(v->clu_srch_ptr, 41);
 	CHECK_EQ(exfat_file_delete(v, a), 0);
@@ -218,7 +218,7 @@ static void test_enospc_and_wrap(void)
 	CHECK_EQ(exfat_file_append(v, a, 10), 0);
 	CHECK_EQ(exfat_file_append(v, b, 6), 0);
 	CHECK_EQ(exfat_file_delete(v, a), 0);
-	CHECK_EQ(exfat_file_append(v, exfat_file_create(v, "c"), 1), -ENOSPC);
+	CHECK_EQ(exfat_file_append(v, exfat_file_create(v, "c"), 1), -FSLAB_ENOSPC);
 	exfat_volume_free(v);
 }
 
@@ -230,7 +230,7 @@ static void test_corrupt_chain_loop_terminates(void)
 	v->fat[17] = 2; /* a loop back to the start */
 	CHECK_EQ(exfat_file_delete(v, a), 0);
 	CHECK_EQ(v->used_clusters, exfat_count_used_clusters(v));
-	CHECK_EQ(exfat_file_delete(v, 99), -ENOENT);
+	CHECK_EQ(exfat_file_delete(v, 99), -FSLAB_ENOENT);
 	CHECK(exfat_volume_new(0, 3) == NULL);
 	exfat_volume_free(v);
 }

@@ -2,7 +2,7 @@
 /*
  * The allocation bitmap, after fs/exfat/balloc.c: one bit per cluster, cluster 2 at bit 0.
  */
-#include <errno.h>
+#include "fslab/errno.h"
 #include "fslab/exfat.h"
 
 #define CLUSTER_TO_BITMAP_ENT(clu) ((clu) - EXFAT_FIRST_CLUSTER)
@@ -20,7 +20,7 @@ int exfat_set_bitmap(struct exfat_volume *vol, uint32_t clu)
 	uint32_t ent;
 
 	if (!is_valid_cluster(vol, clu))
-		return -EIO;
+		return -FSLAB_EIO;
 	ent = CLUSTER_TO_BITMAP_ENT(clu);
 	vol->vol_amap[ent >> 3] |= (uint8_t)(1u << (ent & 7));
 	fslab_emit(&vol->events, FSLAB_EV_EXFAT_BITMAP_SET, clu, 0, 0);
@@ -36,10 +36,10 @@ int exfat_clear_bitmap(struct exfat_volume *vol, uint32_t clu)
 	uint32_t ent;
 
 	if (!is_valid_cluster(vol, clu))
-		return -EIO;
+		return -FSLAB_EIO;
 	ent = CLUSTER_TO_BITMAP_ENT(clu);
 	if (!((vol->vol_amap[ent >> 3] >> (ent & 7)) & 1))
-		return -EIO;
+		return -FSLAB_EIO;
 	vol->vol_amap[ent >> 3] &= (uint8_t)~(1u << (ent & 7));
 	fslab_emit(&vol->events, FSLAB_EV_EXFAT_BITMAP_CLEAR, clu, 0, 0);
 	return 0;

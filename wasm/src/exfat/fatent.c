@@ -3,7 +3,7 @@
  * FAT entries and cluster chains, after fs/exfat/fatent.c (Linux 7.2), with the discard
  * policy of Linux 6.14 and before selectable per volume (vol->batch_discard).
  */
-#include <errno.h>
+#include "fslab/errno.h"
 #include "fslab/exfat.h"
 
 int exfat_ent_get(const struct exfat_volume *vol, uint32_t loc, uint32_t *content)
@@ -11,13 +11,13 @@ int exfat_ent_get(const struct exfat_volume *vol, uint32_t loc, uint32_t *conten
 	uint32_t v;
 
 	if (!is_valid_cluster(vol, loc))
-		return -EIO;
+		return -FSLAB_EIO;
 	v = vol->fat[loc];
 	/* the kernel's checks in exfat_ent_get(): a chain must not lead to these */
 	if (v == EXFAT_FREE_CLUSTER || v == EXFAT_BAD_CLUSTER)
-		return -EIO;
+		return -FSLAB_EIO;
 	if (v != EXFAT_EOF_CLUSTER && !is_valid_cluster(vol, v))
-		return -EIO;
+		return -FSLAB_EIO;
 	*content = v;
 	return 0;
 }
@@ -25,7 +25,7 @@ int exfat_ent_get(const struct exfat_volume *vol, uint32_t loc, uint32_t *conten
 int exfat_ent_set(struct exfat_volume *vol, uint32_t loc, uint32_t content)
 {
 	if (!is_valid_cluster(vol, loc))
-		return -EIO;
+		return -FSLAB_EIO;
 	vol->fat[loc] = content;
 	fslab_emit(&vol->events, FSLAB_EV_EXFAT_FAT_WRITE, loc, content, 0);
 	return 0;
@@ -43,7 +43,7 @@ int exfat_chain_cont_cluster(struct exfat_volume *vol, uint32_t chain, uint32_t 
 		return 0;
 	while (len > 1) {
 		if (exfat_ent_set(vol, chain, chain + 1))
-			return -EIO;
+			return -FSLAB_EIO;
 		chain++;
 		len--;
 	}
@@ -74,7 +74,7 @@ int __exfat_free_cluster(struct exfat_volume *vol, const struct exfat_chain *p_c
 	if (p_chain->size == 0)
 		return 0;
 	if (!is_valid_cluster(vol, p_chain->dir))
-		return -EIO;
+		return -FSLAB_EIO;
 
 	clu = p_chain->dir;
 	if (p_chain->flags == ALLOC_NO_FAT_CHAIN) {
@@ -138,9 +138,9 @@ int exfat_alloc_cluster(struct exfat_volume *vol, uint32_t num_alloc, struct exf
 	uint32_t hint_clu, new_clu, last_clu = EXFAT_EOF_CLUSTER;
 
 	if (total_cnt < vol->used_clusters)
-		return -EIO;
+		return -FSLAB_EIO;
 	if (num_alloc > total_cnt - vol->used_clusters)
-		return -ENOSPC;
+		return -FSLAB_ENOSPC;
 
 	hint_clu = p_chain->dir;
 	if (hint_clu == EXFAT_EOF_CLUSTER) {
@@ -148,7 +148,7 @@ int exfat_alloc_cluster(struct exfat_volume *vol, uint32_t num_alloc, struct exf
 			vol->clu_srch_ptr = EXFAT_FIRST_CLUSTER;
 		hint_clu = exfat_find_free_bitmap(vol, vol->clu_srch_ptr);
 		if (hint_clu == EXFAT_EOF_CLUSTER)
-			return -ENOSPC;
+			return -FSLAB_ENOSPC;
 	}
 	if (!is_valid_cluster(vol, hint_clu)) {
 		hint_clu = EXFAT_FIRST_CLUSTER;
@@ -195,7 +195,7 @@ int exfat_alloc_cluster(struct exfat_volume *vol, uint32_t num_alloc, struct exf
 free_cluster:
 	vol->used_clusters += p_chain->size; /* __exfat_free_cluster() subtracts them again */
 	__exfat_free_cluster(vol, p_chain);
-	return -ENOSPC;
+	return -FSLAB_ENOSPC;
 done:
 	vol->clu_srch_ptr = hint_clu;
 	vol->used_clusters += p_chain->size;

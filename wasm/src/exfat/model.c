@@ -4,7 +4,7 @@
  * the way exfat_cont_expand() (fs/exfat/file.c) grows it, and is deleted the way
  * __exfat_truncate() to zero frees it.
  */
-#include <errno.h>
+#include "fslab/errno.h"
 #include <stdlib.h>
 #include <string.h>
 #include "fslab/exfat.h"
@@ -90,7 +90,7 @@ int exfat_file_create(struct exfat_volume *vol, const char *name)
 		f->chain.flags = ALLOC_NO_FAT_CHAIN;
 		return id;
 	}
-	return -ENFILE;
+	return -FSLAB_ENFILE;
 }
 
 /* Last cluster of a chain of `size` clusters, as exfat_find_last_cluster() finds it. */
@@ -106,10 +106,10 @@ static int find_last_cluster(const struct exfat_volume *vol, const struct exfat_
 		count++;
 		clu = next;
 		if (exfat_ent_get(vol, clu, &next))
-			return -EIO;
+			return -FSLAB_EIO;
 	} while (next != EXFAT_EOF_CLUSTER && count <= c->size);
 	if (count != c->size)
-		return -EIO; /* chain length disagrees with the file size: a corrupt chain */
+		return -FSLAB_EIO; /* chain length disagrees with the file size: a corrupt chain */
 	*last = clu;
 	return 0;
 }
@@ -122,12 +122,12 @@ int exfat_file_append(struct exfat_volume *vol, int id, uint32_t clusters)
 	int ret;
 
 	if (!f)
-		return -ENOENT;
+		return -FSLAB_ENOENT;
 	if (!clusters)
 		return 0;
 	if (f->chain.size) {
 		if (find_last_cluster(vol, &f->chain, &last_clu))
-			return -EIO;
+			return -FSLAB_EIO;
 		clu.dir = last_clu + 1;
 	} else {
 		clu.dir = EXFAT_EOF_CLUSTER;
@@ -141,9 +141,9 @@ int exfat_file_append(struct exfat_volume *vol, int id, uint32_t clusters)
 
 	if (f->chain.size) {
 		if (clu.flags != f->chain.flags && exfat_chain_cont_cluster(vol, f->chain.dir, f->chain.size))
-			return -EIO;
+			return -FSLAB_EIO;
 		if (clu.flags == ALLOC_FAT_CHAIN && exfat_ent_set(vol, last_clu, clu.dir))
-			return -EIO;
+			return -FSLAB_EIO;
 	} else {
 		f->chain.dir = clu.dir;
 	}
@@ -158,7 +158,7 @@ int exfat_file_delete(struct exfat_volume *vol, int id)
 	int ret;
 
 	if (!f)
-		return -ENOENT;
+		return -FSLAB_ENOENT;
 	ret = __exfat_free_cluster(vol, &f->chain);
 	f->in_use = 0;
 	return ret;
@@ -170,7 +170,7 @@ int exfat_file_clusters(const struct exfat_volume *vol, int id, uint32_t *out, u
 	uint32_t n = 0, clu;
 
 	if (!f)
-		return -ENOENT;
+		return -FSLAB_ENOENT;
 	if (!f->chain.size)
 		return 0;
 	clu = f->chain.dir;
@@ -179,7 +179,7 @@ int exfat_file_clusters(const struct exfat_volume *vol, int id, uint32_t *out, u
 		if (f->chain.flags == ALLOC_NO_FAT_CHAIN)
 			clu++;
 		else if (n < f->chain.size && exfat_get_next_cluster(vol, &clu))
-			return -EIO;
+			return -FSLAB_EIO;
 	}
 	return (int)n;
 }

@@ -113,7 +113,7 @@ export function parseLab(source: string, file = "lab.md", folderId?: string): La
         if (!steps.length) throw err(n, `a ${tag} block must be inside a step`);
         steps.at(-1)!.blocks.push({ kind: tag, text, line: n });
       } else {
-        if (!md.length) mdLine = n;
+        if (!md.some((l) => l.trim())) mdLine = n;
         md.push(...lines.slice(i, close + 1));
       }
       i = close;
@@ -127,7 +127,7 @@ export function parseLab(source: string, file = "lab.md", folderId?: string): La
       continue;
     }
     if (/^# /.test(line)) throw err(n, 'use "## " for step headings; the title comes from the frontmatter');
-    if (!md.length) mdLine = n;
+    if (line.trim() && !md.some((l) => l.trim())) mdLine = n;
     md.push(line);
   }
   flush();

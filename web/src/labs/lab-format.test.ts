@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { readdirSync, readFileSync } from "node:fs";
+import { parseLab, LabFormatError } from "./lab-format";
+
+const good = `---
+id: demo
+title: A demo
+summary: Shows the format.
+time: 5 min
+topics: [exfat]
+views: [exfat-clusters]
+---
+
+## First step
+
+Some text.
+
+\`\`\`vm
+echo hello
+\`\`\`
+
+\`\`\`check
+test -e /tmp
+\`\`\`
+`;
+
+function errorOf(src: string, folder?: string): LabFormatError {
+  try {
+    parseLab(src, "lab.md", folder);
+  } catch (e) {
+    if (e instanceof LabFormatError) return e;
+    throw e;
+  }
+  throw new Error("parsed without error");
+}
+
+describe("parseLab", () => {
+  it("reads frontmatter, steps and their vm/check blocks with line numbers", () => {
+    const lab = parseLab(good, "lab.md", "demo");
+    expect(lab.meta).toMatchObject({ id: "demo", title: "A demo", topics: ["exfat"], disks: [], views: ["exfat-clusters"] });
+    expect(lab.steps).toHaveLength(1);
+    expect(lab.steps[0].blocks.map((b) => [b.kind, b.line])).toEqual([["markdown", 12], ["vm", 14], ["check", 18]]);
+    expect(lab.steps[0].blocks[1].text).toBe("echo hello");
+  });
+
+  it.each([
+    ["no frontmatter", "## Step\ntext\n", 1, /YAML frontmatter/],
+    ["unclosed frontmatter", "---\nid: x\n", 1, /no closing/],
+    ["bad YAML", "---\nid: [x\n---\n## S\nt\n", 2, /not valid YAML/],
+    ["missing title", good.replace("title: A demo\n", ""), 1, /needs "title"/],
+    ["unknown view", good.replace("[exfat-clusters]", "[no-such-view]"), 7, /unknown view "no-such-view"/],
+    ["unclosed fence", good.replace("test -e /tmp\n```", "test -e /tmp"), 18, /never closed/],
+    ["empty vm block", good.replace("echo hello", ""), 14, /empty vm block/],
+    ["text before first step", good.replace("## First step", "intro"), 10, /text before the first step/],
+    ["a # heading", good.replace("## First step", "# First step"), 10, /use "## "/],
+  ])("points at the line of: %s", (_name, src, line, msg) => {
+    const e = errorOf(src);
+    expect(e.line).toBe(line);
+    expect(e.message).toMatch(msg);
+    expect(e.message.startsWith(`lab.md:${line}: `)).toBe(true);
+  });
+
+  it("rejects an id that does not match its folder", () => {
+    expect(errorOf(good, "other").message).toMatch(/lab.md:2: id "demo" does not match its folder "other"/);
+  });
+
+  it("every lab in labs/ is valid", () => {
+    const root = new URL("../../../labs/", import.meta.url);
+    const ids = readdirSync(root);
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) {
+      const lab = parseLab(readFileSync(new URL(`${id}/lab.md`, root), "utf8"), `labs/${id}/lab.md`, id);
+      expect(lab.steps.length).toBeGreaterThan(0);
+    }
+  });
+});
