@@ -47,6 +47,7 @@ struct exfat_model_file {
 	int in_use;
 	char name[EXFAT_MODEL_NAME_LEN];
 	struct exfat_chain chain;
+	uint32_t last_clu; /* cached: the kernel walks the chain (exfat_find_last_cluster) */
 };
 
 struct exfat_volume {

@@ -23,7 +23,7 @@ int exfat_set_bitmap(struct exfat_volume *vol, uint32_t clu)
 		return -FSLAB_EIO;
 	ent = CLUSTER_TO_BITMAP_ENT(clu);
 	vol->vol_amap[ent >> 3] |= (uint8_t)(1u << (ent & 7));
-	fslab_emit(&vol->events, FSLAB_EV_EXFAT_BITMAP_SET, clu, 0, 0);
+	fslab_emit_run(&vol->events, FSLAB_EV_EXFAT_BITMAP_SET, clu);
 	return 0;
 }
 
@@ -41,7 +41,7 @@ int exfat_clear_bitmap(struct exfat_volume *vol, uint32_t clu)
 	if (!((vol->vol_amap[ent >> 3] >> (ent & 7)) & 1))
 		return -FSLAB_EIO;
 	vol->vol_amap[ent >> 3] &= (uint8_t)~(1u << (ent & 7));
-	fslab_emit(&vol->events, FSLAB_EV_EXFAT_BITMAP_CLEAR, clu, 0, 0);
+	fslab_emit_run(&vol->events, FSLAB_EV_EXFAT_BITMAP_CLEAR, clu);
 	return 0;
 }
 

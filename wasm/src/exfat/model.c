@@ -93,23 +93,15 @@ int exfat_file_create(struct exfat_volume *vol, const char *name)
 	return -FSLAB_ENFILE;
 }
 
-/* Last cluster of a chain of `size` clusters, as exfat_find_last_cluster() finds it. */
-static int find_last_cluster(const struct exfat_volume *vol, const struct exfat_chain *c, uint32_t *last)
+/* Walk `size` clusters of a FAT chain from dir to its last cluster. */
+static int last_chain_cluster(const struct exfat_volume *vol, uint32_t dir, uint32_t size, uint32_t *last)
 {
-	uint32_t clu = c->dir, next = c->dir, count = 0;
+	uint32_t clu = dir;
 
-	if (c->flags == ALLOC_NO_FAT_CHAIN) {
-		*last = c->dir + c->size - 1;
-		return 0;
-	}
-	do {
-		count++;
-		clu = next;
-		if (exfat_ent_get(vol, clu, &next))
+	while (--size) {
+		if (exfat_get_next_cluster(vol, &clu) || clu == EXFAT_EOF_CLUSTER)
 			return -FSLAB_EIO;
-	} while (next != EXFAT_EOF_CLUSTER && count <= c->size);
-	if (count != c->size)
-		return -FSLAB_EIO; /* chain length disagrees with the file size: a corrupt chain */
+	}
 	*last = clu;
 	return 0;
 }
@@ -126,8 +118,7 @@ int exfat_file_append(struct exfat_volume *vol, int id, uint32_t clusters)
 	if (!clusters)
 		return 0;
 	if (f->chain.size) {
-		if (find_last_cluster(vol, &f->chain, &last_clu))
-			return -FSLAB_EIO;
+		last_clu = f->last_clu;
 		clu.dir = last_clu + 1;
 	} else {
 		clu.dir = EXFAT_EOF_CLUSTER;
@@ -149,6 +140,11 @@ int exfat_file_append(struct exfat_volume *vol, int id, uint32_t clusters)
 	}
 	f->chain.flags = clu.flags;
 	f->chain.size += clu.size;
+	/* the new piece is NoFatChain-contiguous or ends at the FAT chain's last link */
+	if (clu.flags == ALLOC_NO_FAT_CHAIN)
+		f->last_clu = clu.dir + clu.size - 1;
+	else if (last_chain_cluster(vol, clu.dir, clu.size, &f->last_clu))
+		return -FSLAB_EIO;
 	return 0;
 }
 

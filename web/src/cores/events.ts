@@ -3,8 +3,8 @@
 // Uint32Array (transferred between threads, never copied record by record).
 
 export const EV = {
-  EXFAT_BITMAP_SET: 0x0101, // a = cluster
-  EXFAT_BITMAP_CLEAR: 0x0102, // a = cluster
+  EXFAT_BITMAP_SET: 0x0101, // a = first cluster, b = clusters (a run)
+  EXFAT_BITMAP_CLEAR: 0x0102, // a = first cluster, b = clusters (a run)
   EXFAT_FAT_WRITE: 0x0103, // a = cluster, b = new FAT entry
   EXFAT_DISCARD: 0x0104, // a = start cluster, b = clusters, c = DiscardPolicy
 } as const;
@@ -38,5 +38,12 @@ export function discardsOf(stream: Uint32Array): ExfatDiscard[] {
 export function countOf(stream: Uint32Array, type: number): number {
   let n = 0;
   for (let i = 0; i < stream.length; i += WORDS_PER_EVENT) if (stream[i] === type) n++;
+  return n;
+}
+
+/** Units covered by the run records of a type (the b field): clusters set or cleared. */
+export function unitsOf(stream: Uint32Array, type: number): number {
+  let n = 0;
+  for (let i = 0; i < stream.length; i += WORDS_PER_EVENT) if (stream[i] === type) n += stream[i + 2];
   return n;
 }

@@ -1,0 +1,28 @@
+// The wasm side of the exFAT free benchmark: the same cases as wasm/bench/bench_exfat.c,
+// through the same exports the page uses. Setup is not timed; only the delete is.
+import { ExfatCore } from "../web/src/cores/exfat-core";
+import { DiscardPolicy } from "../web/src/cores/events";
+
+export const CASES = [
+  { name: "free 20971520 clusters, NoFatChain", clusters: 20_971_520, runs: 1 },
+  { name: "free 20971520 clusters, FAT chain of 1024 runs", clusters: 20_971_520, runs: 1024 },
+];
+
+export function wasmFreeMs(module: any, clusters: number, runs: number): number {
+  const core = ExfatCore.create(module, clusters + runs, 3);
+  try {
+    core.setPolicy(true, DiscardPolicy.Batched);
+    const f = core.createFile("big");
+    const g = core.createFile("gap");
+    for (let r = 0; r < runs; r++) {
+      core.append(f, Math.floor(clusters / runs));
+      core.append(g, 1);
+      core.takeEvents(); // a FAT chain's setup writes one FAT event per cluster: don't hoard them
+    }
+    const t0 = performance.now();
+    core.delete(f);
+    return performance.now() - t0;
+  } finally {
+    core.dispose();
+  }
+}

@@ -1,0 +1,46 @@
+// fslab bench (npm run bench): ratios measured side by side in one run, never thresholds.
+//   1. __exfat_free_cluster on 20,971,520 clusters: the same C natively and as wasm
+//   2. the guest's cold boot to a shell prompt in Node
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { loadCoreModule } from "../../web/src/cores/node-load";
+import { NodeVm } from "../../web/src/vm/node-vm";
+import { CASES, wasmFreeMs } from "../../bench/exfat-free";
+
+const WASM_DIR = fileURLToPath(new URL("../../wasm/", import.meta.url));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+export async function bench(args: string[]): Promise<number> {
+  const only = args[0];
+  if (!only || only === "exfat") {
+    execFileSync("make", ["-s", "-C", WASM_DIR, "build/native/bench_exfat"], { stdio: "inherit" });
+    const native = execFileSync(`${WASM_DIR}build/native/bench_exfat`, { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { case: string; ms: number[] });
+    const module = await loadCoreModule("exfat");
+    console.log("exFAT free (batched discard), median of 5, same C:");
+    console.log(`  ${"case".padEnd(48)} ${"native".padStart(10)} ${"wasm".padStart(10)}  wasm/native`);
+    for (const c of CASES) {
+      const runs = Array.from({ length: 5 }, () => wasmFreeMs(module, c.clusters, c.runs));
+      const n = median(native.find((x) => x.case === c.name)!.ms);
+      const w = median(runs);
+      console.log(`  ${c.name.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x`);
+    }
+  }
+  if (!only || only === "vm") {
+    const times: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const vm = new NodeVm();
+      try {
+        await vm.boot();
+        times.push(vm.bootMs);
+      } finally {
+        await vm.destroy();
+      }
+    }
+    console.log(`guest cold boot to shell prompt in Node (v86): ${times.map((t) => (t / 1000).toFixed(1) + " s").join(", ")}`);
+  }
+  return 0;
+}
