@@ -3,6 +3,7 @@
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
+import { vmFiles } from "./vm-files";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const repo = fileURLToPath(new URL("..", import.meta.url));
@@ -10,7 +11,7 @@ const repo = fileURLToPath(new URL("..", import.meta.url));
 export default defineConfig({
   root,
   base: "./",
-  plugins: [react()],
+  plugins: [react(), vmFiles(`${repo}kernel-image/dist/`)],
   resolve: {
     alias: {
       "@wasm": `${repo}wasm/build/wasm`,
@@ -23,7 +24,6 @@ export default defineConfig({
   build: {
     outDir: `${repo}web/dist`,
     emptyOutDir: true,
-    // bzImage and the initramfs must stay files, never inlined
     assetsInlineLimit: 0,
     chunkSizeWarningLimit: 2048,
   },

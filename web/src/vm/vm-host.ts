@@ -5,15 +5,18 @@
 //     -> serial0-output-byte -> BootWatcher (phase, panic, prompt) -> onStatus / onOutput
 import { V86 } from "v86";
 import v86WasmUrl from "v86/build/v86.wasm?url";
-import biosUrl from "@kernel/bios.bin?url";
-import vgaBiosUrl from "@kernel/vgabios-stdvga.bin?url";
-import bzImageUrl from "@kernel/bzImage?url";
-import initrdUrl from "@kernel/initramfs.cpio.gz?url";
+import manifest from "@kernel/manifest.json";
 import { BootWatcher, GUEST, type BootStatus } from "./guest";
 
 export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
   onStatus(status: BootStatus): void;
+}
+
+/** A guest file under vm/ (see web/vm-files.ts), versioned by its hash so caches stay right. */
+function vmUrl(name: string): string {
+  const sha = (manifest.outputs as Record<string, { sha256: string }>)[name]?.sha256.slice(0, 12) ?? "";
+  return new URL(`vm/${name}?v=${sha}`, document.baseURI).href;
 }
 
 export class VmHost {
@@ -34,10 +37,10 @@ export class VmHost {
       wasm_path: v86WasmUrl,
       memory_size: GUEST.memorySize,
       vga_memory_size: 2 * 1024 * 1024,
-      bios: { url: biosUrl },
-      vga_bios: { url: vgaBiosUrl },
-      bzimage: { url: bzImageUrl },
-      initrd: { url: initrdUrl },
+      bios: { url: vmUrl("bios.bin") },
+      vga_bios: { url: vmUrl("vgabios-stdvga.bin") },
+      bzimage: { url: vmUrl("bzImage") },
+      initrd: { url: vmUrl("initramfs.cpio.gz") },
       cmdline: GUEST.cmdline,
       filesystem: {},
       autostart: true,
