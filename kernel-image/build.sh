@@ -70,20 +70,24 @@ build_kernel() {
   need_host_tools
   fetch_kernel
   local src="$WORK/linux" out="$WORK/kbuild"
-  # Patches are applied to a pristine tree: start over if the set changed since the last run.
-  local patches=() want
+  # The tree keeps a copy of the patches applied to it; a changed set is swapped by
+  # reverting the old patches and applying the new ones, so only touched files rebuild.
+  local applied="$src/.fslab-applied" p
+  local patches=()
   shopt -s nullglob; patches=("$HERE"/patches/*.patch); shopt -u nullglob
-  want=$(cat /dev/null "${patches[@]}" | sha256sum | cut -d' ' -f1)
-  if [ "$(cat "$src/.fslab-patches" 2>/dev/null)" != "$want" ]; then
-    if [ -f "$src/.fslab-patches" ]; then
-      log "patch set changed: re-extracting the kernel tree"
-      rm -rf "$src"; fetch_kernel
-    fi
+  if ! same_patches "$applied" "${patches[@]}"; then
+    local old=()
+    shopt -s nullglob; old=("$applied"/*.patch); shopt -u nullglob
+    for ((i=${#old[@]}-1; i>=0; i--)); do
+      log "reverting $(basename "${old[i]}")"
+      patch -d "$src" -p1 -R --quiet < "${old[i]}"
+    done
+    rm -rf "$applied"; mkdir -p "$applied"
     for p in "${patches[@]}"; do
       log "applying $(basename "$p")"
       patch -d "$src" -p1 --forward --quiet < "$p"
+      cp "$p" "$applied/"
     done
-    echo "$want" > "$src/.fslab-patches"
   fi
   mkdir -p "$out"
   log "configuring (tinyconfig + config/fslab.config)"
@@ -97,6 +101,14 @@ build_kernel() {
   cp "$out/arch/x86/boot/bzImage" "$DIST/bzImage"
   make -s -C "$src" O="$out" ARCH=i386 kernelrelease > "$WORK/kernel.release"
   log "kernel $(cat "$WORK/kernel.release"): $(stat -c %s "$DIST/bzImage") bytes"
+}
+
+# Are the patches applied to the tree (copies in $1) exactly the given files?
+same_patches() {
+  local dir="$1"; shift
+  [ -d "$dir" ] || return 1
+  [ "$(ls "$dir" | wc -l)" = "$#" ] || return 1
+  local p; for p in "$@"; do cmp -s "$p" "$dir/$(basename "$p")" || return 1; done
 }
 
 # Every option the fragment asks for must be in the final config: olddefconfig silently drops
