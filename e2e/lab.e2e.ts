@@ -38,10 +38,12 @@ describe("exfat-discard lab", () => {
     await b.close();
   });
 
-  it("boots our kernel to a shell prompt", async () => {
+  it("starts by restoring the saved machine, at a shell prompt", async () => {
     const status = page.locator('[role="status"]');
     await page.waitForSelector('[data-phase="ready"], [data-phase="failed"]', { timeout: 150_000 });
-    expect(await status.getAttribute("data-phase"), await status.textContent() ?? "").toBe("ready");
+    expect(await status.getAttribute("data-phase"), (await status.textContent()) ?? "").toBe("ready");
+    expect(await status.getAttribute("data-start")).toBe("restored");
+    expect(await status.textContent()).toMatch(/restored the saved machine/);
   });
 
   it("runs uname -r in the guest: Linux 7.2", async () => {
@@ -95,16 +97,39 @@ describe("exfat-discard lab", () => {
   });
 });
 
-describe("a VM that cannot boot", () => {
-  it("says so clearly when the kernel cannot be loaded", async () => {
+describe("cold boot", () => {
+  it("boots our kernel from scratch on request, to a working shell", async () => {
     const b = await launch();
     try {
-      await b.page.route(/bzImage/, (route) => route.fulfill({ status: 404, body: "gone" }));
       await b.page.goto(`${base()}#/lab/exfat-discard`);
-      await b.page.waitForSelector('[data-phase="failed"]', { timeout: 60_000 });
-      expect(await b.page.locator('[role="status"]').textContent()).toMatch(/Could not load .*bzImage/);
+      await b.page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
+      await b.page.getByRole("button", { name: "Cold boot" }).click();
+      await b.page.waitForSelector('[data-phase="ready"][data-start="cold"], [data-phase="failed"]', { timeout: 150_000 });
+      expect(await b.page.locator('[role="status"]').getAttribute("data-phase")).toBe("ready");
+      expect(await runInTerminal(b.page, "uname -r")).toMatch(/^7\.2\.\d+/);
     } finally {
       await b.close();
     }
   });
+});
+
+describe("a VM that cannot start", () => {
+  it.each([["the saved state", /state\.bin\.zst/], ["the kernel", /bzImage/]])(
+    "says so clearly when %s cannot be loaded",
+    async (_what, file) => {
+      const b = await launch();
+      try {
+        await b.page.route(file, (route) => route.fulfill({ status: 404, body: "gone" }));
+        await b.page.goto(`${base()}#/lab/exfat-discard`);
+        if (String(file).includes("bzImage")) {
+          await b.page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
+          await b.page.getByRole("button", { name: "Cold boot" }).click();
+        }
+        await b.page.waitForSelector('[data-phase="failed"]', { timeout: 60_000 });
+        expect(await b.page.locator('[role="status"]').textContent()).toMatch(new RegExp(`Could not load .*${file.source}`));
+      } finally {
+        await b.close();
+      }
+    },
+  );
 });

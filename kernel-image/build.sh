@@ -7,7 +7,9 @@
 #     + fio built statically from Debian's source + rootfs/overlay/  -->  dist/initramfs.cpio.gz
 #   dist/manifest.json: package versions and sha256 of every input and output
 #
-# Usage: kernel-image/build.sh [all|kernel|rootfs|manifest]   (npm run kernel = all)
+#   a cold boot in Node (v86) --save_state, zstd -19--> dist/state.bin.zst + state.json
+#
+# Usage: kernel-image/build.sh [all|kernel|rootfs|state|manifest]   (npm run kernel = all)
 # Work files live in kernel-image/build/ (git-ignored); a second run reuses them.
 set -euo pipefail
 
@@ -134,6 +136,13 @@ build_rootfs() {
   cp /usr/share/seabios/bios.bin /usr/share/seabios/vgabios-stdvga.bin "$DIST/"
 }
 
+# The instant start: dist/state.bin.zst, saved from a cold boot in Node (save-state.ts)
+save_state() {
+  command -v zstd >/dev/null || die "zstd is missing"
+  (cd "$HERE/.." && { [ -d node_modules/v86 ] || npm ci --no-audit --no-fund --loglevel=error; } \
+    && node --import tsx kernel-image/save-state.ts)
+}
+
 write_manifest() {
   log "writing dist/manifest.json"
   node "$HERE/manifest.mjs" write \
@@ -145,7 +154,8 @@ write_manifest() {
 case "${1:-all}" in
   kernel) build_kernel ;;
   rootfs) build_rootfs ;;
+  state) save_state ;;
   manifest) write_manifest ;;
-  all) build_kernel; build_rootfs; write_manifest ;;
-  *) die "unknown step '$1' (all|kernel|rootfs|manifest)" ;;
+  all) build_kernel; build_rootfs; save_state; write_manifest ;;
+  *) die "unknown step '$1' (all|kernel|rootfs|state|manifest)" ;;
 esac

@@ -91,7 +91,8 @@ function write(args) {
     const [name, version] = line.trim().split(/\s+/);
     if (name) packages[name] = version;
   }
-  const outputs = OUTPUTS.concat(existsSync(join(DIST, "state.bin.zst")) ? ["state.bin.zst"] : []);
+  const hasState = existsSync(join(DIST, "state.bin.zst"));
+  const outputs = OUTPUTS.concat(hasState ? ["state.bin.zst", "state.json"] : []);
   const manifest = {
     comment: "Written by kernel-image/build.sh; checked by the tests. Do not edit by hand.",
     kernel: {
@@ -103,6 +104,8 @@ function write(args) {
     bios: { package: "seabios", version: debVersion("seabios") },
     rootfs_suite: "bookworm i386",
     packages,
+    // what a saved state must match to be restored (web/src/vm/guest.ts stateMismatch)
+    state: hasState ? JSON.parse(readFileSync(join(DIST, "state.json"), "utf8")) : undefined,
     inputs: hashInputs(),
     outputs: hashOutputs(outputs),
   };

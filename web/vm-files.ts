@@ -6,7 +6,7 @@
 import { createReadStream, readFileSync, statSync } from "node:fs";
 import type { Plugin } from "vite";
 
-export const VM_FILES = ["bzImage", "initramfs.cpio.gz", "bios.bin", "vgabios-stdvga.bin"];
+export const VM_FILES = ["bzImage", "initramfs.cpio.gz", "bios.bin", "vgabios-stdvga.bin", "state.bin.zst"];
 
 export function vmFiles(distDir: string): Plugin {
   return {

@@ -34,7 +34,7 @@ export async function bench(args: string[]): Promise<number> {
     for (let i = 0; i < 2; i++) {
       const vm = new NodeVm();
       try {
-        await vm.boot();
+        await vm.boot({ cold: true });
         times.push(vm.bootMs);
       } finally {
         await vm.destroy();

@@ -14,7 +14,8 @@ export interface VmHandle {
 export function VmConsole({ onReady }: { onReady?: (vm: VmHandle | null) => void }) {
   const termEl = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState<BootStatus>({ phase: "loading", elapsedMs: 0, message: "Starting the emulator" });
-  const [attempt, setAttempt] = useState(0);
+  const [attempt, setAttempt] = useState({ n: 0, cold: false });
+  const [start, setStart] = useState<"restored" | "cold">("restored");
 
   useEffect(() => {
     // 80x24 fixed: the guest's tty is set to that size, and bash wraps lines by it
@@ -25,11 +26,12 @@ export function VmConsole({ onReady }: { onReady?: (vm: VmHandle | null) => void
       onOutput: (bytes) => term.write(bytes),
       onStatus: (s) => {
         setStatus(s);
+        setStart(host.coldReason ? "cold" : "restored");
         if (s.phase === "ready") onReady?.({ type: (text) => host.send(text) });
       },
     });
     term.onData((data) => host.sendBytes(encoder.encode(data)));
-    host.boot();
+    host.boot(attempt.cold);
     (window as any).__fslabTerminal = term; // read by the e2e tests
     return () => {
       onReady?.(null);
@@ -40,13 +42,16 @@ export function VmConsole({ onReady }: { onReady?: (vm: VmHandle | null) => void
 
   return (
     <section className="vm" aria-label="Linux terminal">
-      <div className={`vm-status vm-${status.phase}`} role="status" data-phase={status.phase}>
+      <div className={`vm-status vm-${status.phase}`} role="status" data-phase={status.phase} data-start={start}>
         {status.phase === "loading" && <progress max={1} value={status.progress ?? 0} />}
         {(status.phase === "booting" || status.phase === "userland") && <progress />}
         <span>{status.message}</span>
         {status.phase !== "ready" && status.phase !== "failed" && <span className="muted"> · {(status.elapsedMs / 1000).toFixed(0)} s</span>}
-        {status.phase === "failed" && (
-          <button onClick={() => setAttempt((a) => a + 1)}>Boot again</button>
+        {status.phase === "failed" && <button onClick={() => setAttempt((a) => ({ n: a.n + 1, cold: a.cold }))}>Try again</button>}
+        {(status.phase === "ready" || status.phase === "failed") && (
+          <button onClick={() => setAttempt((a) => ({ n: a.n + 1, cold: true }))} title="Boot the kernel from scratch instead of restoring the saved machine">
+            Cold boot
+          </button>
         )}
       </div>
       <div className="vm-terminal" data-testid="vm-terminal" ref={termEl} />

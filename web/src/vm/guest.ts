@@ -4,7 +4,8 @@
 export const GUEST = {
   /** v86 loads the initrd at 64 MiB, so the machine needs well over that. */
   memorySize: 256 * 1024 * 1024,
-  cmdline: "console=ttyS0 quiet tsc=reliable random.trust_cpu=on",
+  // init_on_free: freed pages are zeroed, so the saved state compresses to a few MB
+  cmdline: "console=ttyS0 quiet tsc=reliable random.trust_cpu=on init_on_free=1",
   /** The login shell's PS1 (kernel-image/rootfs/overlay/etc/profile): "fslab:<cwd># ". */
   prompt: /fslab:[^\r\n]*# $/,
   /** Printed by /init once the pseudo filesystems are mounted. */
@@ -13,6 +14,25 @@ export const GUEST = {
   /** A cold boot takes ~8–16 s on a 2-core machine; well past that, something is wrong. */
   bootTimeoutMs: 120_000,
 } as const;
+
+/** The saved state (kernel-image/dist/state.bin.zst) and what it must match to be restored. */
+export const STATE_FILE = "state.bin.zst";
+
+export interface StateInfo {
+  v86: string; // the v86 package version that saved it
+  memory_size: number;
+  cmdline: string;
+}
+
+/** Why a saved state cannot be restored here, or null if it can. */
+export function stateMismatch(info: StateInfo | undefined, v86Version: string): string | null {
+  if (!info) return "there is no saved state";
+  if (info.v86 !== v86Version) return `the saved state is from v86 ${info.v86}, this page runs v86 ${v86Version}`;
+  if (info.memory_size !== GUEST.memorySize)
+    return `the saved state has ${info.memory_size / 2 ** 20} MiB of memory, this machine ${GUEST.memorySize / 2 ** 20} MiB`;
+  if (info.cmdline !== GUEST.cmdline) return "the saved state was booted with another kernel command line";
+  return null;
+}
 
 export type BootPhase = "loading" | "booting" | "userland" | "ready" | "failed";
 

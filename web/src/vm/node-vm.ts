@@ -7,7 +7,8 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
-import { BootWatcher, GUEST } from "./guest";
+import { existsSync, readFileSync } from "node:fs";
+import { BootWatcher, GUEST, STATE_FILE, stateMismatch } from "./guest";
 
 const DIST = fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -22,6 +23,22 @@ export interface RunResult {
   status: number;
 }
 
+export interface BootOptions {
+  /** Restore the saved state (the default when dist/ has a usable one) or boot cold. */
+  cold?: boolean;
+  /** Leave the shell as a learner finds it (echo on, the usual prompt): for saving the state. */
+  raw?: boolean;
+  timeoutMs?: number;
+}
+
+/** Can dist/'s saved state be restored with this v86? null if yes, else the reason. */
+export function nodeStateMismatch(): string | null {
+  if (!existsSync(DIST + STATE_FILE)) return `there is no ${STATE_FILE} in kernel-image/dist`;
+  const manifest = JSON.parse(readFileSync(DIST + "manifest.json", "utf8"));
+  const v86 = JSON.parse(readFileSync(require.resolve("v86/package.json"), "utf8")).version;
+  return stateMismatch(manifest.state, v86);
+}
+
 export class NodeVm {
   private emulator: any;
   private text = "";
@@ -29,19 +46,24 @@ export class NodeVm {
   private decoder = new TextDecoder();
   bootMs = 0;
 
+  restored = false;
+
   /** Boot to the shell prompt; rejects with the reason (panic, timeout) if it cannot. */
-  async boot(timeoutMs: number = GUEST.bootTimeoutMs): Promise<void> {
+  async boot(opts: BootOptions = {}): Promise<void> {
     const { V86 } = await import("v86");
+    const timeoutMs = opts.timeoutMs ?? GUEST.bootTimeoutMs;
     const t0 = performance.now();
     const watcher = new BootWatcher();
+    const restore = !opts.cold && nodeStateMismatch() === null;
     this.emulator = new V86({
       wasm_path: require.resolve("v86/build/v86.wasm"),
       memory_size: GUEST.memorySize,
       vga_memory_size: 2 * 1024 * 1024,
       bios: await image("bios.bin"),
       vga_bios: await image("vgabios-stdvga.bin"),
-      bzimage: await image("bzImage"),
-      initrd: await image("initramfs.cpio.gz"),
+      ...(restore
+        ? { initial_state: await image(STATE_FILE) }
+        : { bzimage: await image("bzImage"), initrd: await image("initramfs.cpio.gz") }),
       cmdline: GUEST.cmdline,
       filesystem: {},
       autostart: true,
@@ -55,9 +77,16 @@ export class NodeVm {
       watcher.feed(s);
       for (const w of this.waiters.splice(0)) w();
     });
+    if (restore) {
+      // the saved shell sits at its prompt: ask for a fresh one
+      this.restored = true;
+      await new Promise<void>((r) => this.emulator.add_listener("emulator-started", () => r()));
+      this.emulator.serial0_send("\n");
+    }
     await this.until(() => watcher.phase === "ready" || watcher.phase === "failed", timeoutMs, () => `the guest did not reach a shell prompt in ${timeoutMs / 1000} s`);
     if (watcher.phase === "failed") throw new Error(watcher.failure!);
     this.bootMs = performance.now() - t0;
+    if (opts.raw) return;
     // no echo: what comes back is the command's own output
     this.text = "";
     this.emulator.serial0_send("stty -echo; PS1=''; printf '\\036R\\036'\n");
@@ -66,14 +95,34 @@ export class NodeVm {
 
   /** Run a shell command in the guest; its output (stdout and stderr) and exit status. */
   async run(command: string, timeoutMs = 600_000): Promise<RunResult> {
+    // base64 in lines well under the tty's 4096-byte line limit, whatever the command holds
     const b64 = Buffer.from(command, "utf8").toString("base64");
+    let lines = ": > /tmp/.fslab-cmd.b64\n";
+    for (let i = 0; i < b64.length; i += 2048) lines += `printf '%s' '${b64.slice(i, i + 2048)}' >> /tmp/.fslab-cmd.b64\n`;
     this.text = "";
-    const line = `printf '%s' '${b64}' | base64 -d > /tmp/.fslab-cmd; printf '\\036S\\036'; bash /tmp/.fslab-cmd 2>&1; printf '\\036E%d\\036' $?\n`;
-    this.emulator.serial0_send(line);
+    this.emulator.serial0_send(
+      lines + `base64 -d /tmp/.fslab-cmd.b64 > /tmp/.fslab-cmd; printf '\\036S\\036'; bash /tmp/.fslab-cmd 2>&1; printf '\\036E%d\\036' $?\n`,
+    );
     const framed = /\x1eS\x1e([\s\S]*)\x1eE(\d+)\x1e/;
     await this.until(() => framed.test(this.text), timeoutMs, () => `the command did not finish in ${timeoutMs / 1000} s`);
     const m = this.text.match(framed)!;
     return { output: m[1].replace(/\r\n/g, "\n"), status: Number(m[2]) };
+  }
+
+  /** The machine's state, for instant starts (see kernel-image/save-state.ts). */
+  async saveState(): Promise<ArrayBuffer> {
+    return this.emulator.save_state();
+  }
+
+  /** Type raw text into the console (no framing, no waiting). */
+  type(text: string): void {
+    this.emulator.serial0_send(text);
+  }
+
+  /** Wait until the console shows the shell prompt again after `type`. */
+  async waitForPrompt(timeoutMs = 60_000): Promise<void> {
+    const from = this.text.length;
+    await this.until(() => GUEST.prompt.test(this.text.slice(from)), timeoutMs, () => "no shell prompt");
   }
 
   async destroy(): Promise<void> {

@@ -6,7 +6,8 @@
 import { V86 } from "v86";
 import v86WasmUrl from "v86/build/v86.wasm?url";
 import manifest from "@kernel/manifest.json";
-import { BootWatcher, GUEST, type BootStatus } from "./guest";
+import v86Package from "v86/package.json";
+import { BootWatcher, GUEST, STATE_FILE, stateMismatch, type BootStatus, type StateInfo } from "./guest";
 
 export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
@@ -27,20 +28,30 @@ export class VmHost {
   private pending: number[] = [];
   private flushScheduled = false;
   private decoder = new TextDecoder();
+  /** Why this start is a cold boot (null when restoring the saved state). */
+  coldReason: string | null = null;
 
   constructor(private events: VmHostEvents) {}
 
-  boot(): void {
+  /**
+   * Start the guest: restore the saved state (about a second) unless `cold` is asked for
+   * or the state does not fit this emulator, in which case boot the kernel (8–16 s).
+   */
+  boot(cold = false): void {
     this.started = performance.now();
-    this.status("loading", "Loading the kernel and initramfs", 0);
+    const mismatch = stateMismatch((manifest as { state?: StateInfo }).state, v86Package.version);
+    const restore = !cold && mismatch === null;
+    this.coldReason = cold ? "cold boot requested" : mismatch;
+    this.status("loading", restore ? "Loading the saved machine" : "Loading the kernel and initramfs", 0);
     const emulator = new V86({
       wasm_path: v86WasmUrl,
       memory_size: GUEST.memorySize,
       vga_memory_size: 2 * 1024 * 1024,
       bios: { url: vmUrl("bios.bin") },
       vga_bios: { url: vmUrl("vgabios-stdvga.bin") },
-      bzimage: { url: vmUrl("bzImage") },
-      initrd: { url: vmUrl("initramfs.cpio.gz") },
+      ...(restore
+        ? { initial_state: { url: vmUrl(STATE_FILE) } }
+        : { bzimage: { url: vmUrl("bzImage") }, initrd: { url: vmUrl("initramfs.cpio.gz") } }),
       cmdline: GUEST.cmdline,
       filesystem: {},
       autostart: true,
@@ -57,7 +68,14 @@ export class VmHost {
     emulator.add_listener("download-error", (e: any) => {
       this.fail(`Could not load ${e.file_name}: the lab's VM files are missing or the server refused them.`);
     });
-    emulator.add_listener("emulator-started", () => this.status("booting", "Booting Linux"));
+    emulator.add_listener("emulator-started", () => {
+      if (restore) {
+        // the saved shell sits at its prompt: ask it for a fresh one
+        this.watcher.phase = "userland";
+        this.status("userland", "Restoring the saved machine");
+        emulator.serial0_send("\n");
+      } else this.status("booting", `Booting Linux (${this.coldReason})`);
+    });
     emulator.add_listener("serial0-output-byte", (byte: number) => this.onByte(byte));
     this.timer = setTimeout(() => {
       if (this.watcher.phase !== "ready")
@@ -96,7 +114,8 @@ export class VmHost {
       if (phase === "userland") this.status("userland", "Starting the shell");
       else if (phase === "ready") {
         if (this.timer) clearTimeout(this.timer);
-        this.status("ready", `Ready in ${((performance.now() - this.started) / 1000).toFixed(1)} s`);
+        const how = this.coldReason ? `booted cold: ${this.coldReason}` : "restored the saved machine";
+        this.status("ready", `Ready in ${((performance.now() - this.started) / 1000).toFixed(1)} s (${how})`);
       } else if (phase === "failed") this.fail(this.watcher.failure!);
     });
   }
