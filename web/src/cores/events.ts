@@ -7,7 +7,30 @@ export const EV = {
   EXFAT_BITMAP_CLEAR: 0x0102, // a = first cluster, b = clusters (a run)
   EXFAT_FAT_WRITE: 0x0103, // a = cluster, b = new FAT entry
   EXFAT_DISCARD: 0x0104, // a = start cluster, b = clusters, c = DiscardPolicy
+  EXFAT_EMPTY_SEARCH: 0x0105, // a = entries examined, b = hint (NONE: none), c = result (NONE: -ENOSPC)
+  F2FS_NID_SCAN: 0x0301, // a = phase | skipped << 8, b = start nid, c = end nid
+  F2FS_NID_SCAN_RESULT: 0x0302, // a = entries scanned, b = free NIDs found
+  BLK_RQ_INSERT: 0x0401, // a = sector (low 32 bits), b = sectors, c = BlkOp
+  BLK_RQ_ISSUE: 0x0402,
+  BLK_RQ_COMPLETE: 0x0403,
 } as const;
+
+/** A u32 field that holds "none" (the kernel's -1). */
+export const NONE = 0xffffffff;
+
+export enum NidScanPhase {
+  Bitmap = 0,
+  Nat = 1,
+  Deferred = 2,
+}
+
+export enum BlkOp {
+  Read = 0,
+  Write = 1,
+  Discard = 2,
+  Flush = 3,
+  Other = 255,
+}
 
 export const WORDS_PER_EVENT = 4;
 

@@ -1,3 +1,5 @@
+import type { ConsoleConfig } from "v86";
+
 // What every host (page, CLI, tests, bench) boots: one definition of the guest machine.
 // The files themselves are in kernel-image/dist/ (see its manifest.json).
 
@@ -14,6 +16,26 @@ export const GUEST = {
   /** A cold boot takes ~8–16 s on a 2-core machine; well past that, something is wrong. */
   bootTimeoutMs: 120_000,
 } as const;
+
+/**
+ * The V86 options every host passes (the files come on top): the saved state only restores
+ * into the same machine, so the page and Node must build exactly this one.
+ */
+export function machineOptions() {
+  return {
+    memory_size: GUEST.memorySize,
+    vga_memory_size: 2 * 1024 * 1024,
+    cmdline: GUEST.cmdline,
+    filesystem: {}, // virtio-9p: the guest mounts it at /mnt/host
+    // v86 makes every port a console: the guest's /dev/hvc0..3; hvc1 carries fslab-trace. v86 takes
+    // `true` for "the device, no terminal adapter", though its typings only know a config.
+    virtio_console: true as unknown as ConsoleConfig,
+    autostart: true,
+    disable_keyboard: true,
+    disable_mouse: true,
+    disable_speaker: true,
+  };
+}
 
 /** The saved state (kernel-image/dist/state.bin.zst) and what it must match to be restored. */
 export const STATE_FILE = "state.bin.zst";

@@ -8,7 +8,8 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
-import { BootWatcher, GUEST, STATE_FILE, stateMismatch } from "./guest";
+import { TraceChannel } from "./trace-channel";
+import { BootWatcher, GUEST, machineOptions, STATE_FILE, stateMismatch } from "./guest";
 
 const DIST = fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -47,6 +48,8 @@ export class NodeVm {
   bootMs = 0;
 
   restored = false;
+  /** Events from the guest's fslab-trace (virtio-console port 1, /dev/hvc1). */
+  readonly trace = new TraceChannel();
 
   /** Boot to the shell prompt; rejects with the reason (panic, timeout) if it cannot. */
   async boot(opts: BootOptions = {}): Promise<void> {
@@ -56,20 +59,17 @@ export class NodeVm {
     const watcher = new BootWatcher();
     const restore = !opts.cold && nodeStateMismatch() === null;
     this.emulator = new V86({
+      ...machineOptions(),
       wasm_path: require.resolve("v86/build/v86.wasm"),
-      memory_size: GUEST.memorySize,
-      vga_memory_size: 2 * 1024 * 1024,
       bios: await image("bios.bin"),
       vga_bios: await image("vgabios-stdvga.bin"),
       ...(restore
         ? { initial_state: await image(STATE_FILE) }
         : { bzimage: await image("bzImage"), initrd: await image("initramfs.cpio.gz") }),
-      cmdline: GUEST.cmdline,
-      filesystem: {},
-      autostart: true,
-      disable_keyboard: true,
-      disable_mouse: true,
-      disable_speaker: true,
+    });
+    this.emulator.add_listener("virtio-console1-output-bytes", (bytes: Uint8Array) => {
+      this.trace.feed(bytes);
+      for (const w of this.waiters.splice(0)) w();
     });
     this.emulator.add_listener("serial0-output-byte", (byte: number) => {
       const s = this.decoder.decode(Uint8Array.of(byte), { stream: true });
@@ -117,6 +117,11 @@ export class NodeVm {
   /** Type raw text into the console (no framing, no waiting). */
   type(text: string): void {
     this.emulator.serial0_send(text);
+  }
+
+  /** Wait until the guest's `fslab-trace stop` has reported its overrun count. */
+  async traceStopped(timeoutMs = 30_000): Promise<void> {
+    await this.until(() => this.trace.stats.overrun !== null, timeoutMs, () => "fslab-trace did not report its end");
   }
 
   /** Wait until the console shows the shell prompt again after `type`. */

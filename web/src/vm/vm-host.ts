@@ -7,7 +7,7 @@ import { V86 } from "v86";
 import v86WasmUrl from "v86/build/v86.wasm?url";
 import manifest from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
-import { BootWatcher, GUEST, STATE_FILE, stateMismatch, type BootStatus, type StateInfo } from "./guest";
+import { BootWatcher, GUEST, machineOptions, STATE_FILE, stateMismatch, type BootStatus, type StateInfo } from "./guest";
 
 export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
@@ -44,20 +44,13 @@ export class VmHost {
     this.coldReason = cold ? "cold boot requested" : mismatch;
     this.status("loading", restore ? "Loading the saved machine" : "Loading the kernel and initramfs", 0);
     const emulator = new V86({
+      ...machineOptions(),
       wasm_path: v86WasmUrl,
-      memory_size: GUEST.memorySize,
-      vga_memory_size: 2 * 1024 * 1024,
       bios: { url: vmUrl("bios.bin") },
       vga_bios: { url: vmUrl("vgabios-stdvga.bin") },
       ...(restore
         ? { initial_state: { url: vmUrl(STATE_FILE) } }
         : { bzimage: { url: vmUrl("bzImage") }, initrd: { url: vmUrl("initramfs.cpio.gz") } }),
-      cmdline: GUEST.cmdline,
-      filesystem: {},
-      autostart: true,
-      disable_keyboard: true,
-      disable_mouse: true,
-      disable_speaker: true,
     });
     this.emulator = emulator;
     emulator.add_listener("download-progress", (e: any) => {

@@ -1,0 +1,110 @@
+// The patched guest, booted in Node: each runtime switch flips the kernel's behaviour in one
+// boot, seen through the events fslab-trace streams and the counters in sysfs.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NodeVm } from "../web/src/vm/node-vm";
+import { EV, countOf, discardsOf, DiscardPolicy, NONE } from "../web/src/cores/events";
+
+let vm: NodeVm;
+beforeAll(async () => {
+  vm = new NodeVm();
+  await vm.boot();
+});
+afterAll(() => vm?.destroy());
+
+async function sh(command: string): Promise<string> {
+  const r = await vm.run(command);
+  if (r.status !== 0) throw new Error(`guest command failed (${r.status}): ${command}\n${r.output}`);
+  return r.output;
+}
+
+/** Run a command with fslab-trace streaming; the records it produced. */
+async function traced(command: string, events: string): Promise<Uint32Array> {
+  vm.trace.take();
+  vm.trace.stats.overrun = null;
+  await sh(`fslab-trace start ${events} >/dev/null`);
+  await sh(command);
+  await sh("fslab-trace stop");
+  await vm.traceStopped();
+  expect(vm.trace.stats.lost).toBe(0);
+  expect(vm.trace.stats.overrun).toBe(0);
+  return vm.trace.take();
+}
+
+describe("the guest", () => {
+  it("restored the saved state and runs Linux 7.2 with our switches", async () => {
+    expect(vm.restored).toBe(true);
+    expect(await sh("uname -r")).toMatch(/^7\.2\.\d+/);
+    expect(await sh("cat /sys/module/exfat/parameters/batch_discard /sys/module/exfat/parameters/empty_hint")).toBe("Y\nY\n");
+  });
+
+  it("reports a command's exit status", async () => {
+    expect(await vm.run("exit 7")).toEqual({ output: "", status: 7 });
+  });
+});
+
+describe("exfat batch_discard", () => {
+  // a file written in 4 pieces of 16 clusters, a second file appending a cluster between them
+  const setup = `set -e
+    umount /mnt/x 2>/dev/null || true; losetup -D; rm -f /tmp/x.img
+    truncate -s 64M /tmp/x.img; dev=$(losetup -f --show /tmp/x.img)
+    mkfs.exfat -c 4K $dev >/dev/null; mkdir -p /mnt/x; mount -o discard $dev /mnt/x
+    for i in 1 2 3 4; do
+      dd if=/dev/zero bs=64K count=1 >> /mnt/x/frag 2>/dev/null
+      dd if=/dev/zero bs=4K count=1 >> /mnt/x/log 2>/dev/null
+    done; sync`;
+
+  it("frees a 4-run file with one discard per run (1) or per cluster (0), same clusters", async () => {
+    const runs: Record<number, ReturnType<typeof discardsOf>> = {};
+    for (const policy of [1, 0]) {
+      await sh(setup);
+      await sh(`echo ${policy} > /sys/module/exfat/parameters/batch_discard; echo 0 > /sys/module/exfat/parameters/discard_requests`);
+      const ev = await traced("rm /mnt/x/frag; sync", "exfat/exfat_discard");
+      runs[policy] = discardsOf(ev);
+      expect(+(await sh("cat /sys/module/exfat/parameters/discard_requests"))).toBe(runs[policy].length);
+    }
+    await sh("echo 1 > /sys/module/exfat/parameters/batch_discard");
+    expect(runs[1]).toHaveLength(4);
+    expect(runs[1].every((d) => d.count === 16 && d.policy === DiscardPolicy.Batched)).toBe(true);
+    expect(runs[0]).toHaveLength(64);
+    expect(runs[0].every((d) => d.count === 1 && d.policy === DiscardPolicy.PerCluster)).toBe(true);
+    // the same clusters either way
+    const clusters = (ds: typeof runs[0]) => ds.flatMap((d) => Array.from({ length: d.count }, (_, i) => d.start + i)).sort((a, b) => a - b);
+    expect(clusters(runs[0])).toEqual(clusters(runs[1]));
+  });
+});
+
+describe("exfat empty_hint", () => {
+  it("examines far more directory entries per create without the 6.2 hint", async () => {
+    const examined: Record<number, number> = {};
+    for (const hint of [1, 0]) {
+      await sh(`set -e; umount /mnt/x 2>/dev/null || true; losetup -D; rm -f /tmp/x.img
+        truncate -s 32M /tmp/x.img; dev=$(losetup -f --show /tmp/x.img); mkfs.exfat $dev >/dev/null
+        mkdir -p /mnt/x; mount $dev /mnt/x; mkdir /mnt/x/d; echo ${hint} > /sys/module/exfat/parameters/empty_hint`);
+      const ev = await traced("for i in $(seq 1 200); do : > /mnt/x/d/f$i; done", "exfat/exfat_empty_search");
+      expect(countOf(ev, EV.EXFAT_EMPTY_SEARCH)).toBeGreaterThanOrEqual(200);
+      let sum = 0;
+      for (let i = 0; i < ev.length; i += 4) if (ev[i] === EV.EXFAT_EMPTY_SEARCH) sum += ev[i + 1];
+      examined[hint] = sum;
+    }
+    await sh("echo 1 > /sys/module/exfat/parameters/empty_hint");
+    // with the hint each create looks at about its own 3 entries; without, at all before it
+    expect(examined[1]).toBeLessThan(200 * 10);
+    expect(examined[0]).toBeGreaterThan(examined[1] * 10);
+  });
+});
+
+describe("f2fs clue", () => {
+  it("accepts masks 0..7, refuses 8, and leaves fsck.f2fs clean under every mask", async () => {
+    const out = await sh("fslab-bench f2fs-clue 1500");
+    const rows = out.trim().split("\n").map((l) => JSON.parse(l));
+    expect(rows.map((r) => r.clue)).toEqual([0, 1, 2, 4, 7]);
+    for (const r of rows) expect(r.fsck_exit, JSON.stringify(r)).toBe(0);
+    await sh(`set -e; umount /mnt/f 2>/dev/null || true; rm -f /tmp/f.img; truncate -s 256M /tmp/f.img
+      dev=$(losetup -f --show /tmp/f.img); mkfs.f2fs -q -f $dev >/dev/null; mkdir -p /mnt/f; mount -t f2fs $dev /mnt/f`);
+    const dev = (await sh("basename $(findmnt -n -o SOURCE /mnt/f)")).trim();
+    expect((await vm.run(`echo 8 > /sys/fs/f2fs/${dev}/clue`)).status).not.toBe(0);
+    await sh(`echo 7 > /sys/fs/f2fs/${dev}/clue`);
+    expect((await sh(`cat /sys/fs/f2fs/${dev}/clue`)).trim()).toBe("7");
+    await sh("umount /mnt/f");
+  });
+});

@@ -1,0 +1,39 @@
+// Lines as our kernel prints them (captured from the guest), through the parser.
+import { describe, expect, it } from "vitest";
+import { parseTraceLine, TraceChannel } from "./trace-channel";
+import { EV, NONE, BlkOp, discardsOf, DiscardPolicy } from "../cores/events";
+
+describe("parseTraceLine", () => {
+  it("reads our exFAT and F2FS tracepoints", () => {
+    expect(parseTraceLine("rm-62 [000] ..... 7.454134: exfat_discard: dev 7,0 clu 7 count 10240 batched 1")).toEqual([EV.EXFAT_DISCARD, 7, 10240, 1]);
+    expect(parseTraceLine("sh-1 [000] ..... 2.1: exfat_empty_search: dev 7,0 hint -1 start 0 examined 451 result -28 num_entries 3")).toEqual([
+      EV.EXFAT_EMPTY_SEARCH, 451, NONE, NONE,
+    ]);
+    expect(
+      parseTraceLine("bash-52 [000] ..... 12.360561: f2fs_free_nid_scan: dev = (7,1), phase = nat, start = 3640, end = 7280, scanned = 3640, found = 3640, skipped = 0"),
+    ).toEqual([EV.F2FS_NID_SCAN, 1, 3640, 7280, EV.F2FS_NID_SCAN_RESULT, 3640, 3640, 0]);
+  });
+
+  it("reads the block layer's request events", () => {
+    expect(parseTraceLine("kworker/0:1-20 [000] ..... 3.2: block_rq_issue: 7,0 WS 4096 () 2048 + 8 [kworker/0:1]")).toEqual([EV.BLK_RQ_ISSUE, 2048, 8, BlkOp.Write]);
+    expect(parseTraceLine("<idle>-0 [000] ..s1. 3.3: block_rq_complete: 7,0 D () 56 + 81920 [0]")).toEqual([EV.BLK_RQ_COMPLETE, 56, 81920, BlkOp.Discard]);
+    expect(parseTraceLine("cat-1 [000] ..... 1.0: sched_switch: prev_comm=cat")).toBeNull();
+  });
+});
+
+describe("TraceChannel", () => {
+  it("splits lines across chunks and counts gaps in the sequence as lost", () => {
+    const ch = new TraceChannel();
+    const enc = new TextEncoder();
+    ch.feed(enc.encode("1 rm-6 [000] .... 1.0: exfat_discard: dev 7,0 clu 2 count 5 bat"));
+    ch.feed(enc.encode("ched 1\r\n2 rm-6 [000] .... 1.1: exfat_discard: dev 7,0 clu 8 count 5 batched 1\n"));
+    ch.feed(enc.encode("5 rm-6 [000] .... 1.2: exfat_discard: dev 7,0 clu 14 count 1 batched 0\nfslab-trace: overrun 3\n"));
+    expect(discardsOf(ch.take())).toEqual([
+      { start: 2, count: 5, policy: DiscardPolicy.Batched },
+      { start: 8, count: 5, policy: DiscardPolicy.Batched },
+      { start: 14, count: 1, policy: DiscardPolicy.PerCluster },
+    ]);
+    expect(ch.stats).toEqual({ lines: 3, lost: 2, unknown: 0, overrun: 3 });
+    expect(ch.take()).toHaveLength(0);
+  });
+});
