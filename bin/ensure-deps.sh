@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 mode="${1:-start}"
 
 debs=(make gcc libc6-dev emscripten)
-[ "$mode" = test ] && debs+=(chromium fonts-dejavu-core)
+[ "$mode" = test ] && debs+=(chromium fonts-dejavu-core exfatprogs)
 missing=()
 for p in "${debs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

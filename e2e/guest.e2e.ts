@@ -2,7 +2,7 @@
 // boot, seen through the events fslab-trace streams and the counters in sysfs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NodeVm } from "../web/src/vm/node-vm";
-import { EV, countOf, discardsOf, DiscardPolicy, NONE } from "../web/src/cores/events";
+import { EV, countOf, discardsOf, DiscardPolicy } from "../web/src/cores/events";
 
 let vm: NodeVm;
 beforeAll(async () => {
@@ -39,6 +39,26 @@ describe("the guest", () => {
 
   it("reports a command's exit status", async () => {
     expect(await vm.run("exit 7")).toEqual({ output: "", status: 7 });
+  });
+});
+
+describe("real disks reach the host", () => {
+  it("an exFAT image made in the guest arrives byte-exact through /mnt/host and passes the host's fsck.exfat", async () => {
+    await sh(`set -e; rm -f /tmp/share.img; truncate -s 8M /tmp/share.img; dev=$(losetup -f --show /tmp/share.img)
+      mkfs.exfat -L FSLAB $dev >/dev/null; mkdir -p /mnt/s; mount $dev /mnt/s; echo hello > /mnt/s/hello.txt
+      umount /mnt/s; losetup -d $dev; cp /tmp/share.img /mnt/host/share.img; sync`);
+    const bytes = await vm.readSharedFile("share.img");
+    expect(bytes.length).toBe(8 * 2 ** 20);
+    expect(new TextDecoder().decode(bytes.subarray(3, 11))).toBe("EXFAT   ");
+    expect([bytes[510], bytes[511]]).toEqual([0x55, 0xaa]);
+    const sum = (await sh("sha256sum /tmp/share.img")).split(" ")[0];
+    const { createHash } = await import("node:crypto");
+    expect(createHash("sha256").update(bytes).digest("hex")).toBe(sum);
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { execFileSync } = await import("node:child_process");
+    const file = `${mkdtempSync("/tmp/fslab-share-")}/share.img`;
+    writeFileSync(file, bytes);
+    expect(execFileSync("fsck.exfat", ["-n", file], { encoding: "utf8" })).toMatch(/clean|files/);
   });
 });
 
@@ -106,5 +126,14 @@ describe("f2fs clue", () => {
     await sh(`echo 7 > /sys/fs/f2fs/${dev}/clue`);
     expect((await sh(`cat /sys/fs/f2fs/${dev}/clue`)).trim()).toBe("7");
     await sh("umount /mnt/f");
+  });
+
+  it("lazy NAT update (4) defers background NAT scans that upstream (0) never defers", async () => {
+    const rows = (await sh('fslab-bench f2fs-clue 6000 "0 4"')).trim().split("\n").map((l) => JSON.parse(l));
+    const [upstream, lazy] = rows;
+    expect(upstream.nat_deferred).toBe(0);
+    expect(lazy.nat_deferred).toBeGreaterThan(0);
+    expect(upstream.nat_scans).toBeGreaterThan(0);
+    for (const r of rows) expect(r.fsck_exit, JSON.stringify(r)).toBe(0);
   });
 });

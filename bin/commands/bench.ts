@@ -1,6 +1,6 @@
 // fslab bench (npm run bench): ratios measured side by side in one run, never thresholds.
 //   1. __exfat_free_cluster on 20,971,520 clusters: the same C natively and as wasm
-//   2. the guest's cold boot to a shell prompt in Node
+//   2. the guest's cold boot and saved-state restore to a shell prompt in Node
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { loadCoreModule } from "../../web/src/cores/node-load";
@@ -30,17 +30,20 @@ export async function bench(args: string[]): Promise<number> {
     }
   }
   if (!only || only === "vm") {
-    const times: number[] = [];
-    for (let i = 0; i < 2; i++) {
-      const vm = new NodeVm();
-      try {
-        await vm.boot({ cold: true });
-        times.push(vm.bootMs);
-      } finally {
-        await vm.destroy();
+    for (const cold of [true, false]) {
+      const times: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const vm = new NodeVm();
+        try {
+          await vm.boot({ cold });
+          times.push(vm.bootMs);
+        } finally {
+          await vm.destroy();
+        }
       }
+      const what = cold ? "cold boot to a shell prompt" : "restore of the saved state to a prompt";
+      console.log(`guest ${what} in Node (v86): ${times.map((t) => (t / 1000).toFixed(2) + " s").join(", ")}`);
     }
-    console.log(`guest cold boot to shell prompt in Node (v86): ${times.map((t) => (t / 1000).toFixed(1) + " s").join(", ")}`);
   }
   return 0;
 }

@@ -2,12 +2,14 @@
 import { labsCheck } from "./labs";
 import { vmCommand } from "./vm";
 import { bench } from "./bench";
+import { benchVm } from "./bench-vm";
 
 function usage(): never {
   console.error(`usage:
-  fslab vm [--timeout S] -- '<shell command>'   boot the guest headless, run the command, exit with its status
+  fslab vm [--cold] [--timeout S] -- '<cmd>'    start the guest headless (saved state unless --cold), run the command, exit with its status
   fslab labs check [dir]                        validate every lab (default: labs/)
-  fslab bench                                   print the benchmark ratios`);
+  fslab bench [exfat|vm]                        print the benchmark ratios (wasm vs native, boot time)
+  fslab bench-vm [scenario...]                  run the seeds' experiments in the guest, print tables`);
   process.exit(2);
 }
 
@@ -17,6 +19,7 @@ try {
   if (cmd === "vm") code = await vmCommand(args);
   else if (cmd === "labs" && args[0] === "check") code = labsCheck(args[1]);
   else if (cmd === "bench") code = await bench(args);
+  else if (cmd === "bench-vm") code = await benchVm(args);
   else usage();
   process.exit(code);
 } catch (e) {

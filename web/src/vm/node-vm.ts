@@ -109,6 +109,14 @@ export class NodeVm {
     return { output: m[1].replace(/\r\n/g, "\n"), status: Number(m[2]) };
   }
 
+  /**
+   * A file the guest put in the host share (/mnt/host in the guest, v86's 9p filesystem),
+   * e.g. a disk image after `sync; cp /tmp/x.img /mnt/host/`: how the inspectors get real bytes.
+   */
+  async readSharedFile(name: string): Promise<Uint8Array> {
+    return this.emulator.read_file(name);
+  }
+
   /** The machine's state, for instant starts (see kernel-image/save-state.ts). */
   async saveState(): Promise<ArrayBuffer> {
     return this.emulator.save_state();

@@ -86,6 +86,16 @@ export class VmHost {
     this.emulator?.serial_send_bytes(0, bytes);
   }
 
+  /** A file the guest copied into /mnt/host (the 9p share), e.g. a disk image to inspect. */
+  async readSharedFile(name: string): Promise<Uint8Array> {
+    if (!this.emulator) throw new Error("the VM is not running");
+    try {
+      return await this.emulator.read_file(name);
+    } catch {
+      throw new Error(`no file "${name}" in the guest's /mnt/host: copy it there first (cp <image> /mnt/host/)`);
+    }
+  }
+
   async destroy(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     const e = this.emulator;
