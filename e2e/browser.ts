@@ -37,9 +37,13 @@ export async function terminalText(page: Page): Promise<string> {
   return page.evaluate(() => {
     const t = (window as any).__fslabTerminal;
     const b = t.buffer.active;
-    const lines: string[] = [];
-    for (let i = 0; i < b.length; i++) lines.push(b.getLine(i)?.translateToString(true) ?? "");
-    return lines.join("\n");
+    // a row xterm.js wrapped continues the line above it
+    let text = "";
+    for (let i = 0; i < b.length; i++) {
+      const line = b.getLine(i);
+      text += (i > 0 && !line?.isWrapped ? "\n" : "") + (line?.translateToString(!b.getLine(i + 1)?.isWrapped) ?? "");
+    }
+    return text;
   });
 }
 

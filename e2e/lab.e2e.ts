@@ -95,6 +95,22 @@ describe("exfat-discard lab", () => {
     await expect.poll(async () => Number(await page.getByTestId("discard-count").textContent())).toBe(expectedAgain.discards.length);
     expect(expectedAgain.discards.length).toBe(4);
   });
+
+  it("shows the real kernel's discards live: 64 per cluster, then 4 batched for the same 4-run file", async () => {
+    // step 1's "Run in VM" button makes and mounts the volume
+    await page.locator(".vm-cmd button").first().click();
+    await runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts");
+    await runInTerminal(page, "fslab-trace start exfat/exfat_discard");
+    const write4runs = "for i in 1 2 3 4; do dd if=/dev/zero bs=64K count=1 >> /mnt/x/frag 2>/dev/null; dd if=/dev/zero bs=4K count=1 >> /mnt/x/log 2>/dev/null; done; sync";
+    await runInTerminal(page, write4runs);
+    await runInTerminal(page, "echo 0 > /sys/module/exfat/parameters/batch_discard; rm /mnt/x/frag; sync");
+    const count = () => page.getByTestId("kernel-discard-count").textContent().then(Number).catch(() => -1);
+    await expect.poll(count, { timeout: 30_000 }).toBe(64);
+    await runInTerminal(page, write4runs);
+    await runInTerminal(page, "echo 1 > /sys/module/exfat/parameters/batch_discard; rm /mnt/x/frag; sync");
+    await expect.poll(count, { timeout: 30_000 }).toBe(64 + 4);
+    expect(await page.getByTestId("kernel-discards").textContent()).toMatch(/4 batched, 64 per cluster/);
+  });
 });
 
 describe("cold boot", () => {

@@ -1,17 +1,34 @@
 // One lab: its steps beside the guest's terminal and the lab's views.
-import { useState, type ReactElement } from "react";
+import { useCallback, useState, type ReactElement } from "react";
 import { LABS } from "../labs/registry";
 import { LabSteps } from "../labs/LabSteps";
 import { VmConsole, type VmHandle } from "../vm/VmConsole";
 import { ExfatView } from "../viz/ExfatView";
+import { KernelDiscards } from "../viz/KernelDiscards";
+import { discardsOf, type ExfatDiscard } from "../cores/events";
+import type { TraceStats } from "../vm/trace-channel";
 
-const VIEWS: Record<string, () => ReactElement> = {
-  "exfat-clusters": () => <ExfatView key="exfat-clusters" />,
+interface Live {
+  discards: ExfatDiscard[];
+  stats: TraceStats | null;
+}
+
+const VIEWS: Record<string, (live: Live) => ReactElement> = {
+  "exfat-clusters": (live) => (
+    <div key="exfat-clusters" className="view-pair">
+      <ExfatView />
+      <KernelDiscards discards={live.discards} stats={live.stats} />
+    </div>
+  ),
 };
 
 export function LabPage({ id }: { id: string }) {
   const entry = LABS.find((l) => l.id === id);
   const [vm, setVm] = useState<VmHandle | null>(null);
+  const [live, setLive] = useState<Live>({ discards: [], stats: null });
+  const onTrace = useCallback((records: Uint32Array, stats: TraceStats) => {
+    setLive((l) => ({ discards: l.discards.concat(discardsOf(records)), stats }));
+  }, []);
   if (!entry) return <p>There is no lab "{id}". <a href="#/">All labs</a></p>;
   if (!entry.lab) return <p className="error">This lab has an error: {entry.error}</p>;
   const { meta, steps } = entry.lab;
@@ -23,8 +40,8 @@ export function LabPage({ id }: { id: string }) {
         <LabSteps steps={steps} vm={vm} />
       </article>
       <div className="lab-work">
-        <VmConsole onReady={setVm} />
-        {meta.views.map((v) => VIEWS[v]?.())}
+        <VmConsole onReady={setVm} onTrace={onTrace} />
+        {meta.views.map((v) => VIEWS[v]?.(live))}
       </div>
     </div>
   );

@@ -5,14 +5,22 @@ import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
 import { VmHost } from "./vm-host";
 import type { BootStatus } from "./guest";
+import type { TraceStats } from "./trace-channel";
 
 export interface VmHandle {
   /** Type a command line into the guest's shell. */
   type(text: string): void;
 }
 
-export function VmConsole({ onReady }: { onReady?: (vm: VmHandle | null) => void }) {
+interface Props {
+  onReady?: (vm: VmHandle | null) => void;
+  onTrace?: (records: Uint32Array, stats: TraceStats) => void;
+}
+
+export function VmConsole({ onReady, onTrace }: Props) {
   const termEl = useRef<HTMLDivElement>(null);
+  const hostTrace = useRef(onTrace);
+  hostTrace.current = onTrace;
   const [status, setStatus] = useState<BootStatus>({ phase: "loading", elapsedMs: 0, message: "Starting the emulator" });
   const [attempt, setAttempt] = useState({ n: 0, cold: false });
   const [start, setStart] = useState<"restored" | "cold">("restored");
@@ -24,6 +32,7 @@ export function VmConsole({ onReady }: { onReady?: (vm: VmHandle | null) => void
     const encoder = new TextEncoder();
     const host = new VmHost({
       onOutput: (bytes) => term.write(bytes),
+      onTrace: (records, stats) => hostTrace.current?.(records, stats),
       onStatus: (s) => {
         setStatus(s);
         setStart(host.coldReason ? "cold" : "restored");

@@ -7,11 +7,14 @@ import { V86 } from "v86";
 import v86WasmUrl from "v86/build/v86.wasm?url";
 import manifest from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
+import { TraceChannel, type TraceStats } from "./trace-channel";
 import { BootWatcher, GUEST, machineOptions, STATE_FILE, stateMismatch, type BootStatus, type StateInfo } from "./guest";
 
 export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
   onStatus(status: BootStatus): void;
+  /** Kernel events from fslab-trace, parsed into the models' records, as they arrive. */
+  onTrace?(records: Uint32Array, stats: TraceStats): void;
 }
 
 /** A guest file under vm/ (see web/vm-files.ts), versioned by its hash so caches stay right. */
@@ -28,6 +31,7 @@ export class VmHost {
   private pending: number[] = [];
   private flushScheduled = false;
   private decoder = new TextDecoder();
+  private trace = new TraceChannel();
   /** Why this start is a cold boot (null when restoring the saved state). */
   coldReason: string | null = null;
 
@@ -70,6 +74,12 @@ export class VmHost {
       } else this.status("booting", `Booting Linux (${this.coldReason})`);
     });
     emulator.add_listener("serial0-output-byte", (byte: number) => this.onByte(byte));
+    // port 1 (the guest's /dev/hvc1); v86's typings name only port 0's event
+    emulator.add_listener("virtio-console1-output-bytes" as "virtio-console0-output-bytes", (bytes: Uint8Array) => {
+      this.trace.feed(bytes);
+      const records = this.trace.take();
+      if (records.length || this.trace.stats.overrun !== null) this.events.onTrace?.(records, { ...this.trace.stats });
+    });
     this.timer = setTimeout(() => {
       if (this.watcher.phase !== "ready")
         this.fail(`The guest did not reach a shell prompt within ${GUEST.bootTimeoutMs / 1000} s.`);
