@@ -2,7 +2,7 @@
 // boot, seen through the events fslab-trace streams and the counters in sysfs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NodeVm } from "../web/src/vm/node-vm";
-import { EV, countOf, discardsOf, DiscardPolicy } from "../web/src/cores/events";
+import { EV, countOf, discardsOf, DiscardPolicy, nidScansOf, NidScanPhase, type NidScan } from "../web/src/cores/events";
 
 let vm: NodeVm;
 beforeAll(async () => {
@@ -17,18 +17,20 @@ async function sh(command: string): Promise<string> {
   return r.output;
 }
 
-/** Run a command with fslab-trace streaming; the records it produced. */
-async function traced(command: string, events: string): Promise<Uint32Array> {
+/** Run a command with fslab-trace streaming; the records it produced, and its output. */
+async function tracedRun(command: string, events: string): Promise<{ ev: Uint32Array; output: string }> {
   vm.trace.take();
   vm.trace.stats.overrun = null;
   await sh(`fslab-trace start ${events} >/dev/null`);
-  await sh(command);
+  const output = await sh(command);
   await sh("fslab-trace stop");
   await vm.traceStopped();
   expect(vm.trace.stats.lost).toBe(0);
   expect(vm.trace.stats.overrun).toBe(0);
-  return vm.trace.take();
+  return { ev: vm.trace.take(), output };
 }
+
+const traced = async (command: string, events: string) => (await tracedRun(command, events)).ev;
 
 describe("the guest", () => {
   it("restored the saved state and runs Linux 7.2 with our switches", async () => {
@@ -128,12 +130,45 @@ describe("f2fs clue", () => {
     await sh("umount /mnt/f");
   });
 
+  // One traced run of fslab-bench's workload per mask (fill, free all, trim the free-NID
+  // list, refill from four writers), shared by the tests below.
+  interface CluRun {
+    row: { clue: number; bitmap_scans: number; nat_scans: number; scans_skipped: number; nat_deferred: number; fsck_exit: number };
+    scans: NidScan[];
+  }
+  const runs = new Map<number, CluRun>();
+  async function clue(mask: number): Promise<CluRun> {
+    if (!runs.has(mask)) {
+      const { ev, output } = await tracedRun(`fslab-bench f2fs-clue 8000 ${mask}`, "f2fs/f2fs_free_nid_scan");
+      const run = { row: JSON.parse(output.trim()), scans: nidScansOf(ev) };
+      expect(run.row.fsck_exit, output).toBe(0);
+      // the events and sysfs's counters tell the same story
+      expect(run.scans.filter((s) => s.phase === NidScanPhase.Bitmap && !s.skipped)).toHaveLength(run.row.bitmap_scans);
+      expect(run.scans.filter((s) => s.skipped)).toHaveLength(run.row.scans_skipped);
+      expect(run.scans.filter((s) => s.phase === NidScanPhase.Deferred)).toHaveLength(run.row.nat_deferred);
+      runs.set(mask, run);
+    }
+    return runs.get(mask)!;
+  }
+  const bitmapScans = (r: CluRun) => r.scans.filter((s) => s.phase === NidScanPhase.Bitmap && !s.skipped);
+
   it("lazy NAT update (4) defers background NAT scans that upstream (0) never defers", async () => {
-    const rows = (await sh('fslab-bench f2fs-clue 6000 "0 4"')).trim().split("\n").map((l) => JSON.parse(l));
-    const [upstream, lazy] = rows;
+    const upstream = (await clue(0)).row;
+    const lazy = (await clue(4)).row;
     expect(upstream.nat_deferred).toBe(0);
-    expect(lazy.nat_deferred).toBeGreaterThan(0);
     expect(upstream.nat_scans).toBeGreaterThan(0);
-    for (const r of rows) expect(r.fsck_exit, JSON.stringify(r)).toBe(0);
+    expect(lazy.nat_deferred).toBeGreaterThan(0);
+  });
+
+  it("heuristic bitmap scan (2) starts where the last one stopped; upstream (0) always from NID 0", async () => {
+    const upstream = bitmapScans(await clue(0));
+    expect(upstream.length).toBeGreaterThan(1);
+    expect(upstream.every((s) => s.start === 0)).toBe(true);
+    // the trimmed free-NID list refills from the bitmap and fills up before the bitmap's end
+    expect(upstream.some((s) => s.end !== 0)).toBe(true);
+    const heuristic = bitmapScans(await clue(2));
+    expect(heuristic[0].start).toBe(0);
+    for (let k = 1; k < heuristic.length; k++) expect(heuristic[k].start, JSON.stringify(heuristic)).toBe(heuristic[k - 1].end);
+    expect(heuristic.some((s) => s.start !== 0)).toBe(true);
   });
 });

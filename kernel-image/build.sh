@@ -143,11 +143,19 @@ save_state() {
     && node --import tsx kernel-image/save-state.ts)
 }
 
+# What the last kernel build recorded; after a rootfs-only rebuild in a fresh work dir, what
+# the manifest already says of the unchanged bzImage.
+kernel_fact() {
+  if [ -f "$WORK/$1" ]; then cat "$WORK/$1"
+  else node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).kernel[process.argv[2]])' "$DIST/manifest.json" "$2"
+  fi
+}
+
 write_manifest() {
   log "writing dist/manifest.json"
   node "$HERE/manifest.mjs" write \
-    --kernel-release "$(cat "$WORK/kernel.release")" \
-    --kernel-source-version "$(cat "$WORK/kernel-source.version")" \
+    --kernel-release "$(kernel_fact kernel.release release)" \
+    --kernel-source-version "$(kernel_fact kernel-source.version source_version)" \
     --packages "$WORK/rootfs/packages.lock"
 }
 

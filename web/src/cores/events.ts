@@ -70,3 +70,30 @@ export function unitsOf(stream: Uint32Array, type: number): number {
   for (let i = 0; i < stream.length; i += WORDS_PER_EVENT) if (stream[i] === type) n += stream[i + 2];
   return n;
 }
+
+export interface NidScan {
+  phase: NidScanPhase;
+  skipped: boolean; // CLUE optimistic: a bitmap scan was already running, this caller went on
+  start: number; // first NID
+  end: number; // where the scan stopped (the next scan's start under CLUE's heuristic)
+  scanned: number; // bitmap bits or NAT entries examined
+  found: number; // free NIDs added to the list
+}
+
+/** F2FS free-NID scans: each F2FS_NID_SCAN record with the F2FS_NID_SCAN_RESULT that follows it. */
+export function nidScansOf(stream: Uint32Array): NidScan[] {
+  const out: NidScan[] = [];
+  for (let i = 0; i < stream.length; i += WORDS_PER_EVENT) {
+    if (stream[i] !== EV.F2FS_NID_SCAN) continue;
+    const r = stream[i + WORDS_PER_EVENT] === EV.F2FS_NID_SCAN_RESULT ? i + WORDS_PER_EVENT : -1;
+    out.push({
+      phase: stream[i + 1] & 0xff,
+      skipped: (stream[i + 1] >> 8) !== 0,
+      start: stream[i + 2],
+      end: stream[i + 3],
+      scanned: r < 0 ? 0 : stream[r + 1],
+      found: r < 0 ? 0 : stream[r + 2],
+    });
+  }
+  return out;
+}
