@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inspectors: parse the on-disk structures of a real image (made by the real mkfs tools,
+ * written by the real kernel) into a JSON report. They trust nothing in the image: every
+ * offset is checked against its length, every chain is bounded, and a structure that does
+ * not hold up ends the parse with a message naming it.
+ */
+#ifndef FSLAB_INSPECT_H
+#define FSLAB_INSPECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "fslab/json.h"
+
+#define FSLAB_ERR_LEN 160
+
+/* 0 and a report in *out, or -FSLAB_EINVAL and a message in err ("not an exFAT volume: ...") */
+int exfat_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err);
+
+/* Detects the filesystem and runs its inspector. */
+int fslab_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err);
+
+#endif

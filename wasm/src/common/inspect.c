@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* Which filesystem is this? The magic numbers the kernel's own probes look at. */
+#include <stdio.h>
+#include <string.h>
+#include "fslab/errno.h"
+#include "fslab/inspect.h"
+
+int fslab_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err)
+{
+	if (len >= 11 && !memcmp(img + 3, "EXFAT   ", 8))
+		return exfat_inspect(img, len, out, err);
+	snprintf(err, FSLAB_ERR_LEN, "no filesystem fslab can inspect: not exFAT (no \"EXFAT   \" at byte 3)");
+	return -FSLAB_EINVAL;
+}

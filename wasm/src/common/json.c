@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fslab/json.h"
+
+void fslab_json_init(struct fslab_json *j) { memset(j, 0, sizeof(*j)); }
+
+void fslab_json_free(struct fslab_json *j)
+{
+	free(j->buf);
+	fslab_json_init(j);
+}
+
+static void put(struct fslab_json *j, const char *s, size_t n)
+{
+	if (j->oom)
+		return;
+	if (j->len + n + 1 > j->cap) {
+		size_t cap = j->cap ? j->cap : 1024;
+		while (cap < j->len + n + 1)
+			cap *= 2;
+		char *b = realloc(j->buf, cap);
+		if (!b) {
+			j->oom = 1;
+			return;
+		}
+		j->buf = b;
+		j->cap = cap;
+	}
+	memcpy(j->buf + j->len, s, n);
+	j->len += n;
+	j->buf[j->len] = 0;
+}
+
+static void puts_(struct fslab_json *j, const char *s) { put(j, s, strlen(s)); }
+
+static void quoted(struct fslab_json *j, const char *s, size_t n)
+{
+	char esc[8];
+	size_t i;
+
+	put(j, "\"", 1);
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\') {
+			esc[0] = '\\';
+			esc[1] = (char)c;
+			put(j, esc, 2);
+		} else if (c < 0x20) {
+			snprintf(esc, sizeof(esc), "\\u%04x", c);
+			put(j, esc, 6);
+		} else {
+			put(j, (const char *)&s[i], 1);
+		}
+	}
+	put(j, "\"", 1);
+}
+
+static void key(struct fslab_json *j, const char *k)
+{
+	if (j->need_comma)
+		put(j, ",", 1);
+	j->need_comma = 1;
+	if (k) {
+		quoted(j, k, strlen(k));
+		put(j, ":", 1);
+	}
+}
+
+void fslab_json_open(struct fslab_json *j, const char *k, char bracket)
+{
+	key(j, k);
+	put(j, &bracket, 1);
+	j->need_comma = 0;
+}
+
+void fslab_json_close(struct fslab_json *j, char bracket)
+{
+	put(j, &bracket, 1);
+	j->need_comma = 1;
+}
+
+void fslab_json_u64(struct fslab_json *j, const char *k, uint64_t v)
+{
+	char num[24];
+
+	key(j, k);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)v);
+	puts_(j, num);
+}
+
+void fslab_json_bool(struct fslab_json *j, const char *k, int v)
+{
+	key(j, k);
+	puts_(j, v ? "true" : "false");
+}
+
+void fslab_json_str(struct fslab_json *j, const char *k, const char *s)
+{
+	key(j, k);
+	quoted(j, s, strlen(s));
+}
+
+static size_t utf8(uint32_t cp, char *out)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xC0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xE0 | cp >> 12);
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		out[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	out[0] = (char)(0xF0 | cp >> 18);
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	out[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+void fslab_json_utf16(struct fslab_json *j, const char *k, const uint8_t *s, size_t units)
+{
+	/* 4 UTF-8 bytes at most per unit: decode into a buffer, then quote it */
+	char *tmp = malloc(units * 4 + 1);
+	size_t i, n = 0;
+
+	if (!tmp) {
+		j->oom = 1;
+		return;
+	}
+	for (i = 0; i < units; i++) {
+		uint32_t u = (uint32_t)s[2 * i] | (uint32_t)s[2 * i + 1] << 8;
+		if (u >= 0xD800 && u < 0xDC00 && i + 1 < units) {
+			uint32_t lo = (uint32_t)s[2 * i + 2] | (uint32_t)s[2 * i + 3] << 8;
+			if (lo >= 0xDC00 && lo < 0xE000) {
+				n += utf8(0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00), tmp + n);
+				i++;
+				continue;
+			}
+		}
+		if (u >= 0xD800 && u < 0xE000)
+			u = 0xFFFD;
+		n += utf8(u, tmp + n);
+	}
+	key(j, k);
+	quoted(j, tmp, n);
+	free(tmp);
+}

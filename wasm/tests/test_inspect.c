@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The exFAT inspector on images the real mkfs.exfat and kernel made (tests/images/, see
+ * make-images.ts), then on those images damaged on purpose: each damage must give a clear
+ * error or a report that names the problem, never a crash (this runs under ASan/UBSan).
+ * The agreement with exfatprogs' own reports is checked in web/src/cores/inspect.test.ts.
+ * Usage: test_inspect <dir of .img files> [regression inputs...]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "fslab/inspect.h"
+
+static uint8_t *load(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *b = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+		b = malloc(n ? (size_t)n : 1);
+		if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+			free(b);
+			b = NULL;
+		}
+		*len = (size_t)n;
+	}
+	fclose(f);
+	return b;
+}
+
+/* inspect; returns the status, leaves the report or error in *j / err */
+static int inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err)
+{
+	fslab_json_free(j);
+	return fslab_inspect(img, len, j, err);
+}
+
+static int has(const struct fslab_json *j, const char *s) { return j->buf && strstr(j->buf, s); }
+
+static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static void put32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24); }
+
+static void test_image(const char *path)
+{
+	struct fslab_json j;
+	char err[FSLAB_ERR_LEN];
+	size_t len, cut;
+	int i;
+	uint8_t *img = load(path, &len), *bad;
+
+	fslab_json_init(&j);
+	CHECK(img != NULL);
+	if (!img)
+		return;
+	CHECK_EQ(inspect(img, len, &j, err), 0);
+	CHECK(has(&j, "\"fs\":\"exfat\""));
+	CHECK(has(&j, "\"checksum_ok\":true"));
+	CHECK(has(&j, "\"unmarked_clusters\":0,\"leaked_clusters\":0,\"cross_linked_clusters\":0"));
+	CHECK(!has(&j, "chain_error"));
+
+	bad = malloc(len);
+	/* the boot sector's identity */
+	memcpy(bad, img, len);
+	bad[511] = 0;
+	CHECK_EQ(inspect(bad, len, &j, err), -22);
+	CHECK(!strcmp(err, "not an exFAT volume: bad boot signature at 510"));
+	memcpy(bad, img, len);
+	bad[108] = 20;
+	CHECK_EQ(inspect(bad, len, &j, err), -22);
+	CHECK(strstr(err, "BytesPerSectorShift 20") != NULL);
+	/* a changed boot sector no longer matches its checksum sector */
+	memcpy(bad, img, len);
+	bad[100] ^= 1;
+	CHECK_EQ(inspect(bad, len, &j, err), 0);
+	CHECK(has(&j, "\"checksum_ok\":false"));
+
+	/* a FAT chain that loops back on itself: the root directory's, made to point at itself */
+	uint32_t sect = 1u << img[108], fat = le32(img + 80) * sect, root = le32(img + 96);
+	memcpy(bad, img, len);
+	put32(bad + fat + 4 * root, root);
+	CHECK_EQ(inspect(bad, len, &j, err), 0);
+	CHECK(has(&j, "the chain loops"));
+	/* a chain that leaves the heap: the first cluster number past its end */
+	memcpy(bad, img, len);
+	put32(bad + fat + 4 * root, le32(img + 92) + 2);
+	CHECK_EQ(inspect(bad, len, &j, err), 0);
+	CHECK(has(&j, "outside the heap"));
+
+	/* every truncation on a sector boundary, and some in between */
+	for (cut = 0; cut < len; cut += (cut < 64 * 1024 ? 509 : 4093)) {
+		int ret = inspect(img, cut, &j, err);
+		CHECK(ret == 0 || (ret == -22 && err[0]));
+	}
+	/* every byte of the boot region, the FAT's start and the heap's start (bitmap, up-case
+	 * table, root directory in mkfs.exfat's layout) set to 0xFF, one at a time */
+	uint64_t heap = (uint64_t)le32(img + 88) * sect;
+	const uint64_t spans[][2] = { { 0, 12ull * sect }, { fat, fat + 4096 }, { heap, heap + 16384 } };
+	memcpy(bad, img, len);
+	for (i = 0; i < 3; i++) {
+		for (cut = spans[i][0]; cut < spans[i][1] && cut < len; cut++) {
+			bad[cut] = 0xFF;
+			int ret = inspect(bad, len, &j, err);
+			CHECK(ret == 0 || (ret == -22 && err[0]));
+			bad[cut] = img[cut];
+		}
+	}
+	free(bad);
+	free(img);
+	fslab_json_free(&j);
+}
+
+int main(int argc, char **argv)
+{
+	struct fslab_json j;
+	char err[FSLAB_ERR_LEN];
+	int i;
+
+	fslab_json_init(&j);
+	CHECK_EQ(inspect((const uint8_t *)"", 0, &j, err), -22);
+	CHECK(strstr(err, "no filesystem fslab can inspect") != NULL);
+	for (i = 1; i < argc; i++) {
+		if (strstr(argv[i], ".img")) {
+			test_image(argv[i]);
+		} else { /* a fuzzer's crash, kept as a regression */
+			size_t len;
+			uint8_t *b = load(argv[i], &len);
+			CHECK(b != NULL);
+			if (b)
+				inspect(b, len, &j, err);
+			free(b);
+		}
+	}
+	CHECK(argc > 1); /* no images: the Makefile lost them */
+	fslab_json_free(&j);
+	return CHECK_DONE("test_inspect");
+}

@@ -1,0 +1,121 @@
+// The exFAT inspector (wasm) on images the real mkfs.exfat and kernel made
+// (wasm/tests/images/), against exfatprogs' own reports of the same images: dump.exfat for
+// the boot sector, bitmap, up-case table and free count; fsck.exfat for the file counts.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadCoreModule } from "./node-load";
+import { inspectImage, InspectError, type ExfatReport } from "./inspect";
+
+const IMAGES = new URL("../../../wasm/tests/images/", import.meta.url);
+const tmp = mkdtempSync("/tmp/fslab-inspect-");
+let module: any;
+beforeAll(async () => {
+  module = await loadCoreModule("exfat");
+});
+
+function image(name: string): { bytes: Uint8Array; path: string } {
+  const bytes = gunzipSync(readFileSync(new URL(`${name}.img.gz`, IMAGES)));
+  const path = `${tmp}/${name}.img`;
+  writeFileSync(path, bytes);
+  return { bytes, path };
+}
+
+/** dump.exfat's "Name: value" lines */
+function dumpExfat(path: string): Map<string, string> {
+  const out = execFileSync("dump.exfat", [path], { encoding: "utf8" });
+  return new Map(out.split("\n").flatMap((l) => {
+    const m = l.match(/^([^:]+):\s*(.*)$/);
+    return m ? [[m[1].trim(), m[2].trim()] as [string, string]] : [];
+  }));
+}
+
+describe.each(["exfat-4k", "exfat-512"])("%s.img", (name) => {
+  let r: ExfatReport;
+  let path: string;
+  beforeAll(() => {
+    const img = image(name);
+    path = img.path;
+    r = inspectImage(module, img.bytes);
+  });
+
+  it("reads the boot sector, bitmap and up-case table as dump.exfat does", () => {
+    const d = dumpExfat(path);
+    const num = (k: string) => Number(d.get(k));
+    expect(r.boot.volume_length).toBe(num("Volume Length(sectors)"));
+    expect(r.boot.fat_offset).toBe(num("FAT Offset(sector offset)"));
+    expect(r.boot.fat_length).toBe(num("FAT Length(sectors)"));
+    expect(r.boot.cluster_heap_offset).toBe(num("Cluster Heap Offset (sector offset)"));
+    expect(r.boot.cluster_count).toBe(num("Cluster Count"));
+    expect(r.boot.root_cluster).toBe(num("Root Cluster (cluster offset)"));
+    expect(r.boot.volume_serial).toBe(Number(d.get("Volume Serial")));
+    expect(r.boot.bytes_per_sector_shift).toBe(num("Sector Size Bits"));
+    expect(r.boot.sectors_per_cluster_shift).toBe(num("Sector per Cluster bits"));
+    expect(r.cluster_size).toBe(num("Cluster size"));
+    expect(r.bitmap.first_cluster).toBe(num("Bitmap start cluster"));
+    expect(r.bitmap.data_length).toBe(num("Bitmap size"));
+    expect(r.upcase?.first_cluster).toBe(num("Upcase table start cluster"));
+    expect(r.upcase?.data_length).toBe(num("Upcase table size"));
+    expect(r.label ?? "").toBe(d.get("Volume label") ?? "");
+    expect(r.counts.free_clusters).toBe(num("Free Clusters"));
+  });
+
+  it("counts directories and files as fsck.exfat does, and finds the volume as clean as it does", () => {
+    const out = execFileSync("fsck.exfat", ["-n", "-v", path], { encoding: "utf8" });
+    const m = out.match(/clean\. directories (\d+), files (\d+)/);
+    expect(m, out).not.toBeNull();
+    expect(r.counts.directories).toBe(Number(m![1]));
+    expect(r.counts.files).toBe(Number(m![2]));
+    expect(r.boot.checksum_ok).toBe(true);
+    expect(r.upcase?.checksum_ok).toBe(true);
+    expect(r.counts.unmarked_clusters + r.counts.leaked_clusters + r.counts.cross_linked_clusters).toBe(0);
+    for (const f of r.files) {
+      expect(f.checksum_ok, f.path).toBe(true);
+      expect(f.chain_error ?? f.error, f.path).toBeUndefined();
+      // every chain covers its size, in whole clusters
+      const clusters = f.runs.reduce((n, [, len]) => n + len, 0);
+      expect(clusters, f.path).toBe(Math.ceil(f.data_length / r.cluster_size));
+    }
+  });
+});
+
+describe("what the kernel wrote into exfat-4k.img", () => {
+  let r: ExfatReport;
+  beforeAll(() => {
+    r = inspectImage(module, image("exfat-4k").bytes);
+  });
+  const file = (path: string) => r.files.find((f) => f.path === path)!;
+
+  it("a file written at once is one NoFatChain run; two written in turns are FAT chains of interleaved runs", () => {
+    const c = file("/contiguous.bin");
+    expect(c.no_fat_chain).toBe(true);
+    expect(c.runs).toHaveLength(1);
+    expect(c.runs[0][1]).toBe(10);
+    // recipe: 4 times, 16 KiB to fragmented.bin then 4 KiB to interleaved.log, with a sync between
+    const frag = file("/fragmented.bin");
+    const log = file("/interleaved.log");
+    expect(frag.no_fat_chain).toBe(false);
+    expect(frag.runs.map(([, n]) => n)).toEqual([4, 4, 4, 4]);
+    expect(log.runs.map(([, n]) => n)).toEqual([1, 1, 1, 1]);
+    for (let i = 0; i < 4; i++) expect(log.runs[i][0]).toBe(frag.runs[i][0] + 4);
+  });
+
+  it("decodes long and non-ASCII names from their name entries", () => {
+    expect(r.files.some((f) => f.name === "café-日本語.txt" && f.secondary_count === 2)).toBe(true);
+    const long = file("/many/file-with-a-longer-name-60.txt");
+    expect(long.name).toBe("file-with-a-longer-name-60.txt");
+    expect(long.secondary_count).toBe(1 + Math.ceil(long.name.length / 15));
+    expect(r.label).toBe("FSLAB");
+    expect(r.counts.deleted_entries).toBe(10 * 3); // rm of gone-1..10: a file, stream and name entry each
+  });
+});
+
+describe("bad input", () => {
+  it("names what is wrong", () => {
+    const bytes = image("exfat-512").bytes.slice();
+    bytes[510] = 0;
+    expect(() => inspectImage(module, bytes)).toThrow(new InspectError("not an exFAT volume: bad boot signature at 510"));
+    expect(() => inspectImage(module, new TextEncoder().encode("hello"))).toThrow(/no filesystem fslab can inspect/);
+  });
+});

@@ -1,0 +1,83 @@
+// Inspectors over real disk images (wasm/src/*/inspect.c): bytes in, a typed report out.
+// The same call serves the CLI (`fslab inspect`), the tests and, in a worker, the page.
+
+export class InspectError extends Error {}
+
+/** A run of clusters: [first cluster, count]. */
+export type Run = [number, number];
+
+export interface ExfatEntrySet {
+  entry: number; // index of the file entry in its directory (32-byte slots)
+  name: string;
+  path: string; // ASCII rendering; non-ASCII characters as '?'
+  dir: boolean;
+  attributes: number;
+  secondary_count: number;
+  checksum_ok: boolean;
+  no_fat_chain: boolean;
+  first_cluster: number;
+  valid_data_length: number;
+  data_length: number;
+  runs: Run[];
+  chain_error?: string;
+  error?: string;
+}
+
+export interface ExfatReport {
+  fs: "exfat";
+  boot: {
+    partition_offset: number;
+    volume_length: number; // sectors
+    fat_offset: number;
+    fat_length: number;
+    cluster_heap_offset: number;
+    cluster_count: number;
+    root_cluster: number;
+    volume_serial: number;
+    fs_revision: number;
+    volume_flags: number;
+    bytes_per_sector_shift: number;
+    sectors_per_cluster_shift: number;
+    number_of_fats: number;
+    percent_in_use: number;
+    checksum_ok: boolean;
+  };
+  cluster_size: number;
+  fat: { media: number; entry1: number };
+  root: { first_cluster: number; runs: Run[]; chain_error?: string };
+  label?: string;
+  bitmap: { entry: number; first_cluster: number; data_length: number; runs: Run[] };
+  upcase?: { entry: number; first_cluster: number; data_length: number; checksum: number; runs: Run[]; checksum_ok: boolean };
+  files: ExfatEntrySet[];
+  counts: {
+    directories: number; // the root included, as fsck.exfat counts
+    files: number;
+    deleted_entries: number;
+    used_clusters: number; // bits set in the allocation bitmap
+    free_clusters: number;
+    unmarked_clusters: number; // in a chain, not in the bitmap
+    leaked_clusters: number; // in the bitmap, in no chain
+    cross_linked_clusters: number;
+  };
+}
+
+export type InspectReport = ExfatReport;
+
+function cString(m: any, ptr: number): string {
+  const end = m.HEAPU8.indexOf(0, ptr);
+  return new TextDecoder().decode(m.HEAPU8.subarray(ptr, end < 0 ? ptr : end));
+}
+
+/** Detects the filesystem in `image` and parses it; throws InspectError naming what is wrong. */
+export function inspectImage(m: any, image: Uint8Array): InspectReport {
+  const ptr = m._fx_malloc(Math.max(1, image.length));
+  if (!ptr) throw new InspectError(`cannot hold a ${image.length}-byte image in wasm memory`);
+  try {
+    m.HEAPU8.set(image, ptr);
+    const ret = m._fx_inspect(ptr, image.length);
+    if (ret < 0) throw new InspectError(cString(m, m._fx_inspect_error()));
+    return JSON.parse(cString(m, m._fx_inspect_report()));
+  } finally {
+    m._fx_free(ptr);
+  }
+}
