@@ -1,11 +1,13 @@
 // fslab bench (npm run bench): ratios measured side by side in one run, never thresholds.
 //   1. __exfat_free_cluster on 20,971,520 clusters: the same C natively and as wasm
-//   2. the guest's cold boot and saved-state restore to a shell prompt in Node
+//   2. blk-mq + mq-deadline on 1,000,000 requests: natively and as wasm
+//   3. the guest's cold boot and saved-state restore to a shell prompt in Node
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { loadCoreModule } from "../../web/src/cores/node-load";
 import { NodeVm } from "../../web/src/vm/node-vm";
 import { CASES, wasmFreeMs } from "../../bench/exfat-free";
+import { BLK_CASE, wasmBlkRunMs } from "../../bench/blk-dispatch";
 
 const WASM_DIR = fileURLToPath(new URL("../../wasm/", import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -28,6 +30,16 @@ export async function bench(args: string[]): Promise<number> {
       const w = median(runs);
       console.log(`  ${c.name.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x`);
     }
+  }
+  if (!only || only === "blk") {
+    execFileSync("make", ["-s", "-C", WASM_DIR, "build/native/bench_blk"], { stdio: "inherit" });
+    const native = JSON.parse(execFileSync(`${WASM_DIR}build/native/bench_blk`, { encoding: "utf8" })) as { case: string; ms: number[] };
+    const module = await loadCoreModule("blk");
+    const runs = Array.from({ length: 5 }, () => wasmBlkRunMs(module));
+    const n = median(native.ms);
+    const w = median(runs);
+    console.log("blk-mq + mq-deadline (4 jobs x iodepth 4, random 4 KiB reads, one-tag disk), median of 5, same C:");
+    console.log(`  ${BLK_CASE.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x`);
   }
   if (!only || only === "vm") {
     for (const cold of [true, false]) {

@@ -4,13 +4,15 @@ import { vmCommand } from "./vm";
 import { bench } from "./bench";
 import { benchVm } from "./bench-vm";
 import { inspectCommand } from "./inspect";
+import { simulateCommand } from "./simulate";
 
 function usage(): never {
   console.error(`usage:
   fslab vm [--cold] [--timeout S] -- '<cmd>'    start the guest headless (saved state unless --cold), run the command, exit with its status
   fslab inspect <image> [--json]                detect the filesystem in a disk image and print its structure
+  fslab simulate blk [options] [--json]         mq-deadline vs none on fio-like jobs in simulated time (--help for options)
   fslab labs check [dir]                        validate every lab (default: labs/)
-  fslab bench [exfat|vm]                        print the benchmark ratios (wasm vs native, boot time)
+  fslab bench [exfat|blk|vm]                    print the benchmark ratios (wasm vs native, boot time)
   fslab bench-vm [scenario...]                  run the seeds' experiments in the guest, print tables`);
   process.exit(2);
 }
@@ -20,6 +22,7 @@ try {
   let code = 0;
   if (cmd === "vm") code = await vmCommand(args);
   else if (cmd === "inspect") code = await inspectCommand(args);
+  else if (cmd === "simulate") code = await simulateCommand(args);
   else if (cmd === "labs" && args[0] === "check") code = labsCheck(args[1]);
   else if (cmd === "bench") code = await bench(args);
   else if (cmd === "bench-vm") code = await benchVm(args);

@@ -51,8 +51,6 @@ int fx_exfat_file_clusters(const struct exfat_volume *v, int id, uint32_t *out, 
 	return exfat_file_clusters(v, id, out, max);
 }
 
-void *fx_malloc(uint32_t n) { return malloc(n); }
-void fx_free(void *p) { free(p); }
 
 /* Inspectors: one report at a time, kept until the next call (the caller copies it out). */
 static struct fslab_json report;

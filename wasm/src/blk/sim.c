@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The blk-mq side and the world around the scheduler, in simulated nanoseconds:
+ * fio-like jobs submit (closed loop: iodepth in flight each), blk_mq_run_hw_queue()
+ * dispatches while a driver tag is free (blk_mq_do_dispatch_sched() / "none": straight
+ * from a FIFO), the device serves `channels` requests at once with a seek-distance cost,
+ * and a completion frees its tag, lets its job submit the next request and reruns the queue.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "fslab/blk.h"
+#include "fslab/errno.h"
+
+uint32_t dd_prio_of_class(uint32_t ioprio_class);
+
+static uint64_t rng_next(uint64_t *s) /* splitmix64: deterministic for a seed */
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t jiffies(const struct blk_sim *s) { return s->now_ns * s->hz / 1000000000ull; }
+
+struct blk_sim *blk_sim_new(enum blk_sched sched, const struct dd_tunables *t, const struct blk_device *dev,
+			    const struct blk_job *jobs, uint32_t njobs, uint32_t hz, uint64_t seed)
+{
+	struct blk_sim *s = calloc(1, sizeof(*s));
+	uint64_t total = 0;
+	uint32_t j;
+
+	if (!s)
+		return NULL;
+	for (j = 0; j < njobs; j++)
+		total += jobs[j].ios;
+	if (!njobs || total == 0 || total >= BLK_NIL || !dev->queue_depth || !dev->channels || !hz) {
+		free(s);
+		return NULL;
+	}
+	s->sched = sched;
+	s->hz = hz;
+	s->dev = *dev;
+	s->njobs = njobs;
+	s->cap = (uint32_t)total;
+	s->jobs = malloc(sizeof(*jobs) * njobs);
+	s->job_issued = calloc(njobs, sizeof(uint32_t));
+	s->job_done = calloc(njobs, sizeof(uint32_t));
+	s->job_next_sector = calloc(njobs, sizeof(uint64_t));
+	s->job_rng = calloc(njobs, sizeof(uint64_t));
+	s->rq = malloc(sizeof(struct blk_rq) * s->cap);
+	s->devq = malloc(sizeof(uint32_t) * s->cap);
+	s->heap = malloc(sizeof(uint32_t) * s->cap);
+	s->order = malloc(sizeof(uint32_t) * s->cap);
+	fslab_events_init(&s->events);
+	if (!s->jobs || !s->job_issued || !s->job_done || !s->job_next_sector || !s->job_rng || !s->rq || !s->devq || !s->heap || !s->order) {
+		blk_sim_free(s);
+		return NULL;
+	}
+	memcpy(s->jobs, jobs, sizeof(*jobs) * njobs);
+	for (j = 0; j < njobs; j++) {
+		s->job_next_sector[j] = jobs[j].offset;
+		s->job_rng[j] = seed * 0x100000001B3ull + j;
+	}
+	s->none_head = s->none_tail = BLK_NIL;
+	dd_init(&s->dd, t, hz);
+	return s;
+}
+
+void blk_sim_free(struct blk_sim *s)
+{
+	if (!s)
+		return;
+	free(s->jobs);
+	free(s->job_issued);
+	free(s->job_done);
+	free(s->job_next_sector);
+	free(s->job_rng);
+	free(s->rq);
+	free(s->devq);
+	free(s->heap);
+	free(s->order);
+	fslab_events_free(&s->events);
+	free(s);
+}
+
+static void emit(struct blk_sim *s, uint32_t type, uint32_t x)
+{
+	const struct blk_rq *r = &s->rq[x];
+
+	fslab_emit(&s->events, type, (uint32_t)r->sector, r->nr_sectors, r->op);
+}
+
+/* --- completions: a min-heap of in-service requests on (complete_ns, index) */
+static int earlier(const struct blk_sim *s, uint32_t a, uint32_t b)
+{
+	return s->rq[a].complete_ns < s->rq[b].complete_ns || (s->rq[a].complete_ns == s->rq[b].complete_ns && a < b);
+}
+
+static void heap_push(struct blk_sim *s, uint32_t x)
+{
+	uint32_t i = s->heap_len++;
+
+	while (i && earlier(s, x, s->heap[(i - 1) / 2])) {
+		s->heap[i] = s->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	s->heap[i] = x;
+}
+
+static uint32_t heap_pop(struct blk_sim *s)
+{
+	uint32_t top = s->heap[0], x = s->heap[--s->heap_len], i = 0;
+
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= s->heap_len)
+			break;
+		if (c + 1 < s->heap_len && earlier(s, s->heap[c + 1], s->heap[c]))
+			c++;
+		if (!earlier(s, s->heap[c], x))
+			break;
+		s->heap[i] = s->heap[c];
+		i = c;
+	}
+	if (s->heap_len)
+		s->heap[i] = x;
+	return top;
+}
+
+/* the device starts serving a request: seek from where the last one ended, then transfer */
+static void device_start(struct blk_sim *s, uint32_t x)
+{
+	struct blk_rq *r = &s->rq[x];
+	uint64_t dist = r->sector > s->head_sector ? r->sector - s->head_sector : s->head_sector - r->sector;
+
+	if (dist > s->dev.seek_max_sectors)
+		dist = s->dev.seek_max_sectors;
+	r->complete_ns = s->now_ns + s->dev.base_ns + (uint64_t)r->nr_sectors * s->dev.per_sector_ns +
+			 (uint64_t)((double)dist * s->dev.per_seek_sector_ns);
+	s->head_sector = r->sector + r->nr_sectors;
+	s->in_service++;
+	heap_push(s, x);
+}
+
+/* blk_mq_run_hw_queue(): dispatch while the scheduler has a request and a driver tag is free */
+static void run_queue(struct blk_sim *s)
+{
+	while (s->tags_used < s->dev.queue_depth) {
+		uint32_t x;
+
+		if (s->sched == BLK_SCHED_NONE) {
+			x = s->none_head;
+			if (x == BLK_NIL)
+				break;
+			s->none_head = s->rq[x].fifo_next;
+			if (s->none_head == BLK_NIL)
+				s->none_tail = BLK_NIL;
+		} else {
+			if (!dd_has_work(s))
+				break;
+			x = dd_dispatch_request(s, jiffies(s));
+			if (x == BLK_NIL)
+				break;
+		}
+		s->tags_used++;
+		s->rq[x].dispatch_ns = s->now_ns;
+		s->order[s->norder++] = x;
+		emit(s, FSLAB_EV_BLK_RQ_ISSUE, x);
+		if (s->in_service < s->dev.channels)
+			device_start(s, x);
+		else
+			s->devq[(s->devq_head + s->devq_len++) % s->cap] = x;
+	}
+}
+
+/* a job submits its next request: blk_mq_submit_bio() -> insert -> run the queue */
+static void submit(struct blk_sim *s, uint32_t j)
+{
+	const struct blk_job *job = &s->jobs[j];
+	uint32_t x = s->nrq++;
+	struct blk_rq *r = &s->rq[x];
+	uint64_t slots;
+
+	memset(r, 0, sizeof(*r));
+	r->job = j;
+	r->nr_sectors = job->bs_sectors;
+	r->op = (job->write_pct >= 100 || (job->write_pct && rng_next(&s->job_rng[j]) % 100 < job->write_pct))
+		? FSLAB_BLK_WRITE : FSLAB_BLK_READ;
+	r->prio = dd_prio_of_class(job->ioprio_class);
+	slots = job->span / job->bs_sectors;
+	if (job->random && slots) {
+		r->sector = job->offset + rng_next(&s->job_rng[j]) % slots * job->bs_sectors;
+	} else {
+		r->sector = s->job_next_sector[j];
+		s->job_next_sector[j] += job->bs_sectors;
+		if (slots && s->job_next_sector[j] + job->bs_sectors > job->offset + job->span)
+			s->job_next_sector[j] = job->offset;
+	}
+	r->insert_ns = s->now_ns;
+	r->fifo_next = r->fifo_prev = BLK_NIL;
+	s->job_issued[j]++;
+	emit(s, FSLAB_EV_BLK_RQ_INSERT, x);
+	if (s->sched == BLK_SCHED_NONE) {
+		if (s->none_tail == BLK_NIL)
+			s->none_head = x;
+		else
+			s->rq[s->none_tail].fifo_next = x;
+		s->none_tail = x;
+	} else {
+		dd_insert_request(s, x, jiffies(s));
+	}
+	run_queue(s);
+}
+
+int blk_sim_run(struct blk_sim *s)
+{
+	uint32_t j, d;
+
+	/* fio starts each job with iodepth requests, one job after the other */
+	for (j = 0; j < s->njobs; j++)
+		for (d = 0; d < s->jobs[j].iodepth && s->job_issued[j] < s->jobs[j].ios; d++)
+			submit(s, j);
+	while (s->heap_len) {
+		uint32_t x = heap_pop(s);
+		struct blk_rq *r = &s->rq[x];
+
+		s->now_ns = r->complete_ns;
+		s->in_service--;
+		emit(s, FSLAB_EV_BLK_RQ_COMPLETE, x);
+		if (s->sched != BLK_SCHED_NONE)
+			dd_finish_request(s, x);
+		s->tags_used--;
+		if (s->devq_len) {
+			uint32_t next = s->devq[s->devq_head];
+			s->devq_head = (s->devq_head + 1) % s->cap;
+			s->devq_len--;
+			device_start(s, next);
+		}
+		s->job_done[r->job]++;
+		if (s->job_issued[r->job] < s->jobs[r->job].ios)
+			submit(s, r->job);
+		else
+			run_queue(s);
+	}
+	return s->events.oom ? -FSLAB_ENOSPC : 0;
+}

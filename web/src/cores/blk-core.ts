@@ -1,0 +1,181 @@
+// The blk core (wasm/src/blk): blk-mq dispatch and mq-deadline in simulated time, driven
+// by fio-like jobs. One call runs a whole scenario and returns typed arrays (transferable
+// from a worker) plus a summary; the CLI (`fslab simulate blk`), tests and page share it.
+import { EV, WORDS_PER_EVENT } from "./events";
+
+export const EV_BLK = [EV.BLK_RQ_INSERT, EV.BLK_RQ_ISSUE, EV.BLK_RQ_COMPLETE] as const;
+
+export type Scheduler = "none" | "mq-deadline";
+
+/** /sys/block/<dev>/queue/iosched/ for mq-deadline, with the kernel's defaults */
+export interface DdTunables {
+  read_expire_ms: number;
+  write_expire_ms: number;
+  prio_aging_expire_ms: number;
+  writes_starved: number;
+  fifo_batch: number;
+}
+export const DD_DEFAULTS: DdTunables = { read_expire_ms: 500, write_expire_ms: 5000, prio_aging_expire_ms: 10000, writes_starved: 2, fifo_batch: 16 };
+
+/** service time = base + sectors * per_sector + min(|seek|, seek_max) * per_seek_sector */
+export interface BlkDevice {
+  label: string;
+  queue_depth: number; // driver tags
+  channels: number; // requests served at once
+  base_ns: number;
+  per_sector_ns: number;
+  seek_max_sectors: number;
+  per_seek_sector_ns: number;
+  capacity_sectors: number;
+}
+
+// Rough shapes, not any one product: a fast SSD and an SD card as in seed 003's
+// Raspberry Pi measurements, and a disk whose seeks make sector order matter.
+export const DEVICES: Record<"ssd" | "sdcard" | "hdd", BlkDevice> = {
+  ssd: { label: "NVMe-class SSD: 32 tags, 8 channels, ~3 GB/s", queue_depth: 32, channels: 8, base_ns: 20_000, per_sector_ns: 1_300, seek_max_sectors: 0, per_seek_sector_ns: 0, capacity_sectors: 2 ** 31 },
+  sdcard: { label: "SD card: 2 tags, one at a time, ~40 MB/s, slow random access", queue_depth: 2, channels: 1, base_ns: 300_000, per_sector_ns: 12_000, seek_max_sectors: 2 ** 20, per_seek_sector_ns: 2, capacity_sectors: 2 ** 26 },
+  hdd: { label: "disk: 1 tag, ~150 MB/s, up to 8 ms seeks", queue_depth: 1, channels: 1, base_ns: 100_000, per_sector_ns: 3_400, seek_max_sectors: 2 ** 21, per_seek_sector_ns: 3.8, capacity_sectors: 2 ** 31 },
+};
+
+export interface BlkJob {
+  iodepth: number;
+  bs_sectors: number;
+  ios: number;
+  random: boolean;
+  write_pct: number; // 0 reads, 100 writes
+  ioprio_class: number; // 0 none, 1 RT, 2 BE, 3 IDLE
+  offset: number; // sectors
+  span: number; // sectors
+}
+
+export interface FioPattern {
+  numjobs: number;
+  iodepth: number;
+  bs: number; // bytes
+  rw: "read" | "write" | "randread" | "randwrite" | "randrw";
+  size: number; // bytes per job
+}
+
+/** fio's jobs: each job its own region of `size` bytes, one after the other on the device */
+export function fioJobs(p: FioPattern): BlkJob[] {
+  const bs = Math.max(1, Math.floor(p.bs / 512));
+  const span = Math.max(bs, Math.floor(p.size / 512));
+  return Array.from({ length: p.numjobs }, (_, j) => ({
+    iodepth: p.iodepth,
+    bs_sectors: bs,
+    ios: Math.max(1, Math.floor(span / bs)),
+    random: p.rw.startsWith("rand"),
+    write_pct: p.rw === "randrw" ? 50 : p.rw.includes("write") ? 100 : 0,
+    ioprio_class: 0,
+    offset: j * span,
+    span,
+  }));
+}
+
+export interface BlkScenario {
+  sched: Scheduler;
+  device: BlkDevice;
+  jobs: BlkJob[];
+  tunables?: DdTunables;
+  hz?: number; // jiffies per second (Debian: 250)
+  seed?: number;
+}
+
+/** Per request, in submission order: */
+export const ROW = { job: 0, op: 1, prio: 2, sector: 3, sectors: 4, insert_us: 5, dispatch_us: 6, complete_us: 7 } as const;
+export const ROW_WIDTH = 8;
+
+export interface OpStats {
+  requests: number;
+  mean_us: number;
+  p99_us: number;
+  max_us: number;
+}
+export interface BlkSummary {
+  sched: Scheduler;
+  requests: number;
+  elapsed_ms: number;
+  mb_per_s: number;
+  read: OpStats;
+  write: OpStats;
+  seek_sectors: number; // distance the device head travelled between dispatched requests
+}
+
+export interface BlkResult {
+  rows: Float64Array; // ROW_WIDTH per request
+  order: Uint32Array; // request indices in dispatch order
+  events: Uint32Array; // BLK_RQ_INSERT / ISSUE / COMPLETE records
+  summary: BlkSummary;
+}
+
+export class BlkError extends Error {}
+
+function stats(lat: number[]): OpStats {
+  if (!lat.length) return { requests: 0, mean_us: 0, p99_us: 0, max_us: 0 };
+  const s = [...lat].sort((a, b) => a - b);
+  return {
+    requests: s.length,
+    mean_us: s.reduce((a, b) => a + b, 0) / s.length,
+    p99_us: s[Math.min(s.length - 1, Math.floor(s.length * 0.99))],
+    max_us: s[s.length - 1],
+  };
+}
+
+export function summarize(sched: Scheduler, rows: Float64Array, order: Uint32Array): BlkSummary {
+  const n = rows.length / ROW_WIDTH;
+  const lat: number[][] = [[], []];
+  let end = 0;
+  let bytes = 0;
+  for (let i = 0; i < n; i++) {
+    const r = i * ROW_WIDTH;
+    lat[rows[r + ROW.op] === 1 ? 1 : 0].push(rows[r + ROW.complete_us] - rows[r + ROW.insert_us]);
+    end = Math.max(end, rows[r + ROW.complete_us]);
+    bytes += rows[r + ROW.sectors] * 512;
+  }
+  let head = 0;
+  let seek = 0;
+  for (const i of order) {
+    const sector = rows[i * ROW_WIDTH + ROW.sector];
+    seek += Math.abs(sector - head);
+    head = sector + rows[i * ROW_WIDTH + ROW.sectors];
+  }
+  return { sched, requests: n, elapsed_ms: end / 1000, mb_per_s: end ? bytes / end : 0, read: stats(lat[0]), write: stats(lat[1]), seek_sectors: seek };
+}
+
+export function simulateBlk(m: any, sc: BlkScenario): BlkResult {
+  const t = sc.tunables ?? DD_DEFAULTS;
+  const d = sc.device;
+  const u32 = (xs: number[]) => {
+    const p = m._fx_malloc(xs.length * 4);
+    m.HEAPU32.set(xs.map((x) => x >>> 0), p >>> 2);
+    return p;
+  };
+  for (const j of sc.jobs) {
+    if (j.span > 2 ** 32 || j.offset > 2 ** 32) throw new BlkError("job regions beyond 2 TiB are not supported");
+  }
+  const tun = u32([t.read_expire_ms, t.write_expire_ms, t.prio_aging_expire_ms, t.writes_starved, t.fifo_batch]);
+  const dev = u32([d.queue_depth, d.channels, d.base_ns, d.per_sector_ns, d.seek_max_sectors, Math.round(d.per_seek_sector_ns * 1000), Math.min(d.capacity_sectors, 2 ** 32 - 1)]);
+  const jobs = u32(sc.jobs.flatMap((j) => [j.iodepth, j.bs_sectors, j.ios, j.random ? 1 : 0, j.write_pct, j.ioprio_class, j.offset, j.span, 0]));
+  const sim = m._fx_blk_new(sc.sched === "mq-deadline" ? 1 : 0, tun, dev, jobs, sc.jobs.length, sc.hz ?? 250, sc.seed ?? 1);
+  m._fx_free(tun);
+  m._fx_free(dev);
+  m._fx_free(jobs);
+  if (!sim) throw new BlkError("the scenario was refused: no jobs, no requests, or a device without tags or channels");
+  try {
+    const ret = m._fx_blk_run(sim);
+    const len = m._fx_blk_events_len(sim);
+    if (ret < 0 || len < 0) throw new BlkError("the simulation ran out of memory");
+    const n = m._fx_blk_count(sim);
+    const rowsPtr = m._fx_blk_rows(sim);
+    if (!rowsPtr) throw new BlkError("the simulation ran out of memory");
+    const rows = m.HEAPF64.slice(rowsPtr >>> 3, (rowsPtr >>> 3) + n * ROW_WIDTH);
+    m._fx_free(rowsPtr);
+    const op = m._fx_blk_order(sim) >>> 2;
+    const order = m.HEAPU32.slice(op, op + n);
+    const ep = m._fx_blk_events_ptr(sim) >>> 2;
+    const events = m.HEAPU32.slice(ep, ep + len * WORDS_PER_EVENT);
+    return { rows, order, events, summary: summarize(sc.sched, rows, order) };
+  } finally {
+    m._fx_blk_free(sim);
+  }
+}
