@@ -10,7 +10,9 @@ function usage(): never {
   console.error(`usage:
   fslab vm [--cold] [--timeout S] -- '<cmd>'    start the guest headless (saved state unless --cold), run the command, exit with its status
   fslab inspect <image> [--json]                detect the filesystem in a disk image and print its structure
-  fslab simulate blk [options] [--json]         mq-deadline vs none on fio-like jobs in simulated time (--help for options)
+  fslab simulate exfat [options] [--json]       a delete's discard requests and cost, per cluster vs batched
+  fslab simulate blk [options] [--json]         mq-deadline vs none on fio-like jobs in simulated time
+  fslab simulate                                the options of both
   fslab labs check [dir]                        validate every lab (default: labs/)
   fslab bench [exfat|blk|vm]                    print the benchmark ratios (wasm vs native, boot time)
   fslab bench-vm [scenario...]                  run the seeds' experiments in the guest, print tables`);

@@ -41,6 +41,7 @@ struct fslab_events {
 	struct fslab_event *ev;
 	size_t len, cap;
 	int oom; /* set when an append could not grow the buffer: the stream is incomplete */
+	int off; /* recording switched off (counts only, e.g. freeing 20 million clusters one by one) */
 };
 
 void fslab_events_init(struct fslab_events *s);

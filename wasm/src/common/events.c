@@ -23,7 +23,7 @@ void fslab_events_clear(struct fslab_events *s)
 
 void fslab_emit(struct fslab_events *s, uint32_t type, uint32_t a, uint32_t b, uint32_t c)
 {
-	if (!s)
+	if (!s || s->off)
 		return;
 	if (s->len == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 256;
@@ -41,6 +41,8 @@ void fslab_emit(struct fslab_events *s, uint32_t type, uint32_t a, uint32_t b, u
 
 void fslab_emit_run(struct fslab_events *s, uint32_t type, uint32_t a)
 {
+	if (s && s->off)
+		return;
 	if (s && s->len) {
 		struct fslab_event *last = &s->ev[s->len - 1];
 

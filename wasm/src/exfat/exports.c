@@ -30,6 +30,9 @@ const struct fslab_event *fx_exfat_events_ptr(const struct exfat_volume *v) { re
 /* number of records; -1 if the stream lost records to an allocation failure */
 int fx_exfat_events_len(const struct exfat_volume *v) { return v->events.oom ? -1 : (int)v->events.len; }
 void fx_exfat_events_clear(struct exfat_volume *v) { fslab_events_clear(&v->events); }
+void fx_exfat_events_record(struct exfat_volume *v, int on) { v->events.off = !on; }
+/* discards issued since the volume was made (a double: it can pass 2^32 in principle) */
+double fx_exfat_discard_requests(const struct exfat_volume *v) { return (double)v->discard_requests; }
 
 const uint8_t *fx_exfat_bitmap_ptr(const struct exfat_volume *v) { return v->vol_amap; }
 const uint32_t *fx_exfat_fat_ptr(const struct exfat_volume *v) { return v->fat; }

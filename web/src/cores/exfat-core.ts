@@ -82,6 +82,16 @@ export class ExfatCore {
     this.names.delete(id);
   }
 
+  /** Stop (or resume) recording events: counters still run. For frees of millions of clusters. */
+  recordEvents(on: boolean): void {
+    this.m._fx_exfat_events_record(this.vol, on ? 1 : 0);
+  }
+
+  /** Discard requests issued so far, as the patched kernel's discard_requests counts them. */
+  get discardRequests(): number {
+    return this.m._fx_exfat_discard_requests(this.vol);
+  }
+
   /** The events since the last take, as a transferable copy; clears the core's buffer. */
   takeEvents(): Uint32Array {
     const len = this.m._fx_exfat_events_len(this.vol);
