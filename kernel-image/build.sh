@@ -39,8 +39,9 @@ need_host_tools() {
 # The machine's own mirror, read from its apt sources, so the sid list points at the same place.
 debian_mirror() {
   local m
-  m=$(grep -rhoE 'https?://[^ ]+/debian/?' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null \
-      | grep -v security | head -n1 || true)
+  # only live lines: deb822 sources carry commented-out snapshot URLs
+  m=$(grep -rhE '^[[:space:]]*(deb|URIs:)' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null \
+      | grep -oE 'https?://[^ ]+/debian/?' | grep -v security | head -n1 || true)
   echo "${m:-http://deb.debian.org/debian}"
 }
 
