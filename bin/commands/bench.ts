@@ -1,13 +1,15 @@
 // fslab bench (npm run bench): ratios measured side by side in one run, never thresholds.
 //   1. __exfat_free_cluster on 20,971,520 clusters: the same C natively and as wasm
 //   2. blk-mq + mq-deadline on 1,000,000 requests: natively and as wasm
-//   3. the guest's cold boot and saved-state restore to a shell prompt in Node
+//   3. FxMark unlink, 120 cores x 10,000 unlinks: natively and as wasm
+//   4. the guest's cold boot and saved-state restore to a shell prompt in Node
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { loadCoreModule } from "../../web/src/cores/node-load";
 import { NodeVm } from "../../web/src/vm/node-vm";
 import { CASES, wasmFreeMs } from "../../bench/exfat-free";
 import { BLK_CASE, wasmBlkRunMs } from "../../bench/blk-dispatch";
+import { fxmarkUnlink } from "../../web/src/cores/f2fs-core";
 
 const WASM_DIR = fileURLToPath(new URL("../../wasm/", import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -40,6 +42,25 @@ export async function bench(args: string[]): Promise<number> {
     const w = median(runs);
     console.log("blk-mq + mq-deadline (4 jobs x iodepth 4, random 4 KiB reads, one-tag disk), median of 5, same C:");
     console.log(`  ${BLK_CASE.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x`);
+  }
+  if (!only || only === "f2fs") {
+    execFileSync("make", ["-s", "-C", WASM_DIR, "build/native/bench_f2fs"], { stdio: "inherit" });
+    const native = execFileSync(`${WASM_DIR}build/native/bench_f2fs`, { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { case: string; ms: number[] });
+    const module = await loadCoreModule("f2fs");
+    console.log("FxMark unlink simulation, median of 5, same C:");
+    for (const [i, clue] of [0, 7].entries()) {
+      const runs = Array.from({ length: 5 }, () => {
+        const t0 = performance.now();
+        fxmarkUnlink(module, "MWUL", clue, 120, 10_000);
+        return performance.now() - t0;
+      });
+      const n = median(native[i].ms);
+      const w = median(runs);
+      console.log(`  ${native[i].case.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x`);
+    }
   }
   if (!only || only === "vm") {
     for (const cold of [true, false]) {

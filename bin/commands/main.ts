@@ -11,10 +11,11 @@ function usage(): never {
   fslab vm [--cold] [--timeout S] -- '<cmd>'    start the guest headless (saved state unless --cold), run the command, exit with its status
   fslab inspect <image> [--json]                detect the filesystem in a disk image and print its structure
   fslab simulate exfat [options] [--json]       a delete's discard requests and cost, per cluster vs batched
+  fslab simulate f2fs [options] [--json]        FxMark unlink on 1..120 cores, upstream vs CLUE
   fslab simulate blk [options] [--json]         mq-deadline vs none on fio-like jobs in simulated time
-  fslab simulate                                the options of both
+  fslab simulate                                the options of each
   fslab labs check [dir]                        validate every lab (default: labs/)
-  fslab bench [exfat|blk|vm]                    print the benchmark ratios (wasm vs native, boot time)
+  fslab bench [exfat|blk|f2fs|vm]               print the benchmark ratios (wasm vs native, boot time)
   fslab bench-vm [scenario...]                  run the seeds' experiments in the guest, print tables`);
   process.exit(2);
 }
