@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The exFAT inspector on images the real mkfs.exfat and kernel made (tests/images/, see
+ * The inspectors on images the real mkfs tools and kernel made (tests/images/, see
  * make-images.ts), then on those images damaged on purpose: each damage must give a clear
  * error or a report that names the problem, never a crash (this runs under ASan/UBSan).
- * The agreement with exfatprogs' own reports is checked in web/src/cores/inspect.test.ts.
+ * The agreement with the tools' own reports (dump.exfat, fsck.exfat, dumpe2fs) is checked
+ * in web/src/cores/inspect.test.ts.
  * Usage: test_inspect <dir of .img files> [regression inputs...]
  */
 #include <stdio.h>
@@ -44,18 +45,82 @@ static int has(const struct fslab_json *j, const char *s) { return j->buf && str
 static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 static void put32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24); }
 
+/* every truncation, and single bytes of the structures set to 0xFF: an error or a report */
+static void damage(const uint8_t *img, size_t len, const uint64_t spans[][2], int nspans)
+{
+	struct fslab_json j;
+	char err[FSLAB_ERR_LEN];
+	uint8_t *bad = malloc(len);
+	size_t cut;
+	int i;
+
+	fslab_json_init(&j);
+	for (cut = 0; cut < len; cut += (cut < 64 * 1024 ? 509 : 4093)) {
+		int ret = inspect(img, cut, &j, err);
+		CHECK(ret == 0 || (ret == -22 && err[0]));
+	}
+	memcpy(bad, img, len);
+	for (i = 0; i < nspans; i++) {
+		for (cut = spans[i][0]; cut < spans[i][1] && cut < len; cut++) {
+			bad[cut] = 0xFF;
+			int ret = inspect(bad, len, &j, err);
+			CHECK(ret == 0 || (ret == -22 && err[0]));
+			bad[cut] = img[cut];
+		}
+	}
+	free(bad);
+	fslab_json_free(&j);
+}
+
+static void test_ext4(const uint8_t *img, size_t len)
+{
+	struct fslab_json j;
+	char err[FSLAB_ERR_LEN];
+	uint8_t *bad = malloc(len);
+	uint64_t bs = 1024ull << le32(img + 1024 + 0x18);
+
+	fslab_json_init(&j);
+	CHECK_EQ(inspect(img, len, &j, err), 0);
+	CHECK(has(&j, "\"checksum_ok\":true"));
+	CHECK(has(&j, "\"bad_checksums\":0"));
+	CHECK(!has(&j, "_ok\":false"));
+	/* a flipped bit in a block bitmap: its checksum no longer matches */
+	memcpy(bad, img, len);
+	bad[bs * le32(img + bs * (le32(img + 1024 + 0x14) + 1))] ^= 0x80; /* group 0's block bitmap */
+	CHECK_EQ(inspect(bad, len, &j, err), 0);
+	CHECK(has(&j, "\"block_bitmap_checksum_ok\":false"));
+	CHECK(has(&j, "\"bad_checksums\":1"));
+	memcpy(bad, img, len);
+	bad[1080] = 0;
+	CHECK_EQ(inspect(bad, len, &j, err), -22);
+	CHECK(strstr(err, "no filesystem fslab can inspect") != NULL);
+	memcpy(bad, img, len);
+	bad[1024 + 0x18] = 9; /* s_log_block_size */
+	CHECK_EQ(inspect(bad, len, &j, err), -22);
+	CHECK(strstr(err, "s_log_block_size 9") != NULL);
+	free(bad);
+	fslab_json_free(&j);
+	/* the superblock and the first descriptors */
+	const uint64_t spans[][2] = { { 1024, 2048 }, { bs * (le32(img + 1024 + 0x14) + 1), bs * (le32(img + 1024 + 0x14) + 1) + 256 } };
+	damage(img, len, spans, 2);
+}
+
 static void test_image(const char *path)
 {
 	struct fslab_json j;
 	char err[FSLAB_ERR_LEN];
-	size_t len, cut;
-	int i;
+	size_t len;
 	uint8_t *img = load(path, &len), *bad;
 
 	fslab_json_init(&j);
 	CHECK(img != NULL);
 	if (!img)
 		return;
+	if (strstr(path, "ext4")) {
+		test_ext4(img, len);
+		free(img);
+		return;
+	}
 	CHECK_EQ(inspect(img, len, &j, err), 0);
 	CHECK(has(&j, "\"fs\":\"exfat\""));
 	CHECK(has(&j, "\"checksum_ok\":true"));
@@ -90,24 +155,11 @@ static void test_image(const char *path)
 	CHECK_EQ(inspect(bad, len, &j, err), 0);
 	CHECK(has(&j, "outside the heap"));
 
-	/* every truncation on a sector boundary, and some in between */
-	for (cut = 0; cut < len; cut += (cut < 64 * 1024 ? 509 : 4093)) {
-		int ret = inspect(img, cut, &j, err);
-		CHECK(ret == 0 || (ret == -22 && err[0]));
-	}
-	/* every byte of the boot region, the FAT's start and the heap's start (bitmap, up-case
-	 * table, root directory in mkfs.exfat's layout) set to 0xFF, one at a time */
+	/* the boot region, the FAT's start and the heap's start (bitmap, up-case table, root
+	 * directory in mkfs.exfat's layout) */
 	uint64_t heap = (uint64_t)le32(img + 88) * sect;
 	const uint64_t spans[][2] = { { 0, 12ull * sect }, { fat, fat + 4096 }, { heap, heap + 16384 } };
-	memcpy(bad, img, len);
-	for (i = 0; i < 3; i++) {
-		for (cut = spans[i][0]; cut < spans[i][1] && cut < len; cut++) {
-			bad[cut] = 0xFF;
-			int ret = inspect(bad, len, &j, err);
-			CHECK(ret == 0 || (ret == -22 && err[0]));
-			bad[cut] = img[cut];
-		}
-	}
+	damage(img, len, spans, 3);
 	free(bad);
 	free(img);
 	fslab_json_free(&j);

@@ -17,6 +17,9 @@
 /* 0 and a report in *out, or -FSLAB_EINVAL and a message in err ("not an exFAT volume: ...") */
 int exfat_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err);
 
+/* the same for ext2/3/4 ("not an ext4 volume: bad magic ...") */
+int ext4_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err);
+
 /* Detects the filesystem and runs its inspector. */
 int fslab_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err);
 

@@ -6,7 +6,6 @@
  */
 #include <stdlib.h>
 #include "fslab/exfat.h"
-#include "fslab/inspect.h"
 
 struct exfat_volume *fx_exfat_new(uint32_t clusters, uint32_t sect_per_clus_bits)
 {
@@ -53,17 +52,3 @@ int fx_exfat_file_clusters(const struct exfat_volume *v, int id, uint32_t *out, 
 {
 	return exfat_file_clusters(v, id, out, max);
 }
-
-
-/* Inspectors: one report at a time, kept until the next call (the caller copies it out). */
-static struct fslab_json report;
-static char report_err[FSLAB_ERR_LEN];
-
-int fx_inspect(const uint8_t *img, uint32_t len)
-{
-	fslab_json_free(&report);
-	return fslab_inspect(img, len, &report, report_err);
-}
-
-const char *fx_inspect_report(void) { return report.buf ? report.buf : ""; }
-const char *fx_inspect_error(void) { return report_err; }

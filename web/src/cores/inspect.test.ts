@@ -1,18 +1,19 @@
-// The exFAT inspector (wasm) on images the real mkfs.exfat and kernel made
-// (wasm/tests/images/), against exfatprogs' own reports of the same images: dump.exfat for
-// the boot sector, bitmap, up-case table and free count; fsck.exfat for the file counts.
+// The inspectors (wasm) on images the real mkfs tools and kernel made (wasm/tests/images/),
+// against the tools' own reports of the same images: dump.exfat for the boot sector, bitmap,
+// up-case table and free count, fsck.exfat for the file counts; dumpe2fs for ext4's
+// superblock, group descriptors and bitmaps.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCoreModule } from "./node-load";
-import { inspectImage, InspectError, type ExfatReport } from "./inspect";
+import { inspectImage, InspectError, type ExfatReport, type Ext4Report } from "./inspect";
 
 const IMAGES = new URL("../../../wasm/tests/images/", import.meta.url);
 const tmp = mkdtempSync("/tmp/fslab-inspect-");
 let module: any;
 beforeAll(async () => {
-  module = await loadCoreModule("exfat");
+  module = await loadCoreModule("inspect");
 });
 
 function image(name: string): { bytes: Uint8Array; path: string } {
@@ -37,7 +38,7 @@ describe.each(["exfat-4k", "exfat-512"])("%s.img", (name) => {
   beforeAll(() => {
     const img = image(name);
     path = img.path;
-    r = inspectImage(module, img.bytes);
+    r = inspectImage(module, img.bytes) as ExfatReport;
   });
 
   it("reads the boot sector, bitmap and up-case table as dump.exfat does", () => {
@@ -83,7 +84,7 @@ describe.each(["exfat-4k", "exfat-512"])("%s.img", (name) => {
 describe("what the kernel wrote into exfat-4k.img", () => {
   let r: ExfatReport;
   beforeAll(() => {
-    r = inspectImage(module, image("exfat-4k").bytes);
+    r = inspectImage(module, image("exfat-4k").bytes) as ExfatReport;
   });
   const file = (path: string) => r.files.find((f) => f.path === path)!;
 
@@ -108,6 +109,56 @@ describe("what the kernel wrote into exfat-4k.img", () => {
     expect(long.secondary_count).toBe(1 + Math.ceil(long.name.length / 15));
     expect(r.label).toBe("FSLAB");
     expect(r.counts.deleted_entries).toBe(10 * 3); // rm of gone-1..10: a file, stream and name entry each
+  });
+});
+
+describe.each(["ext4-4k", "ext4-bigalloc", "ext4-64k"])("%s.img", (name) => {
+  let r: Ext4Report;
+  let dump: string;
+  beforeAll(() => {
+    const img = image(name);
+    r = inspectImage(module, img.bytes) as Ext4Report;
+    dump = execFileSync("dumpe2fs", [img.path], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  });
+  const field = (k: string) => dump.match(new RegExp(`^${k}:\\s+(.*)$`, "m"))?.[1].trim();
+
+  it("reads the superblock as dumpe2fs does", () => {
+    const s = r.superblock;
+    expect(r.fs).toBe("ext4");
+    expect(s.blocks_count).toBe(Number(field("Block count")));
+    expect(s.inodes_count).toBe(Number(field("Inode count")));
+    expect(s.free_blocks_count).toBe(Number(field("Free blocks")));
+    expect(s.free_inodes_count).toBe(Number(field("Free inodes")));
+    expect(r.block_size).toBe(Number(field("Block size")));
+    expect(r.cluster_size).toBe(Number(field("Cluster size") ?? field("Block size")));
+    expect(s.blocks_per_group).toBe(Number(field("Blocks per group")));
+    expect(s.inodes_per_group).toBe(Number(field("Inodes per group")));
+    expect(s.desc_size).toBe(Number(field("Group descriptor size")));
+    expect(s.volume_name).toBe(field("Filesystem volume name"));
+    expect(s.features).toEqual(field("Filesystem features")!.split(/\s+/));
+    expect(s.checksum_ok).toBe(true);
+    expect(r.counts.bad_checksums).toBe(0);
+  });
+
+  it("reads every group descriptor and block bitmap as dumpe2fs does", () => {
+    // "Group 1: (Blocks 2048-4095) csum 0xfc60 [INODE_UNINIT]" ... "1885 free blocks, 2048 free inodes, 0 directories"
+    const groups = [...dump.matchAll(/^Group (\d+): \(Blocks (\d+)-(\d+)\)[^\n]*\n((?:  [^\n]*\n)+)/gm)];
+    expect(groups.length).toBe(r.groups_count);
+    expect(groups.length).toBe(r.groups.length);
+    for (const [, n, first, , body] of groups) {
+      const g = r.groups[Number(n)];
+      expect(g.first_block).toBe(Number(first));
+      expect(g.block_bitmap).toBe(Number(body.match(/Block bitmap at (\d+)/)![1]));
+      expect(g.inode_bitmap).toBe(Number(body.match(/Inode bitmap at (\d+)/)![1]));
+      expect(g.inode_table).toBe(Number(body.match(/Inode table at (\d+)/)![1]));
+      const m = body.match(/(\d+) free (?:blocks|clusters), (\d+) free inodes, (\d+) directories/)!;
+      expect([g.free_clusters, g.free_inodes, g.used_dirs]).toEqual([Number(m[1]), Number(m[2]), Number(m[3])]);
+      // the bitmap on disk agrees with its descriptor (the kernel keeps both)
+      if (!g.block_uninit) expect(g.bitmap_free_clusters).toBe(g.free_clusters);
+      expect(g.desc_checksum_ok).toBe(true);
+      if (!g.block_uninit) expect(g.block_bitmap_checksum_ok).toBe(true);
+    }
+    expect(r.counts.free_blocks_in_descriptors).toBe(r.superblock.free_blocks_count);
   });
 });
 

@@ -61,7 +61,59 @@ export interface ExfatReport {
   };
 }
 
-export type InspectReport = ExfatReport;
+export interface Ext4Group {
+  group: number;
+  first_block: number;
+  clusters: number;
+  block_bitmap: number;
+  inode_bitmap: number;
+  inode_table: number;
+  free_clusters: number; // the descriptor's count
+  free_inodes: number;
+  used_dirs: number;
+  itable_unused: number;
+  inode_uninit: boolean;
+  block_uninit: boolean;
+  itable_zeroed: boolean;
+  desc_checksum_ok?: boolean; // metadata_csum only
+  bitmap_free_clusters?: number; // absent when BLOCK_UNINIT: no bitmap on disk
+  block_bitmap_checksum_ok?: boolean;
+  bitmap_free_inodes?: number;
+  error?: string;
+}
+
+export interface Ext4Report {
+  fs: "ext4";
+  superblock: {
+    inodes_count: number;
+    blocks_count: number;
+    free_blocks_count: number;
+    free_inodes_count: number;
+    first_data_block: number;
+    blocks_per_group: number;
+    clusters_per_group: number;
+    inodes_per_group: number;
+    inode_size: number;
+    desc_size: number;
+    log_groups_per_flex: number;
+    volume_name: string;
+    features: string[];
+    checksum_ok?: boolean;
+  };
+  block_size: number;
+  cluster_size: number; // = block_size unless bigalloc
+  groups_count: number;
+  groups: Ext4Group[];
+  counts: {
+    free_clusters_in_descriptors: number;
+    free_blocks_in_descriptors: number;
+    free_clusters_in_bitmaps?: number; // when every group has a bitmap on disk
+    free_inodes_in_descriptors: number;
+    bad_checksums: number;
+  };
+}
+
+export type InspectReport = ExfatReport | Ext4Report;
 
 function cString(m: any, ptr: number): string {
   const end = m.HEAPU8.indexOf(0, ptr);

@@ -9,6 +9,9 @@ int fslab_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *
 {
 	if (len >= 11 && !memcmp(img + 3, "EXFAT   ", 8))
 		return exfat_inspect(img, len, out, err);
-	snprintf(err, FSLAB_ERR_LEN, "no filesystem fslab can inspect: not exFAT (no \"EXFAT   \" at byte 3)");
+	if (len >= 1082 && img[1080] == 0x53 && img[1081] == 0xEF)
+		return ext4_inspect(img, len, out, err);
+	snprintf(err, FSLAB_ERR_LEN,
+		 "no filesystem fslab can inspect: not exFAT (no \"EXFAT   \" at byte 3), not ext2/3/4 (no 0xEF53 at 1080)");
 	return -FSLAB_EINVAL;
 }
