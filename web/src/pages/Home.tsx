@@ -19,6 +19,13 @@ export function Home() {
           </li>
         ))}
       </ul>
+      <h1>Playgrounds</h1>
+      <ul className="lab-list">
+        <li className="lab-card">
+          <h2><a href="#/play/blk">Block layer: mq-deadline against none</a></h2>
+          <p>Run fio-like jobs on a simulated disk, SD card or SSD; predict, then see every request's sector against time.</p>
+        </li>
+      </ul>
     </section>
   );
 }

@@ -1,0 +1,76 @@
+// The block-layer playground in Chromium: parameters from the link, predict-then-reveal, the
+// numbers and plots the page shows against the same blk core run here in Node.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { launch, screenshot } from "./browser";
+import { loadCoreModule } from "../web/src/cores/node-load";
+import { DD_DEFAULTS, DEVICES, fioJobs, simulateBlk } from "../web/src/cores/blk-core";
+import { tailVerdict } from "../web/src/pages/PlayBlk";
+
+const base = () => inject("baseUrl");
+
+async function expected(fifo_batch: number) {
+  const m = await loadCoreModule("blk");
+  const jobs = fioJobs({ numjobs: 4, iodepth: 4, bs: 65536, rw: "randread", size: 4 << 20 });
+  const tunables = { ...DD_DEFAULTS, fifo_batch };
+  const [none, dd] = (["none", "mq-deadline"] as const).map((sched) => simulateBlk(m, { sched, device: DEVICES.hdd, jobs, tunables, seed: 1 }));
+  return { none, dd, ...tailVerdict(none, dd) };
+}
+
+describe("/play/blk", () => {
+  let b: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  beforeAll(async () => {
+    b = await launch();
+    page = b.page;
+    await page.goto(`${base()}#/play/blk?device=hdd&rw=randread&numjobs=4&iodepth=4&bs=64k&size=4M&fifo_batch=16&writes_starved=2&seed=1`);
+  });
+  afterAll(async () => {
+    await screenshot(page, "play-blk");
+    await b.close();
+  });
+
+  it("is reachable from the home page", async () => {
+    const p = await b.ctx.newPage();
+    await p.goto(`${base()}#/`);
+    await p.click('a[href="#/play/blk"]');
+    await p.waitForSelector("form[aria-label=scenario]");
+    await p.close();
+  });
+
+  it("takes its scenario from the link", async () => {
+    expect(await page.locator("select").first().inputValue()).toBe("hdd");
+    expect(await page.getByLabel("fifo_batch").inputValue()).toBe("16");
+    expect(await page.textContent(".play-form")).toMatch(/256 requests/);
+  });
+
+  it("reveals, after a prediction, what the blk core computes, and draws every request", async () => {
+    const want = await expected(16);
+    await page.check('input[name=prediction][value="higher"]');
+    await page.click("text=Run and reveal");
+    const reveal = page.locator(".reveal[role=status]");
+    await reveal.waitFor();
+    expect(await reveal.getAttribute("data-verdict")).toBe(want.verdict);
+    expect(await reveal.getAttribute("data-ratio")).toBe(want.ratio.toFixed(4));
+    expect(await reveal.textContent()).toMatch(want.verdict === "higher" ? /Your prediction was right/ : /You predicted higher/);
+    for (const r of [want.none, want.dd]) {
+      const row = page.locator(`tr[data-sched="${r.summary.sched}"]`);
+      expect(await row.locator("td").nth(1).textContent()).toBe(r.summary.mb_per_s.toFixed(1));
+    }
+    expect(await page.locator("figure.offset-plot[data-points='256']").count()).toBe(2);
+  });
+
+  it("a changed parameter goes into the link and clears the answer; the keyboard runs it again", async () => {
+    await page.getByLabel("fifo_batch").fill("1");
+    await expect.poll(() => page.url()).toMatch(/fifo_batch=1(&|$)/);
+    expect(await page.locator(".reveal").count()).toBe(0);
+    await page.focus('input[name=prediction][value="lower"]');
+    await page.keyboard.press("Space");
+    await page.focus("text=Run and reveal");
+    await page.keyboard.press("Enter");
+    const want = await expected(1);
+    const reveal = page.locator(".reveal[role=status]");
+    await reveal.waitFor();
+    expect(await reveal.getAttribute("data-ratio")).toBe(want.ratio.toFixed(4));
+  });
+});

@@ -1,0 +1,171 @@
+// /play/blk: the block-layer playground. Choose a device and fio-like jobs, predict how
+// mq-deadline's tail latency compares with none's, then run both in the blk core (in a
+// worker) and see each request's sector against time, the queue depth and the numbers.
+// The URL holds every parameter, so a link reproduces the exact scenario.
+import { useEffect, useMemo, useRef, useState } from "react";
+import { BlkClient } from "../cores/blk-client";
+import { DD_DEFAULTS, DEVICES, fioJobs, type BlkResult, type FioPattern } from "../cores/blk-core";
+import { OffsetTimePlot } from "../viz/OffsetTimePlot";
+
+const SIZES = { "4k": 4096, "64k": 65536, "1M": 1 << 20 } as const;
+const SPANS = { "1M": 1 << 20, "4M": 4 << 20, "16M": 16 << 20, "64M": 64 << 20 } as const;
+const MAX_REQUESTS = 200_000;
+
+export interface BlkParams {
+  device: keyof typeof DEVICES;
+  rw: FioPattern["rw"];
+  numjobs: number;
+  iodepth: number;
+  bs: keyof typeof SIZES;
+  size: keyof typeof SPANS;
+  fifo_batch: number;
+  writes_starved: number;
+  seed: number;
+}
+
+export const BLK_DEFAULTS: BlkParams = { device: "hdd", rw: "randread", numjobs: 4, iodepth: 4, bs: "64k", size: "4M", fifo_batch: DD_DEFAULTS.fifo_batch, writes_starved: DD_DEFAULTS.writes_starved, seed: 1 };
+
+const clampInt = (v: string | null, lo: number, hi: number, dflt: number) => {
+  const n = Number(v);
+  return v !== null && Number.isInteger(n) && n >= lo && n <= hi ? n : dflt;
+};
+const oneOf = <T extends string>(v: string | null, options: readonly T[], dflt: T): T => (options.includes(v as T) ? (v as T) : dflt);
+
+export function parseBlkParams(query: string): BlkParams {
+  const q = new URLSearchParams(query);
+  const d = BLK_DEFAULTS;
+  return {
+    device: oneOf(q.get("device"), Object.keys(DEVICES) as Array<keyof typeof DEVICES>, d.device),
+    rw: oneOf(q.get("rw"), ["read", "write", "randread", "randwrite", "randrw"] as const, d.rw),
+    numjobs: clampInt(q.get("numjobs"), 1, 16, d.numjobs),
+    iodepth: clampInt(q.get("iodepth"), 1, 64, d.iodepth),
+    bs: oneOf(q.get("bs"), Object.keys(SIZES) as Array<keyof typeof SIZES>, d.bs),
+    size: oneOf(q.get("size"), Object.keys(SPANS) as Array<keyof typeof SPANS>, d.size),
+    fifo_batch: clampInt(q.get("fifo_batch"), 1, 256, d.fifo_batch),
+    writes_starved: clampInt(q.get("writes_starved"), 0, 16, d.writes_starved),
+    seed: clampInt(q.get("seed"), 0, 2 ** 31 - 1, d.seed),
+  };
+}
+
+const toQuery = (p: BlkParams) => new URLSearchParams(Object.entries(p).map(([k, v]) => [k, String(v)])).toString();
+
+type Prediction = "lower" | "same" | "higher";
+
+/** How mq-deadline's p99 latency compares with none's (within 5% counts as the same). */
+export function tailVerdict(none: BlkResult, dd: BlkResult): { ratio: number; verdict: Prediction } {
+  const op = none.summary.read.requests ? "read" : "write";
+  const ratio = dd.summary[op].p99_us / none.summary[op].p99_us;
+  return { ratio, verdict: ratio < 0.95 ? "lower" : ratio > 1.05 ? "higher" : "same" };
+}
+
+export function PlayBlk({ query }: { query: string }) {
+  const [p, setP] = useState<BlkParams>(() => parseBlkParams(query));
+  const [prediction, setPrediction] = useState<Prediction | null>(null);
+  const [results, setResults] = useState<BlkResult[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [running, setRunning] = useState(false);
+  const client = useRef<BlkClient | null>(null);
+  useEffect(() => {
+    client.current = new BlkClient();
+    return () => client.current?.terminate();
+  }, []);
+
+  const jobs = useMemo(() => fioJobs({ numjobs: p.numjobs, iodepth: p.iodepth, bs: SIZES[p.bs], rw: p.rw, size: SPANS[p.size] }), [p]);
+  const requests = jobs.reduce((n, j) => n + j.ios, 0);
+
+  const set = <K extends keyof BlkParams>(k: K, v: BlkParams[K]) => {
+    const next = { ...p, [k]: v };
+    setP(next);
+    setResults(null);
+    setPrediction(null);
+    history.replaceState(null, "", `#/play/blk?${toQuery(next)}`);
+  };
+
+  async function run() {
+    setRunning(true);
+    setError(null);
+    try {
+      const tunables = { ...DD_DEFAULTS, fifo_batch: p.fifo_batch, writes_starved: p.writes_starved };
+      setResults(await client.current!.run({ device: DEVICES[p.device], jobs, tunables, seed: p.seed }, ["none", "mq-deadline"]));
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setRunning(false);
+    }
+  }
+
+  const tooMany = requests > MAX_REQUESTS;
+  const timeMax = results ? Math.max(...results.map((r) => r.summary.elapsed_ms)) : 0;
+  const sectorMax = jobs.length ? jobs[jobs.length - 1].offset + jobs[jobs.length - 1].span : 1;
+  const verdict = results ? tailVerdict(results[0], results[1]) : null;
+  const ms = (us: number) => (us / 1000).toFixed(2);
+
+  return (
+    <section className="play">
+      <h1>Block layer: mq-deadline against none</h1>
+      <p>
+        fio-like jobs issue requests to a simulated device through blk-mq. With <code>none</code>, requests reach the
+        device in the order they arrive; <code>mq-deadline</code> (as in <code>block/mq-deadline.c</code>) sorts them by
+        sector in batches of <code>fifo_batch</code>, lets reads pass writes until writes have waited{" "}
+        <code>writes_starved</code> times, and serves the oldest first once its deadline (500 ms for reads) has passed.
+      </p>
+      <form className="play-form" onSubmit={(e) => e.preventDefault()} aria-label="scenario">
+        <label>device <select value={p.device} onChange={(e) => set("device", e.target.value as BlkParams["device"])}>
+          {Object.entries(DEVICES).map(([k, d]) => <option key={k} value={k}>{k}: {d.label}</option>)}
+        </select></label>
+        <label>rw <select value={p.rw} onChange={(e) => set("rw", e.target.value as BlkParams["rw"])}>
+          {["read", "randread", "write", "randwrite", "randrw"].map((v) => <option key={v}>{v}</option>)}
+        </select></label>
+        <label>numjobs <input type="number" min={1} max={16} value={p.numjobs} onChange={(e) => set("numjobs", clampInt(e.target.value, 1, 16, p.numjobs))} /></label>
+        <label>iodepth <input type="number" min={1} max={64} value={p.iodepth} onChange={(e) => set("iodepth", clampInt(e.target.value, 1, 64, p.iodepth))} /></label>
+        <label>bs <select value={p.bs} onChange={(e) => set("bs", e.target.value as BlkParams["bs"])}>
+          {Object.keys(SIZES).map((v) => <option key={v}>{v}</option>)}
+        </select></label>
+        <label>size per job <select value={p.size} onChange={(e) => set("size", e.target.value as BlkParams["size"])}>
+          {Object.keys(SPANS).map((v) => <option key={v}>{v}</option>)}
+        </select></label>
+        <label>fifo_batch <input type="number" min={1} max={256} value={p.fifo_batch} onChange={(e) => set("fifo_batch", clampInt(e.target.value, 1, 256, p.fifo_batch))} /></label>
+        <label>writes_starved <input type="number" min={0} max={16} value={p.writes_starved} onChange={(e) => set("writes_starved", clampInt(e.target.value, 0, 16, p.writes_starved))} /></label>
+        <label>seed <input type="number" min={0} value={p.seed} onChange={(e) => set("seed", clampInt(e.target.value, 0, 2 ** 31 - 1, p.seed))} /></label>
+        <span className="muted">{requests.toLocaleString()} requests{tooMany ? ` (more than ${MAX_REQUESTS.toLocaleString()}: make size smaller or bs larger)` : ""}</span>
+      </form>
+
+      <fieldset className="predict">
+        <legend>Predict first: compared with none, mq-deadline's 99th-percentile latency will be</legend>
+        {(["lower", "same", "higher"] as const).map((v) => (
+          <label key={v}><input type="radio" name="prediction" value={v} checked={prediction === v} onChange={() => setPrediction(v)} /> {v === "same" ? "about the same (within 5%)" : v}</label>
+        ))}
+        <button type="button" onClick={run} disabled={running || tooMany}>{running ? "Running…" : prediction ? "Run and reveal" : "Run without predicting"}</button>
+      </fieldset>
+      {error && <p className="error" role="alert">{error}</p>}
+
+      {results && verdict && (
+        <div className="reveal" role="status" data-verdict={verdict.verdict} data-ratio={verdict.ratio.toFixed(4)}>
+          <p>
+            mq-deadline's p99 latency is <strong>{verdict.ratio.toFixed(2)}×</strong> none's: <strong>{verdict.verdict === "same" ? "about the same" : verdict.verdict}</strong>.
+            {prediction && (prediction === verdict.verdict ? " Your prediction was right." : ` You predicted ${prediction}.`)}
+          </p>
+          <table className="files" aria-label="results">
+            <thead><tr><th>scheduler</th><th>MB/s</th><th>time (ms)</th><th>read mean / p99 (ms)</th><th>write mean / p99 (ms)</th><th>head travel (sectors)</th></tr></thead>
+            <tbody>
+              {results.map((r) => (
+                <tr key={r.summary.sched} data-sched={r.summary.sched}>
+                  <td>{r.summary.sched}</td>
+                  <td>{r.summary.mb_per_s.toFixed(1)}</td>
+                  <td>{r.summary.elapsed_ms.toFixed(1)}</td>
+                  <td>{ms(r.summary.read.mean_us)} / {ms(r.summary.read.p99_us)}</td>
+                  <td>{ms(r.summary.write.mean_us)} / {ms(r.summary.write.p99_us)}</td>
+                  <td>{r.summary.seek_sectors.toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div className="plots">
+            {results.map((r) => <OffsetTimePlot key={r.summary.sched} title={r.summary.sched} rows={r.rows} timeMaxMs={timeMax} sectorMax={sectorMax} />)}
+          </div>
+          <p className="muted">Dots: one request each, coloured by job. Same axes for both schedulers.</p>
+        </div>
+      )}
+    </section>
+  );
+}
