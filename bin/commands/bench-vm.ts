@@ -75,9 +75,9 @@ export async function benchVm(args: string[]): Promise<number> {
       }
     }
     if (want("f2fs-clue")) {
-      const rows = await scenario(vm, "f2fs-clue 6000", 3600);
+      const rows = await scenario(vm, "f2fs-clue 8000", 3600);
       table(
-        "F2FS create/unlink 6000 files per clue mask (one CPU)              seed: 15x MWUL, 3x MWUM on 120 cores (from the wasm model)",
+        "F2FS 8000 files: fill, free all, trim, refill x4 writers (one CPU) seed: 15x MWUL, 3x MWUM on 120 cores (from the wasm model)",
         ["clue", "ms", "bitmap scans", "NAT scans", "skipped", "NAT deferred", "entries scanned", "fsck"],
         rows.map((r) => [r.clue, r.ms, r.bitmap_scans, r.nat_scans, r.scans_skipped, r.nat_deferred, r.nids_scanned, r.fsck_exit === 0 ? "clean" : `exit ${r.fsck_exit}`]),
       );
