@@ -2,6 +2,8 @@
 // boot, seen through the events fslab-trace streams and the counters in sysfs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NodeVm } from "../web/src/vm/node-vm";
+import { loadCoreModule } from "../web/src/cores/node-load";
+import { runDirScript } from "../web/src/cores/exfat-dir";
 import { EV, countOf, discardsOf, DiscardPolicy, nidScansOf, NidScanPhase, type NidScan } from "../web/src/cores/events";
 
 let vm: NodeVm;
@@ -96,21 +98,35 @@ describe("exfat batch_discard", () => {
 });
 
 describe("exfat empty_hint", () => {
-  it("examines far more directory entries per create without the 6.2 hint", async () => {
+  // 200 short names, every third removed, then 60 long names (4 entries each: they do not
+  // fit the 3-entry holes); the same steps in the guest and in the model
+  const ops = [
+    ...Array.from({ length: 200 }, (_, i) => `+f${i + 1}`),
+    ...Array.from({ length: 200 }, (_, i) => i + 1).filter((i) => i % 3 === 0).map((i) => `-f${i}`),
+    ...Array.from({ length: 60 }, (_, i) => `+file-with-long-name-${i + 201}`),
+  ];
+  const shell = ops.map((op) => (op[0] === "+" ? `: > /mnt/x/d/${op.slice(1)}` : `rm /mnt/x/d/${op.slice(1)}`)).join("\n");
+
+  it("examines far more entries per create without the 6.2 hint, exactly as the model does", async () => {
+    const m = await loadCoreModule("exfat");
     const examined: Record<number, number> = {};
     for (const hint of [1, 0]) {
       await sh(`set -e; umount /mnt/x 2>/dev/null || true; losetup -D; rm -f /tmp/x.img
         truncate -s 32M /tmp/x.img; dev=$(losetup -f --show /tmp/x.img); mkfs.exfat $dev >/dev/null
-        mkdir -p /mnt/x; mount $dev /mnt/x; mkdir /mnt/x/d; echo ${hint} > /sys/module/exfat/parameters/empty_hint`);
-      const ev = await traced("for i in $(seq 1 200); do : > /mnt/x/d/f$i; done", "exfat/exfat_empty_search");
-      expect(countOf(ev, EV.EXFAT_EMPTY_SEARCH)).toBeGreaterThanOrEqual(200);
-      let sum = 0;
-      for (let i = 0; i < ev.length; i += 4) if (ev[i] === EV.EXFAT_EMPTY_SEARCH) sum += ev[i + 1];
-      examined[hint] = sum;
+        mkdir -p /mnt/x; mount $dev /mnt/x; mkdir /mnt/x/d; echo ${hint} > /sys/module/exfat/parameters/empty_hint
+        echo 0 > /sys/module/exfat/parameters/empty_entries_examined`);
+      const kernel = await traced(shell, "exfat/exfat_empty_search");
+      const model = runDirScript(m, hint === 1, ops);
+      // record for record: entries examined, where the hint pointed, the slot found
+      expect(countOf(kernel, EV.EXFAT_EMPTY_SEARCH)).toBe(countOf(model.events, EV.EXFAT_EMPTY_SEARCH));
+      expect(Array.from(kernel)).toEqual(Array.from(model.events));
+      examined[hint] = +(await sh("cat /sys/module/exfat/parameters/empty_entries_examined"));
+      expect(examined[hint]).toBe(model.examined);
+      model.dir.dispose();
     }
     await sh("echo 1 > /sys/module/exfat/parameters/empty_hint");
-    // with the hint each create looks at about its own 3 entries; without, at all before it
-    expect(examined[1]).toBeLessThan(200 * 10);
+    // with the hint each create looks at about its own entries; without, at all before them
+    expect(examined[1]).toBeLessThan(260 * 10);
     expect(examined[0]).toBeGreaterThan(examined[1] * 10);
   });
 });

@@ -11,6 +11,7 @@ function usage(): never {
   fslab vm [--cold] [--timeout S] -- '<cmd>'    start the guest headless (saved state unless --cold), run the command, exit with its status
   fslab inspect <image> [--json]                detect the filesystem in a disk image and print its structure
   fslab simulate exfat [options] [--json]       a delete's discard requests and cost, per cluster vs batched
+  fslab simulate exfat-dir [options] [--json]   entries the empty-entry search examines, with and without the 6.2 hint
   fslab simulate f2fs [options] [--json]        FxMark unlink on 1..120 cores, upstream vs CLUE
   fslab simulate blk [options] [--json]         mq-deadline vs none on fio-like jobs in simulated time
   fslab simulate                                the options of each

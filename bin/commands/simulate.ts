@@ -3,6 +3,7 @@
 import { parseArgs } from "node:util";
 import { loadCoreModule } from "../../web/src/cores/node-load";
 import { FXMARK_COSTS, fxmarkUnlink, type Workload } from "../../web/src/cores/f2fs-core";
+import { ExfatDir } from "../../web/src/cores/exfat-dir";
 import { DEFAULT_COST, SEED_80G, deleteCost } from "../../web/src/cores/exfat-cost";
 import { DiscardPolicy } from "../../web/src/cores/events";
 import { DEVICES, DD_DEFAULTS, fioJobs, simulateBlk, ROW, ROW_WIDTH, type FioPattern, type Scheduler } from "../../web/src/cores/blk-core";
@@ -11,6 +12,10 @@ const USAGE = `usage: fslab simulate exfat [--size SIZE] [--cluster SIZE] [--run
   Deletes one file under both discard policies (per cluster, Linux <= 6.14; batched, 6.15+) and
   prices it: discard requests x request-us + clusters x cluster-ns. Defaults: the seed's 80G
   file of 4k clusters in one run, costs fitted to its 4m46s -> 1.66 s.
+       fslab simulate exfat-dir [--files N] [--bucket N] [--json]
+  Creates files f1..fN in one directory (4 KiB clusters) with and without the Linux 6.2
+  empty-entry hint; entries the empty-entry search examines per bucket (the model matches the
+  guest kernel's exfat_empty_search events record for record). Defaults: seed 000's 5000 in 1000s.
        fslab simulate f2fs [--workload MWUL|MWUM|both] [--clue 0,1,2,4,7] [--cores 1,2,4,8,15,30,60,120]
                            [--unlinks N] [--seed N] [--json]
   FxMark's unlink workloads on many cores, upstream vs each CLUE technique (unlinks/s).
@@ -187,10 +192,50 @@ async function simulateF2fsCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
+async function simulateExfatDirCommand(argv: string[]): Promise<number> {
+  const { values: v } = parseArgs({
+    args: argv,
+    options: { files: { type: "string", default: "5000" }, bucket: { type: "string", default: "1000" }, json: { type: "boolean", default: false } },
+  });
+  const files = int(v.files!, "--files", 1, 1_000_000);
+  const bucket = int(v.bucket!, "--bucket", 1, files);
+  const m = await loadCoreModule("exfat");
+  const rows = [true, false].map((hint) => {
+    const d = new ExfatDir(m, hint);
+    const perBucket: number[] = [];
+    let before = 0;
+    try {
+      for (let i = 1; i <= files; i++) {
+        d.create(`f${i}`.length);
+        if (i % bucket === 0 || i === files) {
+          perBucket.push(d.examined - before);
+          before = d.examined;
+        }
+      }
+      return { empty_hint: hint ? 1 : 0, examined_per_bucket: perBucket, clusters: d.clusters };
+    } finally {
+      d.dispose();
+    }
+  });
+  if (v.json) {
+    console.log(JSON.stringify({ files, bucket, results: rows }));
+    return 0;
+  }
+  console.log(`create f1..f${files} in one directory (4 KiB clusters, 128 entries each): entries the empty-entry search examines`);
+  console.log(`  ${"files".padEnd(14)} ${"hint (6.2+)".padStart(12)} ${"no hint".padStart(12)}`);
+  rows[0].examined_per_bucket.forEach((x, b) => {
+    const range = `${b * bucket + 1}-${Math.min(files, (b + 1) * bucket)}`;
+    console.log(`  ${range.padEnd(14)} ${String(x).padStart(12)} ${String(rows[1].examined_per_bucket[b]).padStart(12)}`);
+  });
+  console.log("  (seed 000, Linux 6.2: creating 5000 files 14% to 57% faster with the hint, bucket by bucket)");
+  return 0;
+}
+
 export async function simulateCommand(args: string[]): Promise<number> {
   const [topic, ...rest] = args;
   if (topic === "blk") return simulateBlkCommand(rest);
   if (topic === "exfat") return simulateExfatCommand(rest);
+  if (topic === "exfat-dir") return simulateExfatDirCommand(rest);
   if (topic === "f2fs") return simulateF2fsCommand(rest);
-  throw new Error(topic ? `no model for "${topic}" yet (exfat, f2fs, blk)\n${USAGE}` : USAGE);
+  throw new Error(topic ? `no model for "${topic}" yet (exfat, exfat-dir, f2fs, blk)\n${USAGE}` : USAGE);
 }

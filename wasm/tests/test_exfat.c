@@ -6,6 +6,7 @@
 #include "fslab/errno.h"
 #include <string.h>
 #include "fslab/exfat.h"
+#include "fslab/exfat_dir.h"
 #include "check.h"
 
 static unsigned count_events(const struct exfat_volume *v, uint32_t type)
@@ -249,8 +250,57 @@ static void test_corrupt_chain_loop_terminates(void)
 	exfat_volume_free(v);
 }
 
+/*
+ * The empty-entry search (fs/exfat/namei.c __exfat_search_empty_slot, dir.c
+ * exfat_set_empty_hint), worked by hand for a 4 KiB-cluster directory (128 entries):
+ * short names take 3 entries (file, stream, one name entry).
+ */
+static void test_empty_entry_search(void)
+{
+	struct exfat_dir *h = exfat_dir_new(128, 1), *o = exfat_dir_new(128, 0);
+	int i, k;
+
+	CHECK_EQ(exfat_calc_num_entries(2), 3);
+	CHECK_EQ(exfat_calc_num_entries(15), 3);
+	CHECK_EQ(exfat_calc_num_entries(16), 4);
+	/* creates 1..3: with the hint the lookup stops at the first unused entry and hints it
+	 * (search examines 3); without, the search starts at 0 (examines 3, 6, 9) */
+	for (i = 0; i < 3; i++) {
+		CHECK_EQ(exfat_dir_create(h, 2), 3 * i);
+		CHECK_EQ(exfat_dir_create(o, 2), 3 * i);
+	}
+	CHECK_EQ(h->examined, 9);
+	CHECK_EQ(o->examined, 3 + 6 + 9);
+	CHECK_EQ((int)h->events.ev[2].b, 6); /* hint: entry 6 */
+	CHECK_EQ(o->events.ev[2].b, 0xFFFFFFFFu); /* no hint */
+	/* fill the first cluster: 42 sets use 126 entries; the 43rd does not fit in the 2 left */
+	for (i = 3; i < 42; i++)
+		exfat_dir_create(h, 2);
+	fslab_events_clear(&h->events);
+	CHECK_EQ(exfat_dir_create(h, 2), 126);
+	/* the hint (126, two entries to the end) is short: -ENOSPC without a search, a new
+	 * cluster, then the search from 126 finds 126 */
+	CHECK_EQ(h->events.len, 2);
+	CHECK_EQ(h->events.ev[0].c, 0xFFFFFFFFu); /* -ENOSPC */
+	CHECK_EQ(h->events.ev[0].a, 0);
+	CHECK_EQ(h->events.ev[1].a, 3);
+	CHECK_EQ(h->clusters, 2);
+	/* a deleted set in the middle is reused: the lookup's hint points at it */
+	CHECK_EQ(exfat_dir_remove(h, 30, 2), 0);
+	CHECK_EQ(exfat_dir_create(h, 2), 30);
+	CHECK_EQ(exfat_dir_remove(h, 30, 2), 0);
+	CHECK_EQ(exfat_dir_remove(h, 30, 2), -FSLAB_ENOENT);
+	/* a longer name (4 entries) does not fit the 3 deleted ones and goes to the end */
+	k = exfat_dir_create(h, 20);
+	CHECK_EQ(k, 129);
+	exfat_dir_free(h);
+	exfat_dir_free(o);
+	CHECK(exfat_dir_new(100, 1) == NULL); /* entries per cluster: a power of two */
+}
+
 int main(void)
 {
+	test_empty_entry_search();
 	test_contiguous_file_is_nofatchain();
 	test_append_after_gap_makes_fat_chain();
 	test_free_fat_chain_batched_vs_per_cluster();

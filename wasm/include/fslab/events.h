@@ -17,7 +17,7 @@ enum fslab_event_type {
 	FSLAB_EV_EXFAT_BITMAP_CLEAR = 0x0102, /* a = first cluster, b = clusters (a run) */
 	FSLAB_EV_EXFAT_FAT_WRITE = 0x0103,    /* a = cluster, b = new FAT entry value */
 	FSLAB_EV_EXFAT_DISCARD = 0x0104,      /* a = start cluster, b = cluster count, c = policy */
-	FSLAB_EV_EXFAT_EMPTY_SEARCH = 0x0105, /* a = entries examined, b = hint (~0: none), c = result */
+	FSLAB_EV_EXFAT_EMPTY_SEARCH = 0x0105, /* a = entries examined, b = hint (~0: none), c = slot (~0: -ENOSPC) */
 
 	/* F2FS free-NID scan (fs/f2fs/node.c, with our CLUE switch); two records per phase */
 	FSLAB_EV_F2FS_NID_SCAN = 0x0301,        /* a = phase (0 bitmap, 1 NAT, 2 deferred) | skipped << 8,

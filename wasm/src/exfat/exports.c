@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include "fslab/exfat.h"
+#include "fslab/exfat_dir.h"
 
 struct exfat_volume *fx_exfat_new(uint32_t clusters, uint32_t sect_per_clus_bits)
 {
@@ -52,3 +53,15 @@ int fx_exfat_file_clusters(const struct exfat_volume *v, int id, uint32_t *out, 
 {
 	return exfat_file_clusters(v, id, out, max);
 }
+
+/* The directory model (fslab/exfat_dir.h): empty-entry searches with or without the hint. */
+struct exfat_dir *fx_exfat_dir_new(uint32_t dentries_per_clu, int empty_hint) { return exfat_dir_new(dentries_per_clu, empty_hint); }
+void fx_exfat_dir_free(struct exfat_dir *d) { exfat_dir_free(d); }
+int fx_exfat_dir_create(struct exfat_dir *d, int name_len) { return exfat_dir_create(d, name_len); }
+int fx_exfat_dir_remove(struct exfat_dir *d, int slot, int name_len) { return exfat_dir_remove(d, slot, name_len); }
+uint32_t fx_exfat_dir_clusters(const struct exfat_dir *d) { return d->clusters; }
+const uint8_t *fx_exfat_dir_slots(const struct exfat_dir *d) { return d->slot; }
+double fx_exfat_dir_examined(const struct exfat_dir *d) { return (double)d->examined; }
+const struct fslab_event *fx_exfat_dir_events_ptr(const struct exfat_dir *d) { return d->events.ev; }
+int fx_exfat_dir_events_len(const struct exfat_dir *d) { return d->events.oom ? -1 : (int)d->events.len; }
+void fx_exfat_dir_events_clear(struct exfat_dir *d) { fslab_events_clear(&d->events); }

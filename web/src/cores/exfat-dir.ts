@@ -1,0 +1,73 @@
+// The exfat directory model (wasm/src/exfat/dir.c): where each new entry set goes and how
+// many entries the empty-entry search examines, with the Linux 6.2 hint or without it. Its
+// EXFAT_EMPTY_SEARCH records carry the same fields as the guest kernel's exfat_empty_search
+// tracepoint, so the two streams compare record for record.
+import { WORDS_PER_EVENT } from "./events";
+
+export class ExfatDirError extends Error {}
+
+export class ExfatDir {
+  private d: number;
+
+  /** a new directory of one cluster; 128 entries per cluster for 4 KiB clusters */
+  constructor(private m: any, emptyHint: boolean, private dentriesPerCluster = 128) {
+    this.d = m._fx_exfat_dir_new(dentriesPerCluster, emptyHint ? 1 : 0);
+    if (!this.d) throw new ExfatDirError(`cannot model a directory of ${dentriesPerCluster} entries per cluster (a power of two)`);
+  }
+
+  dispose(): void {
+    if (this.d) this.m._fx_exfat_dir_free(this.d);
+    this.d = 0;
+  }
+
+  /** the slot of the new entry set for a name of nameLength characters */
+  create(nameLength: number): number {
+    const r = this.m._fx_exfat_dir_create(this.d, nameLength);
+    if (r < 0) throw new ExfatDirError(r === -28 ? "the directory is full (256 MiB of entries)" : `cannot create a name of ${nameLength} characters`);
+    return r;
+  }
+
+  remove(slot: number, nameLength: number): void {
+    if (this.m._fx_exfat_dir_remove(this.d, slot, nameLength) < 0) throw new ExfatDirError(`no entry set at slot ${slot}`);
+  }
+
+  get clusters(): number {
+    return this.m._fx_exfat_dir_clusters(this.d);
+  }
+
+  /** entries examined by every search so far (the kernel's empty_entries_examined) */
+  get examined(): number {
+    return this.m._fx_exfat_dir_examined(this.d);
+  }
+
+  /** each slot: 0 unused, 1 deleted, 2 in use */
+  slots(): Uint8Array {
+    const p = this.m._fx_exfat_dir_slots(this.d);
+    return this.m.HEAPU8.slice(p, p + this.clusters * this.dentriesPerCluster);
+  }
+
+  takeEvents(): Uint32Array {
+    const len = this.m._fx_exfat_dir_events_len(this.d);
+    if (len < 0) throw new ExfatDirError("the event stream ran out of memory");
+    const p = this.m._fx_exfat_dir_events_ptr(this.d) >>> 2;
+    const out = this.m.HEAPU32.slice(p, p + len * WORDS_PER_EVENT);
+    this.m._fx_exfat_dir_events_clear(this.d);
+    return out;
+  }
+}
+
+/** Runs creates ("+name") and removes ("-name") in one new directory. Names are ASCII here:
+ *  the kernel counts UTF-16 units. */
+export function runDirScript(m: any, emptyHint: boolean, ops: string[]): { events: Uint32Array; examined: number; dir: ExfatDir } {
+  const dir = new ExfatDir(m, emptyHint);
+  const at = new Map<string, number>();
+  for (const op of ops) {
+    const name = op.slice(1);
+    if (op[0] === "+") at.set(name, dir.create([...name].length));
+    else {
+      dir.remove(at.get(name)!, [...name].length);
+      at.delete(name);
+    }
+  }
+  return { events: dir.takeEvents(), examined: dir.examined, dir };
+}
