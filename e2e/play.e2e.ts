@@ -1,4 +1,4 @@
-// The block-layer playground in Chromium: parameters from the link, predict-then-reveal, the
+// The playgrounds in Chromium: parameters from the link, predict-then-reveal, the
 // numbers and plots the page shows against the same blk core run here in Node.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -6,6 +6,7 @@ import { launch, screenshot } from "./browser";
 import { loadCoreModule } from "../web/src/cores/node-load";
 import { DD_DEFAULTS, DEVICES, fioJobs, simulateBlk } from "../web/src/cores/blk-core";
 import { tailVerdict } from "../web/src/pages/PlayBlk";
+import { FXMARK_COSTS, fxmarkUnlink } from "../web/src/cores/f2fs-core";
 
 const base = () => inject("baseUrl");
 
@@ -72,5 +73,43 @@ describe("/play/blk", () => {
     const reveal = page.locator(".reveal[role=status]");
     await reveal.waitFor();
     expect(await reveal.getAttribute("data-ratio")).toBe(want.ratio.toFixed(4));
+  });
+});
+
+describe("/play/f2fs", () => {
+  let b: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  beforeAll(async () => {
+    b = await launch();
+    page = b.page;
+    await page.goto(`${base()}#/play/f2fs?workload=MWUM&unlinks=500&remote_ns=1500&nat_scan_ns=12000&seed=1`);
+  });
+  afterAll(async () => {
+    await screenshot(page, "play-f2fs");
+    await b.close();
+  });
+
+  it("reveals CLUE's speed-up at 120 cores as the f2fs core computes it, with a curve per technique", async () => {
+    const m = await loadCoreModule("f2fs");
+    const at120 = (clue: number) => fxmarkUnlink(m, "MWUM", clue, 120, 500, FXMARK_COSTS, 1).unlinks_per_sec;
+    const want = at120(7) / at120(0);
+    expect(await page.locator("select").first().inputValue()).toBe("MWUM");
+    await page.getByLabel("your guess").fill("15");
+    await page.click("text=Run and reveal");
+    const reveal = page.locator(".reveal[role=status]");
+    await reveal.waitFor();
+    expect(await reveal.getAttribute("data-speedup")).toBe(want.toFixed(3));
+    expect(await reveal.textContent()).toMatch(/you guessed 15× \(over by \d+%\)/);
+    expect(await page.locator("svg g.series").count()).toBe(5);
+    expect(await page.locator("svg g.series circle").count()).toBe(5 * 8);
+    // the table alternative: upstream at 1 core, in thousands
+    expect(await page.locator('tr[data-clue="0"] td').nth(1).textContent()).toBe(`${(fxmarkUnlink(m, "MWUM", 0, 1, 500).unlinks_per_sec / 1000).toFixed(0)}k`);
+    await screenshot(page, "play-f2fs-revealed");
+  });
+
+  it("a changed cost goes into the link and clears the answer", async () => {
+    await page.getByLabel("remote_ns").fill("3000");
+    await expect.poll(() => page.url()).toMatch(/remote_ns=3000/);
+    expect(await page.locator(".reveal").count()).toBe(0);
   });
 });

@@ -2,10 +2,12 @@
 //   #/              the labs
 //   #/lab/<id>      one lab: its steps, the VM's terminal, its views
 //   #/play/blk?...  the block-layer playground (its parameters in the query)
+//   #/play/f2fs?... F2FS unlink scaling, upstream against CLUE
 import { useEffect, useState } from "react";
 import { Home } from "./pages/Home";
 import { LabPage } from "./pages/LabPage";
 import { PlayBlk } from "./pages/PlayBlk";
+import { PlayF2fs } from "./pages/PlayF2fs";
 
 function useHashRoute(): string {
   const [hash, setHash] = useState(location.hash);
@@ -20,7 +22,7 @@ function useHashRoute(): string {
 export function App() {
   const route = useHashRoute();
   const lab = route.match(/^\/lab\/([\w-]+)$/);
-  const play = route.match(/^\/play\/blk(?:\?(.*))?$/);
+  const play = route.match(/^\/play\/(blk|f2fs)(?:\?(.*))?$/);
   return (
     <>
       <header className="top">
@@ -28,7 +30,7 @@ export function App() {
         <span className="muted">Linux filesystem and block-layer internals, in a real kernel</span>
       </header>
       <main>
-        {lab ? <LabPage id={lab[1]} key={lab[1]} /> : play ? <PlayBlk query={play[1] ?? ""} /> : route === "/" ? <Home /> : <p>No page at {route}. <a href="#/">All labs</a></p>}
+        {lab ? <LabPage id={lab[1]} key={lab[1]} /> : play ? (play[1] === "blk" ? <PlayBlk query={play[2] ?? ""} /> : <PlayF2fs query={play[2] ?? ""} />) : route === "/" ? <Home /> : <p>No page at {route}. <a href="#/">All labs</a></p>}
       </main>
     </>
   );

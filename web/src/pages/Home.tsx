@@ -25,6 +25,10 @@ export function Home() {
           <h2><a href="#/play/blk">Block layer: mq-deadline against none</a></h2>
           <p>Run fio-like jobs on a simulated disk, SD card or SSD; predict, then see every request's sector against time.</p>
         </li>
+        <li className="lab-card">
+          <h2><a href="#/play/f2fs">F2FS unlink on many cores: upstream against CLUE</a></h2>
+          <p>FxMark's unlink workloads on 1 to 120 simulated cores; predict CLUE's speed-up, then see where the cores wait.</p>
+        </li>
       </ul>
     </section>
   );

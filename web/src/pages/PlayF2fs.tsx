@@ -1,0 +1,151 @@
+// /play/f2fs: FxMark's unlink workloads on 1..120 simulated cores, upstream against each
+// CLUE technique (the f2fs core, in a worker). Predict how many times faster all of CLUE is
+// at 120 cores, then see the scaling curves, the numbers and where the cores waited.
+// The guest VM has one CPU: this is where the scaling lesson happens.
+import { useEffect, useMemo, useRef, useState } from "react";
+import { F2fsClient } from "../cores/f2fs-client";
+import { FXMARK_COSTS, LOCKS, type FxmarkResult, type Workload } from "../cores/f2fs-core";
+import { ScalingChart } from "../viz/ScalingChart";
+
+const CORES = [1, 2, 4, 8, 15, 30, 60, 120];
+const CLUES = [0, 1, 2, 4, 7];
+const NAMES: Record<number, string> = { 0: "upstream", 1: "optimistic (1)", 2: "heuristic (2)", 4: "lazy (4)", 7: "CLUE, all (7)" };
+
+export interface F2fsParams {
+  workload: Workload;
+  unlinks: number;
+  remote_ns: number;
+  nat_scan_ns: number;
+  seed: number;
+}
+
+const int = (v: string | null, lo: number, hi: number, d: number) => {
+  const n = Number(v);
+  return v !== null && Number.isInteger(n) && n >= lo && n <= hi ? n : d;
+};
+
+export function parseF2fsParams(query: string): F2fsParams {
+  const q = new URLSearchParams(query);
+  return {
+    workload: q.get("workload") === "MWUM" ? "MWUM" : "MWUL",
+    unlinks: int(q.get("unlinks"), 100, 10000, 2000),
+    remote_ns: int(q.get("remote_ns"), 0, 20000, FXMARK_COSTS.remote_ns),
+    nat_scan_ns: int(q.get("nat_scan_ns"), 0, 100000, FXMARK_COSTS.nat_scan_ns),
+    seed: int(q.get("seed"), 0, 2 ** 31 - 1, 1),
+  };
+}
+
+/** CLUE (7) over upstream (0) at the most cores */
+export function speedupAtMost(results: FxmarkResult[]): number {
+  const most = Math.max(...results.map((r) => r.cores));
+  const at = (c: number) => results.find((r) => r.clue === c && r.cores === most)!.unlinks_per_sec;
+  return at(7) / at(0);
+}
+
+export function PlayF2fs({ query }: { query: string }) {
+  const [p, setP] = useState<F2fsParams>(() => parseF2fsParams(query));
+  const [guess, setGuess] = useState("");
+  const [results, setResults] = useState<FxmarkResult[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [running, setRunning] = useState(false);
+  const client = useRef<F2fsClient | null>(null);
+  useEffect(() => {
+    client.current = new F2fsClient();
+    return () => client.current?.terminate();
+  }, []);
+
+  const set = <K extends keyof F2fsParams>(k: K, v: F2fsParams[K]) => {
+    const next = { ...p, [k]: v };
+    setP(next);
+    setResults(null);
+    history.replaceState(null, "", `#/play/f2fs?${new URLSearchParams(Object.entries(next).map(([a, b]) => [a, String(b)]))}`);
+  };
+
+  async function run() {
+    setRunning(true);
+    setError(null);
+    try {
+      const costs = { ...FXMARK_COSTS, remote_ns: p.remote_ns, nat_scan_ns: p.nat_scan_ns };
+      setResults(await client.current!.sweep(p.workload, CLUES, CORES, p.unlinks, costs, p.seed));
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setRunning(false);
+    }
+  }
+
+  const series = useMemo(
+    () => (results ? CLUES.map((c) => ({ name: NAMES[c], points: results.filter((r) => r.clue === c).map((r) => ({ cores: r.cores, value: r.unlinks_per_sec })) })) : []),
+    [results],
+  );
+  const speedup = results ? speedupAtMost(results) : 0;
+  const guessed = Number(guess);
+
+  return (
+    <section className="play">
+      <h1>F2FS unlink on many cores: upstream against CLUE</h1>
+      <p>
+        Every F2FS unlink may refill the free-NID list: a scan of the free-NID bitmap and of NAT entries under one
+        filesystem-wide lock (<code>build_lock</code>). CLUE (our guest's <code>/sys/fs/f2fs/&lt;dev&gt;/clue</code>) checks
+        first without the lock and lets one core scan the bitmap while others go on (1), starts each bitmap scan where the
+        last stopped (2), and leaves the NAT scan to the checkpoint (4). FxMark's MWUL unlinks in private directories;
+        MWUM in one shared directory, whose lock serializes every unlink. The costs are chosen to give the paper's shape
+        on its 120-core, 8-socket server; a lock handed to another socket costs <code>remote_ns</code> more.
+      </p>
+      <form className="play-form" onSubmit={(e) => e.preventDefault()} aria-label="scenario">
+        <label>workload <select value={p.workload} onChange={(e) => set("workload", e.target.value as Workload)}>
+          <option value="MWUL">MWUL (private directories)</option>
+          <option value="MWUM">MWUM (one shared directory)</option>
+        </select></label>
+        <label>unlinks per core <input type="number" min={100} max={10000} step={100} value={p.unlinks} onChange={(e) => set("unlinks", int(e.target.value, 100, 10000, p.unlinks))} /></label>
+        <label>remote_ns <input type="number" min={0} max={20000} step={100} value={p.remote_ns} onChange={(e) => set("remote_ns", int(e.target.value, 0, 20000, p.remote_ns))} /></label>
+        <label>nat_scan_ns <input type="number" min={0} max={100000} step={1000} value={p.nat_scan_ns} onChange={(e) => set("nat_scan_ns", int(e.target.value, 0, 100000, p.nat_scan_ns))} /></label>
+        <label>seed <input type="number" min={0} value={p.seed} onChange={(e) => set("seed", int(e.target.value, 0, 2 ** 31 - 1, p.seed))} /></label>
+      </form>
+      <fieldset className="predict">
+        <legend>Predict first: at 120 cores, how many times upstream's unlinks per second does CLUE (all three) reach?</legend>
+        <label>about <input type="number" min={0} step={0.5} value={guess} onChange={(e) => setGuess(e.target.value)} aria-label="your guess" /> times</label>
+        <button type="button" onClick={run} disabled={running}>{running ? "Running…" : guess ? "Run and reveal" : "Run without predicting"}</button>
+      </fieldset>
+      {error && <p className="error" role="alert">{error}</p>}
+      {results && (
+        <div className="reveal" role="status" data-speedup={speedup.toFixed(3)}>
+          <p>
+            At 120 cores CLUE reaches <strong>{speedup.toFixed(1)}×</strong> upstream in {p.workload}
+            {guess && Number.isFinite(guessed) && guessed > 0 ? `; you guessed ${guessed}× (${guessed > speedup ? "over" : "under"} by ${Math.abs(guessed / speedup - 1) < 0.005 ? "nothing" : `${(Math.abs(guessed - speedup) / speedup * 100).toFixed(0)}%`}).` : "."}
+            {" "}The paper reports about 15× for MWUL and 3× for MWUM.
+          </p>
+          <ScalingChart series={series} yLabel="unlinks per second" />
+          <table className="files" aria-label="unlinks per second (thousands)">
+            <thead><tr><th>clue</th>{CORES.map((c) => <th key={c}>{c}</th>)}</tr></thead>
+            <tbody>
+              {CLUES.map((c) => (
+                <tr key={c} data-clue={c}>
+                  <td>{NAMES[c]}</td>
+                  {CORES.map((n) => <td key={n}>{(results.find((r) => r.clue === c && r.cores === n)!.unlinks_per_sec / 1000).toFixed(0)}k</td>)}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <h2>Where 120 cores waited (ms, summed over cores)</h2>
+          <table className="files" aria-label="lock waits at 120 cores">
+            <thead><tr><th>clue</th>{LOCKS.map((l) => <th key={l}>{l} lock</th>)}<th>bitmap scans skipped</th><th>NAT scans deferred</th></tr></thead>
+            <tbody>
+              {CLUES.map((c) => {
+                const r = results.find((x) => x.clue === c && x.cores === 120)!;
+                return (
+                  <tr key={c}>
+                    <td>{NAMES[c]}</td>
+                    {LOCKS.map((l) => <td key={l}>{r.wait_ms[l].toFixed(0)}</td>)}
+                    <td>{r.scans_skipped}</td>
+                    <td>{r.nat_deferred}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
