@@ -7,6 +7,7 @@ import { loadCoreModule } from "../web/src/cores/node-load";
 import { ExfatCore } from "../web/src/cores/exfat-core";
 import { ExfatLab } from "../web/src/cores/exfat-scenario";
 import { DiscardPolicy } from "../web/src/cores/events";
+import { dirRun } from "../web/src/cores/exfat-dir";
 
 const base = () => inject("baseUrl");
 
@@ -110,6 +111,44 @@ describe("exfat-discard lab", () => {
     await runInTerminal(page, "echo 1 > /sys/module/exfat/parameters/batch_discard; rm /mnt/x/frag; sync");
     await expect.poll(count, { timeout: 30_000 }).toBe(64 + 4);
     expect(await page.getByTestId("kernel-discards").textContent()).toMatch(/4 batched, 64 per cluster/);
+  });
+});
+
+describe("exfat-empty-hint lab", () => {
+  let b: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  beforeAll(async () => {
+    b = await launch();
+    page = b.page;
+    await page.goto(`${base()}#/lab/exfat-empty-hint`);
+  });
+  afterAll(async () => {
+    await screenshot(page, "exfat-empty-hint-lab");
+    await b.close();
+  });
+
+  it("the model view counts the entries each search examines, with and without the hint", async () => {
+    const m = await loadCoreModule("exfat");
+    const ops = Array.from({ length: 100 }, (_, i) => `+f${i + 1}`);
+    const [hint, old] = [true, false].map((h) => dirRun(m, h, ops));
+    await page.getByRole("button", { name: "Create 100 files" }).click();
+    await expect.poll(() => page.getByTestId("examined-1").textContent()).toBe(String(hint.examined));
+    expect(await page.getByTestId("examined-0").textContent()).toBe(String(old.examined));
+    expect(hint.examined).toBe(300); // its own 3 entries per create
+    expect(old.examined).toBe(3 * (100 * 101) / 2); // all the entries before it, and its own
+  });
+
+  it("the kernel's searches are the model's, record for record, with the hint and without", async () => {
+    await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
+    const run = (n: number) => page.locator(".vm-cmd button").nth(n).click();
+    const verdict = () => page.getByTestId("model-verdict").getAttribute("data-hint").catch(() => null);
+    await run(0); // make, mount, trace
+    await runInTerminal(page, "grep -c ' /mnt/d exfat' /proc/mounts");
+    await run(1); // the steps with empty_hint=1
+    await expect.poll(verdict, { timeout: 120_000 }).toBe("1");
+    await run(2); // and with empty_hint=0
+    await expect.poll(verdict, { timeout: 120_000 }).toBe("0");
+    expect(Number(await page.getByTestId("kernel-search-count").textContent())).toBeGreaterThanOrEqual(2 * 260);
   });
 });
 

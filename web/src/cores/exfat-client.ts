@@ -2,15 +2,19 @@
 import type { ExfatSnapshot } from "./exfat-core";
 import type { DeleteResult } from "./exfat-scenario";
 import type { DiscardPolicy } from "./events";
+import type { DirRun } from "./exfat-dir";
 
 export type ExfatRequest =
   | { op: "reset"; clusters: number; sectPerClusBits: number }
   | { op: "createContiguous"; clusters: number }
   | { op: "createFragmented"; clusters: number; runs: number }
-  | { op: "delete"; id: number; policy: DiscardPolicy };
+  | { op: "delete"; id: number; policy: DiscardPolicy }
+  | { op: "dir"; ops: string[] };
 
 type Reply<R extends ExfatRequest> = R["op"] extends "reset"
   ? ExfatSnapshot
+  : R["op"] extends "dir"
+    ? DirRun[]
   : R["op"] extends "delete"
     ? { result: DeleteResult; snapshot: ExfatSnapshot }
     : { id: number; snapshot: ExfatSnapshot };

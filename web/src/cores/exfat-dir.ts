@@ -71,3 +71,36 @@ export function runDirScript(m: any, emptyHint: boolean, ops: string[]): { event
   }
   return { events: dir.takeEvents(), examined: dir.examined, dir };
 }
+
+/** The lab's steps (labs/exfat-empty-hint): 200 short names, every third removed, then 60 long
+ *  names of 4 entries that do not fit the 3-entry holes. The guest test runs the same. */
+export const LAB_SCENARIO: string[] = [
+  ...Array.from({ length: 200 }, (_, i) => `+f${i + 1}`),
+  ...Array.from({ length: 200 }, (_, i) => i + 1).filter((i) => i % 3 === 0).map((i) => `-f${i}`),
+  ...Array.from({ length: 60 }, (_, i) => `+file-with-long-name-${i + 201}`),
+];
+
+export interface DirRun {
+  emptyHint: boolean;
+  events: Uint32Array; // EXFAT_EMPTY_SEARCH records
+  slots: Uint8Array; // 0 unused, 1 deleted, 2 in use
+  examined: number;
+  clusters: number;
+}
+
+/** A fresh directory after `ops`: what the lab's views draw. */
+export function dirRun(m: any, emptyHint: boolean, ops: string[]): DirRun {
+  const r = runDirScript(m, emptyHint, ops);
+  try {
+    return { emptyHint, events: r.events, slots: r.dir.slots(), examined: r.examined, clusters: r.dir.clusters };
+  } finally {
+    r.dir.dispose();
+  }
+}
+
+/** Where two streams of records first differ (record index), or -1 if they are the same. */
+export function firstDifference(a: Uint32Array, b: Uint32Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return Math.floor(i / WORDS_PER_EVENT);
+  return a.length === b.length ? -1 : Math.floor(n / WORDS_PER_EVENT);
+}

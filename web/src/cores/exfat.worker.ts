@@ -7,6 +7,7 @@ import wasmUrl from "@wasm/exfat.wasm?url";
 import { ExfatCore } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
 import type { ExfatRequest } from "./exfat-client";
+import { dirRun } from "./exfat-dir";
 
 let lab: ExfatLab | null = null;
 const ready = createExfat({ locateFile: () => wasmUrl });
@@ -37,6 +38,9 @@ self.onmessage = async (e: MessageEvent<{ seq: number; req: ExfatRequest }>) => 
         break;
       case "delete":
         result = { result: need().delete(req.id, req.policy), snapshot: need().snapshot() };
+        break;
+      case "dir": // one directory per setting of empty_hint, replayed from its first step
+        result = [true, false].map((hint) => dirRun(module, hint, req.ops));
         break;
     }
     (self as unknown as Worker).postMessage({ seq, result }, transferables(result));

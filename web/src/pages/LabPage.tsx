@@ -5,11 +5,14 @@ import { LabSteps } from "../labs/LabSteps";
 import { VmConsole, type VmHandle } from "../vm/VmConsole";
 import { ExfatView } from "../viz/ExfatView";
 import { KernelDiscards } from "../viz/KernelDiscards";
-import { discardsOf, type ExfatDiscard } from "../cores/events";
+import { DirectoryView } from "../viz/DirectoryView";
+import { KernelEmptySearch } from "../viz/KernelEmptySearch";
+import { discardsOf } from "../cores/events";
 import type { TraceStats } from "../vm/trace-channel";
 
+/** the guest's events so far, in the models' record format, and the channel's counters */
 interface Live {
-  discards: ExfatDiscard[];
+  events: Uint32Array;
   stats: TraceStats | null;
 }
 
@@ -17,7 +20,13 @@ const VIEWS: Record<string, (live: Live) => ReactElement> = {
   "exfat-clusters": (live) => (
     <div key="exfat-clusters" className="view-pair">
       <ExfatView />
-      <KernelDiscards discards={live.discards} stats={live.stats} />
+      <KernelDiscards discards={discardsOf(live.events)} stats={live.stats} />
+    </div>
+  ),
+  "exfat-dir": (live) => (
+    <div key="exfat-dir" className="view-pair">
+      <DirectoryView />
+      <KernelEmptySearch events={live.events} stats={live.stats} />
     </div>
   ),
 };
@@ -25,9 +34,14 @@ const VIEWS: Record<string, (live: Live) => ReactElement> = {
 export function LabPage({ id }: { id: string }) {
   const entry = LABS.find((l) => l.id === id);
   const [vm, setVm] = useState<VmHandle | null>(null);
-  const [live, setLive] = useState<Live>({ discards: [], stats: null });
+  const [live, setLive] = useState<Live>({ events: new Uint32Array(0), stats: null });
   const onTrace = useCallback((records: Uint32Array, stats: TraceStats) => {
-    setLive((l) => ({ discards: l.discards.concat(discardsOf(records)), stats }));
+    setLive((l) => {
+      const events = new Uint32Array(l.events.length + records.length);
+      events.set(l.events);
+      events.set(records, l.events.length);
+      return { events, stats };
+    });
   }, []);
   if (!entry) return <p>There is no lab "{id}". <a href="#/">All labs</a></p>;
   if (!entry.lab) return <p className="error">This lab has an error: {entry.error}</p>;

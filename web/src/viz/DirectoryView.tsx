@@ -1,0 +1,118 @@
+// An exFAT directory's 32-byte entry slots, twice: with the Linux 6.2 empty-entry hint and
+// without it, after the same creates and removes (the exfat core's directory model, in the
+// worker). Each row of the strip is one 4 KiB cluster of 128 slots. Under it, the entries
+// the empty-entry search examined for each create, and a table of the totals.
+import { useEffect, useMemo, useRef, useState } from "react";
+import { line, max, scaleLinear, select, axisLeft } from "d3";
+import { ExfatClient } from "../cores/exfat-client";
+import type { DirRun } from "../cores/exfat-dir";
+import { OKABE_ITO } from "./palette";
+
+const SLOT_COLOURS = ["#e8e8e8", "#E69F00", "#0072B2"]; // unused, deleted, in use
+const CELL_W = 4;
+const CELL_H = 9;
+
+function SlotStrip({ run }: { run: DirRun }) {
+  const ref = useRef<HTMLCanvasElement>(null);
+  const per = run.slots.length / run.clusters;
+  useEffect(() => {
+    const c = ref.current!;
+    const ratio = window.devicePixelRatio || 1;
+    c.width = per * CELL_W * ratio;
+    c.height = run.clusters * (CELL_H + 2) * ratio;
+    const g = c.getContext("2d")!;
+    g.scale(ratio, ratio);
+    run.slots.forEach((s, i) => {
+      g.fillStyle = SLOT_COLOURS[s] ?? "#f00";
+      g.fillRect((i % per) * CELL_W, Math.floor(i / per) * (CELL_H + 2), CELL_W - 0.5, CELL_H);
+    });
+  }, [run, per]);
+  return <canvas ref={ref} style={{ width: per * CELL_W, height: run.clusters * (CELL_H + 2) }} aria-hidden="true" data-testid={`slots-${run.emptyHint ? 1 : 0}`} />;
+}
+
+function ExaminedChart({ runs }: { runs: DirRun[] }) {
+  const ref = useRef<SVGSVGElement>(null);
+  useEffect(() => {
+    const W = 520, H = 150, M = { l: 56, r: 70, t: 8, b: 20 };
+    const series = runs.map((r) => Array.from({ length: r.events.length / 4 }, (_, i) => r.events[i * 4 + 1]));
+    const n = max(series, (s) => s.length) || 1;
+    const x = scaleLinear().domain([0, Math.max(1, n - 1)]).range([M.l, W - M.r]);
+    const y = scaleLinear().domain([0, max(series.flat()) || 1]).range([H - M.b, M.t]);
+    const svg = select(ref.current!);
+    svg.selectAll("*").remove();
+    svg.append("g").attr("transform", `translate(${M.l},0)`).call(axisLeft(y).ticks(4, "~s"));
+    svg.append("text").attr("x", M.l).attr("y", H - 4).attr("font-size", 11).text("each search, in order →");
+    series.forEach((s, k) => {
+      const colour = OKABE_ITO[k === 0 ? 4 : 5];
+      svg.append("path").attr("d", line<number>().x((_, i) => x(i)).y((v) => y(v))(s) ?? "").attr("fill", "none").attr("stroke", colour).attr("stroke-width", 1.5);
+      if (s.length) svg.append("text").attr("x", x(s.length - 1) + 4).attr("y", y(s[s.length - 1]) + 4).attr("font-size", 11).attr("fill", colour).text(runs[k].emptyHint ? "hint" : "no hint");
+    });
+  }, [runs]);
+  return <svg ref={ref} width={520} height={150} role="img" aria-label="entries examined by each empty-entry search, with and without the hint" style={{ maxWidth: "100%" }} />;
+}
+
+export function DirectoryView() {
+  const client = useMemo(() => new ExfatClient(), []);
+  const [ops, setOps] = useState<string[]>([]);
+  const [runs, setRuns] = useState<DirRun[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => () => client.terminate(), [client]);
+  useEffect(() => {
+    client.call({ op: "dir", ops }).then(setRuns, (e) => setError(e.message));
+  }, [client, ops]);
+
+  const live = (o: string[]) => new Set(o.filter((x) => x[0] === "+").map((x) => x.slice(1)).filter((n) => !o.includes(`-${n}`)));
+  const createShort = (k: number) => setOps((o) => [...o, ...Array.from({ length: k }, (_, i) => `+f${o.length + i + 1}`)]);
+  const createLong = (k: number) => setOps((o) => [...o, ...Array.from({ length: k }, (_, i) => `+file-with-long-name-${o.length + i + 1}`)]);
+  const removeEveryThird = () => setOps((o) => [...o, ...[...live(o)].filter((_, i) => i % 3 === 2).map((n) => `-${n}`)]);
+
+  return (
+    <section className="exfat-view" aria-label="exFAT directory entries model" data-testid="dir-view">
+      <h2>exFAT directory entries (model)</h2>
+      <div className="toolbar">
+        <button onClick={() => createShort(10)}>Create 10 files</button>
+        <button onClick={() => createShort(100)}>Create 100 files</button>
+        <button onClick={removeEveryThird}>Remove every third file</button>
+        <button onClick={() => createLong(10)}>Create 10 long names</button>
+        <button onClick={() => setOps([])}>Reset</button>
+      </div>
+      {error && <p className="error">{error}</p>}
+      {runs && (
+        <>
+          <p className="muted">
+            Slots: <span className="swatch" style={{ background: SLOT_COLOURS[2] }} /> in use{" "}
+            <span className="swatch" style={{ background: SLOT_COLOURS[1] }} /> deleted{" "}
+            <span className="swatch" style={{ background: SLOT_COLOURS[0] }} /> unused; a row is one 4 KiB cluster of 128 entries.
+            A short name takes 3 entries (file, stream extension, name), a name of 16–30 characters 4.
+          </p>
+          <div className="plots">
+            {runs.map((r) => (
+              <figure key={String(r.emptyHint)} className="offset-plot">
+                <figcaption><strong>{r.emptyHint ? "empty_hint=1 (Linux 6.2+)" : "empty_hint=0 (before 6.2)"}</strong></figcaption>
+                <SlotStrip run={r} />
+              </figure>
+            ))}
+          </div>
+          <ExaminedChart runs={runs} />
+          <table className="files" aria-label="empty-entry search totals">
+            <thead><tr><th>empty_hint</th><th>searches</th><th>entries examined</th><th>per search</th><th>clusters</th></tr></thead>
+            <tbody>
+              {runs.map((r) => {
+                const searches = r.events.length / 4;
+                return (
+                  <tr key={String(r.emptyHint)} data-hint={r.emptyHint ? 1 : 0}>
+                    <td>{r.emptyHint ? 1 : 0}</td>
+                    <td>{searches}</td>
+                    <td data-testid={`examined-${r.emptyHint ? 1 : 0}`}>{r.examined}</td>
+                    <td>{searches ? (r.examined / searches).toFixed(1) : "-"}</td>
+                    <td>{r.clusters}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}

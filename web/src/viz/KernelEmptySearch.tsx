@@ -1,0 +1,69 @@
+// What the real kernel did: its exfat_empty_search events, streamed live from the guest,
+// set against the directory model running the lab's steps with each setting of empty_hint.
+// Model and kernel should agree record for record; where they do not, the first difference
+// is shown with both records.
+import { useEffect, useMemo, useState } from "react";
+import { ExfatClient } from "../cores/exfat-client";
+import { EV, WORDS_PER_EVENT } from "../cores/events";
+import { LAB_SCENARIO, firstDifference, type DirRun } from "../cores/exfat-dir";
+import type { TraceStats } from "../vm/trace-channel";
+
+function onlySearches(events: Uint32Array): Uint32Array {
+  const out: number[] = [];
+  for (let i = 0; i < events.length; i += WORDS_PER_EVENT) if (events[i] === EV.EXFAT_EMPTY_SEARCH) out.push(...events.subarray(i, i + WORDS_PER_EVENT));
+  return Uint32Array.from(out);
+}
+
+const rec = (s: Uint32Array, i: number) =>
+  i * WORDS_PER_EVENT < s.length ? `examined ${s[i * 4 + 1]}, hint ${s[i * 4 + 2] === 0xffffffff ? "none" : s[i * 4 + 2]}, slot ${s[i * 4 + 3] === 0xffffffff ? "-ENOSPC" : s[i * 4 + 3]}` : "(none)";
+
+/** Which model run the kernel's latest searches reproduce: the tail of its stream is compared. */
+export function compareWithModel(kernel: Uint32Array, models: DirRun[]) {
+  for (const m of models) {
+    const n = m.events.length;
+    if (n && kernel.length >= n && firstDifference(kernel.subarray(kernel.length - n), m.events) < 0) return { match: m, diff: -1 };
+  }
+  return { match: null as DirRun | null, diff: -1 };
+}
+
+export function KernelEmptySearch({ events, stats }: { events: Uint32Array; stats: TraceStats | null }) {
+  const client = useMemo(() => new ExfatClient(), []);
+  const [models, setModels] = useState<DirRun[] | null>(null);
+  useEffect(() => {
+    client.call({ op: "dir", ops: LAB_SCENARIO }).then(setModels, () => setModels(null));
+    return () => client.terminate();
+  }, [client]);
+  const kernel = useMemo(() => onlySearches(events), [events]);
+  const searches = kernel.length / WORDS_PER_EVENT;
+  let examined = 0;
+  for (let i = 0; i < kernel.length; i += WORDS_PER_EVENT) examined += kernel[i + 1];
+  const verdict = models ? compareWithModel(kernel, models) : null;
+  // against the model with the hint, the first record that differs (for when nothing matches)
+  const first = models && !verdict?.match && searches ? firstDifference(kernel, models[0].events) : -1;
+
+  return (
+    <section className="kernel-discards" aria-label="Empty-entry searches of the real kernel" data-testid="kernel-searches">
+      <h2>The kernel's empty-entry searches (live)</h2>
+      {!stats ? (
+        <p className="muted">Nothing yet. In the terminal, run <code>fslab-trace start exfat/exfat_empty_search</code>, then create files.</p>
+      ) : (
+        <>
+          <p>
+            <strong data-testid="kernel-search-count">{searches}</strong> exfat_empty_search events, <strong data-testid="kernel-examined">{examined}</strong> entries examined.
+            {stats.lost > 0 && <span className="error"> {stats.lost} trace lines were lost on the way.</span>}
+            {stats.overrun ? <span className="error"> The kernel's trace buffer dropped {stats.overrun} events.</span> : null}
+          </p>
+          {verdict?.match ? (
+            <p data-testid="model-verdict" data-hint={verdict.match.emptyHint ? 1 : 0}>
+              Its last {verdict.match.events.length / 4} searches are the model's for the lab's steps with <code>empty_hint={verdict.match.emptyHint ? 1 : 0}</code>, record for record.
+            </p>
+          ) : first >= 0 ? (
+            <p data-testid="model-verdict" data-hint="none">
+              Not (yet) the model's run of the lab's steps. First difference from the model with the hint, at search {first}: kernel {rec(kernel, first)}; model {rec(models![0].events, first)}.
+            </p>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
