@@ -1,7 +1,7 @@
-// fslab inspect <image> [--json]: what the inspectors read in a real image (exFAT, ext2/3/4).
+// fslab inspect <image> [--json]: what the inspectors read in a real image (exFAT, ext2/3/4, FAT/VFAT).
 import { readFileSync } from "node:fs";
 import { loadCoreModule } from "../../web/src/cores/node-load";
-import { inspectImage, type ExfatReport, type Ext4Report, type Run } from "../../web/src/cores/inspect";
+import { inspectImage, type ExfatReport, type Ext4Report, type Run, type VfatReport } from "../../web/src/cores/inspect";
 
 const runs = (rs: Run[]) => (rs.length ? rs.map(([s, n]) => (n > 1 ? `${s}-${s + n - 1}` : `${s}`)).join(",") : "-");
 
@@ -42,6 +42,18 @@ function printExt4(r: Ext4Report): void {
   }
 }
 
+function printVfat(r: VfatReport): void {
+  const b = r.bpb;
+  console.log(`${r.fat_type} volume 0x${b.volume_id.toString(16).padStart(8, "0")}: ${r.cluster_count} clusters of ${b.sectors_per_cluster * b.bytes_per_sector} B, ${b.fats} FATs of ${b.fat_sectors} sectors, ${r.counts.free_clusters} clusters free`);
+  console.log(`  ${r.counts.directories} directories, ${r.counts.files} files; ${r.counts.cross_linked_clusters} cross-linked clusters`);
+  console.log("");
+  console.log(`  ${"path".padEnd(36)} ${"8.3 bytes".padEnd(22)} ${"as cp437".padEnd(13)} ${"as cp932".padEnd(13)} lfn  clusters`);
+  for (const f of r.files) {
+    const lfn = f.long_name !== undefined ? String(f.lfn_entries) : "-";
+    console.log(`  ${(f.path + (f.dir ? "/" : "")).padEnd(36)} ${f.short_raw.padEnd(22)} ${f.short_cp437.padEnd(13)} ${f.short_cp932.padEnd(13)} ${lfn.padStart(3)}  ${runs(f.runs)}${f.chain_error ? `  !! ${f.chain_error}` : ""}`);
+  }
+}
+
 export async function inspectCommand(args: string[]): Promise<number> {
   const json = args.includes("--json");
   const files = args.filter((a) => !a.startsWith("--"));
@@ -55,6 +67,7 @@ export async function inspectCommand(args: string[]): Promise<number> {
   const report = inspectImage(await loadCoreModule("inspect"), bytes);
   if (json) console.log(JSON.stringify(report, null, 2));
   else if (report.fs === "ext4") printExt4(report);
+  else if (report.fs === "vfat") printVfat(report);
   else printExfat(report);
   return 0;
 }

@@ -105,6 +105,31 @@ static void test_ext4(const uint8_t *img, size_t len)
 	damage(img, len, spans, 2);
 }
 
+static void test_vfat(const uint8_t *img, size_t len)
+{
+	struct fslab_json j;
+	char err[FSLAB_ERR_LEN];
+	uint8_t *bad = malloc(len);
+	uint32_t bps = (uint32_t)img[11] | (uint32_t)img[12] << 8, rsvd = (uint32_t)img[14] | (uint32_t)img[15] << 8;
+
+	fslab_json_init(&j);
+	CHECK_EQ(inspect(img, len, &j, err), 0);
+	CHECK(has(&j, "\"fs\":\"vfat\""));
+	CHECK(has(&j, "\"cross_linked_clusters\":0"));
+	CHECK(!has(&j, "chain_error"));
+	memcpy(bad, img, len);
+	bad[13] = 3; /* sectors per cluster: not a power of two */
+	CHECK_EQ(inspect(bad, len, &j, err), -22);
+	CHECK(strstr(err, "sectors per cluster 3") != NULL);
+	free(bad);
+	fslab_json_free(&j);
+	/* the boot sector, the first FAT's start, the root directory's first entries */
+	uint32_t nfats = img[16], fatsz = (uint32_t)img[22] | (uint32_t)img[23] << 8;
+	const uint64_t spans[][2] = { { 0, 512 }, { (uint64_t)rsvd * bps, (uint64_t)rsvd * bps + 512 },
+				      { (uint64_t)(rsvd + nfats * fatsz) * bps, (uint64_t)(rsvd + nfats * fatsz) * bps + 1024 } };
+	damage(img, len, spans, 3);
+}
+
 static void test_image(const char *path)
 {
 	struct fslab_json j;
@@ -118,6 +143,11 @@ static void test_image(const char *path)
 		return;
 	if (strstr(path, "ext4")) {
 		test_ext4(img, len);
+		free(img);
+		return;
+	}
+	if (strstr(path, "vfat")) {
+		test_vfat(img, len);
 		free(img);
 		return;
 	}

@@ -20,6 +20,9 @@ int exfat_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *
 /* the same for ext2/3/4 ("not an ext4 volume: bad magic ...") */
 int ext4_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err);
 
+/* FAT12/16/32 with VFAT long names ("not a FAT volume: ...") */
+int vfat_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err);
+
 /* Detects the filesystem and runs its inspector. */
 int fslab_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err);
 

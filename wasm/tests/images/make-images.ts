@@ -1,13 +1,15 @@
 // Makes the inspectors' test images with the real tools and the real kernel: boots the guest
 // in Node, runs each recipe below (mkfs, mount, populate through the kernel, umount), and
 // stores the image gzipped beside this file. The images are committed, so tests and fuzzers
-// need no VM; rerun this when a recipe changes:  npx tsx wasm/tests/images/make-images.ts
+// need no VM; rerun this when a recipe changes:  npx tsx wasm/tests/images/make-images.ts [name...]
 import { writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { NodeVm } from "../../../web/src/vm/node-vm";
+import { VFAT_NAMES, VFAT_MOUNTS } from "./vfat-names";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
+
 
 // Each recipe gets $dev (a loop device over a RAM file of the given size), /mnt/i, and
 // `fill N`: N bytes of text (compressible, so the committed images stay small).
@@ -57,12 +59,25 @@ const RECIPES: Array<{ name: string; mb: number; script: string }> = [
         fill 5000000 > /mnt/i/large; sync; rm /mnt/i/medium`,
     };
   }),
+  {
+    // VFAT names (seed 003): the same names created under three mounts, each in its own
+    // directory: utf8 with code page 932 and 437, and iocharset=iso8859-1 with 932
+    name: "vfat-names",
+    mb: 32,
+    script: `mkfs.vfat -F 16 -n FSLAB $dev >/dev/null 2>&1
+      for m in ${VFAT_MOUNTS.map((m) => `"${m.options} ${m.dir}"`).join(" ")}; do
+        set -- $m; umount /mnt/i 2>/dev/null || true; mount -t vfat -o $1 $dev /mnt/i; mkdir /mnt/i/$2
+        for n in ${VFAT_NAMES.map((n) => `'${n}'`).join(" ")}; do : > "/mnt/i/$2/$n"; done
+        fill 20000 > /mnt/i/$2/data.bin
+      done`,
+  },
 ];
 
+const only = process.argv.slice(2);
 const vm = new NodeVm();
 await vm.boot();
 try {
-  for (const r of RECIPES) {
+  for (const r of RECIPES.filter((x) => !only.length || only.includes(x.name))) {
     const run = await vm.run(`set -e; mkdir -p /mnt/i; rm -f /tmp/i.img; truncate -s ${r.mb}M /tmp/i.img
       dev=$(losetup -f --show /tmp/i.img)
       fill() { yes "fslab test image $1" | head -c $1; }

@@ -113,7 +113,35 @@ export interface Ext4Report {
   };
 }
 
-export type InspectReport = ExfatReport | Ext4Report;
+export interface VfatEntry {
+  path: string;
+  entry: number;
+  short_raw: string; // the 11 bytes, hex
+  short_cp437: string; // read in code page 437
+  short_cp932: string;
+  lcase: number;
+  attr: number;
+  dir: boolean;
+  long_name?: string;
+  lfn_entries?: number;
+  lfn_first_entry?: number;
+  checksum: number;
+  first_cluster: number;
+  size: number;
+  runs: Run[];
+  chain_error?: string;
+}
+
+export interface VfatReport {
+  fs: "vfat";
+  fat_type: "FAT12" | "FAT16" | "FAT32";
+  bpb: { bytes_per_sector: number; sectors_per_cluster: number; reserved_sectors: number; fats: number; root_entries: number; total_sectors: number; fat_sectors: number; root_cluster: number; volume_id: number };
+  cluster_count: number;
+  files: VfatEntry[];
+  counts: { directories: number; files: number; free_clusters: number; cross_linked_clusters: number };
+}
+
+export type InspectReport = ExfatReport | Ext4Report | VfatReport;
 
 function cString(m: any, ptr: number): string {
   const end = m.HEAPU8.indexOf(0, ptr);
