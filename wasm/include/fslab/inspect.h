@@ -14,6 +14,11 @@
 
 #define FSLAB_ERR_LEN 160
 
+/* writes a message into err (FSLAB_ERR_LEN bytes) and returns -FSLAB_EINVAL */
+int inspect_error(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* a run of clusters, [first, count], as the reports write them */
+void inspect_json_run(struct fslab_json *j, uint64_t first, uint64_t count);
+
 /* 0 and a report in *out, or -FSLAB_EINVAL and a message in err ("not an exFAT volume: ...") */
 int exfat_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err);
 

@@ -5,13 +5,13 @@
  * cross-check of the chains against the bitmap (what fsck.exfat verifies).
  * Layouts from the exFAT specification and fs/exfat/exfat_raw.h.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fslab/errno.h"
 #include "fslab/exfat.h"
 #include "fslab/inspect.h"
+#include "fslab/le.h"
 
 #define EXFAT_DENTRY_SIZE 32
 #define EXFAT_EOF_MIN 0xFFFFFFF8u /* media-type values and EOF end a chain */
@@ -43,19 +43,8 @@ struct ctx {
 	uint64_t bitmap_len;
 };
 
-static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-static uint64_t le64(const uint8_t *p) { return le32(p) | (uint64_t)le32(p + 4) << 32; }
 
-static int fail(struct ctx *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->err, FSLAB_ERR_LEN, fmt, ap);
-	va_end(ap);
-	return -FSLAB_EINVAL;
-}
+#define fail(c, ...) inspect_error((c)->err, __VA_ARGS__)
 
 static int valid_cluster(const struct ctx *c, uint32_t clu)
 {
@@ -172,12 +161,8 @@ static uint32_t walk_chain(struct ctx *c, uint32_t first, int no_fat_chain, uint
 		if (run_len && clu == run_start + run_len) {
 			run_len++;
 		} else {
-			if (run_len && runs_key) {
-				fslab_json_open(c->j, NULL, '[');
-				fslab_json_u64(c->j, NULL, run_start);
-				fslab_json_u64(c->j, NULL, run_len);
-				fslab_json_close(c->j, ']');
-			}
+			if (run_len && runs_key)
+				inspect_json_run(c->j, run_start, run_len);
 			run_start = clu;
 			run_len = 1;
 		}
@@ -200,12 +185,8 @@ static uint32_t walk_chain(struct ctx *c, uint32_t first, int no_fat_chain, uint
 	}
 	if (n > c->cluster_count)
 		problem = "the chain loops";
-	if (run_len && runs_key) {
-		fslab_json_open(c->j, NULL, '[');
-		fslab_json_u64(c->j, NULL, run_start);
-		fslab_json_u64(c->j, NULL, run_len);
-		fslab_json_close(c->j, ']');
-	}
+	if (run_len && runs_key)
+		inspect_json_run(c->j, run_start, run_len);
 done:
 	if (runs_key) {
 		fslab_json_close(c->j, ']');

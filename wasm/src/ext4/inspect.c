@@ -6,12 +6,12 @@
  * Bigalloc bitmaps count clusters; groups flagged BLOCK_UNINIT have no bitmap on disk
  * (the kernel computes it), so only their descriptor's count is reported.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "fslab/crc32c.h"
 #include "fslab/errno.h"
 #include "fslab/inspect.h"
+#include "fslab/le.h"
 
 #define SB_OFFSET 1024
 #define EXT4_MAGIC 0xEF53
@@ -29,18 +29,7 @@
 #define BG_BLOCK_UNINIT 0x2
 #define BG_INODE_ZEROED 0x4
 
-static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-
-static int fail(char *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, FSLAB_ERR_LEN, fmt, ap);
-	va_end(ap);
-	return -FSLAB_EINVAL;
-}
+#define fail inspect_error
 
 static const struct { uint32_t word, bit; const char *name; } FEATURES[] = {
 	{ 0, 0x0004, "has_journal" }, { 0, 0x0008, "ext_attr" }, { 0, 0x0010, "resize_inode" },

@@ -5,12 +5,12 @@
  * 932, with the long name its long-name entries spell, checked against their checksum
  * (fs/fat/dir.c fat_parse_long). Layout from the FAT specification and fs/fat/.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fslab/errno.h"
 #include "fslab/inspect.h"
+#include "fslab/le.h"
 #include "fslab/vfat.h"
 
 #define ATTR_DIR 0x10
@@ -30,18 +30,7 @@ struct fat {
 	uint32_t dirs, files, cross;
 };
 
-static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-
-static int fail(char *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, FSLAB_ERR_LEN, fmt, ap);
-	va_end(ap);
-	return -FSLAB_EINVAL;
-}
+#define fail inspect_error
 
 static uint32_t fat_entry(const struct fat *f, uint32_t c)
 {
@@ -89,12 +78,8 @@ static uint32_t chain(struct fat *f, uint32_t first, const char *runs_key, uint3
 		if (rl && c == rs + rl) {
 			rl++;
 		} else {
-			if (rl && runs_key) {
-				fslab_json_open(f->j, NULL, '[');
-				fslab_json_u64(f->j, NULL, rs);
-				fslab_json_u64(f->j, NULL, rl);
-				fslab_json_close(f->j, ']');
-			}
+			if (rl && runs_key)
+				inspect_json_run(f->j, rs, rl);
 			rs = c;
 			rl = 1;
 		}
@@ -110,12 +95,8 @@ static uint32_t chain(struct fat *f, uint32_t first, const char *runs_key, uint3
 	if (n > f->clusters)
 		problem = "the chain loops";
 	if (runs_key) {
-		if (rl) {
-			fslab_json_open(f->j, NULL, '[');
-			fslab_json_u64(f->j, NULL, rs);
-			fslab_json_u64(f->j, NULL, rl);
-			fslab_json_close(f->j, ']');
-		}
+		if (rl)
+			inspect_json_run(f->j, rs, rl);
 		fslab_json_close(f->j, ']');
 		if (problem)
 			fslab_json_str(f->j, "chain_error", problem);
