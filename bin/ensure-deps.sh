@@ -6,8 +6,8 @@ cd "$(dirname "$0")/.."
 mode="${1:-start}"
 
 debs=(make gcc libc6-dev emscripten)
-# test: the browser, the real exfatprogs, e2fsprogs and dosfstools to compare the inspectors with, clang for libFuzzer
-[ "$mode" = test ] && debs+=(chromium fonts-dejavu-core exfatprogs e2fsprogs dosfstools clang-14 libclang-rt-14-dev)
+# test: the browser, the real exfatprogs, e2fsprogs, dosfstools and f2fs-tools to compare the inspectors with, clang for libFuzzer
+[ "$mode" = test ] && debs+=(chromium fonts-dejavu-core exfatprogs e2fsprogs dosfstools f2fs-tools clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${debs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

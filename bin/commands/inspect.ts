@@ -1,7 +1,7 @@
-// fslab inspect <image> [--json]: what the inspectors read in a real image (exFAT, ext2/3/4, FAT/VFAT).
+// fslab inspect <image> [--json]: what the inspectors read in a real image (exFAT, ext2/3/4, F2FS, FAT/VFAT).
 import { readFileSync } from "node:fs";
 import { loadCoreModule } from "../../web/src/cores/node-load";
-import { inspectImage, type ExfatReport, type Ext4Report, type Run, type VfatReport } from "../../web/src/cores/inspect";
+import { inspectImage, type ExfatReport, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/cores/inspect";
 
 const runs = (rs: Run[]) => (rs.length ? rs.map(([s, n]) => (n > 1 ? `${s}-${s + n - 1}` : `${s}`)).join(",") : "-");
 
@@ -54,6 +54,15 @@ function printVfat(r: VfatReport): void {
   }
 }
 
+function printF2fs(r: F2fsReport): void {
+  const s = r.superblock, c = r.checkpoint;
+  console.log(`F2FS ${s.major_ver}.${s.minor_ver} volume${s.volume_name ? ` "${s.volume_name}"` : ""}: ${s.block_count} blocks of 4096 B, ${s.segment_count} segments (main area ${s.segment_count_main})`);
+  console.log(`  checkpoint pack ${c.pack}, version ${c.checkpoint_ver}: ${c.flags.join(" ")}`);
+  console.log(`  ${c.valid_block_count} of ${c.user_block_count} blocks valid, ${c.free_segment_count} segments free; ${c.valid_node_count} nodes, ${c.valid_inode_count} inodes; next free NID ${c.next_free_nid}`);
+  console.log(`  NAT: ${r.nat.blocks} blocks (NIDs 0..${r.nat.max_nid - 1}), ${r.nat.journal_entries} entries in the checkpoint's journal`);
+  console.log(`  valid NIDs: ${r.nat.valid_nids} (${r.counts.nat_matches_checkpoint ? "matches" : "DOES NOT MATCH"} the checkpoint's valid_node_count); NAT blocks in use: ${runs(r.nat.used_blocks)}`);
+}
+
 export async function inspectCommand(args: string[]): Promise<number> {
   const json = args.includes("--json");
   const files = args.filter((a) => !a.startsWith("--"));
@@ -68,6 +77,7 @@ export async function inspectCommand(args: string[]): Promise<number> {
   if (json) console.log(JSON.stringify(report, null, 2));
   else if (report.fs === "ext4") printExt4(report);
   else if (report.fs === "vfat") printVfat(report);
+  else if (report.fs === "f2fs") printF2fs(report);
   else printExfat(report);
   return 0;
 }

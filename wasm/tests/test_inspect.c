@@ -130,6 +130,33 @@ static void test_vfat(const uint8_t *img, size_t len)
 	damage(img, len, spans, 3);
 }
 
+static void test_f2fs(const uint8_t *img, size_t len)
+{
+	struct fslab_json j;
+	char err[FSLAB_ERR_LEN];
+	uint8_t *bad = malloc(len);
+	uint64_t cp = (uint64_t)le32(img + 1024 + 76) * 4096;
+
+	fslab_json_init(&j);
+	CHECK_EQ(inspect(img, len, &j, err), 0);
+	CHECK(has(&j, "\"nat_matches_checkpoint\":true"));
+	/* a flipped byte in both checkpoint packs: no valid checkpoint is left */
+	memcpy(bad, img, len);
+	bad[cp + 8] ^= 1;
+	bad[cp + 512 * 4096 + 8] ^= 1;
+	CHECK_EQ(inspect(bad, len, &j, err), -22);
+	CHECK(strstr(err, "no valid checkpoint") != NULL);
+	/* in one pack only: the other is used */
+	memcpy(bad, img, len);
+	bad[cp + 8] ^= 1;
+	CHECK_EQ(inspect(bad, len, &j, err), 0);
+	CHECK(has(&j, "\"pack\":2"));
+	free(bad);
+	fslab_json_free(&j);
+	const uint64_t spans[][2] = { { 1024, 1024 + 256 }, { cp, cp + 256 }, { cp + 512 * 4096, cp + 512 * 4096 + 256 } };
+	damage(img, len, spans, 3);
+}
+
 static void test_image(const char *path)
 {
 	struct fslab_json j;
@@ -143,6 +170,11 @@ static void test_image(const char *path)
 		return;
 	if (strstr(path, "ext4")) {
 		test_ext4(img, len);
+		free(img);
+		return;
+	}
+	if (strstr(path, "f2fs")) {
+		test_f2fs(img, len);
 		free(img);
 		return;
 	}

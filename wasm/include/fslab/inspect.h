@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "fslab/json.h"
 
-#define FSLAB_ERR_LEN 160
+#define FSLAB_ERR_LEN 256
 
 /* writes a message into err (FSLAB_ERR_LEN bytes) and returns -FSLAB_EINVAL */
 int inspect_error(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -24,6 +24,9 @@ int exfat_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *
 
 /* the same for ext2/3/4 ("not an ext4 volume: bad magic ...") */
 int ext4_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err);
+
+/* F2FS: superblock, checkpoint, NAT ("not an F2FS volume: ...") */
+int f2fs_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err);
 
 /* FAT12/16/32 with VFAT long names ("not a FAT volume: ...") */
 int vfat_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err);

@@ -60,6 +60,16 @@ const RECIPES: Array<{ name: string; mb: number; script: string }> = [
     };
   }),
   {
+    // F2FS (seed 004's filesystem): files made and removed by the kernel, so the NAT holds
+    // valid and freed entries, some of them still in the checkpoint's NAT journal
+    name: "f2fs",
+    mb: 64,
+    script: `mkfs.f2fs -q -f -l fslab $dev >/dev/null; mount -t f2fs $dev /mnt/i
+      mkdir /mnt/i/a; for i in $(seq 1 600); do : > /mnt/i/a/f$i; done; sync
+      for i in $(seq 1 600); do ((i % 3)) || rm /mnt/i/a/f$i; done; sync
+      mkdir /mnt/i/b; for i in $(seq 1 25); do fill 5000 > /mnt/i/b/g$i; done`,
+  },
+  {
     // VFAT names (seed 003): the same names created under three mounts, each in its own
     // directory: utf8 with code page 932 and 437, and iocharset=iso8859-1 with 932
     name: "vfat-names",

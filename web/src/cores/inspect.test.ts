@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCoreModule } from "./node-load";
-import { inspectImage, InspectError, type ExfatReport, type Ext4Report } from "./inspect";
+import { inspectImage, InspectError, type ExfatReport, type Ext4Report, type F2fsReport } from "./inspect";
 
 const IMAGES = new URL("../../../wasm/tests/images/", import.meta.url);
 const tmp = mkdtempSync("/tmp/fslab-inspect-");
@@ -159,6 +159,39 @@ describe.each(["ext4-4k", "ext4-bigalloc", "ext4-64k"])("%s.img", (name) => {
       if (!g.block_uninit) expect(g.block_bitmap_checksum_ok).toBe(true);
     }
     expect(r.counts.free_blocks_in_descriptors).toBe(r.superblock.free_blocks_count);
+  });
+});
+
+describe("f2fs.img", () => {
+  let r: F2fsReport;
+  let path: string;
+  beforeAll(() => {
+    const img = image("f2fs");
+    path = img.path;
+    r = inspectImage(module, img.bytes) as F2fsReport;
+  });
+
+  it("reads the superblock and the valid checkpoint as dump.f2fs does", () => {
+    // dump.f2fs -d 1 prints "name   [0x... : decimal]" for both
+    const out = execFileSync("dump.f2fs", ["-d", "1", path], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const field = (k: string) => Number(out.match(new RegExp(`^${k}\\s+\\[0x\\s*[0-9a-f]+ : (\\d+)\\]`, "m"))![1]);
+    for (const k of ["block_count", "section_count", "segment_count", "segment_count_nat", "segment_count_main", "cp_blkaddr", "nat_blkaddr", "main_blkaddr", "root_ino", "cp_payload"] as const)
+      expect(r.superblock[k], k).toBe(field(k));
+    for (const k of ["checkpoint_ver", "user_block_count", "valid_block_count", "free_segment_count", "ckpt_flags", "valid_node_count", "valid_inode_count", "next_free_nid", "nat_ver_bitmap_bytesize"] as const)
+      expect(r.checkpoint[k], k).toBe(field(k));
+    expect(r.superblock.volume_name).toBe("fslab");
+  });
+
+  it("counts the valid NIDs in the NAT and its journal as fsck.f2fs does, matching the checkpoint", () => {
+    // fsck.f2fs rewrites its version into the superblock: give it a copy
+    const copy = `${path}.fsck`;
+    writeFileSync(copy, readFileSync(path));
+    const out = execFileSync("fsck.f2fs", ["-f", copy], { encoding: "utf8" });
+    const m = out.match(/valid_node_count matching with CP \(nat lookup\)\s+\[Ok\.\.\] \[0x([0-9a-f]+)\]/);
+    expect(m, out).not.toBeNull();
+    expect(r.nat.valid_nids).toBe(parseInt(m![1], 16));
+    expect(r.counts.nat_matches_checkpoint).toBe(true);
+    expect(r.nat.journal_entries).toBeGreaterThan(0); // the kernel left recent NAT updates in the journal
   });
 });
 
