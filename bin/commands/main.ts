@@ -12,6 +12,7 @@ function usage(): never {
   fslab inspect <image> [--json]                detect the filesystem in a disk image and print its structure
   fslab simulate exfat [options] [--json]       a delete's discard requests and cost, per cluster vs batched
   fslab simulate exfat-dir [options] [--json]   entries the empty-entry search examines, with and without the 6.2 hint
+  fslab simulate ext4 [--size SIZE] [--json]    bitmap-checksum cost of allocations at 4k, bigalloc and 64k blocks
   fslab simulate f2fs [options] [--json]        FxMark unlink on 1..120 cores, upstream vs CLUE
   fslab simulate blk [options] [--json]         mq-deadline vs none on fio-like jobs in simulated time
   fslab simulate                                the options of each

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 
 const WASM_DIR = fileURLToPath(new URL("../../../wasm/build/wasm/", import.meta.url));
 
-export async function loadCoreModule(core: "exfat" | "blk" | "f2fs" | "inspect" | "vfat"): Promise<any> {
+export async function loadCoreModule(core: "exfat" | "blk" | "f2fs" | "inspect" | "vfat" | "ext4"): Promise<any> {
   const js = `${WASM_DIR}${core}.mjs`;
   let wasmBinary: Buffer;
   try {

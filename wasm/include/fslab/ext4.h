@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ext4 core: block allocation into per-group bitmaps at three layouts (4 KiB blocks, bigalloc
+ * clusters over 4 KiB blocks, and blocks larger than the page: LBS), and what every bitmap
+ * change costs with metadata_csum: ext4_block_bitmap_csum_set() recomputes crc32c over the
+ * whole bitmap, EXT4_CLUSTERS_PER_GROUP / 8 bytes - one block, so 16 times more bytes per
+ * allocation with 64 KiB blocks than with 4 KiB blocks or 64 KiB bigalloc clusters. That is
+ * seed 001's account of direct I/O getting slower with LBS: direct writes allocate a little
+ * at a time, each allocation paying for a whole-bitmap checksum; buffered writes allocate in
+ * large extents at writeback and hardly notice.
+ *
+ * The model really keeps the bitmaps and really computes the checksums (fslab_crc32c), so
+ * the counts are exact for the model's allocation pattern and the time is measured.
+ */
+#ifndef FSLAB_EXT4_H
+#define FSLAB_EXT4_H
+
+#include <stdint.h>
+
+struct ext4_layout {
+	uint32_t block_size;   /* 4096 .. 65536 */
+	uint32_t cluster_size; /* = block_size, or bigalloc's larger cluster */
+};
+
+enum ext4_write_mode { EXT4_BUFFERED = 0, EXT4_DIRECT = 1 };
+
+struct ext4_write_result {
+	uint64_t allocations;     /* ext4_mb_new_blocks() calls */
+	uint64_t bitmap_updates;  /* bitmaps changed (a call spanning two groups changes two) */
+	uint64_t csum_bytes;      /* bytes crc32c went over: bitmaps, and descriptors */
+	uint64_t clusters;        /* clusters allocated */
+	uint32_t bitmap_bytes;    /* one group's block bitmap */
+	uint32_t last_csum;       /* the last bitmap checksum, so the work cannot be skipped */
+};
+
+/*
+ * Writes `bytes` to a new file with writes of bs bytes: buffered (delayed allocation: one
+ * allocation per writeback extent of up to extent_max bytes) or direct (one allocation per
+ * write, rounded up to whole clusters). 0, or -FSLAB_EINVAL for a layout it refuses.
+ */
+int ext4_write_file(const struct ext4_layout *l, enum ext4_write_mode mode, uint64_t bytes, uint32_t bs,
+		    uint32_t extent_max, struct ext4_write_result *out);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* The allocation and checksum counts of fslab/ext4.h, worked by hand. */
+#include "check.h"
+#include "fslab/ext4.h"
+
+int main(void)
+{
+	const struct ext4_layout k4 = { 4096, 4096 }, big = { 4096, 65536 }, lbs = { 65536, 65536 };
+	struct ext4_write_result r;
+
+	/* 1 MiB by direct 4 KiB writes on 4 KiB blocks: 256 allocations, each checksumming the
+	 * 4 KiB bitmap and a 64-byte descriptor */
+	CHECK_EQ(ext4_write_file(&k4, EXT4_DIRECT, 1 << 20, 4096, 1 << 25, &r), 0);
+	CHECK_EQ(r.allocations, 256);
+	CHECK_EQ(r.csum_bytes, 256 * (4096 + 64));
+	CHECK_EQ(r.bitmap_bytes, 4096);
+	/* bigalloc, 64 KiB clusters: a 4 KiB write allocates a whole cluster; the next 15 land in it */
+	CHECK_EQ(ext4_write_file(&big, EXT4_DIRECT, 1 << 20, 4096, 1 << 25, &r), 0);
+	CHECK_EQ(r.allocations, 16);
+	CHECK_EQ(r.clusters, 16);
+	CHECK_EQ(r.csum_bytes, 16 * (4096 + 64));
+	/* 64 KiB blocks: as many allocations, but the bitmap is a 64 KiB block */
+	CHECK_EQ(ext4_write_file(&lbs, EXT4_DIRECT, 1 << 20, 65536, 1 << 25, &r), 0);
+	CHECK_EQ(r.allocations, 16);
+	CHECK_EQ(r.csum_bytes, 16 * (65536 + 64));
+	/* buffered: one allocation per 32 MiB writeback extent, whatever bs was */
+	CHECK_EQ(ext4_write_file(&lbs, EXT4_BUFFERED, 256ull << 20, 4096, 32u << 20, &r), 0);
+	CHECK_EQ(r.allocations, 8);
+	/* a group of 4 KiB blocks holds 32768 (128 MiB): an extent across its end changes two bitmaps */
+	CHECK_EQ(ext4_write_file(&k4, EXT4_BUFFERED, 160ull << 20, 4096, 96u << 20, &r), 0);
+	CHECK_EQ(r.allocations, 2);
+	CHECK_EQ(r.bitmap_updates, 3);
+	CHECK_EQ(ext4_write_file(&(struct ext4_layout){ 4096, 2048 }, EXT4_DIRECT, 1, 1, 1, &r), -22);
+	return CHECK_DONE("test_ext4");
+}

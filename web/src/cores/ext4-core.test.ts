@@ -1,0 +1,28 @@
+// The ext4 model through its TypeScript API: counts the native tests work by hand.
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadCoreModule } from "./node-load";
+import { Ext4Error, LAYOUTS, ext4WriteFile } from "./ext4-core";
+
+let m: any;
+beforeAll(async () => {
+  m = await loadCoreModule("ext4");
+});
+
+describe("ext4WriteFile", () => {
+  it("direct 64 KiB writes checksum a 64 KiB bitmap per allocation with LBS, a 4 KiB one with bigalloc", () => {
+    const [, big, lbs] = LAYOUTS.map((l) => ext4WriteFile(m, l, true, 64 << 20, 65536));
+    expect(big.allocations).toBe(1024);
+    expect(lbs.allocations).toBe(1024);
+    expect(lbs.csum_bytes / big.csum_bytes).toBeCloseTo((65536 + 64) / (4096 + 64), 6);
+  });
+
+  it("buffered writes allocate per writeback extent, so the checksums hardly count", () => {
+    const lbs = ext4WriteFile(m, LAYOUTS[2], false, 64 << 20, 4096);
+    expect(lbs.allocations).toBe(2);
+    expect(lbs.csum_bytes).toBe(2 * (65536 + 64));
+  });
+
+  it("refuses a cluster smaller than its block", () => {
+    expect(() => ext4WriteFile(m, { name: "x", block_size: 4096, cluster_size: 2048 }, true, 1 << 20, 4096)).toThrow(Ext4Error);
+  });
+});
