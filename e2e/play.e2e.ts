@@ -7,6 +7,7 @@ import { loadCoreModule } from "../web/src/cores/node-load";
 import { DD_DEFAULTS, DEVICES, fioJobs, simulateBlk } from "../web/src/cores/blk-core";
 import { tailVerdict } from "../web/src/pages/PlayBlk";
 import { FXMARK_COSTS, fxmarkUnlink } from "../web/src/cores/f2fs-core";
+import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
 
 const base = () => inject("baseUrl");
 
@@ -111,5 +112,28 @@ describe("/play/f2fs", () => {
     await page.getByLabel("remote_ns").fill("3000");
     await expect.poll(() => page.url()).toMatch(/remote_ns=3000/);
     expect(await page.locator(".reveal").count()).toBe(0);
+  });
+});
+
+describe("/play/ext4", () => {
+  it("reveals LBS's checksum bytes against bigalloc's as the ext4 core counts them, in a chart and a table", async () => {
+    const b = await launch();
+    try {
+      await b.page.goto(`${base()}#/play/ext4?mode=direct`);
+      const m = await loadCoreModule("ext4");
+      const [, big, lbs] = LAYOUTS.map((l) => ext4WriteFile(m, l, true, 64 << 20, 65536));
+      await b.page.getByLabel("your guess").fill("16");
+      await b.page.click("text=Run and reveal");
+      const reveal = b.page.locator(".reveal[role=status]");
+      await reveal.waitFor();
+      expect(await reveal.getAttribute("data-ratio")).toBe((lbs.csum_bytes / big.csum_bytes).toFixed(3));
+      expect(await b.page.locator("svg g.series").count()).toBe(3);
+      expect(await b.page.locator('tr[data-layout="64k (LBS)"] td').nth(5).textContent()).toBe(`${(lbs.csum_bytes / (64 << 20)).toFixed(4)} (${lbs.allocations} allocations)`);
+      await screenshot(b.page, "play-ext4");
+      await b.page.getByLabel(/buffered/).check();
+      await expect.poll(() => b.page.url()).toMatch(/mode=buffered/);
+    } finally {
+      await b.close();
+    }
   });
 });

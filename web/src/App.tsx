@@ -3,11 +3,13 @@
 //   #/lab/<id>      one lab: its steps, the VM's terminal, its views
 //   #/play/blk?...  the block-layer playground (its parameters in the query)
 //   #/play/f2fs?... F2FS unlink scaling, upstream against CLUE
+//   #/play/ext4?... ext4 bitmap checksum cost at 4k, bigalloc and 64k blocks
 import { useEffect, useState } from "react";
 import { Home } from "./pages/Home";
 import { LabPage } from "./pages/LabPage";
 import { PlayBlk } from "./pages/PlayBlk";
 import { PlayF2fs } from "./pages/PlayF2fs";
+import { PlayExt4 } from "./pages/PlayExt4";
 
 function useHashRoute(): string {
   const [hash, setHash] = useState(location.hash);
@@ -22,7 +24,7 @@ function useHashRoute(): string {
 export function App() {
   const route = useHashRoute();
   const lab = route.match(/^\/lab\/([\w-]+)$/);
-  const play = route.match(/^\/play\/(blk|f2fs)(?:\?(.*))?$/);
+  const play = route.match(/^\/play\/(blk|f2fs|ext4)(?:\?(.*))?$/);
   return (
     <>
       <header className="top">
@@ -30,7 +32,7 @@ export function App() {
         <span className="muted">Linux filesystem and block-layer internals, in a real kernel</span>
       </header>
       <main>
-        {lab ? <LabPage id={lab[1]} key={lab[1]} /> : play ? (play[1] === "blk" ? <PlayBlk query={play[2] ?? ""} /> : <PlayF2fs query={play[2] ?? ""} />) : route === "/" ? <Home /> : <p>No page at {route}. <a href="#/">All labs</a></p>}
+        {lab ? <LabPage id={lab[1]} key={lab[1]} /> : play ? (play[1] === "blk" ? <PlayBlk query={play[2] ?? ""} /> : play[1] === "f2fs" ? <PlayF2fs query={play[2] ?? ""} /> : <PlayExt4 query={play[2] ?? ""} />) : route === "/" ? <Home /> : <p>No page at {route}. <a href="#/">All labs</a></p>}
       </main>
     </>
   );

@@ -29,6 +29,10 @@ export function Home() {
           <h2><a href="#/play/f2fs">F2FS unlink on many cores: upstream against CLUE</a></h2>
           <p>FxMark's unlink workloads on 1 to 120 simulated cores; predict CLUE's speed-up, then see where the cores wait.</p>
         </li>
+        <li className="lab-card">
+          <h2><a href="#/play/ext4">ext4: what a bitmap checksum costs at 4k, bigalloc and 64k blocks</a></h2>
+          <p>Write a file buffered or direct at three layouts; predict, then see the crc32c bytes each allocation costs.</p>
+        </li>
       </ul>
     </section>
   );

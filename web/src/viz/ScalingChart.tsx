@@ -1,7 +1,7 @@
-// Throughput against core count, one line per series (upstream and each CLUE technique), on
-// a log scale of cores as FxMark plots them. SVG: the points number in the tens.
+// One line per series against a doubling x (core counts as FxMark plots them, write sizes),
+// on a log scale. SVG: the points number in the tens.
 import { useEffect, useRef } from "react";
-import { axisBottom, axisLeft, line, max, scaleLinear, scaleLog, select } from "d3";
+import { axisBottom, axisLeft, line, max, min, scaleLinear, scaleLog, select } from "d3";
 import { OKABE_ITO } from "./palette";
 
 // Okabe–Ito without its yellow, which is too light for lines and text on white
@@ -12,19 +12,19 @@ export interface Series {
   points: Array<{ cores: number; value: number }>;
 }
 
-export function ScalingChart({ series, yLabel, width = 640, height = 320 }: { series: Series[]; yLabel: string; width?: number; height?: number }) {
+export function ScalingChart({ series, yLabel, xLabel = "cores", width = 640, height = 320 }: { series: Series[]; yLabel: string; xLabel?: string; width?: number; height?: number }) {
   const svgRef = useRef<SVGSVGElement>(null);
   useEffect(() => {
     const M = { top: 10, right: 150, bottom: 40, left: 70 };
     const all = series.flatMap((s) => s.points);
-    const x = scaleLog().domain([1, max(all, (p) => p.cores) || 2]).range([M.left, width - M.right]);
+    const x = scaleLog().domain([min(all, (p) => p.cores) || 1, max(all, (p) => p.cores) || 2]).range([M.left, width - M.right]);
     const y = scaleLinear().domain([0, (max(all, (p) => p.value) || 1) * 1.05]).range([height - M.bottom, M.top]);
     const svg = select(svgRef.current!);
     svg.selectAll("*").remove();
     const cores = [...new Set(all.map((p) => p.cores))];
     svg.append("g").attr("transform", `translate(0,${height - M.bottom})`).call(axisBottom(x).tickValues(cores).tickFormat((d) => String(d)));
     svg.append("g").attr("transform", `translate(${M.left},0)`).call(axisLeft(y).ticks(6, "~s"));
-    svg.append("text").attr("x", (M.left + width - M.right) / 2).attr("y", height - 6).attr("text-anchor", "middle").attr("font-size", 12).text("cores");
+    svg.append("text").attr("x", (M.left + width - M.right) / 2).attr("y", height - 6).attr("text-anchor", "middle").attr("font-size", 12).text(xLabel);
     svg.append("text").attr("transform", `translate(14,${(height - M.bottom) / 2}) rotate(-90)`).attr("text-anchor", "middle").attr("font-size", 12).text(yLabel);
     const labels: Array<{ name: string; colour: string; x: number; y: number }> = [];
     series.forEach((s, i) => {
@@ -39,6 +39,6 @@ export function ScalingChart({ series, yLabel, width = 640, height = 320 }: { se
     labels.sort((a, b) => a.y - b.y);
     for (let i = 1; i < labels.length; i++) labels[i].y = Math.max(labels[i].y, labels[i - 1].y + 14);
     for (const l of labels) svg.append("text").attr("x", l.x).attr("y", l.y).attr("font-size", 12).attr("fill", l.colour).text(l.name);
-  }, [series, yLabel, width, height]);
-  return <svg ref={svgRef} width={width} height={height} role="img" aria-label={`${yLabel} against cores for ${series.map((s) => s.name).join(", ")}`} style={{ maxWidth: "100%" }} />;
+  }, [series, yLabel, xLabel, width, height]);
+  return <svg ref={svgRef} width={width} height={height} role="img" aria-label={`${yLabel} against ${xLabel} for ${series.map((s) => s.name).join(", ")}`} style={{ maxWidth: "100%" }} />;
 }
