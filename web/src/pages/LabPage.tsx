@@ -7,6 +7,7 @@ import { ExfatView } from "../viz/ExfatView";
 import { KernelDiscards } from "../viz/KernelDiscards";
 import { DirectoryView } from "../viz/DirectoryView";
 import { KernelEmptySearch } from "../viz/KernelEmptySearch";
+import { DiskView } from "../viz/DiskView";
 import { discardsOf } from "../cores/events";
 import type { TraceStats } from "../vm/trace-channel";
 
@@ -16,17 +17,18 @@ interface Live {
   stats: TraceStats | null;
 }
 
-const VIEWS: Record<string, (live: Live) => ReactElement> = {
+const VIEWS: Record<string, (live: Live, vm: VmHandle | null) => ReactElement> = {
   "exfat-clusters": (live) => (
     <div key="exfat-clusters" className="view-pair">
       <ExfatView />
       <KernelDiscards discards={discardsOf(live.events)} stats={live.stats} />
     </div>
   ),
-  "exfat-dir": (live) => (
+  "exfat-dir": (live, vm) => (
     <div key="exfat-dir" className="view-pair">
       <DirectoryView />
       <KernelEmptySearch events={live.events} stats={live.stats} />
+      <DiskView vm={vm} file="dir.img" />
     </div>
   ),
 };
@@ -55,7 +57,7 @@ export function LabPage({ id }: { id: string }) {
       </article>
       <div className="lab-work">
         <VmConsole onReady={setVm} onTrace={onTrace} />
-        {meta.views.map((v) => VIEWS[v]?.(live))}
+        {meta.views.map((v) => VIEWS[v]?.(live, vm))}
       </div>
     </div>
   );

@@ -10,6 +10,8 @@ import type { TraceStats } from "./trace-channel";
 export interface VmHandle {
   /** Type a command line into the guest's shell. */
   type(text: string): void;
+  /** The bytes of a file the guest put in /mnt/host (the 9p share), e.g. a disk image. */
+  readSharedFile(name: string): Promise<Uint8Array>;
 }
 
 interface Props {
@@ -36,7 +38,7 @@ export function VmConsole({ onReady, onTrace }: Props) {
       onStatus: (s) => {
         setStatus(s);
         setStart(host.coldReason ? "cold" : "restored");
-        if (s.phase === "ready") onReady?.({ type: (text) => host.send(text) });
+        if (s.phase === "ready") onReady?.({ type: (text) => host.send(text), readSharedFile: (name) => host.readSharedFile(name) });
       },
     });
     term.onData((data) => host.sendBytes(encoder.encode(data)));

@@ -1,0 +1,67 @@
+// The real disk: an image the learner made in the guest, copied to /mnt/host (the 9p
+// share), read by the page and parsed by the inspectors in a worker. For exFAT it lists the
+// entry sets with the directory slots they occupy, so the model's picture can be checked
+// against what the kernel actually wrote.
+import { useEffect, useRef, useState } from "react";
+import { WorkerClient } from "../cores/worker-client";
+import type { InspectReport, Run } from "../cores/inspect";
+import type { VmHandle } from "../vm/VmConsole";
+
+const runs = (rs: Run[]) => (rs.length ? rs.map(([s, n]) => (n > 1 ? `${s}–${s + n - 1}` : `${s}`)).join(", ") : "–");
+
+export function DiskView({ vm, file }: { vm: VmHandle | null; file: string }) {
+  const client = useRef<WorkerClient<{ bytes: Uint8Array }, InspectReport> | null>(null);
+  const [report, setReport] = useState<InspectReport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    client.current = new WorkerClient(new Worker(new URL("../cores/inspect.worker.ts", import.meta.url), { type: "module" }), "inspect", (d) => d.report);
+    return () => client.current?.terminate();
+  }, []);
+
+  async function inspect() {
+    setBusy(true);
+    setError(null);
+    try {
+      const bytes = await vm!.readSharedFile(file);
+      setReport(await client.current!.request({ bytes }));
+    } catch (e) {
+      setReport(null);
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="kernel-discards" aria-label="The real disk, inspected" data-testid="disk-view">
+      <h2>The real disk</h2>
+      <p className="muted">
+        In the guest, copy the volume's image to <code>/mnt/host/{file}</code>; the page reads it through the 9p share and
+        the inspector parses the real on-disk structures.
+      </p>
+      <button onClick={inspect} disabled={!vm || busy}>{busy ? "Reading…" : `Inspect ${file}`}</button>
+      {error && <p className="error" role="alert">{error}</p>}
+      {report?.fs === "exfat" && (
+        <>
+          <p data-testid="disk-summary">
+            exFAT, {report.boot.cluster_count} clusters of {report.cluster_size} B: {report.counts.directories} directories,{" "}
+            {report.counts.files} files, {report.counts.deleted_entries} deleted entries, {report.counts.free_clusters} clusters free.
+          </p>
+          <div className="discard-list">
+            <table className="files" aria-label="entry sets on disk">
+              <thead><tr><th>path</th><th>entry</th><th>entries</th><th>clusters</th></tr></thead>
+              <tbody>
+                {report.files.slice(0, 500).map((f) => (
+                  <tr key={f.path + f.entry}><td>{f.path}</td><td>{f.entry}</td><td>{f.secondary_count + 1}</td><td>{runs(f.runs)}</td></tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {report.files.length > 500 && <p className="muted">showing the first 500 of {report.files.length}</p>}
+        </>
+      )}
+      {report && report.fs !== "exfat" && <p data-testid="disk-summary">A {report.fs} volume: run <code>npx fslab inspect</code> on it for the details.</p>}
+    </section>
+  );
+}
