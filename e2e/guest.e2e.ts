@@ -187,4 +187,26 @@ describe("f2fs clue", () => {
     for (let k = 1; k < heuristic.length; k++) expect(heuristic[k].start, JSON.stringify(heuristic)).toBe(heuristic[k - 1].end);
     expect(heuristic.some((s) => s.start !== 0)).toBe(true);
   });
+
+  it("optimistic scan (1): writers that find a bitmap scan running go on; upstream (0) makes them wait", async () => {
+    // One CPU: a scan is only found running if it sleeps, so hold each scan's lock 2 ms
+    // longer (clue_scan_delay_us) under both settings and let four writers compete.
+    const skipped: Record<number, number> = {};
+    for (const mask of [0, 1]) {
+      await sh(`set -e; umount /mnt/f 2>/dev/null || true; rm -f /tmp/f.img; truncate -s 256M /tmp/f.img
+        dev=$(losetup -f --show /tmp/f.img); mkfs.f2fs -q -f $dev >/dev/null; mkdir -p /mnt/f; mount -t f2fs $dev /mnt/f`);
+      const d = `/sys/fs/f2fs/${(await sh("basename $(findmnt -n -o SOURCE /mnt/f)")).trim()}`;
+      await sh(`echo ${mask} > ${d}/clue; echo 2000 > ${d}/clue_scan_delay_us; echo 0 > ${d}/clue_scans_skipped`);
+      await sh(`for j in 1 2 3 4; do (mkdir /mnt/f/w$j; for i in $(seq 1 1500); do : > /mnt/f/w$j/f$i; done) & done; wait`);
+      skipped[mask] = +(await sh(`cat ${d}/clue_scans_skipped`));
+      expect((await vm.run(`echo 100001 > ${d}/clue_scan_delay_us`)).status).not.toBe(0); // at most 100 ms
+      const dev = (await sh("findmnt -n -o SOURCE /mnt/f")).trim();
+      await sh("umount /mnt/f");
+      const fsck = await vm.run(`fsck.f2fs -f ${dev}`);
+      expect(fsck.status, fsck.output).toBe(0);
+      expect(fsck.output).not.toMatch(/Fail/);
+    }
+    expect(skipped[0]).toBe(0);
+    expect(skipped[1]).toBeGreaterThan(0);
+  });
 });
