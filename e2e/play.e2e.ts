@@ -8,6 +8,7 @@ import { DD_DEFAULTS, DEVICES, fioJobs, simulateBlk } from "../web/src/cores/blk
 import { tailVerdict } from "../web/src/pages/PlayBlk";
 import { FXMARK_COSTS, fxmarkUnlink } from "../web/src/cores/f2fs-core";
 import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
+import { hex, vfatName } from "../web/src/cores/vfat-core";
 
 const base = () => inject("baseUrl");
 
@@ -132,6 +133,37 @@ describe("/play/ext4", () => {
       await screenshot(b.page, "play-ext4");
       await b.page.getByLabel(/buffered/).check();
       await expect.poll(() => b.page.url()).toMatch(/mode=buffered/);
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+describe("/play/vfat", () => {
+  it("shows seed 003's name under three mounts as the vfat core writes it, entries included", async () => {
+    const b = await launch();
+    try {
+      await b.page.goto(`${base()}#/play/vfat?name=${encodeURIComponent("ＳＪＩＳ")}`);
+      expect(await b.page.getByLabel("file name").inputValue()).toBe("ＳＪＩＳ");
+      const m = await loadCoreModule("vfat");
+      const want = [vfatName(m, "ＳＪＩＳ", "utf8", 932), vfatName(m, "ＳＪＩＳ", "utf8", 437), vfatName(m, "ＳＪＩＳ", "iso8859-1", 932)];
+      await b.page.getByLabel("no").check();
+      await b.page.click("text=Run and reveal");
+      const reveal = b.page.locator(".reveal[role=status]");
+      await reveal.waitFor();
+      expect(await reveal.getAttribute("data-verdict")).toBe("lost");
+      expect(await reveal.textContent()).toMatch(/as you predicted/);
+      const rows = b.page.locator("table[aria-label='what each mount writes'] tbody tr");
+      for (let i = 0; i < 3; i++) {
+        expect(await rows.nth(i).locator("td").nth(1).textContent()).toBe(hex(want[i].short));
+        expect(await rows.nth(i).locator("td").nth(3).textContent()).toBe(want[i].asCp932);
+      }
+      expect(await rows.nth(0).locator("td").nth(3).textContent()).toBe("ＳＪＩＳ"); // cp932 has the letters
+      expect(await rows.nth(1).locator("td").nth(2).textContent()).toBe("____~1"); // cp437 has not
+      expect((await b.page.getByTestId("entries-0").textContent())!.trim().split("\n")).toHaveLength(want[0].lfnSlots + 1);
+      await screenshot(b.page, "play-vfat");
+      await b.page.getByLabel("file name").fill("README.TXT");
+      await expect.poll(() => b.page.url()).toMatch(/name=README\.TXT/);
     } finally {
       await b.close();
     }

@@ -4,12 +4,14 @@
 //   #/play/blk?...  the block-layer playground (its parameters in the query)
 //   #/play/f2fs?... F2FS unlink scaling, upstream against CLUE
 //   #/play/ext4?... ext4 bitmap checksum cost at 4k, bigalloc and 64k blocks
+//   #/play/vfat?... a name's short and long entries under iocharsets and codepages
 import { useEffect, useState } from "react";
 import { Home } from "./pages/Home";
 import { LabPage } from "./pages/LabPage";
 import { PlayBlk } from "./pages/PlayBlk";
 import { PlayF2fs } from "./pages/PlayF2fs";
 import { PlayExt4 } from "./pages/PlayExt4";
+import { PlayVfat } from "./pages/PlayVfat";
 
 function useHashRoute(): string {
   const [hash, setHash] = useState(location.hash);
@@ -24,7 +26,7 @@ function useHashRoute(): string {
 export function App() {
   const route = useHashRoute();
   const lab = route.match(/^\/lab\/([\w-]+)$/);
-  const play = route.match(/^\/play\/(blk|f2fs|ext4)(?:\?(.*))?$/);
+  const play = route.match(/^\/play\/(blk|f2fs|ext4|vfat)(?:\?(.*))?$/);
   return (
     <>
       <header className="top">
@@ -32,7 +34,7 @@ export function App() {
         <span className="muted">Linux filesystem and block-layer internals, in a real kernel</span>
       </header>
       <main>
-        {lab ? <LabPage id={lab[1]} key={lab[1]} /> : play ? (play[1] === "blk" ? <PlayBlk query={play[2] ?? ""} /> : play[1] === "f2fs" ? <PlayF2fs query={play[2] ?? ""} /> : <PlayExt4 query={play[2] ?? ""} />) : route === "/" ? <Home /> : <p>No page at {route}. <a href="#/">All labs</a></p>}
+        {lab ? <LabPage id={lab[1]} key={lab[1]} /> : play ? (play[1] === "blk" ? <PlayBlk query={play[2] ?? ""} /> : play[1] === "f2fs" ? <PlayF2fs query={play[2] ?? ""} /> : play[1] === "ext4" ? <PlayExt4 query={play[2] ?? ""} /> : <PlayVfat query={play[2] ?? ""} />) : route === "/" ? <Home /> : <p>No page at {route}. <a href="#/">All labs</a></p>}
       </main>
     </>
   );

@@ -18,3 +18,12 @@ const uint16_t *fx_vfat_uni(void) { return result.uni; }
 const uint8_t *fx_vfat_entries(void) { return &result.entries[0][0]; }
 uint32_t fx_vfat_checksum(void) { return result.checksum; }
 uint32_t fx_vfat_lcase(void) { return result.lcase; }
+
+/* the last short name read in a code page, as UTF-8 (NUL-terminated, static) */
+const char *fx_vfat_shortname_as(int cp)
+{
+	static char out[64];
+
+	vfat_shortname_utf8(result.shortname, cp == 932 ? VFAT_CP932 : VFAT_CP437, out);
+	return out;
+}

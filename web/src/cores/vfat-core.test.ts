@@ -54,6 +54,8 @@ describe("the vfat-names image", () => {
       expect(onDisk!.lfn_entries ?? 0, name).toBe(v.lfnSlots);
       expect(onDisk!.checksum, name).toBe(v.checksum);
       expect(onDisk!.lcase, name).toBe(v.lcase);
+      expect(onDisk!.short_cp932, name).toBe(v.asCp932); // the inspector and the model read alike
+      expect(onDisk!.short_cp437, name).toBe(v.asCp437);
     }
     // and nothing else: one entry per name the model created, in the same order
     expect(inDir.map((f) => f.short_raw)).toEqual(predicted);

@@ -10,6 +10,13 @@ export interface VfatName {
   checksum: number;
   lcase: number;
   entries: Uint8Array; // (lfnSlots + 1) x 32 bytes, as written
+  asCp437: string; // the short name as code page 437 reads it
+  asCp932: string; // and as code page 932 does
+}
+
+function cString(m: any, p: number): string {
+  const end = m.HEAPU8.indexOf(0, p);
+  return new TextDecoder().decode(m.HEAPU8.subarray(p, end));
 }
 
 export class VfatError extends Error {}
@@ -42,6 +49,8 @@ export function vfatName(m: any, name: string | Uint8Array, io: IoCharset, cp: C
     checksum: m._fx_vfat_checksum(),
     lcase: m._fx_vfat_lcase(),
     entries: m.HEAPU8.slice(ep, ep + (lfnSlots + 1) * 32),
+    asCp437: cString(m, m._fx_vfat_shortname_as(437)),
+    asCp932: cString(m, m._fx_vfat_shortname_as(932)),
   };
 }
 

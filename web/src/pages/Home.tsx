@@ -33,6 +33,10 @@ export function Home() {
           <h2><a href="#/play/ext4">ext4: what a bitmap checksum costs at 4k, bigalloc and 64k blocks</a></h2>
           <p>Write a file buffered or direct at three layouts; predict, then see the crc32c bytes each allocation costs.</p>
         </li>
+        <li className="lab-card">
+          <h2><a href="#/play/vfat">VFAT: one name, two names on disk</a></h2>
+          <p>Type a name; see its 8.3 bytes and long-name entries under code pages 437 and 932 and two iocharsets.</p>
+        </li>
       </ul>
     </section>
   );
