@@ -7,7 +7,7 @@ import { loadCoreModule } from "../web/src/cores/node-load";
 import { ExfatCore } from "../web/src/cores/exfat-core";
 import { ExfatLab } from "../web/src/cores/exfat-scenario";
 import { DiscardPolicy } from "../web/src/cores/events";
-import { dirRun, ExfatDir, LAB_SCENARIO } from "../web/src/cores/exfat-dir";
+import { dirRun, runDirScript, LAB_SCENARIO } from "../web/src/cores/exfat-dir";
 
 const base = () => inject("baseUrl");
 
@@ -154,17 +154,8 @@ describe("exfat-empty-hint lab", () => {
   it("reads the disk the kernel wrote through /mnt/host, with the entry sets where the model put them", async () => {
     const m = await loadCoreModule("exfat");
     // the last run was without the hint: where did the model put each name?
-    const at = new Map<string, number>();
-    const d = new ExfatDir(m, false);
-    for (const op of LAB_SCENARIO) {
-      const name = op.slice(1);
-      if (op[0] === "+") at.set(name, d.create(name.length));
-      else {
-        d.remove(at.get(name)!, name.length);
-        at.delete(name);
-      }
-    }
-    d.dispose();
+    const model = runDirScript(m, false, LAB_SCENARIO);
+    model.dir.dispose();
     await page.locator(".vm-cmd button").nth(3).click(); // stop the trace, hint back on
     await page.locator(".vm-cmd button").nth(4).click(); // umount, copy to /mnt/host
     await runInTerminal(page, "ls /mnt/host/dir.img");
@@ -172,7 +163,7 @@ describe("exfat-empty-hint lab", () => {
     await expect.poll(() => page.getByTestId("disk-summary").textContent().catch(() => ""), { timeout: 60_000 }).toMatch(/exFAT/);
     expect(await page.getByTestId("disk-summary").textContent()).toMatch(/2 directories, 194 files/);
     const row = page.locator("tr", { hasText: "/dir/file-with-long-name-260" });
-    expect(Number(await row.locator("td").nth(1).textContent())).toBe(at.get("file-with-long-name-260"));
+    expect(Number(await row.locator("td").nth(1).textContent())).toBe(model.slotOf.get("file-with-long-name-260"));
   });
 });
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "check.h"
 #include "fslab/inspect.h"
+#include "fslab/le.h"
 
 static uint8_t *load(const char *path, size_t *len)
 {
@@ -42,7 +43,6 @@ static int inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *e
 
 static int has(const struct fslab_json *j, const char *s) { return j->buf && strstr(j->buf, s); }
 
-static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 static void put32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24); }
 
 /* every truncation, and single bytes of the structures set to 0xFF: an error or a report */

@@ -2,6 +2,7 @@
 // by fio-like jobs. One call runs a whole scenario and returns typed arrays (transferable
 // from a worker) plus a summary; the CLI (`fslab simulate blk`), tests and page share it.
 import { EV, WORDS_PER_EVENT } from "./events";
+import { allocU32 } from "./wasm-mem";
 
 export const EV_BLK = [EV.BLK_RQ_INSERT, EV.BLK_RQ_ISSUE, EV.BLK_RQ_COMPLETE] as const;
 
@@ -142,25 +143,27 @@ export function summarize(sched: Scheduler, rows: Float64Array, order: Uint32Arr
   return { sched, requests: n, elapsed_ms: end / 1000, mb_per_s: end ? bytes / end : 0, read: stats(lat[0]), write: stats(lat[1]), seek_sectors: seek };
 }
 
-export function simulateBlk(m: any, sc: BlkScenario): BlkResult {
+/** A simulation ready to run (free it with _fx_blk_free): the scenario marshalled as flat
+ *  u32 arrays for fx_blk_new (wasm/src/blk/exports.c). */
+export function newBlkSim(m: any, sc: BlkScenario): number {
   const t = sc.tunables ?? DD_DEFAULTS;
   const d = sc.device;
-  const u32 = (xs: number[]) => {
-    const p = m._fx_malloc(xs.length * 4);
-    m.HEAPU32.set(xs.map((x) => x >>> 0), p >>> 2);
-    return p;
-  };
   for (const j of sc.jobs) {
     if (j.span > 2 ** 32 || j.offset > 2 ** 32) throw new BlkError("job regions beyond 2 TiB are not supported");
   }
-  const tun = u32([t.read_expire_ms, t.write_expire_ms, t.prio_aging_expire_ms, t.writes_starved, t.fifo_batch]);
-  const dev = u32([d.queue_depth, d.channels, d.base_ns, d.per_sector_ns, d.seek_max_sectors, Math.round(d.per_seek_sector_ns * 1000), Math.min(d.capacity_sectors, 2 ** 32 - 1)]);
-  const jobs = u32(sc.jobs.flatMap((j) => [j.iodepth, j.bs_sectors, j.ios, j.random ? 1 : 0, j.write_pct, j.ioprio_class, j.offset, j.span, 0]));
+  const tun = allocU32(m, [t.read_expire_ms, t.write_expire_ms, t.prio_aging_expire_ms, t.writes_starved, t.fifo_batch]);
+  const dev = allocU32(m, [d.queue_depth, d.channels, d.base_ns, d.per_sector_ns, d.seek_max_sectors, Math.round(d.per_seek_sector_ns * 1000), Math.min(d.capacity_sectors, 2 ** 32 - 1)]);
+  const jobs = allocU32(m, sc.jobs.flatMap((j) => [j.iodepth, j.bs_sectors, j.ios, j.random ? 1 : 0, j.write_pct, j.ioprio_class, j.offset, j.span, 0]));
   const sim = m._fx_blk_new(sc.sched === "mq-deadline" ? 1 : 0, tun, dev, jobs, sc.jobs.length, sc.hz ?? 250, sc.seed ?? 1);
   m._fx_free(tun);
   m._fx_free(dev);
   m._fx_free(jobs);
   if (!sim) throw new BlkError("the scenario was refused: no jobs, no requests, or a device without tags or channels");
+  return sim;
+}
+
+export function simulateBlk(m: any, sc: BlkScenario): BlkResult {
+  const sim = newBlkSim(m, sc);
   try {
     const ret = m._fx_blk_run(sim);
     const len = m._fx_blk_events_len(sim);

@@ -58,7 +58,7 @@ export class ExfatDir {
 
 /** Runs creates ("+name") and removes ("-name") in one new directory. Names are ASCII here:
  *  the kernel counts UTF-16 units. */
-export function runDirScript(m: any, emptyHint: boolean, ops: string[]): { events: Uint32Array; examined: number; dir: ExfatDir } {
+export function runDirScript(m: any, emptyHint: boolean, ops: string[]): { events: Uint32Array; examined: number; dir: ExfatDir; slotOf: Map<string, number> } {
   const dir = new ExfatDir(m, emptyHint);
   const at = new Map<string, number>();
   for (const op of ops) {
@@ -69,7 +69,7 @@ export function runDirScript(m: any, emptyHint: boolean, ops: string[]): { event
       at.delete(name);
     }
   }
-  return { events: dir.takeEvents(), examined: dir.examined, dir };
+  return { events: dir.takeEvents(), examined: dir.examined, dir, slotOf: at };
 }
 
 /** The lab's steps (labs/exfat-empty-hint): 200 short names, every third removed, then 60 long

@@ -1,6 +1,8 @@
 // Inspectors over real disk images (wasm/src/*/inspect.c): bytes in, a typed report out.
 // The same call serves the CLI (`fslab inspect`), the tests and, in a worker, the page.
 
+import { cString } from "./wasm-mem";
+
 export class InspectError extends Error {}
 
 /** A run of clusters: [first cluster, count]. */
@@ -150,11 +152,6 @@ export interface F2fsReport {
 }
 
 export type InspectReport = ExfatReport | Ext4Report | VfatReport | F2fsReport;
-
-function cString(m: any, ptr: number): string {
-  const end = m.HEAPU8.indexOf(0, ptr);
-  return new TextDecoder().decode(m.HEAPU8.subarray(ptr, end < 0 ? ptr : end));
-}
 
 /** Detects the filesystem in `image` and parses it; throws InspectError naming what is wrong. */
 export function inspectImage(m: any, image: Uint8Array): InspectReport {

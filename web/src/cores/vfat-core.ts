@@ -14,10 +14,7 @@ export interface VfatName {
   asCp932: string; // and as code page 932 does
 }
 
-function cString(m: any, p: number): string {
-  const end = m.HEAPU8.indexOf(0, p);
-  return new TextDecoder().decode(m.HEAPU8.subarray(p, end));
-}
+import { cString } from "./wasm-mem";
 
 export class VfatError extends Error {}
 

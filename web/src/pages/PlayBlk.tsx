@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { BlkClient } from "../cores/blk-client";
 import { DD_DEFAULTS, DEVICES, fioJobs, type BlkResult, type FioPattern } from "../cores/blk-core";
 import { OffsetTimePlot } from "../viz/OffsetTimePlot";
+import { intParam, oneOf } from "./query";
 
 const SIZES = { "4k": 4096, "64k": 65536, "1M": 1 << 20 } as const;
 const SPANS = { "1M": 1 << 20, "4M": 4 << 20, "16M": 16 << 20, "64M": 64 << 20 } as const;
@@ -25,11 +26,6 @@ export interface BlkParams {
 
 export const BLK_DEFAULTS: BlkParams = { device: "hdd", rw: "randread", numjobs: 4, iodepth: 4, bs: "64k", size: "4M", fifo_batch: DD_DEFAULTS.fifo_batch, writes_starved: DD_DEFAULTS.writes_starved, seed: 1 };
 
-const clampInt = (v: string | null, lo: number, hi: number, dflt: number) => {
-  const n = Number(v);
-  return v !== null && Number.isInteger(n) && n >= lo && n <= hi ? n : dflt;
-};
-const oneOf = <T extends string>(v: string | null, options: readonly T[], dflt: T): T => (options.includes(v as T) ? (v as T) : dflt);
 
 export function parseBlkParams(query: string): BlkParams {
   const q = new URLSearchParams(query);
@@ -37,13 +33,13 @@ export function parseBlkParams(query: string): BlkParams {
   return {
     device: oneOf(q.get("device"), Object.keys(DEVICES) as Array<keyof typeof DEVICES>, d.device),
     rw: oneOf(q.get("rw"), ["read", "write", "randread", "randwrite", "randrw"] as const, d.rw),
-    numjobs: clampInt(q.get("numjobs"), 1, 16, d.numjobs),
-    iodepth: clampInt(q.get("iodepth"), 1, 64, d.iodepth),
+    numjobs: intParam(q.get("numjobs"), 1, 16, d.numjobs),
+    iodepth: intParam(q.get("iodepth"), 1, 64, d.iodepth),
     bs: oneOf(q.get("bs"), Object.keys(SIZES) as Array<keyof typeof SIZES>, d.bs),
     size: oneOf(q.get("size"), Object.keys(SPANS) as Array<keyof typeof SPANS>, d.size),
-    fifo_batch: clampInt(q.get("fifo_batch"), 1, 256, d.fifo_batch),
-    writes_starved: clampInt(q.get("writes_starved"), 0, 16, d.writes_starved),
-    seed: clampInt(q.get("seed"), 0, 2 ** 31 - 1, d.seed),
+    fifo_batch: intParam(q.get("fifo_batch"), 1, 256, d.fifo_batch),
+    writes_starved: intParam(q.get("writes_starved"), 0, 16, d.writes_starved),
+    seed: intParam(q.get("seed"), 0, 2 ** 31 - 1, d.seed),
   };
 }
 
@@ -116,17 +112,17 @@ export function PlayBlk({ query }: { query: string }) {
         <label>rw <select value={p.rw} onChange={(e) => set("rw", e.target.value as BlkParams["rw"])}>
           {["read", "randread", "write", "randwrite", "randrw"].map((v) => <option key={v}>{v}</option>)}
         </select></label>
-        <label>numjobs <input type="number" min={1} max={16} value={p.numjobs} onChange={(e) => set("numjobs", clampInt(e.target.value, 1, 16, p.numjobs))} /></label>
-        <label>iodepth <input type="number" min={1} max={64} value={p.iodepth} onChange={(e) => set("iodepth", clampInt(e.target.value, 1, 64, p.iodepth))} /></label>
+        <label>numjobs <input type="number" min={1} max={16} value={p.numjobs} onChange={(e) => set("numjobs", intParam(e.target.value, 1, 16, p.numjobs))} /></label>
+        <label>iodepth <input type="number" min={1} max={64} value={p.iodepth} onChange={(e) => set("iodepth", intParam(e.target.value, 1, 64, p.iodepth))} /></label>
         <label>bs <select value={p.bs} onChange={(e) => set("bs", e.target.value as BlkParams["bs"])}>
           {Object.keys(SIZES).map((v) => <option key={v}>{v}</option>)}
         </select></label>
         <label>size per job <select value={p.size} onChange={(e) => set("size", e.target.value as BlkParams["size"])}>
           {Object.keys(SPANS).map((v) => <option key={v}>{v}</option>)}
         </select></label>
-        <label>fifo_batch <input type="number" min={1} max={256} value={p.fifo_batch} onChange={(e) => set("fifo_batch", clampInt(e.target.value, 1, 256, p.fifo_batch))} /></label>
-        <label>writes_starved <input type="number" min={0} max={16} value={p.writes_starved} onChange={(e) => set("writes_starved", clampInt(e.target.value, 0, 16, p.writes_starved))} /></label>
-        <label>seed <input type="number" min={0} value={p.seed} onChange={(e) => set("seed", clampInt(e.target.value, 0, 2 ** 31 - 1, p.seed))} /></label>
+        <label>fifo_batch <input type="number" min={1} max={256} value={p.fifo_batch} onChange={(e) => set("fifo_batch", intParam(e.target.value, 1, 256, p.fifo_batch))} /></label>
+        <label>writes_starved <input type="number" min={0} max={16} value={p.writes_starved} onChange={(e) => set("writes_starved", intParam(e.target.value, 0, 16, p.writes_starved))} /></label>
+        <label>seed <input type="number" min={0} value={p.seed} onChange={(e) => set("seed", intParam(e.target.value, 0, 2 ** 31 - 1, p.seed))} /></label>
         <span className="muted">{requests.toLocaleString()} requests{tooMany ? ` (more than ${MAX_REQUESTS.toLocaleString()}: make size smaller or bs larger)` : ""}</span>
       </form>
 

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { F2fsClient } from "../cores/f2fs-client";
 import { FXMARK_COSTS, LOCKS, type FxmarkResult, type Workload } from "../cores/f2fs-core";
 import { ScalingChart } from "../viz/ScalingChart";
+import { intParam } from "./query";
 
 const CORES = [1, 2, 4, 8, 15, 30, 60, 120];
 const CLUES = [0, 1, 2, 4, 7];
@@ -19,19 +20,15 @@ export interface F2fsParams {
   seed: number;
 }
 
-const int = (v: string | null, lo: number, hi: number, d: number) => {
-  const n = Number(v);
-  return v !== null && Number.isInteger(n) && n >= lo && n <= hi ? n : d;
-};
 
 export function parseF2fsParams(query: string): F2fsParams {
   const q = new URLSearchParams(query);
   return {
     workload: q.get("workload") === "MWUM" ? "MWUM" : "MWUL",
-    unlinks: int(q.get("unlinks"), 100, 10000, 2000),
-    remote_ns: int(q.get("remote_ns"), 0, 20000, FXMARK_COSTS.remote_ns),
-    nat_scan_ns: int(q.get("nat_scan_ns"), 0, 100000, FXMARK_COSTS.nat_scan_ns),
-    seed: int(q.get("seed"), 0, 2 ** 31 - 1, 1),
+    unlinks: intParam(q.get("unlinks"), 100, 10000, 2000),
+    remote_ns: intParam(q.get("remote_ns"), 0, 20000, FXMARK_COSTS.remote_ns),
+    nat_scan_ns: intParam(q.get("nat_scan_ns"), 0, 100000, FXMARK_COSTS.nat_scan_ns),
+    seed: intParam(q.get("seed"), 0, 2 ** 31 - 1, 1),
   };
 }
 
@@ -97,10 +94,10 @@ export function PlayF2fs({ query }: { query: string }) {
           <option value="MWUL">MWUL (private directories)</option>
           <option value="MWUM">MWUM (one shared directory)</option>
         </select></label>
-        <label>unlinks per core <input type="number" min={100} max={10000} step={100} value={p.unlinks} onChange={(e) => set("unlinks", int(e.target.value, 100, 10000, p.unlinks))} /></label>
-        <label>remote_ns <input type="number" min={0} max={20000} step={100} value={p.remote_ns} onChange={(e) => set("remote_ns", int(e.target.value, 0, 20000, p.remote_ns))} /></label>
-        <label>nat_scan_ns <input type="number" min={0} max={100000} step={1000} value={p.nat_scan_ns} onChange={(e) => set("nat_scan_ns", int(e.target.value, 0, 100000, p.nat_scan_ns))} /></label>
-        <label>seed <input type="number" min={0} value={p.seed} onChange={(e) => set("seed", int(e.target.value, 0, 2 ** 31 - 1, p.seed))} /></label>
+        <label>unlinks per core <input type="number" min={100} max={10000} step={100} value={p.unlinks} onChange={(e) => set("unlinks", intParam(e.target.value, 100, 10000, p.unlinks))} /></label>
+        <label>remote_ns <input type="number" min={0} max={20000} step={100} value={p.remote_ns} onChange={(e) => set("remote_ns", intParam(e.target.value, 0, 20000, p.remote_ns))} /></label>
+        <label>nat_scan_ns <input type="number" min={0} max={100000} step={1000} value={p.nat_scan_ns} onChange={(e) => set("nat_scan_ns", intParam(e.target.value, 0, 100000, p.nat_scan_ns))} /></label>
+        <label>seed <input type="number" min={0} value={p.seed} onChange={(e) => set("seed", intParam(e.target.value, 0, 2 ** 31 - 1, p.seed))} /></label>
       </form>
       <fieldset className="predict">
         <legend>Predict first: at 120 cores, how many times upstream's unlinks per second does CLUE (all three) reach?</legend>

@@ -17,13 +17,9 @@ function onlySearches(events: Uint32Array): Uint32Array {
 const rec = (s: Uint32Array, i: number) =>
   i * WORDS_PER_EVENT < s.length ? `examined ${s[i * 4 + 1]}, hint ${s[i * 4 + 2] === 0xffffffff ? "none" : s[i * 4 + 2]}, slot ${s[i * 4 + 3] === 0xffffffff ? "-ENOSPC" : s[i * 4 + 3]}` : "(none)";
 
-/** Which model run the kernel's latest searches reproduce: the tail of its stream is compared. */
-export function compareWithModel(kernel: Uint32Array, models: DirRun[]) {
-  for (const m of models) {
-    const n = m.events.length;
-    if (n && kernel.length >= n && firstDifference(kernel.subarray(kernel.length - n), m.events) < 0) return { match: m, diff: -1 };
-  }
-  return { match: null as DirRun | null, diff: -1 };
+/** The model run the kernel's latest searches reproduce (the tail of its stream), if any. */
+export function modelMatching(kernel: Uint32Array, models: DirRun[]): DirRun | null {
+  return models.find((m) => m.events.length && kernel.length >= m.events.length && firstDifference(kernel.subarray(kernel.length - m.events.length), m.events) < 0) ?? null;
 }
 
 export function KernelEmptySearch({ events, stats }: { events: Uint32Array; stats: TraceStats | null }) {
@@ -37,9 +33,9 @@ export function KernelEmptySearch({ events, stats }: { events: Uint32Array; stat
   const searches = kernel.length / WORDS_PER_EVENT;
   let examined = 0;
   for (let i = 0; i < kernel.length; i += WORDS_PER_EVENT) examined += kernel[i + 1];
-  const verdict = models ? compareWithModel(kernel, models) : null;
+  const match = models ? modelMatching(kernel, models) : null;
   // against the model with the hint, the first record that differs (for when nothing matches)
-  const first = models && !verdict?.match && searches ? firstDifference(kernel, models[0].events) : -1;
+  const first = models && !match && searches ? firstDifference(kernel, models[0].events) : -1;
 
   return (
     <section className="kernel-discards" aria-label="Empty-entry searches of the real kernel" data-testid="kernel-searches">
@@ -53,9 +49,9 @@ export function KernelEmptySearch({ events, stats }: { events: Uint32Array; stat
             {stats.lost > 0 && <span className="error"> {stats.lost} trace lines were lost on the way.</span>}
             {stats.overrun ? <span className="error"> The kernel's trace buffer dropped {stats.overrun} events.</span> : null}
           </p>
-          {verdict?.match ? (
-            <p data-testid="model-verdict" data-hint={verdict.match.emptyHint ? 1 : 0}>
-              Its last {verdict.match.events.length / 4} searches are the model's for the lab's steps with <code>empty_hint={verdict.match.emptyHint ? 1 : 0}</code>, record for record.
+          {match ? (
+            <p data-testid="model-verdict" data-hint={match.emptyHint ? 1 : 0}>
+              Its last {match.events.length / 4} searches are the model's for the lab's steps with <code>empty_hint={match.emptyHint ? 1 : 0}</code>, record for record.
             </p>
           ) : first >= 0 ? (
             <p data-testid="model-verdict" data-hint="none">
