@@ -47,20 +47,29 @@ export async function terminalText(page: Page): Promise<string> {
   });
 }
 
-/** Type a command into the guest's shell and wait until its output and the next prompt appear. */
+let runs = 0;
+
+/**
+ * Type a command into the guest's shell and wait until it has run, returning its output. The
+ * command is followed by an echo of a marker whose typed form (quoted) differs from its output,
+ * so text typed ahead while an earlier command still runs, or an earlier prompt, cannot be
+ * taken for the end.
+ */
 export async function runInTerminal(page: Page, command: string, timeoutMs = 30_000): Promise<string> {
-  const before = (await terminalText(page)).trimEnd();
+  const marker = `:fslab-done-${++runs}:`;
   await page.getByTestId("vm-terminal").click();
-  await page.keyboard.type(command + "\n");
+  await page.keyboard.type(`${command}; echo '${marker.slice(0, 6)}''${marker.slice(6)}'\n`);
   const deadline = Date.now() + timeoutMs;
+  const done = new RegExp(`^${marker}$`, "m");
   for (;;) {
-    const now = (await terminalText(page)).trimEnd();
-    const added = now.slice(before.length);
-    // the echoed command, its output, then a fresh prompt on the last line
-    if (added.includes(command) && /fslab:[^\n]*#$/.test(now) && now.length > before.length + command.length) {
-      return added.slice(added.indexOf(command) + command.length).replace(/fslab:[^\n]*#$/, "").trim();
+    const now = await terminalText(page);
+    const end = now.search(done);
+    if (end >= 0) {
+      const out = now.slice(0, end);
+      const echo = out.lastIndexOf(command);
+      return out.slice(echo < 0 ? 0 : out.indexOf("\n", echo) + 1).trim();
     }
-    if (Date.now() > deadline) throw new Error(`no prompt after "${command}" within ${timeoutMs} ms; terminal ends with:\n${now.slice(-500)}`);
+    if (Date.now() > deadline) throw new Error(`"${command}" did not finish within ${timeoutMs} ms; terminal ends with:\n${now.slice(-500)}`);
     await page.waitForTimeout(100);
   }
 }

@@ -160,10 +160,69 @@ describe("exfat-empty-hint lab", () => {
     await page.locator(".vm-cmd button").nth(4).click(); // umount, copy to /mnt/host
     await runInTerminal(page, "ls /mnt/host/dir.img");
     await page.getByRole("button", { name: "Inspect dir.img" }).click();
-    await expect.poll(() => page.getByTestId("disk-summary").textContent().catch(() => ""), { timeout: 60_000 }).toMatch(/exFAT/);
+    await expect.poll(() => page.getByTestId("disk-view").textContent().catch(() => ""), { timeout: 60_000 }).toMatch(/exFAT,/);
     expect(await page.getByTestId("disk-summary").textContent()).toMatch(/2 directories, 194 files/);
     const row = page.locator("tr", { hasText: "/dir/file-with-long-name-260" });
     expect(Number(await row.locator("td").nth(1).textContent())).toBe(model.slotOf.get("file-with-long-name-260"));
+  });
+});
+
+describe("write-path lab", () => {
+  let b: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  const rowsFor = (call: string) => page.locator(`[role="treeitem"][data-call="${call}"]`).count();
+  const calls = (layer: string) => page.locator(`[data-testid="layer-table"] tr[data-layer="${layer}"] td`).nth(1).textContent().then(Number);
+
+  beforeAll(async () => {
+    b = await launch();
+    page = b.page;
+    await page.goto(`${base()}#/lab/write-path`);
+  });
+  afterAll(async () => {
+    await screenshot(page, "write-path-lab");
+    await b.close();
+  });
+
+  it("shows a recorded buffered write ending in the page cache, opened the way down, and steps through it by keyboard", async () => {
+    await page.getByRole("button", { name: "buffered write" }).click();
+    await expect.poll(() => page.getByTestId("trace-source").textContent()).toMatch(/conv=notrunc/);
+    expect(await rowsFor("generic_perform_write")).toBe(1);
+    expect(await rowsFor("submit_bio")).toBe(0);
+    expect(await calls("blk-mq")).toBe(0);
+    expect(await calls("page cache")).toBeGreaterThan(0);
+    // keyboard: generic_perform_write, a landmark with no landmark below it, is shown closed
+    const row = page.locator('[role="treeitem"][data-call="generic_perform_write"]');
+    const rows = await page.locator('[role="treeitem"]').count();
+    await row.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => row.getAttribute("aria-expanded")).toBe("true");
+    expect(await page.locator('[role="treeitem"]').count()).toBeGreaterThan(rows);
+    await page.keyboard.press("ArrowLeft"); // close it
+    await expect.poll(() => row.getAttribute("aria-expanded")).toBe("false");
+    await page.keyboard.press("ArrowLeft"); // to its caller
+    const caller = page.locator('[role="treeitem"][aria-selected="true"]');
+    expect(await caller.getAttribute("data-call")).toBe("ext4_buffered_write_iter");
+  });
+
+  it("traces an O_DIRECT write in the guest: the writer's own call reaches mq-deadline and the loop driver", async () => {
+    await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
+    const run = (n: number) => page.locator(".vm-cmd button").nth(n).click();
+    await run(0); // the disk, mq-deadline
+    await runInTerminal(page, "grep -c ' /mnt/wp ext4' /proc/mounts", 60_000);
+    await run(1); // function_graph and the graph helper
+    await runInTerminal(page, "cat $T/current_tracer");
+    await run(5); // O_DIRECT
+    await runInTerminal(page, "grep -c oflag=direct /mnt/host/write-path.trace", 60_000);
+    await page.getByRole("button", { name: "Load the last trace" }).click();
+    await expect.poll(() => page.getByTestId("trace-source").textContent(), { timeout: 30_000 }).toMatch(/guest's last trace: dd .*oflag=direct/);
+    for (const call of ["iomap_dio_rw", "submit_bio", "dd_insert_requests", "dd_dispatch_request", "loop_queue_rq"])
+      expect(await rowsFor(call), call).toBeGreaterThanOrEqual(1);
+    expect(await calls("scheduler")).toBeGreaterThan(0);
+    expect(await calls("driver")).toBeGreaterThan(0);
+    // the page is cross-origin isolated, so the guest's clock is fine enough to time calls
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    const times = await page.locator(".call-time").allTextContents();
+    expect(times.filter((t) => t === "0.0 µs").length).toBeLessThan(times.length / 10);
   });
 });
 

@@ -8,6 +8,7 @@ import { KernelDiscards } from "../viz/KernelDiscards";
 import { DirectoryView } from "../viz/DirectoryView";
 import { KernelEmptySearch } from "../viz/KernelEmptySearch";
 import { DiskView } from "../viz/DiskView";
+import { WritePathView } from "../viz/WritePathView";
 import { discardsOf } from "../cores/events";
 import type { TraceStats } from "../vm/trace-channel";
 
@@ -31,6 +32,7 @@ const VIEWS: Record<string, (live: Live, vm: VmHandle | null) => ReactElement> =
       <DiskView vm={vm} file="dir.img" />
     </div>
   ),
+  "write-path": (_live, vm) => <WritePathView key="write-path" vm={vm} />,
 };
 
 export function LabPage({ id }: { id: string }) {

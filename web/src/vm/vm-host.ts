@@ -101,7 +101,9 @@ export class VmHost {
     if (!this.emulator) throw new Error("the VM is not running");
     try {
       return await this.emulator.read_file(name);
-    } catch {
+    } catch (e) {
+      // v86 rejects a missing file with "File not found"; anything else is worth showing as is
+      if (e instanceof Error && e.message !== "File not found") throw new Error(`reading /mnt/host/${name}: ${e.message}`);
       throw new Error(`no file "${name}" in the guest's /mnt/host: copy it there first (cp <image> /mnt/host/)`);
     }
   }

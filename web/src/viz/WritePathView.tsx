@@ -1,0 +1,90 @@
+// The write path lab's view: the call tree of the last `graph` command the learner ran in the
+// guest (read from /mnt/host/write-path.trace over 9p), or one of the traces recorded by the
+// same lab steps on our kernel, so the page shows something true before the VM is used.
+import { useState } from "react";
+import { parseFunctionGraph, type CallGraph } from "../cores/ftrace-graph";
+import type { VmHandle } from "../vm/VmConsole";
+import { CallTree } from "./CallTree";
+
+const RECORDED: Record<string, string> = {
+  "buffered write": new URL("../cores/traces/write-path-buffered.trace.gz", import.meta.url).href,
+  sync: new URL("../cores/traces/write-path-sync.trace.gz", import.meta.url).href,
+  fsync: new URL("../cores/traces/write-path-fsync.trace.gz", import.meta.url).href,
+  "O_DIRECT": new URL("../cores/traces/write-path-direct.trace.gz", import.meta.url).href,
+};
+
+/** Bytes to text, gunzipping if they are gzip (a server may already have undone it). */
+async function text(bytes: Uint8Array): Promise<string> {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+export function WritePathView({ vm }: { vm: VmHandle | null }) {
+  const [graph, setGraph] = useState<CallGraph | null>(null);
+  const [source, setSource] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function load(what: string, get: () => Promise<Uint8Array>) {
+    setBusy(true);
+    setError(null);
+    try {
+      const g = parseFunctionGraph(await text(await get()));
+      setGraph(g);
+      setSource(what);
+    } catch (e) {
+      setError(`${what}: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      setBusy(false);
+    }
+  }
+  const fetchBytes = async (url: string) => {
+    const r = await fetch(url);
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    return new Uint8Array(await r.arrayBuffer());
+  };
+
+  return (
+    <section className="kernel-discards" aria-label="The write path, traced" data-testid="write-path">
+      <h2>The write path, traced</h2>
+      <div className="toolbar">
+        <button onClick={() => load("the guest's last trace", () => vm!.readSharedFile("write-path.trace"))} disabled={!vm || busy}>
+          Load the last trace
+        </button>
+        <span className="muted">or one recorded on this kernel:</span>
+        {Object.entries(RECORDED).map(([name, url]) => (
+          <button key={name} disabled={busy} onClick={() => load(`recorded: ${name}`, () => fetchBytes(url))}>
+            {name}
+          </button>
+        ))}
+      </div>
+      {error && <p className="error" role="alert">{error}</p>}
+      {!graph && !error && (
+        <p className="muted">In the guest, run a step's <code>graph …</code> command, then load its trace here.</p>
+      )}
+      {graph && (
+        <>
+          <p data-testid="trace-source">
+            {source}
+            {graph.command && (
+              <>
+                : <code>{graph.command}</code>
+              </>
+            )}
+            {graph.unparsed > 0 && <span className="error"> ({graph.unparsed} lines not understood)</span>}
+          </p>
+          {source.startsWith("the guest") && !globalThis.crossOriginIsolated && (
+            <p className="muted" data-testid="coarse-clock">
+              This page is not cross-origin isolated, so the browser's clock, and the guest's with it, ticks in 100 µs steps:
+              most short calls show 0 µs. Serve the page with the COOP/COEP headers (as <code>npm start</code> does).
+            </p>
+          )}
+          <CallTree graph={graph} />
+        </>
+      )}
+    </section>
+  );
+}
