@@ -91,10 +91,33 @@ describe("exfat-discard lab", () => {
     // the same delete under the batched policy: one request per run
     await page.getByRole("button", { name: "Create fragmented file" }).click();
     await expect.poll(() => frag.count()).toBe(1);
+    const beforeDelete = await pixels();
     await page.getByLabel("1: batched (≥ 6.15)").check();
     await page.getByTestId("delete").click();
     await expect.poll(async () => Number(await page.getByTestId("discard-count").textContent())).toBe(expectedAgain.discards.length);
     expect(expectedAgain.discards.length).toBe(4);
+    const afterDelete = await pixels();
+
+    // replay it: back to the start the grid is the volume before the delete, at the end after
+    const steps = expectedAgain.events.length / 4; // every event of a delete is a clear or a discard
+    const position = () => page.getByTestId("position").textContent();
+    expect(await position()).toBe(`${steps} / ${steps} events`);
+    await page.getByRole("button", { name: "to the start" }).click();
+    await expect.poll(position).toBe(`0 / ${steps} events`);
+    expect(await page.getByTestId("replay-discards").textContent()).toBe("0");
+    await expect.poll(pixels).toBe(beforeDelete);
+    // by keyboard: Right steps one event, End goes to the end
+    await page.getByTestId("play").focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(position).toBe(`1 / ${steps} events`);
+    expect(await pixels()).not.toBe(beforeDelete);
+    // play to the end at the fastest speed
+    await page.locator(".step-controls select").selectOption("10000");
+    await page.getByTestId("play").click();
+    await expect.poll(position).toBe(`${steps} / ${steps} events`);
+    expect(await page.getByTestId("replay-discards").textContent()).toBe("4");
+    await expect.poll(pixels).toBe(afterDelete);
+    expect(await page.getByTestId("cost-so-far").textContent()).toMatch(/ so far of /);
   });
 
   it("shows the real kernel's discards live: 64 per cluster, then 4 batched for the same 4-run file", async () => {

@@ -1,29 +1,37 @@
 // The cluster heap as a grid: one cell per cluster, coloured by the file that owns it
 // (from the allocation bitmap and the files' chains), the selected file's FAT chain drawn as
 // a path through its clusters in order, and the last delete's discard requests outlined.
-// Canvas for the cells (thousands of them), SVG for the few marks on top.
+// Canvas for the cells (painted as one image: 65,536 of them animate at 60 fps), SVG for the
+// few marks on top.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { line, curveMonotoneX, scaleLinear } from "d3";
 import { EXFAT_FIRST_CLUSTER, ALLOC_NO_FAT_CHAIN, type ExfatSnapshot } from "../cores/exfat-core";
 import type { ExfatDiscard } from "../cores/events";
 import { fileColour, FREE } from "./palette";
+import { paintCells, rgbaWord } from "./paint";
 
 interface Props {
   snapshot: ExfatSnapshot;
+  /** the allocation bitmap to show, when not the snapshot's own (a delete half replayed) */
+  bitmap?: Uint8Array;
   selected: number | null;
   discards: ExfatDiscard[];
   onSelect(id: number | null): void;
+  cols?: number;
 }
 
-const COLS = 32;
+/** Outlines drawn at most: a per-cluster delete of a big file issues tens of thousands. */
+const MAX_OUTLINES = 256;
+const FREE_WORD = rgbaWord(FREE);
+const UNOWNED_WORD = rgbaWord("#777777");
 
-export function ClusterGrid({ snapshot, selected, discards, onSelect }: Props) {
+export function ClusterGrid({ snapshot, bitmap = snapshot.bitmap, selected, discards, onSelect, cols: COLS = 32 }: Props) {
   const wrap = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [width, setWidth] = useState(640);
   const clusters = snapshot.numClusters - EXFAT_FIRST_CLUSTER;
   const rows = Math.ceil(clusters / COLS);
-  const cell = Math.max(6, Math.floor(width / COLS));
+  const cell = Math.max(COLS > 64 ? 2 : 6, Math.floor(width / COLS));
   const height = rows * cell;
 
   useEffect(() => {
@@ -32,26 +40,22 @@ export function ClusterGrid({ snapshot, selected, discards, onSelect }: Props) {
     return () => ro.disconnect();
   }, []);
 
-  // owner of each cluster index (clu - 2), -1 when free
-  const owner = useMemo(() => {
+  // owner of each cluster index (clu - 2), -1 when free, and the colour it is drawn in when used
+  const { owner, ownerWord } = useMemo(() => {
     const o = new Int32Array(clusters).fill(-1);
     for (const f of snapshot.files) for (const c of f.clusters) o[c - EXFAT_FIRST_CLUSTER] = f.id;
-    return o;
+    const words = new Map<number, number>();
+    const w = Uint32Array.from(o, (id) => (id < 0 ? UNOWNED_WORD : (words.get(id) ?? words.set(id, rgbaWord(fileColour(id))).get(id)!)));
+    return { owner: o, ownerWord: w };
   }, [snapshot, clusters]);
 
   useEffect(() => {
-    const ctx = canvas.current!.getContext("2d")!;
     const dpr = window.devicePixelRatio || 1;
-    canvas.current!.width = COLS * cell * dpr;
-    canvas.current!.height = height * dpr;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, COLS * cell, height);
-    for (let i = 0; i < clusters; i++) {
-      const used = (snapshot.bitmap[i >> 3] >> (i & 7)) & 1;
-      ctx.fillStyle = used ? (owner[i] >= 0 ? fileColour(owner[i]) : "#777") : FREE;
-      ctx.fillRect((i % COLS) * cell + 1, Math.floor(i / COLS) * cell + 1, cell - 2, cell - 2);
-    }
-  }, [snapshot, owner, cell, height, clusters]);
+    const px = Math.max(1, Math.round(cell * dpr));
+    const colours = new Uint32Array(clusters);
+    for (let i = 0; i < clusters; i++) colours[i] = (bitmap[i >> 3] >> (i & 7)) & 1 ? ownerWord[i] : FREE_WORD;
+    paintCells(canvas.current!.getContext("2d")!, colours, COLS, px);
+  }, [bitmap, ownerWord, cell, clusters, COLS]);
 
   const x = scaleLinear().domain([0, COLS]).range([0, COLS * cell]);
   const centre = (clu: number): [number, number] => {
@@ -62,7 +66,7 @@ export function ClusterGrid({ snapshot, selected, discards, onSelect }: Props) {
   const chainPath = sel ? line().curve(curveMonotoneX)(Array.from(sel.clusters, centre)) : null;
 
   // a discard request covers a run of clusters, which may wrap across grid rows
-  const discardRects = discards.flatMap((d, k) => {
+  const discardRects = discards.slice(-MAX_OUTLINES).flatMap((d, k) => {
     const rects = [];
     let i = d.start - EXFAT_FIRST_CLUSTER;
     let left = d.count;

@@ -6,6 +6,10 @@ import { ALLOC_NO_FAT_CHAIN, runsOf, type ExfatSnapshot } from "../cores/exfat-c
 import { DiscardPolicy } from "../cores/events";
 import type { DeleteResult } from "../cores/exfat-scenario";
 import { ClusterGrid } from "./ClusterGrid";
+import { DeleteReplay } from "../cores/exfat-replay";
+import { DEFAULT_COST } from "../cores/exfat-cost";
+import { StepControls } from "./StepControls";
+import { CostTimeline } from "./CostTimeline";
 import { fileColour } from "./palette";
 
 const CLUSTERS = 512; // a 2 MiB heap of 4 KiB clusters: small enough to see every cluster
@@ -17,6 +21,9 @@ export function ExfatView() {
   const [selected, setSelected] = useState<number | null>(null);
   const [policy, setPolicy] = useState<DiscardPolicy>(DiscardPolicy.Batched);
   const [last, setLast] = useState<DeleteResult | null>(null);
+  // the last delete, replayable: the volume before it and its events applied up to a step
+  const [replay, setReplay] = useState<{ before: ExfatSnapshot; r: DeleteReplay } | null>(null);
+  const [, setStep] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -43,6 +50,7 @@ export function ExfatView() {
       setSnap(r.snapshot);
       setSelected(r.id);
       setLast(null);
+      setReplay(null);
     });
   const createFragmented = () =>
     act(async () => {
@@ -50,11 +58,16 @@ export function ExfatView() {
       setSnap(r.snapshot);
       setSelected(r.id);
       setLast(null);
+      setReplay(null);
     });
   const remove = () =>
     act(async () => {
       if (selected === null) return;
       const r = await client.call({ op: "delete", id: selected, policy });
+      const rp = new DeleteReplay(snap!.bitmap, r.result.events);
+      rp.seek(rp.total);
+      setReplay({ before: snap!, r: rp });
+      setStep(rp.total);
       setSnap(r.snapshot);
       setLast(r.result);
       setSelected(null);
@@ -64,6 +77,7 @@ export function ExfatView() {
       setSnap(await client.call({ op: "reset", clusters: CLUSTERS, sectPerClusBits: SECT_PER_CLUS_BITS }));
       setSelected(null);
       setLast(null);
+      setReplay(null);
     });
 
   if (!snap) return <section className="exfat-view">{error ? <p className="error">{error}</p> : <p>Loading the exFAT model…</p>}</section>;
@@ -96,7 +110,11 @@ export function ExfatView() {
         {snap.usedClusters} of {snap.numClusters - 2} clusters in use (4 KiB each). Click a file's clusters to select it; its
         chain is drawn in cluster order, solid for a contiguous NoFatChain run, dashed for a FAT chain.
       </p>
-      <ClusterGrid snapshot={snap} selected={selected} discards={last?.discards ?? []} onSelect={setSelected} />
+      {replay && replay.r.position < replay.r.total ? (
+        <ClusterGrid snapshot={replay.before} bitmap={replay.r.bitmap.slice()} selected={null} discards={replay.r.discards(256)} onSelect={() => {}} />
+      ) : (
+        <ClusterGrid snapshot={snap} selected={selected} discards={last?.discards ?? []} onSelect={setSelected} />
+      )}
       <table className="files" data-testid="files">
         <caption>Files on the volume</caption>
         <thead>
@@ -124,6 +142,29 @@ export function ExfatView() {
             The same delete under {policyName(last.policy === DiscardPolicy.Batched ? DiscardPolicy.PerCluster : DiscardPolicy.Batched)} issues{" "}
             <strong data-testid="other-discard-count">{last.otherPolicyDiscards}</strong>.
           </p>
+          {replay && (
+            <div className="replay" data-testid="replay">
+              <p>
+                Replay the delete as the kernel issued it: <strong data-testid="replay-discards">{replay.r.discardsSoFar}</strong> of{" "}
+                {last.discards.length} discard requests so far.
+              </p>
+              <StepControls
+                total={replay.r.total}
+                position={replay.r.position}
+                unit="event"
+                onChange={(k) => {
+                  replay.r.seek(k);
+                  setStep(k);
+                }}
+              />
+              <CostTimeline
+                costMs={replay.r.costMs}
+                position={replay.r.position}
+                otherMs={(last.otherPolicyDiscards * DEFAULT_COST.requestUs) / 1e3 + (last.discards.reduce((n, d) => n + d.count, 0) * DEFAULT_COST.clusterNs) / 1e6}
+                otherLabel={policyName(last.policy === DiscardPolicy.Batched ? DiscardPolicy.PerCluster : DiscardPolicy.Batched)}
+              />
+            </div>
+          )}
           <ol className="discard-list">
             {last.discards.map((d, i) => (
               <li key={i}>
