@@ -4,6 +4,7 @@
 //   #/play/blk?...  the block-layer playground (its parameters in the query)
 //   #/play/f2fs?... F2FS unlink scaling, upstream against CLUE
 //   #/play/ext4?... ext4 bitmap checksum cost at 4k, bigalloc and 64k blocks
+//   #/bench/frames  the views' frame-time benchmark (npm run bench opens it in Chromium)
 //   #/play/vfat?... a name's short and long entries under iocharsets and codepages
 import { useEffect, useState } from "react";
 import { Home } from "./pages/Home";
@@ -11,6 +12,7 @@ import { LabPage } from "./pages/LabPage";
 import { PlayBlk } from "./pages/PlayBlk";
 import { PlayF2fs } from "./pages/PlayF2fs";
 import { PlayExt4 } from "./pages/PlayExt4";
+import { BenchFrames } from "./pages/BenchFrames";
 import { PlayVfat } from "./pages/PlayVfat";
 
 function useHashRoute(): string {
@@ -26,6 +28,7 @@ function useHashRoute(): string {
 export function App() {
   const route = useHashRoute();
   const lab = route.match(/^\/lab\/([\w-]+)$/);
+  if (route === "/bench/frames") return <BenchFrames />;
   const play = route.match(/^\/play\/(blk|f2fs|ext4|vfat)(?:\?(.*))?$/);
   return (
     <>
