@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { launch, screenshot } from "./browser";
 import { loadCoreModule } from "../web/src/cores/node-load";
-import { DD_DEFAULTS, DEVICES, fioJobs, simulateBlk } from "../web/src/cores/blk-core";
+import { DD_DEFAULTS, DEVICES, fioJobs, parseDdState, simulateBlk, stepBlk } from "../web/src/cores/blk-core";
 import { tailVerdict } from "../web/src/pages/PlayBlk";
 import { FXMARK_COSTS, fxmarkUnlink } from "../web/src/cores/f2fs-core";
 import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
@@ -75,6 +75,31 @@ describe("/play/blk", () => {
     const reveal = page.locator(".reveal[role=status]");
     await reveal.waitFor();
     expect(await reveal.getAttribute("data-ratio")).toBe(want.ratio.toFixed(4));
+  });
+
+  it("steps through mq-deadline: lists, counters and what each step moved are the core's, by button and by keyboard", async () => {
+    const m = await loadCoreModule("blk");
+    const jobs = fioJobs({ numjobs: 4, iodepth: 4, bs: 65536, rw: "randread", size: 4 << 20 });
+    const st = stepBlk(m, { sched: "mq-deadline", device: DEVICES.hdd, jobs, tunables: { ...DD_DEFAULTS, fifo_batch: 1 }, seed: 1 }, 400);
+    const state = (k: number) => parseDdState(st.words.subarray(st.offsets[k], st.offsets[k + 1]));
+    const view = page.getByTestId("dd-queues");
+    await view.waitFor();
+    const check = async (k: number) => {
+      const s = state(k);
+      await expect.poll(() => page.getByTestId("dd-batching").textContent()).toBe(`${s.batching} of fifo_batch 1`);
+      const fifo = view.locator('[data-prio="BE"][data-dir="read"] ol').first().locator("li.rq");
+      expect(await fifo.count()).toBe(Math.min(48, s.lists[1][0].fifo.length));
+      if (s.lists[1][0].fifo.length) expect(await fifo.first().textContent()).toMatch(new RegExp(`^R${s.lists[1][0].fifo[0].rq} `));
+      const issued = s.dispatched.filter((x) => !state(k - 1).dispatched.includes(x));
+      expect(await page.getByTestId("dd-moved").textContent()).toMatch(new RegExp(`dispatched ${issued.map((x) => `R${x}`).join(", ") || "nothing"}\\.`));
+    };
+    await check(1);
+    await view.getByTestId("step").click();
+    await check(2);
+    await view.getByTestId("step").focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await check(4);
   });
 });
 

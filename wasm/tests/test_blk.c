@@ -200,8 +200,76 @@ static void test_simulation(void)
 	CHECK(blk_sim_new(BLK_SCHED_NONE, &DEFAULTS, &hdd, jobs, 0, 250, 1) == NULL);
 }
 
+uint32_t fx_blk_state(const struct blk_sim *s, uint32_t *out, uint32_t cap);
+
+/* offset of prio p, dir d's FIFO count in a state (the fixed header is 11 words) */
+static uint32_t list_at(const uint32_t *st, uint32_t p, uint32_t d)
+{
+	uint32_t o = 11, k;
+
+	for (k = 0; k < p * DD_DIR_COUNT + d; k++) {
+		o += 1 + 2 * st[o];
+		o += 1 + st[o];
+	}
+	return o;
+}
+
+static void test_steps(void)
+{
+	/* one job keeping 4 sequential 4 KiB reads in flight on a one-tag disk (1 ms each) */
+	struct blk_job job = { 4, 8, 6, 0, 0, 0, 0, 1u << 20 };
+	struct blk_sim *s = blk_sim_new(BLK_SCHED_MQ_DEADLINE, &DEFAULTS, &DEV, &job, 1, 250, 7);
+	struct blk_sim *whole = blk_sim_new(BLK_SCHED_MQ_DEADLINE, &DEFAULTS, &DEV, &job, 1, 250, 7);
+	uint32_t st[256], n, o, i, steps = 0;
+
+	CHECK(s && whole);
+	/* the first step submits four: rq 0 takes the tag at once, 1..3 wait in mq-deadline */
+	CHECK_EQ(blk_sim_step(s), 1);
+	n = fx_blk_state(s, st, 256);
+	CHECK(n <= 256);
+	CHECK_EQ(st[2], 1); /* batching: one dispatched in this batch */
+	CHECK_EQ(st[5], 1); /* tags_used */
+	o = list_at(st, DD_BE_PRIO, DD_READ);
+	CHECK_EQ(st[o], 3);
+	CHECK_EQ(st[o + 1], 1);
+	CHECK_EQ(st[o + 2], 125); /* fifo_time: inserted at jiffy 0 + read_expire 500 ms at HZ 250 */
+	CHECK_EQ(st[o + 5], 3);
+	CHECK_EQ(st[o + 7], 3); /* the sort list: 1 2 3 by sector */
+	CHECK_EQ(st[o + 8], 1);
+	CHECK_EQ(st[o + 10], 3);
+	o = list_at(st, DD_PRIO_COUNT, 0); /* past every list: the dispatched ones */
+	CHECK_EQ(st[o], 1);
+	CHECK_EQ(st[o + 1], 0);
+	/* the second: rq 0 completes at 1 ms, the job submits rq 4, the batch goes on with rq 1 */
+	CHECK_EQ(blk_sim_step(s), 1);
+	fx_blk_state(s, st, 256);
+	CHECK_EQ(st[0], 1000); /* now, us */
+	CHECK_EQ(st[2], 2);
+	o = list_at(st, DD_BE_PRIO, DD_READ);
+	CHECK_EQ(st[o], 3);
+	CHECK_EQ(st[o + 1], 2);
+	CHECK_EQ(st[o + 5], 4);
+	CHECK_EQ(s->order[1], 1);
+	/* stepping to the end is the same run as blk_sim_run */
+	while (blk_sim_step(s) > 0)
+		steps++;
+	CHECK_EQ(steps, 5); /* the other five completions */
+	CHECK_EQ(blk_sim_run(whole), 0);
+	CHECK_EQ(s->norder, whole->norder);
+	for (i = 0; i < s->norder; i++)
+		CHECK_EQ(s->order[i], whole->order[i]);
+	CHECK_EQ(blk_sim_step(s), 0);
+	/* a state too big for the buffer reports the words it needs and writes no further */
+	st[3] = 0xdeadbeef;
+	CHECK_EQ(fx_blk_state(s, st, 3), 11 + 6 * 2 + 1 + 1); /* at the end: six empty lists, nothing in service or waiting */
+	CHECK_EQ(st[3], 0xdeadbeef);
+	blk_sim_free(s);
+	blk_sim_free(whole);
+}
+
 int main(void)
 {
+	test_steps();
 	test_sector_order();
 	test_writes_starved();
 	test_expiry();

@@ -94,6 +94,7 @@ struct blk_sim {
 	uint32_t *heap; uint32_t heap_len;            /* in service, by completion time */
 	uint64_t head_sector, now_ns;
 	uint32_t *order; uint32_t norder;             /* dispatch order */
+	int started;                                  /* blk_sim_step: the jobs' first requests are in */
 	struct fslab_events events;
 };
 
@@ -106,6 +107,9 @@ int dd_has_work(const struct blk_sim *s);
 struct blk_sim *blk_sim_new(enum blk_sched sched, const struct dd_tunables *t, const struct blk_device *dev,
 			    const struct blk_job *jobs, uint32_t njobs, uint32_t hz, uint64_t seed);
 void blk_sim_free(struct blk_sim *s);
+/* one step: the jobs' first submissions, then one completion and what it sets off;
+ * 1 after a step, 0 at the end, -errno */
+int blk_sim_step(struct blk_sim *s);
 /* runs to the end (every job's ios completed); 0 or -errno */
 int blk_sim_run(struct blk_sim *s);
 

@@ -59,3 +59,83 @@ double *fx_blk_rows(const struct blk_sim *s)
 	}
 	return out;
 }
+
+int fx_blk_step(struct blk_sim *s) { return blk_sim_step(s); }
+
+/* The queues as they stand, for the step-through view, as u32 words:
+ *   now_us jiffies batching starved last_dir tags_used in_service fifo_batch writes_starved
+ *   fifo_expire[READ] fifo_expire[WRITE]
+ *   per prio (RT, BE, IDLE), per dir (READ, WRITE):
+ *     n, n x (rq, fifo_time)   the FIFO list, oldest first, each with its deadline in jiffies
+ *     n, n x rq                the sort list, by sector
+ *   n, n x rq                  dispatched and not completed (waiting for a channel, then in service)
+ *   n, n x rq                  "none": waiting for a tag, in order
+ * Writes at most cap words; returns the number the whole state needs. */
+struct words {
+	uint32_t *out, cap, n;
+};
+
+static void put(struct words *w, uint32_t v)
+{
+	if (w->n < w->cap)
+		w->out[w->n] = v;
+	w->n++;
+}
+
+static uint32_t count_tree(const struct blk_sim *s, uint32_t x)
+{
+	return x == BLK_NIL ? 0 : 1 + count_tree(s, s->rq[x].left) + count_tree(s, s->rq[x].right);
+}
+
+static void put_tree(struct words *w, const struct blk_sim *s, uint32_t x)
+{
+	if (x == BLK_NIL)
+		return;
+	put_tree(w, s, s->rq[x].left);
+	put(w, x);
+	put_tree(w, s, s->rq[x].right);
+}
+
+uint32_t fx_blk_state(const struct blk_sim *s, uint32_t *out, uint32_t cap)
+{
+	struct words w = { out, cap, 0 };
+	const struct deadline_data *dd = &s->dd;
+	uint32_t p, d, x, n, i;
+
+	put(&w, (uint32_t)(s->now_ns / 1000));
+	put(&w, (uint32_t)(s->now_ns * s->hz / 1000000000ull));
+	put(&w, dd->batching);
+	put(&w, dd->starved);
+	put(&w, dd->last_dir);
+	put(&w, s->tags_used);
+	put(&w, s->in_service);
+	put(&w, dd->fifo_batch);
+	put(&w, dd->writes_starved);
+	put(&w, (uint32_t)dd->fifo_expire[DD_READ]);
+	put(&w, (uint32_t)dd->fifo_expire[DD_WRITE]);
+	for (p = 0; p < DD_PRIO_COUNT; p++)
+		for (d = 0; d < DD_DIR_COUNT; d++) {
+			const struct dd_per_prio *pp = &dd->per_prio[p];
+			for (n = 0, x = pp->fifo_head[d]; x != BLK_NIL; x = s->rq[x].fifo_next)
+				n++;
+			put(&w, s->sched == BLK_SCHED_NONE ? 0 : n);
+			for (x = pp->fifo_head[d]; s->sched != BLK_SCHED_NONE && x != BLK_NIL; x = s->rq[x].fifo_next) {
+				put(&w, x);
+				put(&w, (uint32_t)s->rq[x].fifo_time);
+			}
+			put(&w, s->sched == BLK_SCHED_NONE ? 0 : count_tree(s, pp->sort_root[d]));
+			if (s->sched != BLK_SCHED_NONE)
+				put_tree(&w, s, pp->sort_root[d]);
+		}
+	put(&w, s->devq_len + s->heap_len);
+	for (i = 0; i < s->devq_len; i++)
+		put(&w, s->devq[(s->devq_head + i) % s->cap]);
+	for (i = 0; i < s->heap_len; i++)
+		put(&w, s->heap[i]);
+	for (n = 0, x = s->none_head; s->sched == BLK_SCHED_NONE && x != BLK_NIL; x = s->rq[x].fifo_next)
+		n++;
+	put(&w, n);
+	for (x = s->none_head; s->sched == BLK_SCHED_NONE && x != BLK_NIL; x = s->rq[x].fifo_next)
+		put(&w, x);
+	return w.n;
+}

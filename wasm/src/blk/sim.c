@@ -213,35 +213,56 @@ static void submit(struct blk_sim *s, uint32_t j)
 	run_queue(s);
 }
 
-int blk_sim_run(struct blk_sim *s)
+/*
+ * One step of the simulation: the first starts every job with its iodepth requests (fio
+ * starts them one job after the other); each later one completes the request that finishes
+ * first, which frees a tag, lets its job submit the next, and runs the queue. Returns 1 after
+ * a step, 0 when every job's ios have completed, -errno if events could not be recorded.
+ */
+int blk_sim_step(struct blk_sim *s)
 {
 	uint32_t j, d;
 
-	/* fio starts each job with iodepth requests, one job after the other */
-	for (j = 0; j < s->njobs; j++)
-		for (d = 0; d < s->jobs[j].iodepth && s->job_issued[j] < s->jobs[j].ios; d++)
-			submit(s, j);
-	while (s->heap_len) {
-		uint32_t x = heap_pop(s);
-		struct blk_rq *r = &s->rq[x];
-
-		s->now_ns = r->complete_ns;
-		s->in_service--;
-		emit(s, FSLAB_EV_BLK_RQ_COMPLETE, x);
-		if (s->sched != BLK_SCHED_NONE)
-			dd_finish_request(s, x);
-		s->tags_used--;
-		if (s->devq_len) {
-			uint32_t next = s->devq[s->devq_head];
-			s->devq_head = (s->devq_head + 1) % s->cap;
-			s->devq_len--;
-			device_start(s, next);
-		}
-		s->job_done[r->job]++;
-		if (s->job_issued[r->job] < s->jobs[r->job].ios)
-			submit(s, r->job);
-		else
-			run_queue(s);
+	if (s->events.oom)
+		return -FSLAB_ENOSPC;
+	if (!s->started) {
+		s->started = 1;
+		for (j = 0; j < s->njobs; j++)
+			for (d = 0; d < s->jobs[j].iodepth && s->job_issued[j] < s->jobs[j].ios; d++)
+				submit(s, j);
+		return 1;
 	}
-	return s->events.oom ? -FSLAB_ENOSPC : 0;
+	if (!s->heap_len)
+		return 0;
+
+	uint32_t x = heap_pop(s);
+	struct blk_rq *r = &s->rq[x];
+
+	s->now_ns = r->complete_ns;
+	s->in_service--;
+	emit(s, FSLAB_EV_BLK_RQ_COMPLETE, x);
+	if (s->sched != BLK_SCHED_NONE)
+		dd_finish_request(s, x);
+	s->tags_used--;
+	if (s->devq_len) {
+		uint32_t next = s->devq[s->devq_head];
+		s->devq_head = (s->devq_head + 1) % s->cap;
+		s->devq_len--;
+		device_start(s, next);
+	}
+	s->job_done[r->job]++;
+	if (s->job_issued[r->job] < s->jobs[r->job].ios)
+		submit(s, r->job);
+	else
+		run_queue(s);
+	return 1;
+}
+
+int blk_sim_run(struct blk_sim *s)
+{
+	int ret;
+
+	while ((ret = blk_sim_step(s)) > 0)
+		;
+	return ret;
 }

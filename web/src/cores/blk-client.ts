@@ -1,16 +1,21 @@
 // The page's handle on the blk worker: the simulation runs off the main thread.
-import type { BlkResult, BlkScenario, Scheduler } from "./blk-core";
+import type { BlkResult, BlkScenario, BlkSteps, Scheduler } from "./blk-core";
 import { WorkerClient } from "./worker-client";
 
 export class BlkClient {
-  private client = new WorkerClient<{ scenario: Omit<BlkScenario, "sched">; scheds: Scheduler[] }, BlkResult[]>(
+  private client = new WorkerClient<{ scenario: Omit<BlkScenario, "sched">; scheds: Scheduler[]; steps?: number }, BlkResult[] | BlkSteps>(
     new Worker(new URL("./blk.worker.ts", import.meta.url), { type: "module" }),
     "blk",
-    (data) => data.results,
+    (data) => data.results ?? data.steps,
   );
 
   run(scenario: Omit<BlkScenario, "sched">, scheds: Scheduler[]): Promise<BlkResult[]> {
-    return this.client.request({ scenario, scheds });
+    return this.client.request({ scenario, scheds }) as Promise<BlkResult[]>;
+  }
+
+  /** The first `steps` steps of the run under `sched`, with the queues after each. */
+  steps(scenario: Omit<BlkScenario, "sched">, sched: Scheduler, steps: number): Promise<BlkSteps> {
+    return this.client.request({ scenario, scheds: [sched], steps }) as Promise<BlkSteps>;
   }
 
   terminate(): void {

@@ -2,7 +2,7 @@
 // native tests pin to block/mq-deadline.c, seen the way the CLI and the page see it.
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCoreModule } from "./node-load";
-import { BlkError, DEVICES, EV_BLK, fioJobs, simulateBlk, ROW, ROW_WIDTH } from "./blk-core";
+import { BlkError, DEVICES, EV_BLK, fioJobs, parseDdState, simulateBlk, stepBlk, ROW, ROW_WIDTH } from "./blk-core";
 import { countOf } from "./events";
 
 let m: any;
@@ -56,5 +56,47 @@ describe("simulateBlk", () => {
 
   it("refuses a device without tags", () => {
     expect(() => simulateBlk(m, { sched: "none", device: { ...DEVICES.hdd, queue_depth: 0 }, jobs })).toThrow(BlkError);
+  });
+});
+
+describe("stepBlk", () => {
+  const jobs = fioJobs({ numjobs: 2, iodepth: 4, bs: 4096, rw: "randrw", size: 1 << 20 });
+  const sc = { sched: "mq-deadline" as const, device: DEVICES.hdd, jobs: jobs.map((j) => ({ ...j, ios: 40 })) };
+  const stateAt = (st: ReturnType<typeof stepBlk>, k: number) => parseDdState(st.words.subarray(st.offsets[k], st.offsets[k + 1]));
+
+  it("steps through the same run simulateBlk makes: one step to start, one per completion", () => {
+    const st = stepBlk(m, sc, 1000);
+    const whole = simulateBlk(m, sc);
+    expect(st.finished).toBe(true);
+    expect(st.offsets.length - 1).toBe(1 + whole.summary.requests);
+    expect(Array.from(st.rows)).toEqual(Array.from(whole.rows));
+    // the first step: 8 submitted, one given the disk's only tag, 7 in the scheduler's lists
+    const first = stateAt(st, 0);
+    const waiting = first.lists.flat().reduce((n, l) => n + l.fifo.length, 0);
+    expect(first.dispatched.length).toBe(1);
+    expect(waiting).toBe(7);
+    expect(first.tagsUsed).toBe(1);
+  });
+
+  it("in every state each request waits in one FIFO (by deadline) and its sort list (by sector)", () => {
+    const st = stepBlk(m, sc, 1000);
+    const sector = (rq: number) => st.rows[rq * ROW_WIDTH + ROW.sector];
+    for (let k = 0; k + 1 < st.offsets.length; k++) {
+      const s = stateAt(st, k);
+      for (const byDir of s.lists)
+        for (const l of byDir) {
+          expect([...l.sorted].sort((a, b) => a - b)).toEqual(l.fifo.map((f) => f.rq).sort((a, b) => a - b));
+          for (let i = 1; i < l.fifo.length; i++) expect(l.fifo[i].deadline).toBeGreaterThanOrEqual(l.fifo[i - 1].deadline);
+          for (let i = 1; i < l.sorted.length; i++) expect(sector(l.sorted[i])).toBeGreaterThanOrEqual(sector(l.sorted[i - 1]));
+        }
+      expect(s.batching).toBeLessThanOrEqual(s.fifoBatch);
+      expect(s.starved).toBeLessThanOrEqual(s.writesStarved);
+    }
+  });
+
+  it("stops at maxSteps and says the run went on", () => {
+    const st = stepBlk(m, sc, 5);
+    expect(st.offsets.length).toBe(6);
+    expect(st.finished).toBe(false);
   });
 });

@@ -182,3 +182,95 @@ export function simulateBlk(m: any, sc: BlkScenario): BlkResult {
     m._fx_blk_free(sim);
   }
 }
+
+/** mq-deadline's FIFO and sort lists of one priority and direction, as the scheduler holds them. */
+export interface DdList {
+  fifo: Array<{ rq: number; deadline: number }>; // oldest first; deadline = rq->fifo_time, jiffies
+  sorted: number[]; // by sector
+}
+
+/** The scheduler and the queue after one step (wasm/src/blk/exports.c fx_blk_state). */
+export interface DdState {
+  nowUs: number;
+  jiffies: number;
+  batching: number;
+  starved: number;
+  lastDir: number; // 0 read, 1 write
+  tagsUsed: number;
+  inService: number;
+  fifoBatch: number;
+  writesStarved: number;
+  lists: DdList[][]; // [prio: RT, BE, IDLE][dir: READ, WRITE]
+  dispatched: number[]; // given to the driver, not completed
+  noneQueue: number[]; // "none": waiting for a tag
+}
+
+export const DD_PRIOS = ["RT", "BE", "IDLE"] as const;
+export const DD_DIRS = ["read", "write"] as const;
+
+export function parseDdState(w: Uint32Array): DdState {
+  let o = 11;
+  const take = (pairs: boolean) => {
+    const n = w[o++];
+    const out = Array.from({ length: n }, (_, i) => (pairs ? w[o + 2 * i] : w[o + i]));
+    const deadlines = pairs ? Array.from({ length: n }, (_, i) => w[o + 2 * i + 1]) : [];
+    o += pairs ? 2 * n : n;
+    return { out, deadlines };
+  };
+  const lists = DD_PRIOS.map(() =>
+    DD_DIRS.map(() => {
+      const f = take(true);
+      return { fifo: f.out.map((rq, i) => ({ rq, deadline: f.deadlines[i] })), sorted: take(false).out };
+    }),
+  );
+  const dispatched = take(false).out;
+  const noneQueue = take(false).out;
+  return {
+    nowUs: w[0], jiffies: w[1], batching: w[2], starved: w[3], lastDir: w[4], tagsUsed: w[5], inService: w[6], fifoBatch: w[7], writesStarved: w[8],
+    lists, dispatched, noneQueue,
+  };
+}
+
+/** The first `maxSteps` steps of a run, with the queues after each (parse one with parseDdState(words.subarray(offsets[k], offsets[k + 1]))). */
+export interface BlkSteps {
+  words: Uint32Array;
+  offsets: Uint32Array; // steps + 1
+  rows: Float64Array; // ROW_WIDTH per request submitted so far; dispatch/complete 0 while pending
+  finished: boolean; // the run ended within maxSteps
+}
+
+export function stepBlk(m: any, sc: BlkScenario, maxSteps: number): BlkSteps {
+  const sim = newBlkSim(m, sc);
+  let cap = 4096;
+  let buf = m._fx_malloc(cap * 4);
+  try {
+    const chunks: Uint32Array[] = [];
+    const offsets = [0];
+    let ret = 1;
+    while (chunks.length < maxSteps && (ret = m._fx_blk_step(sim)) > 0) {
+      let n = m._fx_blk_state(sim, buf, cap);
+      if (n > cap) {
+        m._fx_free(buf);
+        cap = n * 2;
+        buf = m._fx_malloc(cap * 4);
+        if (!buf) throw new BlkError("out of memory for the queue state");
+        n = m._fx_blk_state(sim, buf, cap);
+      }
+      chunks.push(m.HEAPU32.slice(buf >>> 2, (buf >>> 2) + n));
+      offsets.push(offsets.at(-1)! + n);
+    }
+    if (ret < 0) throw new BlkError("the simulation ran out of memory");
+    const words = new Uint32Array(offsets.at(-1)!);
+    chunks.forEach((c, i) => words.set(c, offsets[i]));
+    const count = m._fx_blk_count(sim);
+    const rowsPtr = m._fx_blk_rows(sim);
+    if (!rowsPtr) throw new BlkError("the simulation ran out of memory");
+    const rows = m.HEAPF64.slice(rowsPtr >>> 3, (rowsPtr >>> 3) + count * ROW_WIDTH);
+    m._fx_free(rowsPtr);
+    // stopped at maxSteps: one more step tells whether that was the end (the sim is freed next)
+    return { words, offsets: Uint32Array.from(offsets), rows, finished: ret === 0 || m._fx_blk_step(sim) === 0 };
+  } finally {
+    m._fx_free(buf);
+    m._fx_blk_free(sim);
+  }
+}

@@ -6,11 +6,14 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { BlkClient } from "../cores/blk-client";
 import { DD_DEFAULTS, DEVICES, fioJobs, type BlkResult, type FioPattern } from "../cores/blk-core";
 import { OffsetTimePlot } from "../viz/OffsetTimePlot";
+import { DeadlineQueues } from "../viz/DeadlineQueues";
+import type { BlkSteps } from "../cores/blk-core";
 import { intParam, oneOf } from "./query";
 
 const SIZES = { "4k": 4096, "64k": 65536, "1M": 1 << 20 } as const;
 const SPANS = { "1M": 1 << 20, "4M": 4 << 20, "16M": 16 << 20, "64M": 64 << 20 } as const;
 const MAX_REQUESTS = 200_000;
+const STEPS = 400; // the step-through replays the start of the run
 
 export interface BlkParams {
   device: keyof typeof DEVICES;
@@ -60,6 +63,7 @@ export function PlayBlk({ query }: { query: string }) {
   const [results, setResults] = useState<BlkResult[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
+  const [steps, setSteps] = useState<BlkSteps | null>(null);
   const client = useRef<BlkClient | null>(null);
   useEffect(() => {
     client.current = new BlkClient();
@@ -73,6 +77,7 @@ export function PlayBlk({ query }: { query: string }) {
     const next = { ...p, [k]: v };
     setP(next);
     setResults(null);
+    setSteps(null);
     setPrediction(null);
     history.replaceState(null, "", `#/play/blk?${toQuery(next)}`);
   };
@@ -82,7 +87,9 @@ export function PlayBlk({ query }: { query: string }) {
     setError(null);
     try {
       const tunables = { ...DD_DEFAULTS, fifo_batch: p.fifo_batch, writes_starved: p.writes_starved };
-      setResults(await client.current!.run({ device: DEVICES[p.device], jobs, tunables, seed: p.seed }, ["none", "mq-deadline"]));
+      const scenario = { device: DEVICES[p.device], jobs, tunables, seed: p.seed };
+      setResults(await client.current!.run(scenario, ["none", "mq-deadline"]));
+      setSteps(await client.current!.steps(scenario, "mq-deadline", STEPS));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -160,6 +167,12 @@ export function PlayBlk({ query }: { query: string }) {
             {results.map((r) => <OffsetTimePlot key={r.summary.sched} title={r.summary.sched} rows={r.rows} timeMaxMs={timeMax} sectorMax={sectorMax} />)}
           </div>
           <p className="muted">Dots: one request each, coloured by job. Same axes for both schedulers.</p>
+          {steps && (
+            <>
+              <h2>Inside mq-deadline, step by step</h2>
+              <DeadlineQueues steps={steps} />
+            </>
+          )}
         </div>
       )}
     </section>
