@@ -9,6 +9,9 @@ import { tailVerdict } from "../web/src/pages/PlayBlk";
 import { FXMARK_COSTS, fxmarkUnlink } from "../web/src/cores/f2fs-core";
 import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
 import { hex, vfatName } from "../web/src/cores/vfat-core";
+import { inspectImage, type Ext4Report } from "../web/src/cores/inspect";
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 
 const base = () => inject("baseUrl");
 
@@ -155,9 +158,37 @@ describe("/play/ext4", () => {
       expect(await reveal.getAttribute("data-ratio")).toBe((lbs.csum_bytes / big.csum_bytes).toFixed(3));
       expect(await b.page.locator("svg g.series").count()).toBe(3);
       expect(await b.page.locator('tr[data-layout="64k (LBS)"] td').nth(5).textContent()).toBe(`${(lbs.csum_bytes / (64 << 20)).toFixed(4)} (${lbs.allocations} allocations)`);
-      await screenshot(b.page, "play-ext4");
       await b.page.getByLabel(/buffered/).check();
       await expect.poll(() => b.page.url()).toMatch(/mode=buffered/);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it("draws the real volumes' block bitmaps group by group, with the counts the inspector reads", async () => {
+    const b = await launch();
+    try {
+      await b.page.goto(`${base()}#/play/ext4`);
+      await b.page.getByRole("button", { name: "Show the real volumes" }).click();
+      await b.page.getByTestId("ext4-bitmaps").waitFor();
+      const m = await loadCoreModule("inspect");
+      const layouts = [["4k blocks", "ext4-4k"], ["bigalloc 64k clusters", "ext4-bigalloc"], ["64k blocks (LBS)", "ext4-64k"]];
+      for (const [layout, file] of layouts) {
+        const bytes = gunzipSync(readFileSync(new URL(`../wasm/tests/images/${file}.img.gz`, import.meta.url)));
+        const report = inspectImage(m, bytes) as Ext4Report;
+        const rows = b.page.locator(`tr[data-layout="${layout}"]`);
+        expect(await rows.count()).toBe(report.groups_count);
+        for (const g of report.groups) {
+          const used = g.clusters - (g.bitmap_free_clusters ?? g.free_clusters);
+          expect(await rows.nth(g.group).locator("td").nth(4).textContent()).toBe(String(used));
+        }
+        expect(await b.page.locator(`.ext4-volume[data-layout="${layout}"] canvas`).count()).toBe(report.groups_count);
+      }
+      // same scale: the 64k volume's strips together are as wide as the 4k volume's
+      const width = (layout: string) =>
+        b.page.locator(`.ext4-volume[data-layout="${layout}"] canvas`).evaluateAll((cs) => cs.reduce((n, c) => n + c.getBoundingClientRect().width, 0));
+      expect(Math.abs((await width("64k blocks (LBS)")) - (await width("4k blocks")))).toBeLessThan(3);
+      await screenshot(b.page, "play-ext4");
     } finally {
       await b.close();
     }

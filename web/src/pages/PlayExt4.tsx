@@ -6,6 +6,17 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { WorkerClient } from "../cores/worker-client";
 import { LAYOUTS, type Ext4Write } from "../cores/ext4-core";
 import { ScalingChart } from "../viz/ScalingChart";
+import { Ext4GroupBitmaps, type Ext4Volume } from "../viz/Ext4GroupBitmaps";
+import { groupBitmaps } from "../cores/ext4-bitmaps";
+import { fetchBytes } from "../cores/gunzip";
+import type { Ext4Report, InspectReport } from "../cores/inspect";
+
+// images the guest's mkfs.ext4 made and its kernel wrote (wasm/tests/images/make-images.ts)
+const IMAGES = [
+  { name: "4k blocks", url: new URL("../../../wasm/tests/images/ext4-4k.img.gz", import.meta.url).href },
+  { name: "bigalloc 64k clusters", url: new URL("../../../wasm/tests/images/ext4-bigalloc.img.gz", import.meta.url).href },
+  { name: "64k blocks (LBS)", url: new URL("../../../wasm/tests/images/ext4-64k.img.gz", import.meta.url).href },
+];
 
 type Row = Ext4Write & { layout: string; bs: number };
 const SIZES = [4096, 8192, 16384, 32768, 65536];
@@ -22,6 +33,27 @@ export function PlayExt4({ query }: { query: string }) {
     client.current = new WorkerClient(new Worker(new URL("../cores/ext4.worker.ts", import.meta.url), { type: "module" }), "ext4", (d) => d.results);
     return () => client.current?.terminate();
   }, []);
+
+  const [volumes, setVolumes] = useState<Ext4Volume[] | null>(null);
+  const inspector = useRef<WorkerClient<{ bytes: Uint8Array }, InspectReport> | null>(null);
+  useEffect(() => {
+    inspector.current = new WorkerClient(new Worker(new URL("../cores/inspect.worker.ts", import.meta.url), { type: "module" }), "inspect", (d) => d.report);
+    return () => inspector.current?.terminate();
+  }, []);
+  const showVolumes = async () => {
+    try {
+      const out: Ext4Volume[] = [];
+      for (const img of IMAGES) {
+        const bytes = await fetchBytes(img.url);
+        const report = await inspector.current!.request({ bytes: bytes.slice() });
+        if (report.fs !== "ext4") throw new Error(`${img.name}: not ext4 but ${report.fs}`);
+        out.push({ name: img.name, report: report as Ext4Report, groups: groupBitmaps(bytes, report as Ext4Report) });
+      }
+      setVolumes(out);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
 
   const bytes = 64 << 20;
   const run = () => client.current!.request({ bytes, direct, sizes: SIZES }).then(setRows, (e) => setError(e.message));
@@ -99,6 +131,13 @@ export function PlayExt4({ query }: { query: string }) {
           </p>
         </div>
       )}
+      <h2>Real volumes: the block bitmaps on disk</h2>
+      <p>
+        Three 24 MiB volumes the guest's <code>mkfs.ext4</code> made at these layouts and its kernel filled with the same
+        files (one deleted), read here by the ext4 inspector: each group's bitmap as it lies on disk.
+      </p>
+      <button type="button" onClick={showVolumes} disabled={!!volumes}>Show the real volumes</button>
+      {volumes && <Ext4GroupBitmaps volumes={volumes} />}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { parseFunctionGraph, type CallGraph } from "../cores/ftrace-graph";
 import type { VmHandle } from "../vm/VmConsole";
 import { CallTree } from "./CallTree";
+import { fetchBytes, gunzipMaybe } from "../cores/gunzip";
 
 const RECORDED: Record<string, string> = {
   "buffered write": new URL("../cores/traces/write-path-buffered.trace.gz", import.meta.url).href,
@@ -12,15 +13,6 @@ const RECORDED: Record<string, string> = {
   fsync: new URL("../cores/traces/write-path-fsync.trace.gz", import.meta.url).href,
   "O_DIRECT": new URL("../cores/traces/write-path-direct.trace.gz", import.meta.url).href,
 };
-
-/** Bytes to text, gunzipping if they are gzip (a server may already have undone it). */
-async function text(bytes: Uint8Array): Promise<string> {
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return new Response(stream).text();
-  }
-  return new TextDecoder().decode(bytes);
-}
 
 export function WritePathView({ vm }: { vm: VmHandle | null }) {
   const [graph, setGraph] = useState<CallGraph | null>(null);
@@ -32,7 +24,7 @@ export function WritePathView({ vm }: { vm: VmHandle | null }) {
     setBusy(true);
     setError(null);
     try {
-      const g = parseFunctionGraph(await text(await get()));
+      const g = parseFunctionGraph(new TextDecoder().decode(await gunzipMaybe(await get())));
       setGraph(g);
       setSource(what);
     } catch (e) {
@@ -41,12 +33,6 @@ export function WritePathView({ vm }: { vm: VmHandle | null }) {
       setBusy(false);
     }
   }
-  const fetchBytes = async (url: string) => {
-    const r = await fetch(url);
-    if (!r.ok) throw new Error(`HTTP ${r.status}`);
-    return new Uint8Array(await r.arrayBuffer());
-  };
-
   return (
     <section className="kernel-discards" aria-label="The write path, traced" data-testid="write-path">
       <h2>The write path, traced</h2>
