@@ -14,7 +14,8 @@ function usage(): never {
   fslab simulate exfat-dir [options] [--json]   entries the empty-entry search examines, with and without the 6.2 hint
   fslab simulate ext4 [--size SIZE] [--json]    bitmap-checksum cost of allocations at 4k, bigalloc and 64k blocks
   fslab simulate f2fs [options] [--json]        FxMark unlink on 1..120 cores, upstream vs CLUE
-  fslab simulate blk [options] [--json]         mq-deadline vs none on fio-like jobs in simulated time
+  fslab simulate f2fs-nid [options] [--json]    the free-NID scans of fslab-bench's f2fs-clue workload, per clue mask
+  fslab simulate blk [options] [--json]         none, mq-deadline and kyber on fio-like jobs in simulated time
   fslab simulate                                the options of each
   fslab labs check [dir]                        validate every lab (default: labs/)
   fslab bench [exfat|blk|f2fs|vm]               print the benchmark ratios (wasm vs native, boot time)

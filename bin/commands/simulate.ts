@@ -2,12 +2,12 @@
 // summary (or, with --json, the summary and every request). Same wasm build as the page.
 import { parseArgs } from "node:util";
 import { loadCoreModule } from "../../web/src/cores/node-load";
-import { FXMARK_COSTS, fxmarkUnlink, type Workload } from "../../web/src/cores/f2fs-core";
+import { FXMARK_COSTS, fxmarkUnlink, type Workload, GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, NidModel, SYNC_BG_CALLS, SYNCER_EVERY, benchWorkloadSteps } from "../../web/src/cores/f2fs-core";
 import { ExfatDir } from "../../web/src/cores/exfat-dir";
 import { LAYOUTS, ext4WriteFile } from "../../web/src/cores/ext4-core";
 import { DEFAULT_COST, SEED_80G, deleteCost } from "../../web/src/cores/exfat-cost";
-import { DiscardPolicy } from "../../web/src/cores/events";
-import { DEVICES, DD_DEFAULTS, fioJobs, simulateBlk, ROW, ROW_WIDTH, type FioPattern, type Scheduler } from "../../web/src/cores/blk-core";
+import { DiscardPolicy, NidScanPhase, nidScansOf, type NidScan } from "../../web/src/cores/events";
+import { DEVICES, DD_DEFAULTS, KYBER_DEFAULTS, KYBER_DEPTH, KYBER_DOMAINS, SCHEDULERS, fioJobs, simulateBlk, ROW, ROW_WIDTH, type FioPattern, type Scheduler } from "../../web/src/cores/blk-core";
 
 const USAGE = `usage: fslab simulate exfat [--size SIZE] [--cluster SIZE] [--runs N] [--request-us US] [--cluster-ns NS] [--json]
   Deletes one file under both discard policies (per cluster, Linux <= 6.14; batched, 6.15+) and
@@ -25,12 +25,22 @@ const USAGE = `usage: fslab simulate exfat [--size SIZE] [--cluster SIZE] [--run
        fslab simulate f2fs [--workload MWUL|MWUM|both] [--clue 0,1,2,4,7] [--cores 1,2,4,8,15,30,60,120]
                            [--unlinks N] [--seed N] [--json]
   FxMark's unlink workloads on many cores, upstream vs each CLUE technique (unlinks/s).
-       fslab simulate blk [--sched none|mq-deadline|both] [--device ssd|sdcard|hdd]
+       fslab simulate f2fs-nid [--files N] [--clue 0,1,2,4,7] [--nat-blocks N] [--sync-bg N]
+                               [--syncer-every N] [--json]
+  fslab-bench f2fs-clue's workload (fill N files, free them all, the shrinker trims the free-NID
+  list to MAX_FREE_NIDS, refill) in the free-NID model, one caller at a time, under each clue
+  mask: every scan with the fields of the guest's f2fs_free_nid_scan tracepoint, and the
+  clue_* counters. Defaults: the bench's 8000 files, the guest volume's 512 NAT blocks, 3
+  f2fs_balance_fs_bg calls per sync (what the guest's writeback makes, sometimes 4), and the
+  bench's syncer loop as a sync every 50 refill creates (0: none).
+       fslab simulate blk [--sched all|none|mq-deadline|kyber|both|LIST] [--device ssd|sdcard|hdd]
                          [--numjobs N] [--iodepth N] [--bs SIZE] [--rw read|write|randread|randwrite|randrw]
                          [--size SIZE] [--fifo-batch N] [--writes-starved N] [--read-expire MS]
-                         [--write-expire MS] [--seed N] [--json]
-  SIZE takes k, M or G (powers of 1024). Defaults: seed 003's pattern 4 (numjobs 4, iodepth 4,
-  bs 1M, read) on 64M per job, both schedulers, the sdcard device.`;
+                         [--write-expire MS] [--read-lat-nsec NS] [--write-lat-nsec NS] [--seed N] [--json]
+  SIZE takes k, M or G (powers of 1024). --sched takes one scheduler, a comma-separated list,
+  both (none and mq-deadline) or all. Defaults: seed 003's pattern 4 (numjobs 4, iodepth 4,
+  bs 1M, read) on 64M per job, all three schedulers, the sdcard device; kyber's targets 2 ms
+  (reads) and 10 ms (writes).`;
 
 function size(s: string, what: string): number {
   const m = s.match(/^(\d+)([kKmMgG]?)$/);
@@ -48,7 +58,7 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
   const { values: v } = parseArgs({
     args: argv,
     options: {
-      sched: { type: "string", default: "both" },
+      sched: { type: "string", default: "all" },
       device: { type: "string", default: "sdcard" },
       numjobs: { type: "string", default: "4" },
       iodepth: { type: "string", default: "4" },
@@ -59,12 +69,15 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
       "writes-starved": { type: "string", default: String(DD_DEFAULTS.writes_starved) },
       "read-expire": { type: "string", default: String(DD_DEFAULTS.read_expire_ms) },
       "write-expire": { type: "string", default: String(DD_DEFAULTS.write_expire_ms) },
+      "read-lat-nsec": { type: "string", default: String(KYBER_DEFAULTS.read_lat_nsec) },
+      "write-lat-nsec": { type: "string", default: String(KYBER_DEFAULTS.write_lat_nsec) },
       seed: { type: "string", default: "1" },
       json: { type: "boolean", default: false },
     },
   });
-  const scheds: Scheduler[] = v.sched === "both" ? ["none", "mq-deadline"] : v.sched === "none" || v.sched === "mq-deadline" ? [v.sched] : [];
-  if (!scheds.length) throw new Error(`--sched: "${v.sched}" is not none, mq-deadline or both (kyber and bfq are not modelled yet)`);
+  const named = v.sched === "all" ? [...SCHEDULERS] : v.sched === "both" ? ["none", "mq-deadline"] : v.sched!.split(",").map((x) => x.trim());
+  const scheds = [...new Set(named)].filter((x): x is Scheduler => (SCHEDULERS as readonly string[]).includes(x));
+  if (!named.length || scheds.length !== new Set(named).size) throw new Error(`--sched: "${v.sched}" is not all, both, or a list of ${SCHEDULERS.join(", ")} (bfq is not modelled yet)`);
   if (!(v.device! in DEVICES)) throw new Error(`--device: "${v.device}" is not one of ${Object.keys(DEVICES).join(", ")}`);
   if (!["read", "write", "randread", "randwrite", "randrw"].includes(v.rw!)) throw new Error(`--rw: "${v.rw}" is not read, write, randread, randwrite or randrw`);
   const pattern: FioPattern = {
@@ -83,18 +96,23 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
     read_expire_ms: int(v["read-expire"]!, "--read-expire", 0, 1 << 24),
     write_expire_ms: int(v["write-expire"]!, "--write-expire", 0, 1 << 24),
   };
+  const kyber = {
+    read_lat_nsec: int(v["read-lat-nsec"]!, "--read-lat-nsec", 0, 2 ** 32 - 1),
+    write_lat_nsec: int(v["write-lat-nsec"]!, "--write-lat-nsec", 0, 2 ** 32 - 1),
+  };
   const jobs = fioJobs(pattern);
   const requests = jobs.reduce((n, j) => n + j.ios, 0);
   if (requests > 20_000_000) throw new Error(`${requests} requests is more than this command simulates (20,000,000); lower --size or --numjobs`);
   const module = await loadCoreModule("blk");
   const seed = int(v.seed!, "--seed", 0, 2 ** 32 - 1);
-  const results = scheds.map((sched) => simulateBlk(module, { sched, device, jobs, tunables, seed }));
+  const results = scheds.map((sched) => simulateBlk(module, { sched, device, jobs, tunables, kyber, seed }));
 
   if (v.json) {
     console.log(JSON.stringify({
-      pattern, device, tunables, seed,
+      pattern, device, tunables, kyber_tunables: kyber, seed,
       results: results.map((r) => ({
         summary: r.summary,
+        ...(r.kyber ? { kyber_timer_runs: r.kyber } : {}),
         dispatch_order: Array.from(r.order),
         requests: Array.from({ length: r.rows.length / ROW_WIDTH }, (_, i) => Object.fromEntries(Object.entries(ROW).map(([k, o]) => [k, r.rows[i * ROW_WIDTH + o]]))),
       })),
@@ -107,6 +125,16 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
   const ms = (us: number) => `${(us / 1000).toFixed(1)}ms`;
   for (const { summary: s } of results) {
     console.log(`  ${s.sched.padEnd(12)} ${s.mb_per_s.toFixed(1).padStart(9)} ${s.elapsed_ms.toFixed(1).padStart(10)} ${ms(s.read.mean_us).padStart(10)} ${ms(s.read.p99_us).padStart(10)} ${ms(s.write.mean_us).padStart(11)} ${ms(s.write.p99_us).padStart(10)} ${String(s.seek_sectors).padStart(15)}`);
+  }
+  const runs = results.find((r) => r.kyber)?.kyber;
+  if (runs) {
+    // what kyber's timer did with its domain depths (kyber_depth[] at the start)
+    const congested = runs.filter((r) => r.bad).length;
+    const depths = [0, 1].map((d) => {
+      const all: number[] = [KYBER_DEPTH[d], ...runs.map((r) => r.depth[d])];
+      return `${KYBER_DOMAINS[d]} ${all.at(-1)} of ${KYBER_DEPTH[d]} (min ${Math.min(...all)})`;
+    });
+    console.log(`  kyber: ${runs.length} timer runs, ${congested} congested (a p90 I/O latency over target); depth at the end: ${depths.join(", ")}`);
   }
   return 0;
 }
@@ -198,6 +226,66 @@ async function simulateF2fsCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
+async function simulateF2fsNidCommand(argv: string[]): Promise<number> {
+  const { values: v } = parseArgs({
+    args: argv,
+    options: {
+      files: { type: "string", default: "8000" },
+      clue: { type: "string", default: "0,1,2,4,7" },
+      "nat-blocks": { type: "string", default: String(GUEST_NAT_BLOCKS) },
+      "sync-bg": { type: "string", default: String(SYNC_BG_CALLS) },
+      "syncer-every": { type: "string", default: String(SYNCER_EVERY) },
+      json: { type: "boolean", default: false },
+    },
+  });
+  const natBlocks = int(v["nat-blocks"]!, "--nat-blocks", 1, 4096);
+  const syncBg = int(v["sync-bg"]!, "--sync-bg", 0, 100);
+  const syncerEvery = int(v["syncer-every"]!, "--syncer-every", 0, 1_000_000);
+  const maxNid = natBlocks * NAT_ENTRY_PER_BLOCK;
+  const files = int(v.files!, "--files", 0, maxNid - 9); // the bench's files, 5 directories and NIDs 0-3
+  const clues = list(v.clue!, "--clue", 0, 7);
+  const m = await loadCoreModule("f2fs");
+  const steps = benchWorkloadSteps(files, maxNid, syncBg, syncerEvery);
+  const results = clues.map((clue) => {
+    const model = new NidModel(m, { natBlocks, clue });
+    try {
+      const bySteps = [{ step: "mount", scans: nidScansOf(model.takeEvents()) }];
+      for (const s of steps) {
+        model.run(s.ops);
+        bySteps.push({ step: s.step, scans: nidScansOf(model.takeEvents()) });
+      }
+      const st = model.state();
+      return { clue, counters: st.counters, steps: bySteps, free_nids: st.free, available_nids: st.availableNids, next_scan_nid: st.nextScanNid, next_bitmap_blk: st.nextBitmapBlk };
+    } finally {
+      model.dispose();
+    }
+  });
+  if (v.json) {
+    console.log(JSON.stringify({ files, nat_blocks: natBlocks, max_nid: maxNid, sync_bg: syncBg, syncer_every: syncerEvery, results }));
+    return 0;
+  }
+  const names: Record<number, string> = { 0: "upstream", 1: "optimistic", 2: "heuristic", 4: "lazy", 7: "CLUE (all)" };
+  console.log(`fslab-bench f2fs-clue's workload in the free-NID model: ${files} files, ${natBlocks} NAT blocks (NIDs 0..${maxNid - 1}),`);
+  console.log(`one caller at a time, ${syncBg} f2fs_balance_fs_bg call(s) per sync, ${syncerEvery ? `the syncer's sync every ${syncerEvery} refill creates` : "no syncer"}`);
+  console.log(`counters as the bench reads them (reset after the mount):`);
+  console.log(`  ${"clue".padEnd(16)}${["bitmap_scans", "nat_scans", "scans_skipped", "nat_deferred", "nids_scanned"].map((h) => h.padStart(15)).join("")}`);
+  for (const r of results) {
+    const c = r.counters;
+    console.log(`  ${`${r.clue} ${names[r.clue] ?? ""}`.padEnd(16)}${[c.bitmap_scans, c.nat_scans, c.scans_skipped, c.nat_deferred, c.nids_scanned].map((x) => String(x).padStart(15)).join("")}`);
+  }
+  const phase = (s: NidScan) => (s.skipped ? "skipped" : { [NidScanPhase.Bitmap]: "bitmap", [NidScanPhase.Nat]: "nat", [NidScanPhase.Deferred]: "deferred" }[s.phase] ?? String(s.phase));
+  for (const r of results) {
+    console.log(`\nclue ${r.clue} ${names[r.clue] ?? ""}: the f2fs_free_nid_scan records (start and end are NIDs)`);
+    for (const st of r.steps) {
+      console.log(`  ${st.step}${st.scans.length ? "" : ": none"}`);
+      for (const s of st.scans) console.log(`    ${phase(s).padEnd(9)} start ${String(s.start).padStart(6)}  end ${String(s.end).padStart(6)}  scanned ${String(s.scanned).padStart(6)}  found ${String(s.found).padStart(5)}`);
+    }
+  }
+  console.log(`\nOne caller at a time, the optimistic bit (1) changes nothing: no scan is ever found running.`);
+  console.log(`Not modelled: the NAT journal, the guest's concurrent syncer, writeback and GC threads (see wasm/src/f2fs/nid.c).`);
+  return 0;
+}
+
 async function simulateExfatDirCommand(argv: string[]): Promise<number> {
   const { values: v } = parseArgs({
     args: argv,
@@ -271,6 +359,7 @@ export async function simulateCommand(args: string[]): Promise<number> {
   if (topic === "exfat") return simulateExfatCommand(rest);
   if (topic === "exfat-dir") return simulateExfatDirCommand(rest);
   if (topic === "f2fs") return simulateF2fsCommand(rest);
+  if (topic === "f2fs-nid") return simulateF2fsNidCommand(rest);
   if (topic === "ext4") return simulateExt4Command(rest);
-  throw new Error(topic ? `no model for "${topic}" yet (exfat, exfat-dir, ext4, f2fs, blk)\n${USAGE}` : USAGE);
+  throw new Error(topic ? `no model for "${topic}" yet (exfat, exfat-dir, ext4, f2fs, f2fs-nid, blk)\n${USAGE}` : USAGE);
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mq-deadline cases worked by hand from block/mq-deadline.c (7.2), then the whole
- * simulation: every request completes once, tags are respected, none is FIFO.
+ * simulation: every request completes once, tags are respected, none is FIFO. Then kyber's
+ * from block/kyber-iosched.c: domain depths, batches round robin, the timer's arithmetic,
+ * tokens across a shrink, and a whole run.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -267,8 +269,556 @@ static void test_steps(void)
 	blk_sim_free(whole);
 }
 
+/* --- kyber, worked by hand from block/kyber-iosched.c (7.2), at HZ 250 */
+
+static struct blk_sim *bare_kyber(uint32_t cap)
+{
+	struct blk_job job = { 1, 8, cap, 0, 0, 0, 0, 0 };
+	return blk_sim_new(BLK_SCHED_KYBER, &DEFAULTS, &DEV, &job, 1, 250, 1);
+}
+
+static uint32_t kadd(struct blk_sim *s, uint32_t op, uint64_t sector)
+{
+	uint32_t x = s->nrq++;
+	memset(&s->rq[x], 0, sizeof(s->rq[x]));
+	s->rq[x].op = op;
+	s->rq[x].sector = sector;
+	s->rq[x].nr_sectors = 8;
+	kyber_insert_request(s, x);
+	return x;
+}
+
+static uint32_t count_list(const struct blk_sim *s, uint32_t x)
+{
+	uint32_t n = 0;
+	for (; x != BLK_NIL; x = s->rq[x].fifo_next)
+		n++;
+	return n;
+}
+
+uint32_t fx_blk_kyber_state(const struct blk_sim *s, uint32_t *out, uint32_t cap);
+
+static void test_kyber_read_depth(void)
+{
+	/* 300 sequential reads in flight on a device with 1024 tags, one request served at a time (1 ms) */
+	struct blk_device many = { 1024, 1, 1000000, 0, 0, 0.0, 1ull << 30 };
+	struct blk_job job = { 300, 8, 600, 0, 0, 0, 0, 1u << 20 };
+	struct blk_sim *s = blk_sim_new(BLK_SCHED_KYBER, &DEFAULTS, &many, &job, 1, 250, 3);
+	struct blk_sim *none = blk_sim_new(BLK_SCHED_NONE, &DEFAULTS, &many, &job, 1, 250, 3);
+	const struct sbitmap *rd;
+	uint32_t i, st[1024], n;
+
+	CHECK(s && none);
+	rd = &s->kqd.domain_tokens[KYBER_READ];
+	CHECK_EQ(blk_sim_step(none), 1);
+	CHECK_EQ(none->tags_used, 300); /* none: every request has a tag */
+	/*
+	 * kyber: the first 256 take the read domain's 256 tokens (kyber_depth[KYBER_READ]), in
+	 * batches of 16 that wrap round the empty domains back to READ. The 257th finds no token:
+	 * it stays in the ctx queue (flushed to khd->rqs only with a token in hand), and so do
+	 * the 43 after it.
+	 */
+	CHECK_EQ(blk_sim_step(s), 1);
+	CHECK_EQ(s->tags_used, 256);
+	CHECK_EQ(sbitmap_weight(rd), 256);
+	CHECK_EQ(count_list(s, s->khd.kcq_head[KYBER_READ]), 44);
+	CHECK_EQ(count_list(s, s->khd.rqs_head[KYBER_READ]), 0);
+	for (i = 0; i < 256; i++)
+		CHECK_EQ(s->order[i], i);
+	/*
+	 * throttled: the 257th request's run ends its full batch (batching 16), wraps round the
+	 * four domains and misses once; each of the 43 after it misses twice (the current domain,
+	 * then READ again at the end of the round): 1 + 43 * 2.
+	 */
+	CHECK_EQ(s->kqd.throttled[KYBER_READ], 87);
+	CHECK_EQ(s->khd.cur_domain, KYBER_READ);
+	CHECK_EQ(s->khd.batching, 0);
+	/*
+	 * the first completion frees a token; the job's next request joins the ctx queue (45);
+	 * with the token got, all 45 are flushed to khd->rqs and the oldest (rq 256) goes
+	 * (batching 1). The next try misses twice more, and the second round resets batching.
+	 */
+	CHECK_EQ(blk_sim_step(s), 1);
+	CHECK_EQ(s->tags_used, 256);
+	CHECK_EQ(s->order[256], 256);
+	CHECK_EQ(count_list(s, s->khd.kcq_head[KYBER_READ]), 0);
+	CHECK_EQ(count_list(s, s->khd.rqs_head[KYBER_READ]), 44);
+	CHECK_EQ(s->kqd.throttled[KYBER_READ], 89);
+	CHECK_EQ(s->khd.batching, 0);
+	n = fx_blk_kyber_state(s, st, 1024);
+	CHECK(n <= 1024);
+	CHECK_EQ(st[2], KYBER_READ); /* cur_domain */
+	CHECK_EQ(st[3], 0);          /* batching */
+	CHECK_EQ(st[6], 1);          /* the first completion armed the timer: */
+	CHECK_EQ(st[7], 0 + 25);     /* at jiffy 0 for HZ / 10 */
+	CHECK_EQ(st[9], 0 + 25 + 1); /* a level-0 wheel bucket runs one jiffy on */
+	CHECK_EQ(st[10], 256);       /* READ: depth */
+	CHECK_EQ(st[11], 256);       /* busy */
+	CHECK_EQ(st[12], 256);       /* held */
+	CHECK_EQ(st[13], 16);        /* batch size */
+	CHECK_EQ(st[16], 0);         /* nothing in the ctx queue */
+	CHECK_EQ(st[17], 44);        /* 44 in khd->rqs, oldest first */
+	CHECK_EQ(st[18], 257);
+	/* to the end: never more than 256 reads in flight, and one domain is one FIFO */
+	while (blk_sim_step(s) > 0)
+		CHECK(s->tags_used <= 256 && sbitmap_held(rd) == s->tags_used);
+	CHECK_EQ(s->norder, 600);
+	for (i = 0; i < 600; i++)
+		CHECK_EQ(s->order[i], i);
+	blk_sim_free(s);
+	blk_sim_free(none);
+}
+
+static void test_kyber_round_robin(void)
+{
+	struct blk_sim *s = bare_kyber(128);
+	uint32_t i, x, run = 0, runs[8], nruns = 0, w0 = BLK_NIL;
+	int last = -1;
+
+	/* 40 reads at falling sectors, then 40 writes: kyber does not sort */
+	for (i = 0; i < 40; i++)
+		kadd(s, FSLAB_BLK_READ, 100000 - i * 8);
+	for (i = 0; i < 40; i++)
+		kadd(s, FSLAB_BLK_WRITE, 200000 - i * 8);
+	/*
+	 * cur_domain starts at READ: 16 reads (kyber_batch_size[READ]); a full batch moves on to
+	 * WRITE: 8; DISCARD and OTHER are empty, back to READ: 16; WRITE 8; READ has 8 left;
+	 * then only writes: each batch of 8 wraps round to WRITE again, one run of 24.
+	 */
+	for (i = 0; i < 80; i++) {
+		x = kyber_dispatch_request(s);
+		CHECK(x != BLK_NIL);
+		if (x == BLK_NIL)
+			break;
+		CHECK_EQ(x, s->rq[x].op == FSLAB_BLK_WRITE ? 40 + (i - (i < 24 ? 16 : i < 48 ? 32 : 40)) : (i < 16 ? i : i < 40 ? i - 8 : i - 16));
+		if (i == 15)
+			CHECK(s->khd.cur_domain == KYBER_READ && s->khd.batching == 16);
+		if (i == 16)
+			CHECK(s->khd.cur_domain == KYBER_WRITE && s->khd.batching == 1);
+		if ((int)s->rq[x].op != last && run) {
+			runs[nruns++] = (uint32_t)(last ? 1000 : 0) + run;
+			run = 0;
+		}
+		last = (int)s->rq[x].op;
+		run++;
+	}
+	runs[nruns++] = (uint32_t)(last ? 1000 : 0) + run;
+	CHECK_EQ(nruns, 6);
+	CHECK_EQ(runs[0], 16);
+	CHECK_EQ(runs[1], 1008);
+	CHECK_EQ(runs[2], 16);
+	CHECK_EQ(runs[3], 1008);
+	CHECK_EQ(runs[4], 8);
+	CHECK_EQ(runs[5], 1024);
+	CHECK_EQ(kyber_dispatch_request(s), BLK_NIL);
+	CHECK_EQ(kyber_has_work(s), 0);
+	CHECK_EQ(sbitmap_held(&s->kqd.domain_tokens[KYBER_READ]), 40);
+	CHECK_EQ(sbitmap_held(&s->kqd.domain_tokens[KYBER_WRITE]), 40);
+	blk_sim_free(s);
+
+	/* a domain out of tokens is passed over: the write domain resized to 2 */
+	s = bare_kyber(128);
+	for (i = 0; i < 40; i++)
+		kadd(s, FSLAB_BLK_READ, i * 8);
+	for (i = 0; i < 40; i++)
+		kadd(s, FSLAB_BLK_WRITE, 100000 + i * 8);
+	kyber_resize_domain(&s->kqd, KYBER_WRITE, 2);
+	/*
+	 * R16; WRITE: W W (2 tokens); the third try misses (throttled 1), batching resets and the
+	 * round reaches READ: 16 reads; WRITE misses again (2), READ: the last 8; then READ is
+	 * empty (no miss counted) and WRITE misses (3): nothing to dispatch, work left.
+	 */
+	run = 0;
+	for (i = 0; i < 42; i++) {
+		x = kyber_dispatch_request(s);
+		CHECK(x != BLK_NIL);
+		if (x == BLK_NIL)
+			break;
+		CHECK_EQ(s->rq[x].op, i == 16 || i == 17 ? FSLAB_BLK_WRITE : FSLAB_BLK_READ);
+		if (i == 16)
+			w0 = x;
+	}
+	CHECK_EQ(kyber_dispatch_request(s), BLK_NIL);
+	CHECK_EQ(kyber_has_work(s), 1);
+	CHECK_EQ(s->kqd.throttled[KYBER_WRITE], 3);
+	CHECK_EQ(sbitmap_held(&s->kqd.domain_tokens[KYBER_WRITE]), 2);
+	/* one write completes and gives its token back: the next write goes */
+	kyber_finish_request(s, w0);
+	CHECK_EQ(sbitmap_held(&s->kqd.domain_tokens[KYBER_WRITE]), 1);
+	x = kyber_dispatch_request(s);
+	CHECK(x == 42); /* the third write, in arrival order */
+	CHECK_EQ(kyber_dispatch_request(s), BLK_NIL);
+	blk_sim_free(s);
+}
+
+/* a completion with chosen latencies: total since submission, I/O since issue, at s->now_ns */
+static void sample(struct blk_sim *s, uint32_t op, uint64_t total_ns, uint64_t io_ns, uint32_t n)
+{
+	while (n--) {
+		uint32_t x = s->nrq++;
+		memset(&s->rq[x], 0, sizeof(s->rq[x]));
+		s->rq[x].op = op;
+		s->rq[x].insert_ns = s->now_ns - total_ns;
+		s->rq[x].dispatch_ns = s->now_ns - io_ns;
+		kyber_completed_request(s, x);
+	}
+}
+
+static uint32_t depth_of(const struct blk_sim *s, uint32_t d) { return s->kqd.domain_tokens[d].depth; }
+
+static void test_kyber_timer(void)
+{
+	struct blk_sim *s = bare_kyber(8192);
+	const struct kyber_timer_record *rec;
+
+	s->now_ns = 1000000000ull; /* jiffy 250 */
+	/*
+	 * Window 1. Bucket = (latency - 1) / (target >> 2), at most 7.
+	 * 500 reads at 3 ms: target 2 ms, width 500 us: (3000000 - 1) / 500000 = 5.
+	 * 500 writes at 4 ms: target 10 ms, width 2.5 ms: (4000000 - 1) / 2500000 = 1.
+	 * 500 samples each: no waiting. p90 rank = DIV_ROUND_UP(500 * 90, 100) = 450: READ's
+	 * I/O p90 is bucket 5 >= KYBER_GOOD_BUCKETS (4): bad. WRITE's p99 (rank 495) is bucket 1:
+	 * good, so throttled to 128 * (1 + 1) >> 2 = 64. READ's p99 is 5: 256 * 6 >> 2 = 384,
+	 * clamped to kyber_depth[READ] 256: no change.
+	 */
+	sample(s, FSLAB_BLK_READ, 3000000, 3000000, 500);
+	sample(s, FSLAB_BLK_WRITE, 4000000, 4000000, 500);
+	CHECK_EQ(s->kqd.cpu_latency[KYBER_READ][KYBER_IO_LATENCY][5], 500);
+	CHECK_EQ(s->kqd.cpu_latency[KYBER_WRITE][KYBER_TOTAL_LATENCY][1], 500);
+	CHECK(s->kqd.timer_pending && s->kqd.timer_expires == 250 + 25); /* timer_reduce(jiffies + HZ / 10) */
+	kyber_timer_fn(s);
+	rec = &s->kqd.trace[0];
+	CHECK_EQ(s->kqd.trace_len, 1);
+	CHECK_EQ(rec->bad, 1);
+	CHECK(rec->p90[KYBER_READ] == 5 && rec->p90[KYBER_WRITE] == 1 && rec->p90[KYBER_DISCARD] == -1);
+	CHECK(rec->p99[KYBER_READ] == 5 && rec->p99[KYBER_WRITE] == 1 && rec->p99[KYBER_DISCARD] == -1);
+	CHECK_EQ(depth_of(s, KYBER_WRITE), 64);
+	CHECK_EQ(depth_of(s, KYBER_READ), 256);
+	CHECK_EQ(depth_of(s, KYBER_DISCARD), 64);
+	CHECK_EQ(s->kqd.domain_p99[KYBER_WRITE], -1); /* used while bad: dropped */
+	CHECK_EQ(s->kqd.cpu_latency[KYBER_READ][KYBER_IO_LATENCY][5], 0); /* flushed */
+	CHECK_EQ(s->kqd.latency_buckets[KYBER_READ][KYBER_IO_LATENCY][5], 0); /* and used */
+
+	/*
+	 * Window 2, 100 ms on: 499 writes at 1 ms (bucket 0). One short of 500 samples and within
+	 * the second since the first: -1, the samples stay. Nothing changes.
+	 */
+	s->now_ns += 100000000;
+	sample(s, FSLAB_BLK_WRITE, 1000000, 1000000, 499);
+	kyber_timer_fn(s);
+	CHECK_EQ(s->kqd.trace[1].p99[KYBER_WRITE], -1);
+	CHECK_EQ(s->kqd.latency_timeout[KYBER_WRITE], 275 + 250);
+	CHECK_EQ(s->kqd.latency_buckets[KYBER_WRITE][KYBER_TOTAL_LATENCY][0], 499);
+	CHECK_EQ(depth_of(s, KYBER_WRITE), 64);
+	/*
+	 * Window 3: one more, 500 in all, so the p90 and p99 are bucket 0. Not bad, and a good
+	 * domain is only throttled under congestion: the depth stays, its p99 is remembered.
+	 */
+	s->now_ns += 100000000;
+	sample(s, FSLAB_BLK_WRITE, 1000000, 1000000, 1);
+	kyber_timer_fn(s);
+	CHECK_EQ(s->kqd.trace[2].bad, 0);
+	CHECK_EQ(s->kqd.trace[2].p99[KYBER_WRITE], 0);
+	CHECK_EQ(s->kqd.domain_p99[KYBER_WRITE], 0);
+	CHECK_EQ(depth_of(s, KYBER_WRITE), 64);
+	/*
+	 * Window 4: reads are bad again, no writes. WRITE has no p99 of its own, so the remembered
+	 * bucket 0 is used: 64 * (0 + 1) >> 2 = 16, and forgotten.
+	 */
+	s->now_ns += 100000000;
+	sample(s, FSLAB_BLK_READ, 3000000, 3000000, 500);
+	kyber_timer_fn(s);
+	CHECK_EQ(s->kqd.trace[3].bad, 1);
+	CHECK_EQ(depth_of(s, KYBER_WRITE), 16);
+	CHECK_EQ(s->kqd.domain_p99[KYBER_WRITE], -1);
+	/* Window 5: bad again, still no writes and nothing remembered: no second throttle. */
+	s->now_ns += 100000000;
+	sample(s, FSLAB_BLK_READ, 3000000, 3000000, 500);
+	kyber_timer_fn(s);
+	CHECK_EQ(s->kqd.trace[4].bad, 1);
+	CHECK_EQ(depth_of(s, KYBER_WRITE), 16);
+	/*
+	 * Window 6: 495 writes at 1 ms (bucket 0) and 6 at 30 ms (bucket 7, the last), 501 in
+	 * all. p99 rank = DIV_ROUND_UP(501 * 99, 100) = DIV_ROUND_UP(49599, 100) = 496: bucket 0's
+	 * 495 fall short, so the p99 is bucket 7 (rounded down, 495, it would be 0). I/O latency
+	 * is 1 ms: no congestion, but a bad domain is eased anyway: 16 * 8 >> 2 = 32.
+	 */
+	s->now_ns += 100000000;
+	sample(s, FSLAB_BLK_WRITE, 1000000, 1000000, 495);
+	sample(s, FSLAB_BLK_WRITE, 30000000, 1000000, 6);
+	kyber_timer_fn(s);
+	CHECK_EQ(s->kqd.trace[5].bad, 0);
+	CHECK_EQ(s->kqd.trace[5].p99[KYBER_WRITE], 7);
+	CHECK_EQ(depth_of(s, KYBER_WRITE), 32);
+	blk_sim_free(s);
+
+	/*
+	 * The one-second rule. 10 bad reads (bucket 5) and 500 writes at 4 ms (bucket 1) at
+	 * jiffy 250: READ has too few samples (-1; latency_timeout = 250 + HZ = 500), WRITE's
+	 * p99 is 1 but nothing is bad: remembered, no change.
+	 */
+	s = bare_kyber(8192);
+	s->now_ns = 1000000000ull;
+	sample(s, FSLAB_BLK_READ, 3000000, 3000000, 10);
+	sample(s, FSLAB_BLK_WRITE, 4000000, 4000000, 500);
+	kyber_timer_fn(s);
+	CHECK_EQ(s->kqd.trace[0].p90[KYBER_READ], -1);
+	CHECK_EQ(s->kqd.latency_timeout[KYBER_READ], 500);
+	CHECK_EQ(s->kqd.domain_p99[KYBER_WRITE], 1);
+	CHECK_EQ(depth_of(s, KYBER_WRITE), 128);
+	/*
+	 * One jiffy short of the second: still waiting. At jiffy 500 the I/O p90 of the kept 10
+	 * samples (rank DIV_ROUND_UP(900, 100) = 9) is bucket 5: bad, and the timeout resets.
+	 * Then the total p99 of the same 10 samples starts a new second (the timeout is per
+	 * domain, not per histogram): -1. WRITE's remembered p99 1 throttles it: 128 * 2 >> 2 = 64.
+	 */
+	s->now_ns = 1996000000ull; /* jiffy 499 */
+	kyber_timer_fn(s);
+	CHECK_EQ(s->kqd.trace[1].p90[KYBER_READ], -1);
+	s->now_ns = 2000000000ull; /* jiffy 500 */
+	kyber_timer_fn(s);
+	rec = &s->kqd.trace[2];
+	CHECK_EQ(rec->bad, 1);
+	CHECK_EQ(rec->p90[KYBER_READ], 5);
+	CHECK_EQ(rec->p99[KYBER_READ], -1);
+	CHECK_EQ(s->kqd.latency_timeout[KYBER_READ], 750);
+	CHECK_EQ(s->kqd.latency_buckets[KYBER_READ][KYBER_TOTAL_LATENCY][5], 10);
+	CHECK_EQ(s->kqd.latency_buckets[KYBER_READ][KYBER_IO_LATENCY][5], 0);
+	CHECK_EQ(depth_of(s, KYBER_WRITE), 64);
+	CHECK_EQ(depth_of(s, KYBER_READ), 256);
+	/* the read_lat_nsec tunable moves the buckets: at 8 ms a 3 ms read is bucket (3000000 - 1) / 2000000 = 1 */
+	s->kqd.latency_targets[KYBER_READ] = 8000000;
+	sample(s, FSLAB_BLK_READ, 3000000, 3000000, 1);
+	CHECK_EQ(s->kqd.cpu_latency[KYBER_READ][KYBER_IO_LATENCY][1], 1);
+	blk_sim_free(s);
+
+	/*
+	 * When the timer runs. At HZ 250 a completion at jiffy 250 arms it for 275; 25 jiffies is
+	 * under LVL_START(1) = 63, level 0, bucket 275 + 1: it runs at jiffy 276, 1.104 s, not
+	 * before the next completion's time. At HZ 1000 a completion at jiffy 1000 arms it for
+	 * 1100; 100 jiffies is level 1 (8-jiffy buckets): ((1100 >> 3) + 1) << 3 = 1104.
+	 */
+	s = bare_kyber(16);
+	s->now_ns = 1000000000ull;
+	sample(s, FSLAB_BLK_READ, 1000, 1000, 1);
+	CHECK(s->kqd.timer_expires == 275 && s->kqd.timer_tick == 276);
+	CHECK_EQ(kyber_timer_due(s, 1103999999ull), 0);
+	CHECK_EQ(kyber_timer_due(s, 1104000000ull), 1);
+	CHECK(s->now_ns == 1104000000ull && s->kqd.trace_len == 1 && !s->kqd.timer_pending);
+	blk_sim_free(s);
+	{
+		struct blk_job job = { 1, 8, 16, 0, 0, 0, 0, 0 };
+		s = blk_sim_new(BLK_SCHED_KYBER, &DEFAULTS, &DEV, &job, 1, 1000, 1);
+	}
+	s->now_ns = 1000500000ull;
+	sample(s, FSLAB_BLK_READ, 1000, 1000, 1);
+	CHECK(s->kqd.timer_expires == 1100 && s->kqd.timer_tick == 1104);
+	/* a later completion does not push it back (timer_reduce() only brings a timer forward) */
+	s->now_ns = 1050000000ull;
+	sample(s, FSLAB_BLK_READ, 1000, 1000, 1);
+	CHECK(s->kqd.timer_expires == 1100 && s->kqd.timer_tick == 1104);
+	blk_sim_free(s);
+}
+
+static void test_kyber_shrink(void)
+{
+	struct blk_sim *s = bare_kyber(128);
+	const struct sbitmap *wr = &s->kqd.domain_tokens[KYBER_WRITE];
+	uint32_t i, w[40];
+
+	/*
+	 * 128 write tokens: sbitmap_calculate_shift(128) = 5, four words of 32 bits. The first
+	 * hint is random in the kernel; set to 0, each get takes the hint's bit and moves it on:
+	 * the 40 writes hold tokens 0..39.
+	 */
+	CHECK(wr->shift == 5 && wr->map_nr == 4);
+	s->kqd.domain_tokens[KYBER_WRITE].alloc_hint = 0;
+	for (i = 0; i < 50; i++)
+		kadd(s, FSLAB_BLK_WRITE, i * 8);
+	for (i = 0; i < 40; i++) {
+		w[i] = kyber_dispatch_request(s);
+		CHECK_EQ(s->rq[w[i]].token, i);
+	}
+	/*
+	 * Shrunk to 16 with 40 held: sbitmap_resize() only lowers the depth (one word, 16 bits).
+	 * Tokens 0..15 are busy below it, 16..39 stay held above it and do not count.
+	 */
+	kyber_resize_domain(&s->kqd, KYBER_WRITE, 16);
+	CHECK(wr->depth == 16 && wr->map_nr == 1);
+	CHECK_EQ(sbitmap_weight(wr), 16);
+	CHECK_EQ(sbitmap_held(wr), 40);
+	CHECK_EQ(kyber_dispatch_request(s), BLK_NIL);
+	/* the 24 above the depth complete: still no token below 16 */
+	for (i = 16; i < 40; i++)
+		kyber_finish_request(s, w[i]);
+	CHECK_EQ(sbitmap_held(wr), 16);
+	CHECK_EQ(kyber_dispatch_request(s), BLK_NIL);
+	/* token 5 comes back: the next write gets it (the hint moved to 5; a deferred clear folds it in) */
+	kyber_finish_request(s, w[5]);
+	i = kyber_dispatch_request(s);
+	CHECK(i == 40 && s->rq[i].token == 5);
+	/* grown back to 128: the remaining writes go at once */
+	kyber_resize_domain(&s->kqd, KYBER_WRITE, 1000); /* clamped to kyber_depth[WRITE] */
+	CHECK(wr->depth == 128 && wr->map_nr == 4);
+	for (i = 41; i < 50; i++)
+		CHECK_EQ(kyber_dispatch_request(s), i);
+	CHECK_EQ(sbitmap_held(wr), 16 + 9);
+	kyber_resize_domain(&s->kqd, KYBER_WRITE, 0); /* clamped to 1 */
+	CHECK_EQ(wr->depth, 1);
+	blk_sim_free(s);
+
+	/*
+	 * The hint follows the last freed token (sbitmap_update_cpu_hint()), and a freed bit is
+	 * only folded back when its word has no other free bit. Tokens 0..79 held; 70 then 3
+	 * freed: the hint is 3, word 0 is full but for the deferred 3: token 3. It was the hint,
+	 * so the hint moves to 4: word 0 is full now, word 1 too, word 2 has 80 free before the
+	 * deferred 70: token 80.
+	 */
+	s = bare_kyber(128);
+	wr = &s->kqd.domain_tokens[KYBER_WRITE];
+	s->kqd.domain_tokens[KYBER_WRITE].alloc_hint = 0;
+	for (i = 0; i < 82; i++)
+		kadd(s, FSLAB_BLK_WRITE, i * 8);
+	for (i = 0; i < 80; i++)
+		CHECK_EQ(s->rq[kyber_dispatch_request(s)].token, i);
+	kyber_finish_request(s, 70);
+	kyber_finish_request(s, 3);
+	CHECK_EQ(wr->alloc_hint, 3);
+	CHECK_EQ(s->rq[kyber_dispatch_request(s)].token, 3);
+	CHECK_EQ(s->rq[kyber_dispatch_request(s)].token, 80);
+	blk_sim_free(s);
+}
+
+static void test_kyber_simulation(void)
+{
+	/*
+	 * An SSD-like device (32 tags, 8 channels, 20 us + 1.3 us a sector): one job of random
+	 * 4 KiB reads, iodepth 8, beside two of random 256 KiB writes, iodepth 16 each, which
+	 * fill the channels: the reads' I/O latency goes past 2 ms, the writes' stays under 10.
+	 */
+	struct blk_device ssd = { 32, 8, 20000, 1300, 0, 0.0, 1ull << 31 };
+	struct blk_job jobs[3] = {
+		{ 8, 8, 20000, 1, 0, 0, 0, 1u << 22 },
+		{ 16, 512, 4000, 1, 100, 0, 1u << 22, 1u << 22 },
+		{ 16, 512, 4000, 1, 100, 0, 2u << 22, 1u << 22 },
+	};
+	struct blk_sim *s = blk_sim_new(BLK_SCHED_KYBER, &DEFAULTS, &ssd, jobs, 3, 250, 9);
+	struct blk_sim *whole = blk_sim_new(BLK_SCHED_KYBER, &DEFAULTS, &ssd, jobs, 3, 250, 9);
+	struct blk_sim *none = blk_sim_new(BLK_SCHED_NONE, &DEFAULTS, &ssd, jobs, 3, 250, 9);
+	uint32_t *pos = calloc(28000, sizeof(uint32_t)), i, d, k, shrinks = 0;
+	uint64_t first_done = 0, hash[2][3] = { { 0 } };
+	int ok = 1;
+
+	CHECK(s && whole && none && pos);
+	while (blk_sim_step(s) > 0) {
+		uint32_t inflight[2] = { 0, 0 };
+		uint64_t seen[2][4] = { { 0 } };
+		CHECK(s->tags_used <= 32);
+		if (!first_done && s->devq_len + s->heap_len < s->nrq)
+			first_done = s->now_ns;
+		/* every request at the device holds a token of its domain, each a different one */
+		for (k = 0; k < s->heap_len + s->devq_len; k++) {
+			const struct blk_rq *r = &s->rq[k < s->heap_len ? s->heap[k] : s->devq[(s->devq_head + k - s->heap_len) % s->cap]];
+			d = kyber_sched_domain(r->op);
+			inflight[d]++;
+			if (r->token >= 256 || (seen[d][r->token / 64] >> (r->token % 64)) & 1)
+				ok = 0;
+			else
+				seen[d][r->token / 64] |= 1ull << (r->token % 64);
+		}
+		for (d = 0; d < 2; d++) {
+			const struct sbitmap *sb = &s->kqd.domain_tokens[d];
+			if (sbitmap_held(sb) != inflight[d] || sbitmap_weight(sb) > sb->depth)
+				ok = 0;
+		}
+	}
+	CHECK(ok);
+	CHECK_EQ(blk_sim_run(whole), 0);
+	CHECK_EQ(blk_sim_run(none), 0);
+	CHECK_EQ(s->nrq, 28000);
+	CHECK_EQ(s->norder, 28000);
+	CHECK_EQ(s->events.len, 3 * 28000);
+	for (i = 0; i < 28000; i++) {
+		const struct blk_rq *r = &s->rq[i], *n = &none->rq[i];
+		CHECK(r->insert_ns <= r->dispatch_ns && r->dispatch_ns < r->complete_ns);
+		hash[0][r->job] = hash[0][r->job] * 1000003 + r->sector * 2 + r->op;
+		hash[1][n->job] = hash[1][n->job] * 1000003 + n->sector * 2 + n->op;
+		CHECK_EQ(s->order[i], whole->order[i]); /* stepping is the same run */
+		pos[s->order[i]] = i;
+	}
+	/* each job made the same requests as under none (its own random stream) */
+	for (k = 0; k < 3; k++)
+		CHECK(hash[0][k] == hash[1][k]);
+	/* each domain is dispatched in arrival order (one ctx queue, FIFO lists) */
+	for (d = 0; d < 2; d++) {
+		uint32_t prev = 0, first = 1;
+		for (i = 0; i < 28000; i++) {
+			if (s->rq[i].op != d)
+				continue;
+			CHECK(first || pos[i] > prev);
+			prev = pos[i];
+			first = 0;
+		}
+	}
+	/*
+	 * The timer: armed by the first completion (at first_done) for HZ / 10 = 25 jiffies on,
+	 * run by the wheel one jiffy (4 ms) after that; re-armed by the next completion. Each run
+	 * takes the depths from the one before by (p99 + 1) / 4 when it resizes.
+	 */
+	CHECK(s->kqd.trace_len >= 3);
+	CHECK_EQ(s->kqd.trace[0].ns, (first_done * 250 / 1000000000 + 25 + 1) * 4000000);
+	for (k = 1; k < s->kqd.trace_len; k++) {
+		const struct kyber_timer_record *a = &s->kqd.trace[k - 1], *b = &s->kqd.trace[k];
+		CHECK(b->ns >= a->ns + 104000000 && b->ns % 4000000 == 0);
+		if (b->bad && b->p99[KYBER_WRITE] >= 0 && b->p99[KYBER_WRITE] < KYBER_GOOD_BUCKETS) {
+			uint32_t want = (a->depth[KYBER_WRITE] * (uint32_t)(b->p99[KYBER_WRITE] + 1)) >> 2;
+			CHECK_EQ(b->depth[KYBER_WRITE], want < 1 ? 1 : want);
+			shrinks += b->depth[KYBER_WRITE] < a->depth[KYBER_WRITE];
+		}
+		if (!b->bad && (b->p99[KYBER_WRITE] < KYBER_GOOD_BUCKETS))
+			CHECK_EQ(b->depth[KYBER_WRITE], a->depth[KYBER_WRITE]);
+	}
+	CHECK(shrinks >= 2);
+	CHECK(s->kqd.trace[s->kqd.trace_len - 1].depth[KYBER_WRITE] < 32); /* below the writes in flight */
+	/*
+	 * While the writes run, reads wait less than under none (their own FIFO served in
+	 * batches of 16, then fewer writes in flight). Over the whole run a closed loop's mean
+	 * would hide it: the read job keeps 8 in flight until it ends either way.
+	 */
+	{
+		const struct blk_sim *both[2] = { s, none };
+		uint64_t sum[2] = { 0, 0 }, n[2] = { 0, 0 }, end;
+		for (k = 0; k < 2; k++) {
+			for (end = 0, i = 0; i < 28000; i++)
+				if (both[k]->rq[i].op == FSLAB_BLK_WRITE && both[k]->rq[i].complete_ns > end)
+					end = both[k]->rq[i].complete_ns;
+			for (i = 0; i < 28000; i++)
+				if (both[k]->rq[i].op == FSLAB_BLK_READ && both[k]->rq[i].complete_ns < end) {
+					sum[k] += both[k]->rq[i].complete_ns - both[k]->rq[i].insert_ns;
+					n[k]++;
+				}
+		}
+		CHECK(n[0] > n[1]);
+		CHECK(sum[0] / n[0] < sum[1] / n[1]);
+	}
+	/* deterministic for a seed */
+	CHECK_EQ(whole->kqd.trace_len, s->kqd.trace_len);
+	CHECK(memcmp(whole->kqd.trace, s->kqd.trace, sizeof(*s->kqd.trace) * s->kqd.trace_len) == 0);
+	free(pos);
+	blk_sim_free(s);
+	blk_sim_free(whole);
+	blk_sim_free(none);
+	/* an unknown scheduler is refused */
+	CHECK(blk_sim_new((enum blk_sched)3, &DEFAULTS, &ssd, jobs, 3, 250, 1) == NULL);
+}
+
 int main(void)
 {
+	test_kyber_read_depth();
+	test_kyber_round_robin();
+	test_kyber_timer();
+	test_kyber_shrink();
+	test_kyber_simulation();
 	test_steps();
 	test_sector_order();
 	test_writes_starved();

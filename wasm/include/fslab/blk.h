@@ -10,6 +10,10 @@
  *
  * Every insert, issue and completion is an event (fslab/events.h BLK_RQ_*) and a row of
  * per-request times, so the page can draw queue depth and offset against time.
+ *
+ * kyber (block/kyber-iosched.c) is the third choice: per-domain (read, write, ...) FIFOs and
+ * token pools whose depths its timer rescales from latency histograms (kyber_iosched.c;
+ * the tokens are lib/sbitmap.c's bitmaps, sbitmap.c).
  */
 #ifndef FSLAB_BLK_H
 #define FSLAB_BLK_H
@@ -17,7 +21,7 @@
 #include <stdint.h>
 #include "fslab/events.h"
 
-enum blk_sched { BLK_SCHED_NONE = 0, BLK_SCHED_MQ_DEADLINE = 1 };
+enum blk_sched { BLK_SCHED_NONE = 0, BLK_SCHED_MQ_DEADLINE = 1, BLK_SCHED_KYBER = 2 };
 enum dd_data_dir { DD_READ = 0, DD_WRITE = 1, DD_DIR_COUNT = 2 };
 enum dd_prio { DD_RT_PRIO = 0, DD_BE_PRIO = 1, DD_IDLE_PRIO = 2, DD_PRIO_COUNT = 3 };
 #define BLK_NIL 0xFFFFFFFFu /* no request: the end of a list, an empty tree */
@@ -56,8 +60,9 @@ struct blk_rq {
 	uint32_t nr_sectors;
 	uint64_t insert_ns, dispatch_ns, complete_ns;
 	uint64_t fifo_time; /* jiffies, as rq->fifo_time */
-	/* links: fifo list (per prio, dir), sort tree (treap on sector, id) */
+	/* links: fifo list (per prio, dir; kyber: its domain list), sort tree (treap on sector, id) */
 	uint32_t fifo_prev, fifo_next, left, right, heap;
+	uint32_t token; /* kyber: the domain token it holds (rq->elv.priv[0]); BLK_NIL: none */
 };
 
 struct dd_per_prio {
@@ -76,10 +81,71 @@ struct deadline_data {
 	uint32_t fifo_batch, writes_starved;
 };
 
+/* --- kyber (block/kyber-iosched.c) */
+enum kyber_domain { KYBER_READ, KYBER_WRITE, KYBER_DISCARD, KYBER_OTHER, KYBER_NUM_DOMAINS };
+enum {
+	KYBER_LATENCY_SHIFT = 2,                         /* bucket width: target >> 2 */
+	KYBER_GOOD_BUCKETS = 1 << KYBER_LATENCY_SHIFT,   /* buckets 0..3: <= target */
+	KYBER_LATENCY_BUCKETS = 2 << KYBER_LATENCY_SHIFT,
+};
+enum { KYBER_TOTAL_LATENCY, KYBER_IO_LATENCY };
+extern const uint32_t kyber_depth[KYBER_NUM_DOMAINS];      /* 256 128 64 16: initial and maximum */
+extern const uint32_t kyber_batch_size[KYBER_NUM_DOMAINS]; /* 16 8 1 1 */
+
+/* lib/sbitmap.c's sbitmap_queue as the domain tokens use it, with 64-bit words, on one CPU */
+#define SB_MAX_WORDS 8 /* sbitmap_calculate_shift() gives at most 8 words for any depth */
+struct sbitmap_word {
+	uint64_t word, cleared; /* set bits; bits freed but not yet folded back (deferred clear) */
+};
+struct sbitmap {
+	uint32_t depth, shift, map_nr;
+	uint32_t alloc_hint; /* the per-cpu hint, one CPU */
+	struct sbitmap_word map[SB_MAX_WORDS];
+};
+void sbitmap_queue_init(struct sbitmap *sb, uint32_t depth, uint64_t *rng);
+int sbitmap_queue_get(struct sbitmap *sb, uint64_t *rng); /* __sbitmap_queue_get: a bit, or -1 */
+void sbitmap_queue_clear(struct sbitmap *sb, uint32_t nr);
+void sbitmap_queue_resize(struct sbitmap *sb, uint32_t depth);
+uint32_t sbitmap_weight(const struct sbitmap *sb); /* busy bits below depth, as debugfs shows */
+uint32_t sbitmap_held(const struct sbitmap *sb);   /* every bit held, above a shrunk depth too */
+
+/* one run of kyber_timer_fn(): what trace_kyber_latency/trace_kyber_adjust would report */
+struct kyber_timer_record {
+	uint64_t ns;
+	uint32_t bad;
+	int32_t p90[KYBER_OTHER], p99[KYBER_OTHER]; /* bucket, -1: too few samples */
+	uint32_t depth[KYBER_NUM_DOMAINS];          /* after the run */
+};
+
+struct kyber_queue_data {
+	struct sbitmap domain_tokens[KYBER_NUM_DOMAINS];
+	uint32_t cpu_latency[KYBER_OTHER][2][KYBER_LATENCY_BUCKETS]; /* the one CPU's, flushed by the timer */
+	uint32_t latency_buckets[KYBER_OTHER][2][KYBER_LATENCY_BUCKETS];
+	uint64_t latency_timeout[KYBER_OTHER]; /* jiffies, 0: not started */
+	int32_t domain_p99[KYBER_OTHER];
+	uint64_t latency_targets[KYBER_OTHER]; /* ns: read_lat_nsec, write_lat_nsec, discard's 5 s */
+	int timer_pending;
+	uint64_t timer_expires; /* jiffies: timer->expires */
+	uint64_t timer_tick;    /* jiffies: when the timer wheel runs it (its bucket, rounded up) */
+	uint64_t rng;           /* get_random_u32_below() for the tokens' alloc hints */
+	uint32_t throttled[KYBER_NUM_DOMAINS]; /* trace_kyber_throttled */
+	struct kyber_timer_record *trace;
+	uint32_t trace_len, trace_cap;
+};
+
+struct kyber_hctx_data {
+	/* one kyber_ctx_queue (one software queue): its rq_list per domain, then khd->rqs */
+	uint32_t kcq_head[KYBER_NUM_DOMAINS], kcq_tail[KYBER_NUM_DOMAINS];
+	uint32_t rqs_head[KYBER_NUM_DOMAINS], rqs_tail[KYBER_NUM_DOMAINS];
+	uint32_t cur_domain, batching;
+};
+
 struct blk_sim {
 	enum blk_sched sched;
 	uint32_t hz;
 	struct deadline_data dd;
+	struct kyber_queue_data kqd;
+	struct kyber_hctx_data khd;
 	struct blk_device dev;
 	struct blk_job *jobs;
 	uint32_t njobs;
@@ -103,6 +169,27 @@ void dd_insert_request(struct blk_sim *s, uint32_t rq, uint64_t jiffies);
 uint32_t dd_dispatch_request(struct blk_sim *s, uint64_t jiffies); /* BLK_NIL if none */
 void dd_finish_request(struct blk_sim *s, uint32_t rq);
 int dd_has_work(const struct blk_sim *s);
+
+uint32_t kyber_sched_domain(uint32_t op);
+void kyber_init(struct blk_sim *s, uint64_t seed);
+void kyber_exit(struct blk_sim *s);
+void kyber_insert_request(struct blk_sim *s, uint32_t rq);
+uint32_t kyber_dispatch_request(struct blk_sim *s); /* BLK_NIL if none (no request or no token) */
+int kyber_has_work(const struct blk_sim *s);
+void kyber_completed_request(struct blk_sim *s, uint32_t rq); /* latency samples at s->now_ns */
+void kyber_finish_request(struct blk_sim *s, uint32_t rq);    /* gives the token back */
+void kyber_resize_domain(struct kyber_queue_data *kqd, uint32_t sched_domain, uint32_t depth);
+void kyber_timer_fn(struct blk_sim *s); /* at s->now_ns */
+/* runs the timer if it is due by `until_ns` (at its own expiry time); 1 if it ran */
+int kyber_timer_due(struct blk_sim *s, uint64_t until_ns);
+
+static inline uint64_t blk_splitmix64(uint64_t *s) /* deterministic for a seed */
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
 
 struct blk_sim *blk_sim_new(enum blk_sched sched, const struct dd_tunables *t, const struct blk_device *dev,
 			    const struct blk_job *jobs, uint32_t njobs, uint32_t hz, uint64_t seed);

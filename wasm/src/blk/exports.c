@@ -2,7 +2,9 @@
 /*
  * The blk core's wasm surface (web/src/cores/blk-core.ts). Parameters arrive as flat u32
  * arrays so the TypeScript side needs no struct layout:
- *   tun[5]   read_expire_ms write_expire_ms prio_aging_expire_ms writes_starved fifo_batch
+ *   sched    0 none, 1 mq-deadline, 2 kyber
+ *   tun[7]   mq-deadline: read_expire_ms write_expire_ms prio_aging_expire_ms writes_starved fifo_batch
+ *            kyber: read_lat_nsec write_lat_nsec (read only for kyber: five words do for the others)
  *   dev[7]   queue_depth channels base_ns per_sector_ns seek_max_sectors per_seek_sector_ns(x1000) capacity
  *   jobs[9n] iodepth bs_sectors ios random write_pct ioprio_class offset span (sectors) _
  * Results come back as rows of doubles, one per request in submission order.
@@ -26,8 +28,13 @@ struct blk_sim *fx_blk_new(uint32_t sched, const uint32_t *tun, const uint32_t *
 		const uint32_t *p = jobs + 9 * i;
 		j[i] = (struct blk_job){ p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7] };
 	}
-	s = blk_sim_new(sched ? BLK_SCHED_MQ_DEADLINE : BLK_SCHED_NONE, &t, &d, j, njobs, hz, seed);
+	s = blk_sim_new((enum blk_sched)sched, &t, &d, j, njobs, hz, seed);
 	free(j);
+	/* kyber's sysfs store writes the targets straight into kqd->latency_targets too */
+	if (s && sched == BLK_SCHED_KYBER) {
+		s->kqd.latency_targets[KYBER_READ] = tun[5];
+		s->kqd.latency_targets[KYBER_WRITE] = tun[6];
+	}
 	return s;
 }
 
@@ -137,5 +144,101 @@ uint32_t fx_blk_state(const struct blk_sim *s, uint32_t *out, uint32_t cap)
 	put(&w, n);
 	for (x = s->none_head; s->sched == BLK_SCHED_NONE && x != BLK_NIL; x = s->rq[x].fifo_next)
 		put(&w, x);
+	return w.n;
+}
+
+/* kyber as it stands, for a step-through view, as u32 words:
+ *   now_us jiffies cur_domain batching tags_used in_service timer_pending timer_expires timer_runs
+ *   timer_tick (jiffies: timer->expires, and the tick the timer wheel runs it at)
+ *   per domain (READ WRITE DISCARD OTHER):
+ *     depth busy held batch_size max_depth throttled
+ *     n, n x rq   the ctx queue's list (kcq->rq_list), oldest first
+ *     n, n x rq   the hctx's list (khd->rqs), flushed from it, oldest first
+ *   per domain with a latency target (READ WRITE DISCARD):
+ *     target_us domain_p99 latency_timeout
+ *     16 buckets not yet flushed (the CPU's): total[8] io[8]
+ *     16 buckets flushed into the current window: total[8] io[8]
+ *   n, n x (rq, token)   dispatched and not completed
+ * (busy: tokens held below the depth, as debugfs shows; held: all, a shrink leaves some above;
+ * domain_p99 is -1 as 0xffffffff.) Writes at most cap words; returns the number needed. */
+uint32_t fx_blk_kyber_state(const struct blk_sim *s, uint32_t *out, uint32_t cap)
+{
+	struct words w = { out, cap, 0 };
+	const struct kyber_queue_data *kqd = &s->kqd;
+	const struct kyber_hctx_data *khd = &s->khd;
+	uint32_t d, t, b, x, n, i;
+
+	put(&w, (uint32_t)(s->now_ns / 1000));
+	put(&w, (uint32_t)(s->now_ns * s->hz / 1000000000ull));
+	put(&w, khd->cur_domain);
+	put(&w, khd->batching);
+	put(&w, s->tags_used);
+	put(&w, s->in_service);
+	put(&w, (uint32_t)kqd->timer_pending);
+	put(&w, (uint32_t)kqd->timer_expires);
+	put(&w, kqd->trace_len);
+	put(&w, (uint32_t)kqd->timer_tick);
+	for (d = 0; d < KYBER_NUM_DOMAINS; d++) {
+		const uint32_t heads[2] = { khd->kcq_head[d], khd->rqs_head[d] };
+		put(&w, kqd->domain_tokens[d].depth);
+		put(&w, sbitmap_weight(&kqd->domain_tokens[d]));
+		put(&w, sbitmap_held(&kqd->domain_tokens[d]));
+		put(&w, kyber_batch_size[d]);
+		put(&w, kyber_depth[d]);
+		put(&w, kqd->throttled[d]);
+		for (i = 0; i < 2; i++) {
+			for (n = 0, x = heads[i]; s->sched == BLK_SCHED_KYBER && x != BLK_NIL; x = s->rq[x].fifo_next)
+				n++;
+			put(&w, n);
+			for (x = heads[i]; s->sched == BLK_SCHED_KYBER && x != BLK_NIL; x = s->rq[x].fifo_next)
+				put(&w, x);
+		}
+	}
+	for (d = 0; d < KYBER_OTHER; d++) {
+		put(&w, (uint32_t)(kqd->latency_targets[d] / 1000));
+		put(&w, (uint32_t)kqd->domain_p99[d]);
+		put(&w, (uint32_t)kqd->latency_timeout[d]);
+		for (t = 0; t < 2; t++)
+			for (b = 0; b < KYBER_LATENCY_BUCKETS; b++)
+				put(&w, kqd->cpu_latency[d][t][b]);
+		for (t = 0; t < 2; t++)
+			for (b = 0; b < KYBER_LATENCY_BUCKETS; b++)
+				put(&w, kqd->latency_buckets[d][t][b]);
+	}
+	put(&w, s->devq_len + s->heap_len);
+	for (i = 0; i < s->devq_len; i++) {
+		x = s->devq[(s->devq_head + i) % s->cap];
+		put(&w, x);
+		put(&w, s->rq[x].token);
+	}
+	for (i = 0; i < s->heap_len; i++) {
+		put(&w, s->heap[i]);
+		put(&w, s->rq[s->heap[i]].token);
+	}
+	return w.n;
+}
+
+/* Every run of kyber's timer so far, KYBER_TRACE_WORDS u32 each:
+ *   ns_lo ns_hi bad p90[READ WRITE DISCARD] p99[READ WRITE DISCARD] depth[READ WRITE DISCARD OTHER]
+ * (p90/p99: the bucket calculate_percentile() gave, -1 as 0xffffffff when too few samples;
+ * depth: after the run.) Writes at most cap words; returns the number needed. */
+#define KYBER_TRACE_WORDS 13
+uint32_t fx_blk_kyber_trace(const struct blk_sim *s, uint32_t *out, uint32_t cap)
+{
+	struct words w = { out, cap, 0 };
+	uint32_t i, d;
+
+	for (i = 0; i < s->kqd.trace_len; i++) {
+		const struct kyber_timer_record *r = &s->kqd.trace[i];
+		put(&w, (uint32_t)r->ns);
+		put(&w, (uint32_t)(r->ns >> 32));
+		put(&w, r->bad);
+		for (d = 0; d < KYBER_OTHER; d++)
+			put(&w, (uint32_t)r->p90[d]);
+		for (d = 0; d < KYBER_OTHER; d++)
+			put(&w, (uint32_t)r->p99[d]);
+		for (d = 0; d < KYBER_NUM_DOMAINS; d++)
+			put(&w, r->depth[d]);
+	}
 	return w.n;
 }

@@ -5,6 +5,8 @@
  * dispatches while a driver tag is free (blk_mq_do_dispatch_sched() / "none": straight
  * from a FIFO), the device serves `channels` requests at once with a seek-distance cost,
  * and a completion frees its tag, lets its job submit the next request and reruns the queue.
+ * The scheduler is none, mq-deadline (mq_deadline.c) or kyber (kyber_iosched.c), whose
+ * timer runs between completions when it falls due.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +15,7 @@
 
 uint32_t dd_prio_of_class(uint32_t ioprio_class);
 
-static uint64_t rng_next(uint64_t *s) /* splitmix64: deterministic for a seed */
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
+static uint64_t rng_next(uint64_t *s) { return blk_splitmix64(s); }
 
 static uint64_t jiffies(const struct blk_sim *s) { return s->now_ns * s->hz / 1000000000ull; }
 
@@ -34,7 +30,8 @@ struct blk_sim *blk_sim_new(enum blk_sched sched, const struct dd_tunables *t, c
 		return NULL;
 	for (j = 0; j < njobs; j++)
 		total += jobs[j].ios;
-	if (!njobs || total == 0 || total >= BLK_NIL || !dev->queue_depth || !dev->channels || !hz) {
+	if (!njobs || total == 0 || total >= BLK_NIL || !dev->queue_depth || !dev->channels || !hz ||
+	    (unsigned)sched > BLK_SCHED_KYBER) {
 		free(s);
 		return NULL;
 	}
@@ -64,6 +61,8 @@ struct blk_sim *blk_sim_new(enum blk_sched sched, const struct dd_tunables *t, c
 	}
 	s->none_head = s->none_tail = BLK_NIL;
 	dd_init(&s->dd, t, hz);
+	if (sched == BLK_SCHED_KYBER)
+		kyber_init(s, seed);
 	return s;
 }
 
@@ -80,6 +79,7 @@ void blk_sim_free(struct blk_sim *s)
 	free(s->devq);
 	free(s->heap);
 	free(s->order);
+	kyber_exit(s);
 	fslab_events_free(&s->events);
 	free(s);
 }
@@ -156,6 +156,13 @@ static void run_queue(struct blk_sim *s)
 			s->none_head = s->rq[x].fifo_next;
 			if (s->none_head == BLK_NIL)
 				s->none_tail = BLK_NIL;
+		} else if (s->sched == BLK_SCHED_KYBER) {
+			/* no token in any domain with requests: a completion reruns the queue */
+			if (!kyber_has_work(s))
+				break;
+			x = kyber_dispatch_request(s);
+			if (x == BLK_NIL)
+				break;
 		} else {
 			if (!dd_has_work(s))
 				break;
@@ -199,6 +206,7 @@ static void submit(struct blk_sim *s, uint32_t j)
 	}
 	r->insert_ns = s->now_ns;
 	r->fifo_next = r->fifo_prev = BLK_NIL;
+	r->token = BLK_NIL;
 	s->job_issued[j]++;
 	emit(s, FSLAB_EV_BLK_RQ_INSERT, x);
 	if (s->sched == BLK_SCHED_NONE) {
@@ -207,6 +215,8 @@ static void submit(struct blk_sim *s, uint32_t j)
 		else
 			s->rq[s->none_tail].fifo_next = x;
 		s->none_tail = x;
+	} else if (s->sched == BLK_SCHED_KYBER) {
+		kyber_insert_request(s, x);
 	} else {
 		dd_insert_request(s, x, jiffies(s));
 	}
@@ -216,8 +226,9 @@ static void submit(struct blk_sim *s, uint32_t j)
 /*
  * One step of the simulation: the first starts every job with its iodepth requests (fio
  * starts them one job after the other); each later one completes the request that finishes
- * first, which frees a tag, lets its job submit the next, and runs the queue. Returns 1 after
- * a step, 0 when every job's ios have completed, -errno if events could not be recorded.
+ * first, which frees a tag, lets its job submit the next, and runs the queue (under kyber,
+ * its timer first if it falls due by then, at its own time). Returns 1 after a step, 0 when
+ * every job's ios have completed, -errno if events could not be recorded.
  */
 int blk_sim_step(struct blk_sim *s)
 {
@@ -234,6 +245,8 @@ int blk_sim_step(struct blk_sim *s)
 	}
 	if (!s->heap_len)
 		return 0;
+	if (s->sched == BLK_SCHED_KYBER)
+		kyber_timer_due(s, s->rq[s->heap[0]].complete_ns);
 
 	uint32_t x = heap_pop(s);
 	struct blk_rq *r = &s->rq[x];
@@ -241,8 +254,13 @@ int blk_sim_step(struct blk_sim *s)
 	s->now_ns = r->complete_ns;
 	s->in_service--;
 	emit(s, FSLAB_EV_BLK_RQ_COMPLETE, x);
-	if (s->sched != BLK_SCHED_NONE)
+	if (s->sched == BLK_SCHED_MQ_DEADLINE) {
 		dd_finish_request(s, x);
+	} else if (s->sched == BLK_SCHED_KYBER) {
+		/* __blk_mq_end_request(): completed_request (the samples), then finish_request (the token) */
+		kyber_completed_request(s, x);
+		kyber_finish_request(s, x);
+	}
 	s->tags_used--;
 	if (s->devq_len) {
 		uint32_t next = s->devq[s->devq_head];

@@ -5,8 +5,15 @@
  *             cores_per_socket low_pct
  *   out[16]   seconds unlinks_per_sec unlinks bitmap_scans nat_scans scans_skipped nat_deferred
  *             wait_ns[dir build bitmap list] acquired[dir build bitmap list] _
+ * and the free-NID model (fslab/f2fs_nid.h) over a struct f2fs_nm_info pointer:
+ *   stats[16] nat_blocks max_nid clue free prealloc available_nids next_scan_nid
+ *             next_bitmap_blk nat_scan_deferred valid_node_count dirty_nat
+ *             bitmap_scans nat_scans scans_skipped nat_deferred nids_scanned
+ *   per NAT block, read in place: loaded (u8), free_nid_count (u16), free_nid_bitmap
+ *             (F2FS_NID_BITMAP_BYTES each)
  */
 #include "fslab/f2fs.h"
+#include "fslab/f2fs_nid.h"
 
 int fx_f2fs_fxmark(uint32_t workload, uint32_t clue, uint32_t cores, uint32_t unlinks, const uint32_t *costs,
 		   uint32_t seed, double *out)
@@ -29,3 +36,68 @@ int fx_f2fs_fxmark(uint32_t workload, uint32_t clue, uint32_t cores, uint32_t un
 	}
 	return ret;
 }
+
+struct f2fs_nm_info *fx_f2fs_nid_new(uint32_t nat_blocks, uint32_t clue, uint32_t avail_ram)
+{
+	return f2fs_nm_new(nat_blocks, clue, avail_ram);
+}
+
+void fx_f2fs_nid_free(struct f2fs_nm_info *nm) { f2fs_nm_free(nm); }
+int fx_f2fs_nid_set_clue(struct f2fs_nm_info *nm, uint32_t clue) { return f2fs_nm_set_clue(nm, clue); }
+void fx_f2fs_nid_reset_counters(struct f2fs_nm_info *nm) { f2fs_nm_reset_counters(nm); }
+
+/* the NID (>= 4), or -errno */
+int fx_f2fs_nid_alloc(struct f2fs_nm_info *nm)
+{
+	uint32_t nid;
+	int err = f2fs_nm_alloc(nm, &nid);
+
+	return err ? err : (int)nid;
+}
+
+int fx_f2fs_nid_alloc_failed(struct f2fs_nm_info *nm)
+{
+	uint32_t nid;
+	int err = f2fs_nm_alloc_failed(nm, &nid);
+
+	return err ? err : (int)nid;
+}
+
+int fx_f2fs_nid_unlink(struct f2fs_nm_info *nm, uint32_t nid) { return f2fs_nm_unlink(nm, nid); }
+void fx_f2fs_nid_background(struct f2fs_nm_info *nm) { f2fs_nm_balance_fs_bg(nm); }
+void fx_f2fs_nid_checkpoint(struct f2fs_nm_info *nm) { f2fs_nm_checkpoint(nm); }
+uint32_t fx_f2fs_nid_shrink(struct f2fs_nm_info *nm, uint32_t nr) { return f2fs_nm_try_to_free_nids(nm, nr); }
+
+int fx_f2fs_nid_run(struct f2fs_nm_info *nm, const uint32_t *ops, uint32_t n, uint32_t *done)
+{
+	return f2fs_nm_run(nm, ops, n, done);
+}
+
+void fx_f2fs_nid_stats(const struct f2fs_nm_info *nm, uint32_t *out)
+{
+	const uint32_t v[16] = { nm->nat_blocks, nm->max_nid, nm->clue, nm->nid_cnt[FREE_NID],
+				 nm->nid_cnt[PREALLOC_NID], nm->available_nids, nm->next_scan_nid,
+				 nm->next_bitmap_blk, (uint32_t)nm->nat_scan_deferred, nm->valid_node_count,
+				 nm->dirty_cnt, nm->c.bitmap_scans, nm->c.nat_scans, nm->c.scans_skipped,
+				 nm->c.nat_deferred, nm->c.nids_scanned };
+	int k;
+
+	for (k = 0; k < 16; k++)
+		out[k] = v[k];
+}
+
+const struct fslab_event *fx_f2fs_nid_events_ptr(const struct f2fs_nm_info *nm) { return nm->events.ev; }
+/* number of records; -1 if the stream lost records to an allocation failure */
+int fx_f2fs_nid_events_len(const struct f2fs_nm_info *nm) { return nm->events.oom ? -1 : (int)nm->events.len; }
+void fx_f2fs_nid_events_clear(struct f2fs_nm_info *nm) { fslab_events_clear(&nm->events); }
+
+const uint8_t *fx_f2fs_nid_loaded_ptr(const struct f2fs_nm_info *nm) { return nm->nat_block_bitmap; }
+const uint16_t *fx_f2fs_nid_free_count_ptr(const struct f2fs_nm_info *nm) { return nm->free_nid_count; }
+const uint8_t *fx_f2fs_nid_bitmap_ptr(const struct f2fs_nm_info *nm) { return nm->free_nid_bitmap; }
+
+uint32_t fx_f2fs_nid_free_list(const struct f2fs_nm_info *nm, uint32_t *out, uint32_t max)
+{
+	return f2fs_nm_free_list(nm, out, max);
+}
+
+void fx_f2fs_nid_block_counts(const struct f2fs_nm_info *nm, uint32_t *out) { f2fs_nm_block_counts(nm, out); }

@@ -1,12 +1,16 @@
-// The blk core (wasm/src/blk): blk-mq dispatch and mq-deadline in simulated time, driven
-// by fio-like jobs. One call runs a whole scenario and returns typed arrays (transferable
-// from a worker) plus a summary; the CLI (`fslab simulate blk`), tests and page share it.
+// The blk core (wasm/src/blk): blk-mq dispatch with none, mq-deadline or kyber in simulated
+// time, driven by fio-like jobs. One call runs a whole scenario and returns typed arrays
+// (transferable from a worker) plus a summary; the CLI (`fslab simulate blk`), tests and page
+// share it.
 import { EV, WORDS_PER_EVENT } from "./events";
 import { allocU32 } from "./wasm-mem";
 
 export const EV_BLK = [EV.BLK_RQ_INSERT, EV.BLK_RQ_ISSUE, EV.BLK_RQ_COMPLETE] as const;
 
-export type Scheduler = "none" | "mq-deadline";
+export type Scheduler = "none" | "mq-deadline" | "kyber";
+export const SCHEDULERS: readonly Scheduler[] = ["none", "mq-deadline", "kyber"];
+/** fx_blk_new's `sched` */
+const SCHED_CODE: Record<Scheduler, number> = { none: 0, "mq-deadline": 1, kyber: 2 };
 
 /** /sys/block/<dev>/queue/iosched/ for mq-deadline, with the kernel's defaults */
 export interface DdTunables {
@@ -17,6 +21,13 @@ export interface DdTunables {
   fifo_batch: number;
 }
 export const DD_DEFAULTS: DdTunables = { read_expire_ms: 500, write_expire_ms: 5000, prio_aging_expire_ms: 10000, writes_starved: 2, fifo_batch: 16 };
+
+/** /sys/block/<dev>/queue/iosched/ for kyber: the latency targets, with the kernel's defaults */
+export interface KyberTunables {
+  read_lat_nsec: number;
+  write_lat_nsec: number;
+}
+export const KYBER_DEFAULTS: KyberTunables = { read_lat_nsec: 2_000_000, write_lat_nsec: 10_000_000 };
 
 /** service time = base + sectors * per_sector + min(|seek|, seek_max) * per_seek_sector */
 export interface BlkDevice {
@@ -78,6 +89,7 @@ export interface BlkScenario {
   device: BlkDevice;
   jobs: BlkJob[];
   tunables?: DdTunables;
+  kyber?: KyberTunables;
   hz?: number; // jiffies per second (Debian: 250)
   seed?: number;
 }
@@ -107,6 +119,7 @@ export interface BlkResult {
   order: Uint32Array; // request indices in dispatch order
   events: Uint32Array; // BLK_RQ_INSERT / ISSUE / COMPLETE records
   summary: BlkSummary;
+  kyber?: KyberTimerRun[]; // kyber: every run of its timer
 }
 
 export class BlkError extends Error {}
@@ -147,14 +160,18 @@ export function summarize(sched: Scheduler, rows: Float64Array, order: Uint32Arr
  *  u32 arrays for fx_blk_new (wasm/src/blk/exports.c). */
 export function newBlkSim(m: any, sc: BlkScenario): number {
   const t = sc.tunables ?? DD_DEFAULTS;
+  const k = sc.kyber ?? KYBER_DEFAULTS;
   const d = sc.device;
   for (const j of sc.jobs) {
     if (j.span > 2 ** 32 || j.offset > 2 ** 32) throw new BlkError("job regions beyond 2 TiB are not supported");
   }
-  const tun = allocU32(m, [t.read_expire_ms, t.write_expire_ms, t.prio_aging_expire_ms, t.writes_starved, t.fifo_batch]);
+  for (const ns of [k.read_lat_nsec, k.write_lat_nsec]) {
+    if (!Number.isInteger(ns) || ns < 0 || ns >= 2 ** 32) throw new BlkError("kyber's latency targets are whole nanoseconds below 2^32 (4.29 s)");
+  }
+  const tun = allocU32(m, [t.read_expire_ms, t.write_expire_ms, t.prio_aging_expire_ms, t.writes_starved, t.fifo_batch, k.read_lat_nsec, k.write_lat_nsec]);
   const dev = allocU32(m, [d.queue_depth, d.channels, d.base_ns, d.per_sector_ns, d.seek_max_sectors, Math.round(d.per_seek_sector_ns * 1000), Math.min(d.capacity_sectors, 2 ** 32 - 1)]);
   const jobs = allocU32(m, sc.jobs.flatMap((j) => [j.iodepth, j.bs_sectors, j.ios, j.random ? 1 : 0, j.write_pct, j.ioprio_class, j.offset, j.span, 0]));
-  const sim = m._fx_blk_new(sc.sched === "mq-deadline" ? 1 : 0, tun, dev, jobs, sc.jobs.length, sc.hz ?? 250, sc.seed ?? 1);
+  const sim = m._fx_blk_new(SCHED_CODE[sc.sched], tun, dev, jobs, sc.jobs.length, sc.hz ?? 250, sc.seed ?? 1);
   m._fx_free(tun);
   m._fx_free(dev);
   m._fx_free(jobs);
@@ -177,10 +194,125 @@ export function simulateBlk(m: any, sc: BlkScenario): BlkResult {
     const order = m.HEAPU32.slice(op, op + n);
     const ep = m._fx_blk_events_ptr(sim) >>> 2;
     const events = m.HEAPU32.slice(ep, ep + len * WORDS_PER_EVENT);
-    return { rows, order, events, summary: summarize(sc.sched, rows, order) };
+    const result: BlkResult = { rows, order, events, summary: summarize(sc.sched, rows, order) };
+    if (sc.sched === "kyber") result.kyber = parseKyberTrace(readWords(m, m._fx_blk_kyber_trace, sim));
+    return result;
   } finally {
     m._fx_blk_free(sim);
   }
+}
+
+/** A whole "words" export (fx_blk_state and its kind: (sim, out, cap) -> words needed), copied out. */
+function readWords(m: any, fn: (sim: number, out: number, cap: number) => number, sim: number): Uint32Array {
+  const n = fn(sim, 0, 0);
+  const buf = m._fx_malloc(Math.max(1, n) * 4);
+  if (!buf) throw new BlkError("out of memory for the scheduler's state");
+  try {
+    fn(sim, buf, n);
+    return m.HEAPU32.slice(buf >>> 2, (buf >>> 2) + n);
+  } finally {
+    m._fx_free(buf);
+  }
+}
+
+export const KYBER_DOMAINS = ["read", "write", "discard", "other"] as const;
+/** kyber_depth[] and kyber_batch_size[] in block/kyber-iosched.c */
+export const KYBER_DEPTH = [256, 128, 64, 16] as const;
+export const KYBER_BATCH_SIZE = [16, 8, 1, 1] as const;
+
+/** One run of kyber_timer_fn() (wasm/src/blk/exports.c fx_blk_kyber_trace). */
+export interface KyberTimerRun {
+  us: number;
+  bad: boolean; // some domain's p90 I/O latency was over its target
+  p90: number[]; // [read, write, discard] histogram bucket (quarters of the target, 7: > 1.75x); -1: too few samples
+  p99: number[]; // total latency, same buckets
+  depth: number[]; // [read, write, discard, other] after the run
+}
+
+const KYBER_TRACE_WORDS = 13;
+const i32 = (x: number) => x | 0;
+
+export function parseKyberTrace(w: Uint32Array): KyberTimerRun[] {
+  const out: KyberTimerRun[] = [];
+  for (let o = 0; o + KYBER_TRACE_WORDS <= w.length; o += KYBER_TRACE_WORDS) {
+    out.push({
+      us: (w[o] + w[o + 1] * 2 ** 32) / 1000,
+      bad: w[o + 2] !== 0,
+      p90: [i32(w[o + 3]), i32(w[o + 4]), i32(w[o + 5])],
+      p99: [i32(w[o + 6]), i32(w[o + 7]), i32(w[o + 8])],
+      depth: [w[o + 9], w[o + 10], w[o + 11], w[o + 12]],
+    });
+  }
+  return out;
+}
+
+/** One scheduling domain's token pool and queues. */
+export interface KyberDomain {
+  depth: number; // the pool's current depth (kyber_depth[] at most)
+  busy: number; // tokens held below the depth
+  held: number; // every token held (a shrink can leave some above the depth)
+  batchSize: number;
+  maxDepth: number;
+  throttled: number; // dispatch attempts that found no token (trace_kyber_throttled)
+  ctxQueue: number[]; // the software queue's list (kcq->rq_list), oldest first
+  rqs: number[]; // flushed to the hardware queue's list (khd->rqs), oldest first
+}
+
+/** A domain's latency histograms: buckets of target / 4, the last one everything over 1.75x. */
+export interface KyberLatency {
+  targetUs: number;
+  domainP99: number; // remembered p99 bucket, -1: none
+  latencyTimeout: number; // jiffies; 0: no window open
+  pending: { total: number[]; io: number[] }; // samples not yet flushed by the timer
+  window: { total: number[]; io: number[] }; // flushed, waiting for enough samples
+}
+
+/** kyber after one step (wasm/src/blk/exports.c fx_blk_kyber_state). */
+export interface KyberState {
+  nowUs: number;
+  jiffies: number;
+  curDomain: number;
+  batching: number;
+  tagsUsed: number;
+  inService: number;
+  timerPending: boolean;
+  timerExpires: number; // jiffies: timer->expires
+  timerTick: number; // jiffies: when the timer wheel runs it (its bucket, rounded up)
+  timerRuns: number;
+  domains: KyberDomain[]; // [read, write, discard, other]
+  latency: KyberLatency[]; // [read, write, discard]
+  dispatched: Array<{ rq: number; token: number }>;
+}
+
+export function parseKyberState(w: Uint32Array): KyberState {
+  let o = 10;
+  const list = () => {
+    const n = w[o++];
+    const out = Array.from(w.subarray(o, o + n));
+    o += n;
+    return out;
+  };
+  const take = (n: number) => {
+    const out = Array.from(w.subarray(o, o + n));
+    o += n;
+    return out;
+  };
+  const domains = KYBER_DOMAINS.map(() => {
+    const [depth, busy, held, batchSize, maxDepth, throttled] = take(6);
+    return { depth, busy, held, batchSize, maxDepth, throttled, ctxQueue: list(), rqs: list() };
+  });
+  const latency = KYBER_DOMAINS.slice(0, 3).map(() => {
+    const [targetUs, p99, latencyTimeout] = take(3);
+    const pending = { total: take(8), io: take(8) };
+    const window = { total: take(8), io: take(8) };
+    return { targetUs, domainP99: i32(p99), latencyTimeout, pending, window };
+  });
+  const n = w[o++];
+  const dispatched = Array.from({ length: n }, (_, i) => ({ rq: w[o + 2 * i], token: w[o + 2 * i + 1] }));
+  return {
+    nowUs: w[0], jiffies: w[1], curDomain: w[2], batching: w[3], tagsUsed: w[4], inService: w[5],
+    timerPending: w[6] !== 0, timerExpires: w[7], timerRuns: w[8], timerTick: w[9], domains, latency, dispatched,
+  };
 }
 
 /** mq-deadline's FIFO and sort lists of one priority and direction, as the scheduler holds them. */
@@ -237,6 +369,8 @@ export interface BlkSteps {
   offsets: Uint32Array; // steps + 1
   rows: Float64Array; // ROW_WIDTH per request submitted so far; dispatch/complete 0 while pending
   finished: boolean; // the run ended within maxSteps
+  /** kyber: its state after each step too (parseKyberState(kyber.words.subarray(kyber.offsets[k], kyber.offsets[k + 1]))) */
+  kyber?: { words: Uint32Array; offsets: Uint32Array };
 }
 
 export function stepBlk(m: any, sc: BlkScenario, maxSteps: number): BlkSteps {
@@ -246,8 +380,15 @@ export function stepBlk(m: any, sc: BlkScenario, maxSteps: number): BlkSteps {
   try {
     const chunks: Uint32Array[] = [];
     const offsets = [0];
+    const kyChunks: Uint32Array[] = [];
+    const kyOffsets = [0];
     let ret = 1;
     while (chunks.length < maxSteps && (ret = m._fx_blk_step(sim)) > 0) {
+      if (sc.sched === "kyber") {
+        const k = readWords(m, m._fx_blk_kyber_state, sim);
+        kyChunks.push(k);
+        kyOffsets.push(kyOffsets.at(-1)! + k.length);
+      }
       let n = m._fx_blk_state(sim, buf, cap);
       if (n > cap) {
         m._fx_free(buf);
@@ -262,13 +403,19 @@ export function stepBlk(m: any, sc: BlkScenario, maxSteps: number): BlkSteps {
     if (ret < 0) throw new BlkError("the simulation ran out of memory");
     const words = new Uint32Array(offsets.at(-1)!);
     chunks.forEach((c, i) => words.set(c, offsets[i]));
+    let kyber: BlkSteps["kyber"];
+    if (sc.sched === "kyber") {
+      kyber = { words: new Uint32Array(kyOffsets.at(-1)!), offsets: Uint32Array.from(kyOffsets) };
+      kyChunks.forEach((c, i) => kyber!.words.set(c, kyOffsets[i]));
+    }
     const count = m._fx_blk_count(sim);
     const rowsPtr = m._fx_blk_rows(sim);
     if (!rowsPtr) throw new BlkError("the simulation ran out of memory");
     const rows = m.HEAPF64.slice(rowsPtr >>> 3, (rowsPtr >>> 3) + count * ROW_WIDTH);
     m._fx_free(rowsPtr);
     // stopped at maxSteps: one more step tells whether that was the end (the sim is freed next)
-    return { words, offsets: Uint32Array.from(offsets), rows, finished: ret === 0 || m._fx_blk_step(sim) === 0 };
+    const finished = ret === 0 || m._fx_blk_step(sim) === 0;
+    return kyber ? { words, offsets: Uint32Array.from(offsets), rows, finished, kyber } : { words, offsets: Uint32Array.from(offsets), rows, finished };
   } finally {
     m._fx_free(buf);
     m._fx_blk_free(sim);
