@@ -6,7 +6,7 @@ import { launch, screenshot } from "./browser";
 import { loadCoreModule } from "../web/src/cores/node-load";
 import { DD_DEFAULTS, DEVICES, fioJobs, parseDdState, simulateBlk, stepBlk } from "../web/src/cores/blk-core";
 import { tailVerdict } from "../web/src/pages/PlayBlk";
-import { FXMARK_COSTS, fxmarkUnlink } from "../web/src/cores/f2fs-core";
+import { benchWorkloadSteps, FXMARK_COSTS, fxmarkUnlink, GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, nidFrames } from "../web/src/cores/f2fs-core";
 import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
 import { hex, vfatName } from "../web/src/cores/vfat-core";
 import { inspectImage, type Ext4Report } from "../web/src/cores/inspect";
@@ -63,7 +63,9 @@ describe("/play/blk", () => {
       const row = page.locator(`tr[data-sched="${r.summary.sched}"]`);
       expect(await row.locator("td").nth(1).textContent()).toBe(r.summary.mb_per_s.toFixed(1));
     }
-    expect(await page.locator("figure.offset-plot[data-points='256']").count()).toBe(2);
+    expect(await page.locator("figure.offset-plot[data-points='256']").count()).toBe(3);
+    const kyber = simulateBlk(await loadCoreModule("blk"), { sched: "kyber", device: DEVICES.hdd, jobs: fioJobs({ numjobs: 4, iodepth: 4, bs: 65536, rw: "randread", size: 4 << 20 }), tunables: { ...DD_DEFAULTS, fifo_batch: 16 }, seed: 1 });
+    expect(await page.locator('tr[data-sched="kyber"] td').nth(1).textContent()).toBe(kyber.summary.mb_per_s.toFixed(1));
   });
 
   it("a changed parameter goes into the link and clears the answer; the keyboard runs it again", async () => {
@@ -141,6 +143,36 @@ describe("/play/f2fs", () => {
     await page.getByLabel("remote_ns").fill("3000");
     await expect.poll(() => page.url()).toMatch(/remote_ns=3000/);
     expect(await page.locator(".reveal").count()).toBe(0);
+  });
+});
+
+describe("/play/f2fs: the free-NID scan", () => {
+  it("steps through the model's scans under upstream and the heuristic, with the core's lists and counters", async () => {
+    const b = await launch();
+    try {
+      await b.page.goto(`${base()}#/play/f2fs`);
+      const m = await loadCoreModule("f2fs");
+      const steps = benchWorkloadSteps(8000, GUEST_NAT_BLOCKS * NAT_ENTRY_PER_BLOCK);
+      for (const [label, clue] of [["upstream", 0], ["heuristic (2)", 2]] as const) {
+        const frames = nidFrames(m, { clue }, steps);
+        await b.page.getByLabel(label, { exact: true }).check();
+        const view = b.page.getByTestId("nat-view");
+        await view.waitFor();
+        expect(await view.getByTestId("position").textContent()).toBe(`0 / ${frames.length - 1} scans`);
+        expect(await b.page.getByTestId("nat-free").textContent()).toBe(String(frames[0].state.free));
+        await view.getByTestId("play").focus();
+        await b.page.keyboard.press("End");
+        const last = frames.at(-1)!;
+        await expect.poll(() => b.page.getByTestId("nat-free").textContent()).toBe(String(last.state.free));
+        expect(await b.page.getByTestId("nat-counters").locator("td").nth(4).textContent()).toBe(String(last.state.counters.nids_scanned));
+        const shown = await b.page.getByTestId("nat-scans").locator("li").allTextContents();
+        expect(shown).toHaveLength(last.scans.length);
+        expect(shown[0]).toContain(`from NID ${last.scans[0].start} to ${last.scans[0].end}`);
+      }
+      await screenshot(b.page, "play-f2fs-nid");
+    } finally {
+      await b.close();
+    }
   });
 });
 

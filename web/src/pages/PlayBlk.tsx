@@ -88,7 +88,7 @@ export function PlayBlk({ query }: { query: string }) {
     try {
       const tunables = { ...DD_DEFAULTS, fifo_batch: p.fifo_batch, writes_starved: p.writes_starved };
       const scenario = { device: DEVICES[p.device], jobs, tunables, seed: p.seed };
-      setResults(await client.current!.run(scenario, ["none", "mq-deadline"]));
+      setResults(await client.current!.run(scenario, ["none", "mq-deadline", "kyber"]));
       setSteps(await client.current!.steps(scenario, "mq-deadline", STEPS));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -111,6 +111,9 @@ export function PlayBlk({ query }: { query: string }) {
         device in the order they arrive; <code>mq-deadline</code> (as in <code>block/mq-deadline.c</code>) sorts them by
         sector in batches of <code>fifo_batch</code>, lets reads pass writes until writes have waited{" "}
         <code>writes_starved</code> times, and serves the oldest first once its deadline (500 ms for reads) has passed.
+        <code> kyber</code> (<code>block/kyber-iosched.c</code>) does not sort: it gives reads and writes their own token
+        pools, serves them round robin in batches (16 reads, 8 writes), and shrinks a domain's pool when reads miss their
+        2 ms latency target. Its row and plot come along for comparison.
       </p>
       <form className="play-form" onSubmit={(e) => e.preventDefault()} aria-label="scenario">
         <label>device <select value={p.device} onChange={(e) => set("device", e.target.value as BlkParams["device"])}>

@@ -4,7 +4,8 @@
 // The guest VM has one CPU: this is where the scaling lesson happens.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { F2fsClient } from "../cores/f2fs-client";
-import { FXMARK_COSTS, LOCKS, type FxmarkResult, type Workload } from "../cores/f2fs-core";
+import { benchWorkloadSteps, FXMARK_COSTS, GUEST_NAT_BLOCKS, LOCKS, NAT_ENTRY_PER_BLOCK, type FxmarkResult, type NidFrame, type Workload } from "../cores/f2fs-core";
+import { NatScanView } from "../viz/NatScanView";
 import { ScalingChart } from "../viz/ScalingChart";
 import { intParam } from "./query";
 
@@ -70,6 +71,19 @@ export function PlayF2fs({ query }: { query: string }) {
       setRunning(false);
     }
   }
+
+  // the free-NID model through fslab-bench's f2fs-clue workload, on the guest volume's NAT
+  const [nidClue, setNidClue] = useState<number | null>(null);
+  const [frames, setFrames] = useState<NidFrame[] | null>(null);
+  const runNid = async (clue: number) => {
+    setNidClue(clue);
+    setFrames(null);
+    try {
+      setFrames(await client.current!.nidFrames({ clue }, benchWorkloadSteps(8000, GUEST_NAT_BLOCKS * NAT_ENTRY_PER_BLOCK)));
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
 
   const series = useMemo(
     () => (results ? CLUES.map((c) => ({ name: NAMES[c], points: results.filter((r) => r.clue === c).map((r) => ({ cores: r.cores, value: r.unlinks_per_sec })) })) : []),
@@ -143,6 +157,23 @@ export function PlayF2fs({ query }: { query: string }) {
           </table>
         </div>
       )}
+      <h2>The free-NID scan, step by step</h2>
+      <p>
+        What the locks above protect: the list of free node IDs a create takes from, refilled by scanning the free-NID
+        bitmap and, when that is not enough, the NAT itself. The free-NID model (after <code>fs/f2fs/node.c</code> and our
+        CLUE patch) runs the guest's <code>fslab-bench f2fs-clue</code> workload on the guest volume's {GUEST_NAT_BLOCKS} NAT
+        blocks: 8000 creates, all removed, the shrinker, 8000 creates again. One caller at a time, so the optimistic bit
+        changes nothing here; the heuristic (2) and the lazy update (4) do.
+      </p>
+      <fieldset className="toolbar" aria-label="clue mask for the free-NID model">
+        <legend>clue</legend>
+        {[0, 2, 4].map((c) => (
+          <label key={c}>
+            <input type="radio" name="nid-clue" checked={nidClue === c} onChange={() => runNid(c)} /> {NAMES[c]}
+          </label>
+        ))}
+      </fieldset>
+      {frames && <NatScanView key={nidClue ?? -1} frames={frames} natBlocks={GUEST_NAT_BLOCKS} />}
     </section>
   );
 }
