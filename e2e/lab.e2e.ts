@@ -249,6 +249,36 @@ describe("write-path lab", () => {
   });
 });
 
+describe("f2fs-clue lab", () => {
+  let b: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  beforeAll(async () => {
+    b = await launch();
+    page = b.page;
+    await page.goto(`${base()}#/lab/f2fs-clue`);
+  });
+  afterAll(async () => {
+    await screenshot(page, "f2fs-clue-lab");
+    await b.close();
+  });
+
+  it("streams the kernel's free-NID scans and finds them the model's, record for record, upstream and lazy", async () => {
+    await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
+    const run = (n: number) => page.locator(".vm-cmd button").nth(n).click();
+    const match = (r: number) => page.getByTestId(`nid-run-${r}`).getAttribute("data-match").catch(() => null);
+    await run(0); // the volume, the trace, the mount
+    await runInTerminal(page, "grep -c ' /mnt/f f2fs' /proc/mounts", 60_000);
+    await expect.poll(() => page.getByTestId("nid-verdict-0").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/So far the model's run under clue 0 \(1 of/);
+    await run(1); // upstream: 4000, rm, 4000
+    await runInTerminal(page, "cat $d/clue", 240_000);
+    await expect.poll(() => match(0), { timeout: 60_000 }).toBe("0");
+    await run(2); // lazy, on a fresh volume
+    await runInTerminal(page, "cat $d/clue", 240_000);
+    await expect.poll(() => match(1), { timeout: 60_000 }).toBe("4");
+    expect(await page.locator('[data-testid="nid-run-1"] tr.differs').count()).toBe(0);
+  });
+});
+
 describe("cold boot", () => {
   it("boots our kernel from scratch on request, to a working shell", async () => {
     const b = await launch();

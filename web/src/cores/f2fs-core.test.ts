@@ -2,7 +2,7 @@
 // model's scans worked by hand from fs/f2fs/node.c (as in wasm/tests/test_f2fs.c).
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCoreModule } from "./node-load";
-import { benchWorkload, benchWorkloadSteps, F2fsError, FXMARK_COSTS, fxmarkUnlink, GUEST_NAT_BLOCKS, MAX_FREE_NIDS, NAT_ENTRY_PER_BLOCK, NID_BITMAP_BYTES, nidFrames, nidModel, nidRun, type NidOp, type NidRun } from "./f2fs-core";
+import { benchWorkload, benchWorkloadSteps, F2fsError, FXMARK_COSTS, fxmarkUnlink, GUEST_NAT_BLOCKS, MAX_FREE_NIDS, NAT_ENTRY_PER_BLOCK, NID_BITMAP_BYTES, nidFrames, nidModel, nidRun, oneWriterScript, type NidOp, type NidRun } from "./f2fs-core";
 import { NidScanPhase, nidScansOf } from "./events";
 
 let m: any;
@@ -142,10 +142,7 @@ describe("the free-NID model", () => {
   //   mkdir b; 4000 x `: > b/f$i`, sync after every 500; sync
   // Under clue 4 a short list shows each of a sync's f2fs_balance_fs_bg calls (3 here).
   it("gives the records the guest kernel traced for the same steps, under clue 0, 2, 4 and 7", () => {
-    const fill: NidOp[] = [{ op: "alloc", n: 1 }];
-    for (let i = 0; i < 8; i++) fill.push({ op: "alloc", n: 500 }, { op: "sync" });
-    fill.push({ op: "sync" });
-    const ops: NidOp[] = [...fill, { op: "unlink", nid: 0, count: GUEST_NAT_BLOCKS * NAT_ENTRY_PER_BLOCK }, { op: "sync" }, { op: "shrink" }, ...fill];
+    const ops = oneWriterScript(4000, 500); // the f2fs-clue lab's steps
     const kernel = (lazy: boolean) => [
       [NidScanPhase.Nat, 0, 3640, 3640, 3636], // the mount's
       [NidScanPhase.Bitmap, 0, 0, 455, 0], // the sync after 3500 files: 135 NIDs listed

@@ -431,3 +431,16 @@ export function nidFrames(m: any, opts: NidModelOptions, steps: { step: string; 
     model.dispose();
   }
 }
+
+/**
+ * The f2fs-clue lab's steps (labs/f2fs-clue/lab.md), one shell, one writer, after a fresh
+ * mkfs and mount: `files` creates in a new directory with a sync after every `every`, a sync;
+ * rm -rf and a sync; drop_caches (the shrinker); the same creates again.
+ */
+export function oneWriterScript(files = 4000, every = 500, natBlocks = GUEST_NAT_BLOCKS): NidOp[] {
+  const fill: NidOp[] = [{ op: "alloc", n: 1 }]; // mkdir
+  for (let i = every; i <= files; i += every) fill.push({ op: "alloc", n: every }, { op: "sync" });
+  if (files % every) fill.push({ op: "alloc", n: files % every });
+  fill.push({ op: "sync" });
+  return [...fill, { op: "unlink", nid: 0, count: natBlocks * NAT_ENTRY_PER_BLOCK }, { op: "sync" }, { op: "shrink" }, ...fill];
+}

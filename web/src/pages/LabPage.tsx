@@ -9,6 +9,7 @@ import { DirectoryView } from "../viz/DirectoryView";
 import { KernelEmptySearch } from "../viz/KernelEmptySearch";
 import { DiskView } from "../viz/DiskView";
 import { WritePathView } from "../viz/WritePathView";
+import { KernelNidScans } from "../viz/KernelNidScans";
 import { discardsOf } from "../cores/events";
 import type { TraceStats } from "../vm/trace-channel";
 
@@ -33,6 +34,7 @@ const VIEWS: Record<string, (live: Live, vm: VmHandle | null) => ReactElement> =
     </div>
   ),
   "write-path": (_live, vm) => <WritePathView key="write-path" vm={vm} />,
+  "f2fs-nid": (live) => <KernelNidScans key="f2fs-nid" events={live.events} stats={live.stats} />,
 };
 
 export function LabPage({ id }: { id: string }) {

@@ -1,0 +1,88 @@
+// The real kernel's free-NID scans (f2fs_free_nid_scan, streamed live from the guest), one
+// run per mount, each set against the free-NID model running the lab's steps under upstream
+// (clue 0) and the lazy NAT update (clue 4): record for record, with the first difference
+// shown when they part.
+import { useEffect, useMemo, useState } from "react";
+import { F2fsClient } from "../cores/f2fs-client";
+import { nidScansOf, NidScanPhase, type NidScan } from "../cores/events";
+import { oneWriterScript } from "../cores/f2fs-core";
+import type { TraceStats } from "../vm/trace-channel";
+
+const PHASE = ["bitmap", "nat", "deferred"];
+const CLUES = [0, 4];
+const show = (s?: NidScan) => (s ? `${PHASE[s.phase]} ${s.start}→${s.end}, ${s.scanned} examined, ${s.found} found` : "(none)");
+const same = (a: NidScan, b: NidScan) => a.phase === b.phase && a.start === b.start && a.end === b.end && a.scanned === b.scanned && a.found === b.found;
+
+/** The kernel's scans cut into runs, each starting at a mount's NAT scan from NID 0. */
+export function runsOfScans(scans: NidScan[]): NidScan[][] {
+  const runs: NidScan[][] = [];
+  for (const s of scans) {
+    if (s.phase === NidScanPhase.Nat && s.start === 0) runs.push([]);
+    runs.at(-1)?.push(s);
+  }
+  return runs;
+}
+
+/** The index of the first record where a run leaves a model (-1: the run is the model's so far, a prefix or all of it). */
+function firstDiff(run: NidScan[], model: NidScan[]): number {
+  for (let i = 0; i < run.length; i++) if (!model[i] || !same(run[i], model[i])) return i;
+  return -1;
+}
+
+export function KernelNidScans({ events, stats }: { events: Uint32Array; stats: TraceStats | null }) {
+  const client = useMemo(() => new F2fsClient(), []);
+  const [models, setModels] = useState<NidScan[][] | null>(null);
+  useEffect(() => {
+    Promise.all(CLUES.map((clue) => client.nidRun({ clue }, oneWriterScript()))).then((rs) => setModels(rs.map((r) => r.scans)), () => setModels(null));
+    return () => client.terminate();
+  }, [client]);
+  const runs = useMemo(() => runsOfScans(nidScansOf(events)), [events]);
+
+  return (
+    <section className="kernel-discards" aria-label="Free-NID scans of the real kernel" data-testid="kernel-nid-scans">
+      <h2>The kernel's free-NID scans (live) against the model</h2>
+      {!stats ? (
+        <p className="muted">Nothing yet. Run the lab's first step: it streams <code>f2fs_free_nid_scan</code> from before the mount.</p>
+      ) : (
+        <>
+          {stats.lost > 0 && <p className="error">{stats.lost} trace lines were lost on the way.</p>}
+          {!!stats.overrun && <p className="error">The kernel's trace buffer dropped {stats.overrun} events.</p>}
+          {runs.length === 0 && <p className="muted">No mount seen yet.</p>}
+          {runs.map((run, r) => {
+            const diffs = models?.map((m) => firstDiff(run, m)) ?? [];
+            const whole = diffs.findIndex((d, i) => d < 0 && run.length === models![i].length);
+            // the model this run follows furthest (a run with no difference yet follows it all the way)
+            const reach = diffs.map((d) => (d < 0 ? Infinity : d));
+            const best = reach.length ? reach.indexOf(Math.max(...reach)) : -1;
+            const model = best >= 0 ? models![best] : [];
+            const at = best >= 0 ? diffs[best] : -1;
+            return (
+              <div key={r} className="nid-run" data-testid={`nid-run-${r}`} data-match={whole >= 0 ? CLUES[whole] : "none"}>
+                <h3>Mount {r + 1}: {run.length} scans</h3>
+                <p data-testid={`nid-verdict-${r}`}>
+                  {whole >= 0
+                    ? `The model's run of the lab's steps under clue ${CLUES[whole]}, record for record.`
+                    : at < 0 && best >= 0
+                      ? `So far the model's run under clue ${CLUES[best]} (${run.length} of ${model.length} records).`
+                      : best >= 0
+                        ? `Parts from the model under clue ${CLUES[best]} at record ${at + 1}: kernel ${show(run[at])}; model ${show(model[at])}.`
+                        : "The model is still running."}
+                </p>
+                <table className="files" aria-label={`mount ${r + 1}'s scans, kernel and model`}>
+                  <thead><tr><th>#</th><th>kernel</th><th>model{best >= 0 ? ` (clue ${CLUES[best]})` : ""}</th></tr></thead>
+                  <tbody>
+                    {Array.from({ length: Math.max(run.length, model.length) }, (_, i) => (
+                      <tr key={i} className={run[i] && model[i] && same(run[i], model[i]) ? "" : "differs"}>
+                        <td>{i + 1}</td><td>{show(run[i])}</td><td>{show(model[i])}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            );
+          })}
+        </>
+      )}
+    </section>
+  );
+}
