@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { launch, screenshot } from "./browser";
 import { loadCoreModule } from "../web/src/cores/node-load";
-import { DD_DEFAULTS, DEVICES, fioJobs, parseDdState, simulateBlk, stepBlk } from "../web/src/cores/blk-core";
+import { DD_DEFAULTS, DEVICES, fioJobs, parseDdState, parseKyberState, simulateBlk, stepBlk } from "../web/src/cores/blk-core";
 import { tailVerdict } from "../web/src/pages/PlayBlk";
 import { benchWorkloadSteps, FXMARK_COSTS, fxmarkUnlink, GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, nidFrames } from "../web/src/cores/f2fs-core";
 import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
@@ -105,6 +105,23 @@ describe("/play/blk", () => {
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("ArrowRight");
     await check(4);
+  });
+
+  it("steps through kyber too: its token pools and queues are the core's, and the depths its timer set are drawn", async () => {
+    const m = await loadCoreModule("blk");
+    const jobs = fioJobs({ numjobs: 4, iodepth: 4, bs: 65536, rw: "randread", size: 4 << 20 });
+    const sc = { sched: "kyber" as const, device: DEVICES.hdd, jobs, tunables: { ...DD_DEFAULTS, fifo_batch: 1 }, seed: 1 };
+    const st = stepBlk(m, sc, 400);
+    const state = (k: number) => parseKyberState(st.kyber!.words.subarray(st.kyber!.offsets[k], st.kyber!.offsets[k + 1]));
+    const view = page.getByTestId("kyber-queues");
+    await view.waitFor();
+    const s1 = state(1);
+    expect(await view.getByTestId("kyber-tokens-0").textContent()).toBe(`${s1.domains[0].held} of ${s1.domains[0].depth}`);
+    await view.getByTestId("step").click();
+    const s2 = state(2);
+    await expect.poll(() => view.getByTestId("kyber-tokens-0").textContent()).toBe(`${s2.domains[0].held} of ${s2.domains[0].depth}`);
+    const whole = simulateBlk(m, sc);
+    expect(Number(await page.getByTestId("kyber-depths").getAttribute("data-runs"))).toBe(whole.kyber!.length);
   });
 });
 

@@ -7,6 +7,7 @@ import { BlkClient } from "../cores/blk-client";
 import { DD_DEFAULTS, DEVICES, fioJobs, type BlkResult, type FioPattern } from "../cores/blk-core";
 import { OffsetTimePlot } from "../viz/OffsetTimePlot";
 import { DeadlineQueues } from "../viz/DeadlineQueues";
+import { KyberDepths, KyberQueues } from "../viz/KyberQueues";
 import type { BlkSteps } from "../cores/blk-core";
 import { intParam, oneOf } from "./query";
 
@@ -64,6 +65,7 @@ export function PlayBlk({ query }: { query: string }) {
   const [error, setError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
   const [steps, setSteps] = useState<BlkSteps | null>(null);
+  const [kySteps, setKySteps] = useState<BlkSteps | null>(null);
   const client = useRef<BlkClient | null>(null);
   useEffect(() => {
     client.current = new BlkClient();
@@ -78,6 +80,7 @@ export function PlayBlk({ query }: { query: string }) {
     setP(next);
     setResults(null);
     setSteps(null);
+    setKySteps(null);
     setPrediction(null);
     history.replaceState(null, "", `#/play/blk?${toQuery(next)}`);
   };
@@ -90,6 +93,7 @@ export function PlayBlk({ query }: { query: string }) {
       const scenario = { device: DEVICES[p.device], jobs, tunables, seed: p.seed };
       setResults(await client.current!.run(scenario, ["none", "mq-deadline", "kyber"]));
       setSteps(await client.current!.steps(scenario, "mq-deadline", STEPS));
+      setKySteps(await client.current!.steps(scenario, "kyber", STEPS));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -169,13 +173,20 @@ export function PlayBlk({ query }: { query: string }) {
           <div className="plots">
             {results.map((r) => <OffsetTimePlot key={r.summary.sched} title={r.summary.sched} rows={r.rows} timeMaxMs={timeMax} sectorMax={sectorMax} />)}
           </div>
-          <p className="muted">Dots: one request each, coloured by job. Same axes for both schedulers.</p>
+          <p className="muted">Dots: one request each, coloured by job. Same axes for every scheduler.</p>
           {steps && (
             <>
               <h2>Inside mq-deadline, step by step</h2>
               <DeadlineQueues steps={steps} />
             </>
           )}
+          {kySteps?.kyber && (
+            <>
+              <h2>Inside kyber, step by step</h2>
+              <KyberQueues steps={kySteps} />
+            </>
+          )}
+          {results[2]?.kyber && <KyberDepths runs={results[2].kyber} elapsedMs={results[2].summary.elapsed_ms} />}
         </div>
       )}
     </section>
