@@ -277,6 +277,15 @@ describe("f2fs-clue lab", () => {
     await expect.poll(() => match(1), { timeout: 60_000 }).toBe("4");
     expect(await page.locator('[data-testid="nid-run-1"] tr.differs').count()).toBe(0);
   });
+
+  it("reads the NAT the kernel wrote through /mnt/host: valid NIDs per block are the model's", async () => {
+    await page.locator(".vm-cmd button").nth(3).click(); // stop the trace, unmount, copy the metadata area
+    await runInTerminal(page, "ls -l /mnt/host/f2fs.img", 120_000);
+    await page.getByRole("button", { name: "Inspect f2fs.img" }).click();
+    await expect.poll(() => page.getByTestId("f2fs-disk").textContent(), { timeout: 60_000 }).toMatch(/valid NIDs in 512 NAT blocks/);
+    expect(await page.getByTestId("f2fs-disk-summary").textContent()).toMatch(/^4002 valid NIDs .* the checkpoint's valid_node_count agrees/);
+    expect(await page.getByTestId("f2fs-disk-verdict").getAttribute("data-differ")).toBe("0");
+  });
 });
 
 describe("cold boot", () => {

@@ -212,6 +212,14 @@ int f2fs_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err
 		run = used ? run + 1 : (run ? (inspect_json_run(j, start, run), 0) : 0);
 	}
 	fslab_json_close(j, ']');
+	/* valid NIDs in each NAT block, to the last block that has any: what a NAT strip draws */
+	uint32_t last = nat_blocks;
+	while (last && !valid_per_block[last - 1])
+		last--;
+	fslab_json_open(j, "valid_per_block", '[');
+	for (uint32_t b = 0; b < last; b++)
+		fslab_json_u64(j, NULL, valid_per_block[b]);
+	fslab_json_close(j, ']');
 	fslab_json_close(j, '}');
 	fslab_json_open(j, "counts", '{');
 	fslab_json_bool(j, "nat_matches_checkpoint", valid_nids == le32(cp + 144));

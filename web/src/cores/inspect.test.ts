@@ -192,6 +192,11 @@ describe("f2fs.img", () => {
     expect(r.nat.valid_nids).toBe(parseInt(m![1], 16));
     expect(r.counts.nat_matches_checkpoint).toBe(true);
     expect(r.nat.journal_entries).toBeGreaterThan(0); // the kernel left recent NAT updates in the journal
+    // per NAT block, to the last one in use: they add up, and agree with the used runs
+    expect(r.nat.valid_per_block.reduce((a, b) => a + b, 0)).toBe(r.nat.valid_nids);
+    const last = r.nat.used_blocks.at(-1)!;
+    expect(r.nat.valid_per_block).toHaveLength(last[0] + last[1]);
+    for (const [first, n] of r.nat.used_blocks) for (let b = first; b < first + n; b++) expect(r.nat.valid_per_block[b]).toBeGreaterThan(0);
   });
 });
 

@@ -10,6 +10,7 @@ import { KernelEmptySearch } from "../viz/KernelEmptySearch";
 import { DiskView } from "../viz/DiskView";
 import { WritePathView } from "../viz/WritePathView";
 import { KernelNidScans } from "../viz/KernelNidScans";
+import { F2fsDiskNat } from "../viz/F2fsDiskNat";
 import { discardsOf } from "../cores/events";
 import type { TraceStats } from "../vm/trace-channel";
 
@@ -34,7 +35,12 @@ const VIEWS: Record<string, (live: Live, vm: VmHandle | null) => ReactElement> =
     </div>
   ),
   "write-path": (_live, vm) => <WritePathView key="write-path" vm={vm} />,
-  "f2fs-nid": (live) => <KernelNidScans key="f2fs-nid" events={live.events} stats={live.stats} />,
+  "f2fs-nid": (live, vm) => (
+    <div key="f2fs-nid" className="view-pair">
+      <KernelNidScans events={live.events} stats={live.stats} />
+      <F2fsDiskNat vm={vm} />
+    </div>
+  ),
 };
 
 export function LabPage({ id }: { id: string }) {

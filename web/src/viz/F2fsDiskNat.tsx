@@ -1,0 +1,100 @@
+// The real disk after the f2fs-clue lab: the volume's metadata area (superblock, checkpoint,
+// SIT, NAT, SSA; everything before the main area) copied to /mnt/host, read over 9p and parsed
+// by the F2FS inspector. Its NAT, block by block (valid NIDs per NAT block, as the kernel
+// reads it: each block's current copy with the checkpoint's NAT journal on top), is set beside
+// the free-NID model's count after the same steps.
+import { useEffect, useMemo, useRef, useState } from "react";
+import { WorkerClient } from "../cores/worker-client";
+import { F2fsClient } from "../cores/f2fs-client";
+import { NAT_ENTRY_PER_BLOCK, oneWriterScript } from "../cores/f2fs-core";
+import type { F2fsReport, InspectReport } from "../cores/inspect";
+import type { VmHandle } from "../vm/VmConsole";
+import { DENSITY_RAMP, paintCells } from "./paint";
+
+/** NIDs 1 and 2 (node and meta inode) hold NAT entries but no node: the inspector skips them, the model counts them. */
+const NO_NODE_IN_BLOCK_0 = 2;
+
+function Strip({ counts, blocks, label }: { counts: number[]; blocks: number; label: string }) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  useEffect(() => {
+    const words = Uint32Array.from({ length: blocks }, (_, b) => DENSITY_RAMP[Math.round(((counts[b] ?? 0) * 255) / NAT_ENTRY_PER_BLOCK)]);
+    paintCells(canvas.current!.getContext("2d")!, words, blocks, 1);
+  }, [counts, blocks]);
+  return <canvas ref={canvas} className="nat-canvas" role="img" aria-label={label} />;
+}
+
+export function F2fsDiskNat({ vm, file = "f2fs.img" }: { vm: VmHandle | null; file?: string }) {
+  const inspector = useRef<WorkerClient<{ bytes: Uint8Array }, InspectReport> | null>(null);
+  const f2fs = useMemo(() => new F2fsClient(), []);
+  const [report, setReport] = useState<F2fsReport | null>(null);
+  const [model, setModel] = useState<number[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    inspector.current = new WorkerClient(new Worker(new URL("../cores/inspect.worker.ts", import.meta.url), { type: "module" }), "inspect", (d) => d.report);
+    // the lab's last run is under clue 4; which NIDs end up used does not depend on the clue
+    f2fs.nidRun({ clue: 4 }, oneWriterScript()).then((r) => setModel(Array.from(r.state.blocks.used)), (e) => setError(e.message));
+    return () => {
+      inspector.current?.terminate();
+      f2fs.terminate();
+    };
+  }, [f2fs]);
+
+  async function inspect() {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await inspector.current!.request({ bytes: await vm!.readSharedFile(file) });
+      if (r.fs !== "f2fs") throw new Error(`${file} is a ${r.fs} volume, not F2FS`);
+      setReport(r);
+    } catch (e) {
+      setReport(null);
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const disk = report?.nat.valid_per_block ?? [];
+  const predicted = model ? model.map((n, b) => (b === 0 ? n - NO_NODE_IN_BLOCK_0 : n)) : [];
+  let used = predicted.length;
+  while (used && !predicted[used - 1]) used--;
+  const shown = Math.max(8, disk.length, used);
+  const differ = report && model ? Array.from({ length: shown }, (_, b) => b).filter((b) => (disk[b] ?? 0) !== (predicted[b] ?? 0)) : [];
+
+  return (
+    <section className="kernel-discards" aria-label="The real disk's NAT" data-testid="f2fs-disk">
+      <h2>The real disk's NAT</h2>
+      <p className="muted">
+        The lab's last step copies the volume's metadata area to <code>/mnt/host/{file}</code>; the F2FS inspector reads its
+        NAT as the kernel does.
+      </p>
+      <button onClick={inspect} disabled={!vm || busy}>{busy ? "Reading…" : `Inspect ${file}`}</button>
+      {error && <p className="error" role="alert">{error}</p>}
+      {report && (
+        <>
+          <p data-testid="f2fs-disk-summary">
+            {report.nat.valid_nids} valid NIDs in {report.nat.blocks} NAT blocks ({report.nat.journal_entries} of them from the
+            checkpoint's NAT journal); {report.counts.nat_matches_checkpoint ? "the checkpoint's valid_node_count agrees" : "the checkpoint's valid_node_count does NOT agree"}.
+          </p>
+          <div className="nat-strips">
+            <div className="nat-row"><span>disk</span><Strip counts={disk} blocks={shown} label="valid NIDs per NAT block on disk" /></div>
+            <div className="nat-row"><span>model</span><Strip counts={predicted} blocks={shown} label="NIDs in use per NAT block in the model" /></div>
+          </div>
+          <p data-testid="f2fs-disk-verdict" data-differ={differ.length}>
+            {differ.length === 0
+              ? `Every NAT block holds as many valid NIDs as the model says (block 0 less NIDs 1 and 2, the node and meta inodes, which have NAT entries but no node).`
+              : `${differ.length} NAT block(s) differ from the model: ${differ.map((b) => `block ${b}: disk ${disk[b] ?? 0}, model ${predicted[b] ?? 0}`).join("; ")}.`}
+          </p>
+          <table className="files" aria-label="valid NIDs per NAT block, disk and model">
+            <thead><tr><th>NAT block</th>{Array.from({ length: shown }, (_, b) => <th key={b}>{b}</th>)}</tr></thead>
+            <tbody>
+              <tr><td>disk</td>{Array.from({ length: shown }, (_, b) => <td key={b} className={differ.includes(b) ? "differs" : ""}>{disk[b] ?? 0}</td>)}</tr>
+              <tr><td>model</td>{Array.from({ length: shown }, (_, b) => <td key={b}>{predicted[b] ?? 0}</td>)}</tr>
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}
