@@ -6,7 +6,7 @@ import { launch, screenshot } from "./browser";
 import { loadCoreModule } from "../web/src/cores/node-load";
 import { DD_DEFAULTS, DEVICES, fioJobs, parseDdState, parseKyberState, simulateBlk, stepBlk } from "../web/src/cores/blk-core";
 import { tailVerdict } from "../web/src/pages/PlayBlk";
-import { benchWorkloadSteps, FXMARK_COSTS, fxmarkUnlink, GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, nidFrames } from "../web/src/cores/f2fs-core";
+import { benchWorkloadSteps, FXMARK_COSTS, fxmarkTrace, fxmarkUnlink, GUEST_NAT_BLOCKS, LOCKS, NAT_ENTRY_PER_BLOCK, nidFrames, timelineTotals } from "../web/src/cores/f2fs-core";
 import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
 import { hex, vfatName } from "../web/src/cores/vfat-core";
 import { inspectImage, type Ext4Report } from "../web/src/cores/inspect";
@@ -160,6 +160,49 @@ describe("/play/f2fs", () => {
     await page.getByLabel("remote_ns").fill("3000");
     await expect.poll(() => page.url()).toMatch(/remote_ns=3000/);
     expect(await page.locator(".reveal").count()).toBe(0);
+  });
+
+  it("draws per-core lock timelines, upstream beside CLUE, span for span and µs for µs as the core traces them", async () => {
+    await page.click("text=Run and reveal");
+    await page.locator(".reveal[role=status]").waitFor();
+    // 30 cores: every 2nd drawn; the choice goes into the link and keeps the answer
+    const form = page.getByRole("form", { name: "lock timelines" });
+    await form.getByLabel("cores").selectOption("30");
+    await expect.poll(() => page.url()).toMatch(/tl_cores=30/);
+    expect(await page.locator(".reveal").count()).toBe(1);
+    const m = await loadCoreModule("f2fs");
+    const costs = { ...FXMARK_COSTS, remote_ns: 3000 };
+    for (const clue of [0, 7]) {
+      const t = fxmarkTrace(m, "MWUM", clue, 30, 500, { untilNs: 250_000 }, costs, 1);
+      expect(t.cores).toHaveLength(15);
+      const fig = page.getByTestId(`lock-timeline-${clue}`);
+      await expect.poll(() => fig.locator("g.lt-row").count()).toBe(15);
+      expect(await fig.locator("figcaption").textContent()).toMatch(/cores 0, 2, …, 28: every 2nd of 30, 15 rows/);
+      for (const c of t.cores) {
+        const bars = fig.locator(`g.lt-row[data-core="${c.core}"] rect.lt-span`);
+        expect(await bars.count()).toBe(c.spans.length);
+        expect(await bars.evaluateAll((rs) => rs.filter((r) => r.getAttribute("data-kind") === "wait").length)).toBe(c.spans.filter((s) => s.kind === "wait").length);
+      }
+      // the table alternative: µs per core, as timelineTotals adds them up
+      const totals = timelineTotals(t);
+      const rows = fig.locator("table tbody tr");
+      expect(await rows.count()).toBe(15);
+      for (const [i, x] of totals.entries()) {
+        const cells = await rows.nth(i).locator("td").allTextContents();
+        expect(cells).toEqual([String(x.core), String(x.socket), ...LOCKS.map((l) => x.wait_us[l].toFixed(1)), x.holding_us.toFixed(1), x.working_us.toFixed(1)]);
+      }
+    }
+    // MWUM: upstream's cores spend the window queued on the shared directory
+    const up = timelineTotals(fxmarkTrace(m, "MWUM", 0, 30, 500, { untilNs: 250_000 }, costs, 1));
+    expect(up.reduce((n, c) => n + c.wait_us.dir, 0)).toBeGreaterThan(0.5 * 15 * 250);
+    // the window by keyboard: a control reached with Tab
+    await form.getByLabel("cores").focus();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.closest("label")?.textContent)).toMatch(/^window/);
+    await form.getByLabel("window").selectOption("1000");
+    await expect.poll(() => page.url()).toMatch(/tl_us=1000/);
+    await expect.poll(() => page.getByTestId("lock-timeline-7").locator("figcaption").textContent()).toMatch(/0\.0–1000\.0 µs/);
+    await screenshot(page, "play-f2fs-lock-timeline");
   });
 });
 

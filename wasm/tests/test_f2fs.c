@@ -70,6 +70,229 @@ static void test_fxmark(void)
 	CHECK_EQ(f2fs_fxmark_unlink(FXMARK_MWUL, 0, 0, 10, &C, 1, &r), -22);
 }
 
+/* ---- lock-wait timelines (struct f2fs_fxmark_trace) ---- */
+
+static struct f2fs_fxmark_trace whole(uint32_t every, uint32_t max_spans)
+{
+	struct f2fs_fxmark_trace t = { .from_ns = 0, .until_ns = UINT64_MAX, .every = every, .max_spans = max_spans };
+	return t;
+}
+
+static const struct f2fs_lock_span *span(const struct f2fs_fxmark_trace *t, uint32_t k, uint32_t i)
+{
+	return &t->spans[(size_t)k * t->max_spans + i];
+}
+
+#define WAIT F2FS_SPAN_WAIT
+#define HOLD F2FS_SPAN_HOLD
+/* traced core k's span i is {lock, kind, depth, from, to}, in the order they ended */
+#define CHECK_SPAN(t, k, i, lk, kd, dp, f, to_) do { const struct f2fs_lock_span *_s = span(t, k, i); \
+	CHECK(i < (t)->len[k]); CHECK_EQ(_s->lock, lk); CHECK_EQ(_s->kind, kd); CHECK_EQ(_s->depth, dp); \
+	CHECK_EQ(_s->from, f); CHECK_EQ(_s->to, to_); } while (0)
+
+/* worked by hand with C's costs: vfs 3000, unlink 4000, check 100, bitmap 8000 (3200
+ * heuristic), NAT 12000; both cores on socket 0, so no remote_ns */
+static void test_trace_by_hand(void)
+{
+	struct f2fs_fxmark_result r;
+	struct f2fs_fxmark_trace t = whole(1, 16);
+
+	/* MWUM upstream: both reach the directory at 3000 (path walk). Core 0 takes i_rwsem,
+	 * f2fs_unlink until 7000, build_lock 7000..27100 (check + bitmap + NAT), lets both go
+	 * at 27100: core 1's wait on the directory ends exactly then (handoff). Core 1 holds it
+	 * to 27100 + 4000 + 20100 = 51200; core 0, back at 30100, waits until then. */
+	CHECK_EQ(f2fs_fxmark_unlink_traced(FXMARK_MWUM, 0, 2, 2, &C, 1, &r, &t), 0);
+	CHECK_EQ(t.traced, 2);
+	CHECK_SPAN(&t, 0, 0, LOCK_BUILD, HOLD, 1, 7000, 27100); /* build_lock inside i_rwsem */
+	CHECK_SPAN(&t, 0, 1, LOCK_DIR, HOLD, 0, 3000, 27100);
+	CHECK_SPAN(&t, 0, 2, LOCK_DIR, WAIT, 0, 30100, 51200);
+	CHECK_SPAN(&t, 1, 0, LOCK_DIR, WAIT, 0, 3000, 27100);
+	CHECK_SPAN(&t, 1, 1, LOCK_BUILD, HOLD, 1, 31100, 51200);
+	CHECK_SPAN(&t, 1, 2, LOCK_DIR, HOLD, 0, 27100, 51200);
+	/* two unlinks each, strictly in turn: 4 x 24,100 under the lock after the first walk */
+	CHECK_EQ(t.done_ns[1], 3000 + 4 * 24100);
+	CHECK_EQ((long long)(r.seconds * 1e9 + 0.5), 3000 + 4 * 24100);
+	CHECK_EQ(t.dropped, 0);
+	CHECK_EQ(r.wait_ns[LOCK_DIR], (27100 - 3000) + (51200 - 30100) + (75300 - 54200));
+	f2fs_fxmark_trace_free(&t);
+	CHECK(!t.spans && !t.len && !t.done_ns);
+
+	/* MWUL upstream: private directories (no span), both at build_lock at 7000 */
+	t = whole(1, 16);
+	CHECK_EQ(f2fs_fxmark_unlink_traced(FXMARK_MWUL, 0, 2, 2, &C, 1, &r, &t), 0);
+	CHECK_SPAN(&t, 0, 0, LOCK_BUILD, HOLD, 0, 7000, 27100);
+	CHECK_SPAN(&t, 1, 0, LOCK_BUILD, WAIT, 0, 7000, 27100);
+	CHECK_SPAN(&t, 1, 1, LOCK_BUILD, HOLD, 0, 27100, 47200);
+	CHECK_SPAN(&t, 0, 1, LOCK_BUILD, WAIT, 0, 34100, 47200); /* 27100 + 3000 + 4000 */
+	f2fs_fxmark_trace_free(&t);
+
+	/* MWUL optimistic (1): core 0 holds nid_list_lock for the check 7000..7100, core 1
+	 * (queued behind it) 7100..7200. Core 0's trylock gets the bitmap lock, 7100..15100.
+	 * Core 1 finds that scan running at 7200, skips it and takes build_lock for its NAT scan,
+	 * 7200..19200; core 0, done with the bitmap at 15100, waits for build_lock until 19200
+	 * and scans the NAT 19200..31200. */
+	t = whole(1, 16);
+	CHECK_EQ(f2fs_fxmark_unlink_traced(FXMARK_MWUL, F2FS_CLUE_OPTIMISTIC, 2, 1, &C, 1, &r, &t), 0);
+	CHECK_EQ(t.len[0], 4);
+	CHECK_EQ(t.len[1], 3);
+	CHECK_SPAN(&t, 0, 0, LOCK_LIST, HOLD, 0, 7000, 7100);
+	CHECK_SPAN(&t, 0, 1, LOCK_BITMAP, HOLD, 0, 7100, 15100);
+	CHECK_SPAN(&t, 0, 2, LOCK_BUILD, WAIT, 0, 15100, 19200);
+	CHECK_SPAN(&t, 0, 3, LOCK_BUILD, HOLD, 0, 19200, 31200);
+	CHECK_SPAN(&t, 1, 0, LOCK_LIST, WAIT, 0, 7000, 7100);
+	CHECK_SPAN(&t, 1, 1, LOCK_LIST, HOLD, 0, 7100, 7200);
+	CHECK_SPAN(&t, 1, 2, LOCK_BUILD, HOLD, 0, 7200, 19200);
+	CHECK_EQ(r.scans_skipped, 1);
+	CHECK_EQ(t.done_ns[0], 31200);
+	CHECK_EQ(t.done_ns[1], 19200);
+	f2fs_fxmark_trace_free(&t);
+
+	/* the refusals: no stride, no room, too much room */
+	t = whole(0, 16);
+	CHECK_EQ(f2fs_fxmark_unlink_traced(FXMARK_MWUL, 0, 2, 2, &C, 1, &r, &t), -22);
+	t = whole(1, 0);
+	CHECK_EQ(f2fs_fxmark_unlink_traced(FXMARK_MWUL, 0, 2, 2, &C, 1, &r, &t), -22);
+	t = whole(1, F2FS_TRACE_MAX_SPANS / 100);
+	CHECK_EQ(f2fs_fxmark_unlink_traced(FXMARK_MWUL, 0, 120, 2, &C, 1, &r, &t), -22);
+	CHECK(!t.spans);
+	t = whole(1, 16);
+	CHECK_EQ(f2fs_fxmark_unlink_traced(FXMARK_MWUL, 0, 0, 2, &C, 1, &r, &t), -22);
+	CHECK(!t.spans);
+}
+
+/* field by field: the spans' padding is never written */
+static int span_eq(const struct f2fs_lock_span *a, const struct f2fs_lock_span *b)
+{
+	return a->from == b->from && a->to == b->to && a->lock == b->lock && a->kind == b->kind && a->depth == b->depth;
+}
+
+static int by_from(const void *x, const void *y)
+{
+	const struct f2fs_lock_span *a = x, *b = y;
+
+	return a->from < b->from ? -1 : a->from > b->from ? 1 : 0;
+}
+
+/* a whole run traced: the same results as untraced, and the spans add up to its totals */
+static void check_trace_invariants(enum fxmark_workload w, uint32_t clue, uint32_t cores, uint32_t n)
+{
+	struct f2fs_fxmark_result r, u;
+	/* at most 4 holds and 3 waits an unlink */
+	struct f2fs_fxmark_trace t = whole(1, 8 * n);
+	double wait[LOCK_COUNT] = { 0 };
+	uint64_t holds[LOCK_COUNT] = { 0 }, end = 0;
+	struct f2fs_lock_span *sorted = malloc(sizeof(*sorted) * 8 * n);
+	uint32_t k, i, j, bad = 0;
+
+	CHECK_EQ(f2fs_fxmark_unlink(w, clue, cores, n, &C, 7, &u), 0);
+	CHECK_EQ(f2fs_fxmark_unlink_traced(w, clue, cores, n, &C, 7, &r, &t), 0);
+	CHECK(memcmp(&r, &u, sizeof(r)) == 0); /* recording changes nothing */
+	CHECK_EQ(t.dropped, 0);
+	for (k = 0; k < t.traced; k++) {
+		uint32_t len = t.len[k];
+
+		memcpy(sorted, span(&t, k, 0), sizeof(*sorted) * len);
+		for (i = 0; i < len; i++) {
+			const struct f2fs_lock_span *s = &sorted[i];
+
+			if (s->kind == WAIT)
+				wait[s->lock] += (double)(s->to - s->from);
+			else
+				holds[s->lock]++;
+			bad += s->to < s->from || s->depth > 1 || (s->depth == 1) != (w == FXMARK_MWUM && s->lock != LOCK_DIR);
+			/* a wait is ended by the handoff: its hold starts that instant */
+			if (s->kind == WAIT) {
+				for (j = 0; j < len && !(sorted[j].kind == HOLD && sorted[j].lock == s->lock && sorted[j].from == s->to); j++)
+					;
+				bad += j == len;
+			}
+			if (s->to > end)
+				end = s->to;
+		}
+		/* at one depth a core's spans never overlap; at depth 1 they lie inside a directory hold */
+		qsort(sorted, len, sizeof(*sorted), by_from);
+		for (i = 0; i < len; i++) {
+			uint64_t last_to[2] = { 0, 0 };
+			for (j = 0; j < i; j++)
+				if (sorted[j].depth == sorted[i].depth && sorted[j].to > last_to[sorted[i].depth])
+					last_to[sorted[i].depth] = sorted[j].to;
+			bad += sorted[i].from < last_to[sorted[i].depth];
+			if (sorted[i].depth == 1) {
+				for (j = 0; j < len && !(sorted[j].depth == 0 && sorted[j].kind == HOLD && sorted[j].lock == LOCK_DIR &&
+							 sorted[j].from <= sorted[i].from && sorted[i].to <= sorted[j].to); j++)
+					;
+				bad += j == len;
+			}
+		}
+		CHECK(t.done_ns[k] >= (len ? sorted[len - 1].to : 0));
+	}
+	CHECK_EQ(bad, 0);
+	for (k = 0; k < LOCK_COUNT; k++) {
+		CHECK_EQ(wait[k], r.wait_ns[k]); /* exact: whole ns, summed in doubles below 2^53 */
+		CHECK_EQ(holds[k], r.acquired[k]);
+	}
+	CHECK_EQ(end, (uint64_t)(r.seconds * 1e9 + 0.5));
+	free(sorted);
+	f2fs_fxmark_trace_free(&t);
+}
+
+/* a window, a stride and a per-core bound keep exactly the whole run's spans they promise */
+static void test_trace_bounds(void)
+{
+	struct f2fs_fxmark_result r;
+	struct f2fs_fxmark_trace all = whole(1, 4000), win = whole(8, 4000), few = whole(8, 2);
+	const uint64_t from = 200000, until = 450000;
+	uint32_t k, i, j;
+	uint64_t dropped = 0;
+
+	CHECK_EQ(f2fs_fxmark_unlink_traced(FXMARK_MWUM, 7, 120, 40, &C, 3, &r, &all), 0);
+	win.from_ns = few.from_ns = from;
+	win.until_ns = few.until_ns = until;
+	CHECK_EQ(f2fs_fxmark_unlink_traced(FXMARK_MWUM, 7, 120, 40, &C, 3, &r, &win), 0);
+	CHECK_EQ(f2fs_fxmark_unlink_traced(FXMARK_MWUM, 7, 120, 40, &C, 3, &r, &few), 0);
+	CHECK_EQ(win.traced, 15); /* cores 0, 8, ..., 112 */
+	CHECK_EQ(win.dropped, 0);
+	for (k = 0; k < win.traced; k++) {
+		uint32_t core = k * 8, in = 0;
+
+		CHECK_EQ(win.done_ns[k], all.done_ns[core]);
+		for (i = 0, j = 0; i < all.len[core]; i++) {
+			const struct f2fs_lock_span *s = span(&all, core, i);
+
+			if (s->from >= until || s->to <= from)
+				continue;
+			in++;
+			CHECK(j < win.len[k] && span_eq(s, span(&win, k, j)));
+			j++;
+		}
+		CHECK_EQ(win.len[k], in);
+		CHECK(in > 0);
+		/* the bound keeps the first two to end */
+		CHECK_EQ(few.len[k], in < 2 ? in : 2);
+		for (i = 0; i < few.len[k]; i++)
+			CHECK(span_eq(span(&few, k, i), span(&win, k, i)));
+		dropped += in - few.len[k];
+	}
+	CHECK_EQ(few.dropped, dropped);
+	CHECK(dropped > 0);
+	f2fs_fxmark_trace_free(&all);
+	f2fs_fxmark_trace_free(&win);
+	f2fs_fxmark_trace_free(&few);
+}
+
+static void test_trace(void)
+{
+	const uint32_t clues[] = { 0, 1, 2, 4, 7 }, cores[] = { 1, 2, 8, 30, 120 };
+	uint32_t w, i, j;
+
+	test_trace_by_hand();
+	for (w = 0; w < 2; w++)
+		for (i = 0; i < 5; i++)
+			for (j = 0; j < 5; j++)
+				check_trace_invariants((enum fxmark_workload)w, clues[i], cores[j], 40);
+	test_trace_bounds();
+}
+
 /* ---- the free-NID model ---- */
 
 /* one f2fs_free_nid_scan record pair: phase | skipped << 8, start, end, scanned, found */
@@ -552,6 +775,7 @@ static void test_nid_workload(void)
 int main(void)
 {
 	test_fxmark();
+	test_trace();
 	test_nid_mount_and_alloc();
 	test_nid_alloc_scans();
 	test_nid_bitmap_scans(0);

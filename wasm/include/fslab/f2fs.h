@@ -57,4 +57,48 @@ struct f2fs_fxmark_result {
 int f2fs_fxmark_unlink(enum fxmark_workload w, uint32_t clue, uint32_t cores, uint32_t unlinks_per_core,
 		       const struct f2fs_unlink_costs *c, uint64_t seed, struct f2fs_fxmark_result *out);
 
+/*
+ * Lock-wait timelines: a run can record, for some of its cores, when each waited for a lock
+ * (queued in mutex_lock until the holder handed it over) and when each held one. Spans
+ * nest: under MWUM the directory's i_rwsem is held (depth 0) while build_lock is waited for
+ * and held (depth 1); at one depth a core's spans never overlap. Time outside every span
+ * is the core's own work (path walk, f2fs_unlink's work in a private directory).
+ *
+ * The bound: only cores 0, every, 2*every, ... are traced, only spans that overlap the
+ * window [from_ns, until_ns) are kept, and at most max_spans per traced core (in the order
+ * they ended; later ones are counted in dropped). Memory: traced cores x max_spans x
+ * sizeof(struct f2fs_lock_span) (24 bytes), allocated by the run; at most
+ * F2FS_TRACE_MAX_SPANS in all. Recording never changes the run's results.
+ */
+enum f2fs_span_kind { F2FS_SPAN_WAIT = 0, F2FS_SPAN_HOLD = 1 };
+
+struct f2fs_lock_span {
+	uint64_t from, to; /* simulated ns */
+	uint8_t lock;      /* enum f2fs_lock */
+	uint8_t kind;      /* enum f2fs_span_kind */
+	uint8_t depth;     /* locks the core held when the span began */
+};
+
+#define F2FS_TRACE_MAX_SPANS (1u << 20)
+
+struct f2fs_fxmark_trace {
+	/* in */
+	uint64_t from_ns, until_ns; /* the window; until_ns UINT64_MAX: the whole run */
+	uint32_t every;             /* trace every this many cores, from core 0 */
+	uint32_t max_spans;         /* per traced core */
+	/* out, f2fs_fxmark_trace_free() releases */
+	uint32_t traced;            /* cores traced: (cores + every - 1) / every */
+	struct f2fs_lock_span *spans; /* traced core k's at spans[k * max_spans] */
+	uint32_t *len;              /* spans kept per traced core */
+	uint64_t *done_ns;          /* when each traced core finished its last unlink */
+	uint64_t dropped;           /* spans in the window past a core's max_spans */
+};
+
+/* f2fs_fxmark_unlink, recording into t; also -FSLAB_EINVAL for every 0, max_spans 0, or
+ * more than F2FS_TRACE_MAX_SPANS in all */
+int f2fs_fxmark_unlink_traced(enum fxmark_workload w, uint32_t clue, uint32_t cores, uint32_t unlinks_per_core,
+			      const struct f2fs_unlink_costs *c, uint64_t seed, struct f2fs_fxmark_result *out,
+			      struct f2fs_fxmark_trace *t);
+void f2fs_fxmark_trace_free(struct f2fs_fxmark_trace *t);
+
 #endif

@@ -3,6 +3,8 @@
  * The discrete-event simulation behind fslab/f2fs.h. Each core runs a small state machine
  * per unlink; locks are FIFO mutexes handed to the next waiter on release (Linux mutexes
  * spin and hand off too, but not strictly FIFO); time advances from event to event.
+ * A run may also record when its cores waited for and held each lock (struct
+ * f2fs_fxmark_trace): bookkeeping beside the simulation that never feeds back into it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,10 @@ struct actor {
 	enum pc pc;
 	uint32_t done, socket, low;
 	uint64_t rng, extra, wait_from;
+	/* for the trace: locks held now, and since when and at what depth each was taken */
+	uint32_t held;
+	uint64_t hold_from[LOCK_COUNT];
+	uint8_t hold_depth[LOCK_COUNT];
 };
 
 struct lock {
@@ -43,6 +49,7 @@ struct sim {
 	uint32_t hlen;
 	uint64_t seq, end;
 	struct f2fs_fxmark_result *r;
+	struct f2fs_fxmark_trace *t; /* NULL: not recording */
 };
 
 static uint32_t rnd(uint64_t *s)
@@ -89,12 +96,37 @@ static struct ev pop(struct sim *s)
 	return top;
 }
 
+/* a finished wait or hold of a traced core, if it overlaps the window and there is room */
+static void record(struct sim *s, uint32_t core, enum f2fs_lock k, enum f2fs_span_kind kind, uint64_t from,
+		   uint64_t to, uint32_t depth)
+{
+	struct f2fs_fxmark_trace *t = s->t;
+	struct f2fs_lock_span *sp;
+	uint32_t i;
+
+	if (!t || core % t->every || from >= t->until_ns || to < t->from_ns || (to == t->from_ns && from < to))
+		return;
+	i = core / t->every;
+	if (t->len[i] == t->max_spans) {
+		t->dropped++;
+		return;
+	}
+	sp = &t->spans[(size_t)i * t->max_spans + t->len[i]++];
+	sp->from = from;
+	sp->to = to;
+	sp->lock = (uint8_t)k;
+	sp->kind = (uint8_t)kind;
+	sp->depth = (uint8_t)depth;
+}
+
 /* the lock passes to `core`: from another socket its line (and the data under it) moves */
-static void grant(struct sim *s, enum f2fs_lock k, uint32_t core)
+static void grant(struct sim *s, enum f2fs_lock k, uint32_t core, uint64_t now)
 {
 	struct lock *l = &s->l[k];
 	struct actor *a = &s->a[core];
 
+	a->hold_from[k] = now;
+	a->hold_depth[k] = (uint8_t)a->held++;
 	l->holder = core;
 	a->extra = (l->last_socket != NOBODY && l->last_socket != a->socket) ? s->c->remote_ns : 0;
 	l->last_socket = a->socket;
@@ -107,7 +139,7 @@ static int acquire(struct sim *s, enum f2fs_lock k, uint32_t core, uint64_t now,
 	struct lock *l = &s->l[k];
 
 	if (l->holder == NOBODY) {
-		grant(s, k, core);
+		grant(s, k, core, now);
 		return 1;
 	}
 	l->q[(l->qhead + l->qlen++) % s->cores] = core;
@@ -119,13 +151,18 @@ static int acquire(struct sim *s, enum f2fs_lock k, uint32_t core, uint64_t now,
 static void release(struct sim *s, enum f2fs_lock k, uint64_t now)
 {
 	struct lock *l = &s->l[k];
+	struct actor *h = &s->a[l->holder];
 
+	record(s, l->holder, k, F2FS_SPAN_HOLD, h->hold_from[k], now, h->hold_depth[k]);
+	h->held--;
 	l->holder = NOBODY;
 	if (l->qlen) {
 		uint32_t next = l->q[l->qhead];
 		l->qhead = (l->qhead + 1) % s->cores;
 		l->qlen--;
-		grant(s, k, next);
+		/* the wait ends exactly when the holder lets go: mutex handoff */
+		record(s, next, k, F2FS_SPAN_WAIT, s->a[next].wait_from, now, s->a[next].held);
+		grant(s, k, next, now);
 		s->r->wait_ns[k] += (double)(now - s->a[next].wait_from);
 		schedule(s, next, now, s->a[next].pc);
 	}
@@ -146,6 +183,8 @@ static void step(struct sim *s, uint32_t core, uint64_t now)
 				a->pc = P_DONE;
 				if (now > s->end)
 					s->end = now;
+				if (s->t && core % s->t->every == 0)
+					s->t->done_ns[core / s->t->every] = now;
 				return;
 			}
 			a->low = rnd(&a->rng) % 100 < c->low_pct;
@@ -198,7 +237,7 @@ static void step(struct sim *s, uint32_t core, uint64_t now)
 			if (!a->low) {
 				a->pc = P_DIR_REL;
 			} else if (s->l[LOCK_BITMAP].holder == NOBODY) { /* mutex_trylock() */
-				grant(s, LOCK_BITMAP, core);
+				grant(s, LOCK_BITMAP, core, now);
 				a->pc = P_BITMAP_HELD;
 			} else {
 				s->r->scans_skipped++;
@@ -244,17 +283,58 @@ static void step(struct sim *s, uint32_t core, uint64_t now)
 	}
 }
 
+void f2fs_fxmark_trace_free(struct f2fs_fxmark_trace *t)
+{
+	free(t->spans);
+	free(t->len);
+	free(t->done_ns);
+	t->spans = NULL;
+	t->len = NULL;
+	t->done_ns = NULL;
+	t->traced = 0;
+}
+
 int f2fs_fxmark_unlink(enum fxmark_workload w, uint32_t clue, uint32_t cores, uint32_t unlinks_per_core,
 		       const struct f2fs_unlink_costs *c, uint64_t seed, struct f2fs_fxmark_result *out)
 {
-	struct sim s = { .c = c, .w = w, .clue = clue & 7, .cores = cores, .n = unlinks_per_core, .r = out };
+	return f2fs_fxmark_unlink_traced(w, clue, cores, unlinks_per_core, c, seed, out, NULL);
+}
+
+int f2fs_fxmark_unlink_traced(enum fxmark_workload w, uint32_t clue, uint32_t cores, uint32_t unlinks_per_core,
+			      const struct f2fs_unlink_costs *c, uint64_t seed, struct f2fs_fxmark_result *out,
+			      struct f2fs_fxmark_trace *t)
+{
+	struct sim s = { .c = c, .w = w, .clue = clue & 7, .cores = cores, .n = unlinks_per_core, .r = out, .t = t };
 	uint32_t i, k;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	if (t) {
+		t->traced = 0;
+		t->spans = NULL;
+		t->len = NULL;
+		t->done_ns = NULL;
+		t->dropped = 0;
+	}
 	if (!cores || cores > MAX_CORES || !unlinks_per_core || !c->cores_per_socket || c->heuristic_pct > 100 ||
 	    c->low_pct > 100)
 		return -FSLAB_EINVAL;
+	if (t) {
+		if (!t->every || !t->max_spans)
+			return -FSLAB_EINVAL;
+		t->traced = (cores + t->every - 1) / t->every;
+		if ((uint64_t)t->traced * t->max_spans > F2FS_TRACE_MAX_SPANS) {
+			t->traced = 0;
+			return -FSLAB_EINVAL;
+		}
+		t->spans = malloc(sizeof(*t->spans) * t->traced * t->max_spans);
+		t->len = calloc(t->traced, sizeof(*t->len));
+		t->done_ns = calloc(t->traced, sizeof(*t->done_ns));
+		if (!t->spans || !t->len || !t->done_ns) {
+			f2fs_fxmark_trace_free(t);
+			return -FSLAB_ENOSPC;
+		}
+	}
 	s.a = calloc(cores, sizeof(*s.a));
 	s.heap = malloc(sizeof(*s.heap) * (cores + 1));
 	for (k = 0; k < LOCK_COUNT; k++) {
@@ -265,6 +345,8 @@ int f2fs_fxmark_unlink(enum fxmark_workload w, uint32_t clue, uint32_t cores, ui
 	}
 	if (!s.a || !s.heap || ret) {
 		ret = -FSLAB_ENOSPC;
+		if (t)
+			f2fs_fxmark_trace_free(t);
 		goto out;
 	}
 	for (i = 0; i < cores; i++) {

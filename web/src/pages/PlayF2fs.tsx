@@ -1,10 +1,12 @@
 // /play/f2fs: FxMark's unlink workloads on 1..120 simulated cores, upstream against each
 // CLUE technique (the f2fs core, in a worker). Predict how many times faster all of CLUE is
-// at 120 cores, then see the scaling curves, the numbers and where the cores waited.
+// at 120 cores, then see the scaling curves, the numbers, where the cores waited, and when:
+// per-core lock timelines of a few cores' runs, upstream beside CLUE.
 // The guest VM has one CPU: this is where the scaling lesson happens.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { F2fsClient } from "../cores/f2fs-client";
-import { benchWorkloadSteps, FXMARK_COSTS, GUEST_NAT_BLOCKS, LOCKS, NAT_ENTRY_PER_BLOCK, type FxmarkResult, type NidFrame, type Workload } from "../cores/f2fs-core";
+import { benchWorkloadSteps, FXMARK_COSTS, GUEST_NAT_BLOCKS, LOCKS, NAT_ENTRY_PER_BLOCK, TIMELINE_MAX_SPANS, TIMELINE_ROWS, type FxmarkResult, type LockTrace, type NidFrame, type Workload } from "../cores/f2fs-core";
+import { LockLegend, LockTimeline } from "../viz/LockTimeline";
 import { NatScanView } from "../viz/NatScanView";
 import { ScalingChart } from "../viz/ScalingChart";
 import { intParam } from "./query";
@@ -12,6 +14,11 @@ import { intParam } from "./query";
 const CORES = [1, 2, 4, 8, 15, 30, 60, 120];
 const CLUES = [0, 1, 2, 4, 7];
 const NAMES: Record<number, string> = { 0: "upstream", 1: "optimistic (1)", 2: "heuristic (2)", 4: "lazy (4)", 7: "CLUE, all (7)" };
+// the lock timelines: upstream beside all of CLUE, at one of these core counts, over the
+// first this many µs of simulated time
+const TL_CLUES = [0, 7];
+const TL_CORES = [2, 4, 8, 15, 30, 120];
+const TL_WINDOWS_US = [50, 250, 1000];
 
 export interface F2fsParams {
   workload: Workload;
@@ -19,8 +26,13 @@ export interface F2fsParams {
   remote_ns: number;
   nat_scan_ns: number;
   seed: number;
+  tl_cores: number; // the lock timelines' core count
+  tl_us: number; // and window
 }
 
+
+const listed = (n: number, options: number[], dflt: number) => (options.includes(n) ? n : dflt);
+const costsOf = (p: F2fsParams) => ({ ...FXMARK_COSTS, remote_ns: p.remote_ns, nat_scan_ns: p.nat_scan_ns });
 
 export function parseF2fsParams(query: string): F2fsParams {
   const q = new URLSearchParams(query);
@@ -30,6 +42,8 @@ export function parseF2fsParams(query: string): F2fsParams {
     remote_ns: intParam(q.get("remote_ns"), 0, 20000, FXMARK_COSTS.remote_ns),
     nat_scan_ns: intParam(q.get("nat_scan_ns"), 0, 100000, FXMARK_COSTS.nat_scan_ns),
     seed: intParam(q.get("seed"), 0, 2 ** 31 - 1, 1),
+    tl_cores: listed(intParam(q.get("tl_cores"), 1, 120, 8), TL_CORES, 8),
+    tl_us: listed(intParam(q.get("tl_us"), 1, 1000, 250), TL_WINDOWS_US, 250),
   };
 }
 
@@ -52,19 +66,38 @@ export function PlayF2fs({ query }: { query: string }) {
     return () => client.current?.terminate();
   }, []);
 
+  // lock timelines of the scenario's runs; a newer request makes an older reply stale
+  const [traces, setTraces] = useState<LockTrace[] | null>(null);
+  const traceSeq = useRef(0);
+  const requestTraces = (q: F2fsParams) => {
+    const seq = ++traceSeq.current;
+    setTraces(null);
+    return client.current!.traces(q.workload, TL_CLUES, q.tl_cores, q.unlinks, costsOf(q), q.seed, { untilNs: q.tl_us * 1000 }).then((t) => {
+      if (seq === traceSeq.current) setTraces(t);
+    });
+  };
+
   const set = <K extends keyof F2fsParams>(k: K, v: F2fsParams[K]) => {
     const next = { ...p, [k]: v };
     setP(next);
-    setResults(null);
     history.replaceState(null, "", `#/play/f2fs?${new URLSearchParams(Object.entries(next).map(([a, b]) => [a, String(b)]))}`);
+    // the timelines' own controls redraw them and keep the answer
+    if (k === "tl_cores" || k === "tl_us") {
+      if (results) requestTraces(next).catch((e) => setError(e instanceof Error ? e.message : String(e)));
+      return;
+    }
+    setResults(null);
+    traceSeq.current++;
+    setTraces(null);
   };
 
   async function run() {
     setRunning(true);
     setError(null);
     try {
-      const costs = { ...FXMARK_COSTS, remote_ns: p.remote_ns, nat_scan_ns: p.nat_scan_ns };
-      setResults(await client.current!.sweep(p.workload, CLUES, CORES, p.unlinks, costs, p.seed));
+      // the worker answers in order: the sweep, then the timelines of two of its scenarios
+      const [sweep] = await Promise.all([client.current!.sweep(p.workload, CLUES, CORES, p.unlinks, costsOf(p), p.seed), requestTraces(p)]);
+      setResults(sweep);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -155,6 +188,29 @@ export function PlayF2fs({ query }: { query: string }) {
               })}
             </tbody>
           </table>
+          <h2>Lock waits over time: {p.tl_cores} cores, upstream against CLUE (7), {p.workload}</h2>
+          <p>
+            When each core waited for a lock and held one, from the start of the same runs ({p.tl_cores} cores, {p.unlinks} unlinks
+            each) over the first {p.tl_us} µs of simulated time; at most {TIMELINE_ROWS} cores are drawn, so at more cores every
+            n-th is shown (its number and socket on the left). All cores start together, so the first unlinks queue up at once.
+            Each run keeps at most {TIMELINE_MAX_SPANS} spans per core.
+          </p>
+          <form className="lock-controls" aria-label="lock timelines" onSubmit={(e) => e.preventDefault()}>
+            <label>cores <select value={p.tl_cores} onChange={(e) => set("tl_cores", Number(e.target.value))}>
+              {TL_CORES.map((n) => <option key={n} value={n}>{n}</option>)}
+            </select></label>
+            <label>window <select value={p.tl_us} onChange={(e) => set("tl_us", Number(e.target.value))}>
+              {TL_WINDOWS_US.map((n) => <option key={n} value={n}>first {n} µs</option>)}
+            </select></label>
+          </form>
+          <LockLegend />
+          {traces ? (
+            <div className="lock-timelines">
+              {traces.map((t) => <LockTimeline key={t.result.clue} trace={t} title={NAMES[t.result.clue]} />)}
+            </div>
+          ) : (
+            <p className="muted">Tracing…</p>
+          )}
         </div>
       )}
       <h2>The free-NID scan, step by step</h2>
