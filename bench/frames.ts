@@ -12,7 +12,19 @@ import type { FrameStats } from "../web/src/pages/BenchFrames";
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const CONFIG = `${REPO}web/vite.config.ts`;
 
-export async function frameStats(): Promise<{ cells: FrameStats; bitmap: FrameStats }> {
+/** rAF intervals over `ms` in the page as it is: what a learner feels while it works. */
+const INTERVALS = (ms: number) => `new Promise((resolve) => {
+  const out = []; let last = 0; const end = performance.now() + ${ms};
+  const f = (t) => { if (last) out.push(t - last); last = t; if (t < end) requestAnimationFrame(f); else resolve(out); };
+  requestAnimationFrame(f);
+})`;
+
+export interface VmResponsiveness {
+  idle: number[]; // rAF intervals on the lab page, the guest at its prompt
+  busy: number[]; // the same while the guest spins a CPU loop
+}
+
+export async function frameStats(): Promise<{ cells: FrameStats; bitmap: FrameStats; vm: VmResponsiveness }> {
   execFileSync("npx", ["vite", "build", "--config", CONFIG, "--logLevel", "error"], { cwd: REPO, stdio: "inherit" });
   const server = await preview({ configFile: CONFIG, preview: { host: "127.0.0.1", port: 0, strictPort: false }, logLevel: "error" });
   const profile = mkdtempSync(join(tmpdir(), "fslab-bench-"));
@@ -29,7 +41,15 @@ export async function frameStats(): Promise<{ cells: FrameStats; bitmap: FrameSt
       await page.waitForFunction(() => (window as any).__frameBench?.bitmap || (window as any).__frameBench?.error, null, { timeout: 180_000 });
       const r = await page.evaluate(() => (window as any).__frameBench);
       if (r.error) throw new Error(`the frame benchmark failed in the page: ${r.error}`);
-      return r;
+      // the page beside a running VM: v86 runs on the main thread, in slices
+      await page.goto(`${server.resolvedUrls!.local[0]}#/lab/exfat-discard`);
+      await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
+      const idle = (await page.evaluate(INTERVALS(3000))) as number[];
+      await page.getByTestId("vm-terminal").click();
+      await page.keyboard.type("while :; do :; done\n");
+      await page.waitForTimeout(500);
+      const busy = (await page.evaluate(INTERVALS(3000))) as number[];
+      return { ...r, vm: { idle, busy } };
     } finally {
       await ctx.close();
     }
@@ -51,4 +71,12 @@ export function describe(name: string, s: FrameStats, targetFps: number): string
     `  ${name.padEnd(52)} ${(1000 / interval).toFixed(0).padStart(4)} fps (median interval ${interval.toFixed(1)} ms); ` +
     `work per frame median ${work50.toFixed(1)} ms, p95 ${work95.toFixed(1)} ms = ${(work95 / budget).toFixed(2)}x the ${targetFps} fps budget of ${budget.toFixed(1)} ms`
   );
+}
+
+/** The frame intervals of the lab page, the guest idle and busy. */
+export function describeVm(v: VmResponsiveness): string[] {
+  return (["idle", "busy"] as const).map((k) => {
+    const xs = v[k];
+    return `  lab page, guest ${k === "idle" ? "at its prompt" : "spinning a CPU loop"}: ${(1000 / quantile(xs, 0.5)).toFixed(0)} fps (median interval ${quantile(xs, 0.5).toFixed(1)} ms, p95 ${quantile(xs, 0.95).toFixed(1)} ms, longest ${Math.max(...xs).toFixed(1)} ms)`;
+  });
 }

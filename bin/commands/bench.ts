@@ -11,7 +11,7 @@ import { NodeVm } from "../../web/src/vm/node-vm";
 import { CASES, wasmFreeMs } from "../../bench/exfat-free";
 import { BLK_CASE, wasmBlkRunMs } from "../../bench/blk-dispatch";
 import { fxmarkUnlink } from "../../web/src/cores/f2fs-core";
-import { frameStats, describe } from "../../bench/frames";
+import { frameStats, describe, describeVm } from "../../bench/frames";
 
 const WASM_DIR = fileURLToPath(new URL("../../wasm/", import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -69,6 +69,7 @@ export async function bench(args: string[]): Promise<number> {
     console.log("Views in Chromium (headless, software canvas), 240 frames each:");
     console.log(describe("65,536 clusters, per-cluster delete replayed", r.cells, 60));
     console.log(describe("2^24-bit bitmap, downsampled, freed stretch by stretch", r.bitmap, 30));
+    for (const line of describeVm(r.vm)) console.log(line);
   }
   if (!only || only === "vm") {
     for (const cold of [true, false]) {
