@@ -1,13 +1,17 @@
 // fslab simulate <topic> [options] [--seed N] [--json]: run a model scenario, print its
 // summary (or, with --json, the summary and every request). Same wasm build as the page.
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { gunzipSync } from "node:zlib";
 import { loadCoreModule } from "../../web/src/cores/node-load";
 import { FXMARK_COSTS, fxmarkUnlink, type Workload, GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, NidModel, SYNC_BG_CALLS, SYNCER_EVERY, benchWorkloadSteps } from "../../web/src/cores/f2fs-core";
 import { ExfatDir } from "../../web/src/cores/exfat-dir";
 import { LAYOUTS, ext4WriteFile } from "../../web/src/cores/ext4-core";
 import { DEFAULT_COST, SEED_80G, deleteCost } from "../../web/src/cores/exfat-cost";
 import { DiscardPolicy, NidScanPhase, nidScansOf, type NidScan } from "../../web/src/cores/events";
-import { DEVICES, DD_DEFAULTS, KYBER_DEFAULTS, KYBER_DEPTH, KYBER_DOMAINS, SCHEDULERS, fioJobs, simulateBlk, ROW, ROW_WIDTH, type FioPattern, type Scheduler } from "../../web/src/cores/blk-core";
+import { DEVICES, DD_DEFAULTS, KYBER_DEFAULTS, KYBER_DEPTH, KYBER_DOMAINS, SCHEDULERS, fioJobs, simulateBlk, stats, ROW, ROW_WIDTH, type BlkDevice, type DdTunables, type FioPattern, type KyberTunables, type OpStats, type Scheduler } from "../../web/src/cores/blk-core";
+import { BlkTraceError, GUEST_HZ, compareBlkTrace, kernelDispatchGaps, kernelOrder, measuredDevice, onDevice, parseBlkTrace, simulateBlkTrace, type BlkTrace } from "../../web/src/cores/blk-trace";
+import { BlkOp } from "../../web/src/cores/events";
 
 const USAGE = `usage: fslab simulate exfat [--size SIZE] [--cluster SIZE] [--runs N] [--request-us US] [--cluster-ns NS] [--json]
   Deletes one file under both discard policies (per cluster, Linux <= 6.14; batched, 6.15+) and
@@ -40,7 +44,20 @@ const USAGE = `usage: fslab simulate exfat [--size SIZE] [--cluster SIZE] [--run
   SIZE takes k, M or G (powers of 1024). --sched takes one scheduler, a comma-separated list,
   both (none and mq-deadline) or all. Defaults: seed 003's pattern 4 (numjobs 4, iodepth 4,
   bs 1M, read) on 64M per job, all three schedulers, the sdcard device; kyber's targets 2 ms
-  (reads) and 10 ms (writes).`;
+  (reads) and 10 ms (writes).
+       fslab simulate blk --trace FILE [--sched ...] [--device kernel|measured|ssd|sdcard|hdd] [--dev MAJ,MIN]
+                         [--dispatch-gaps] [--plug-us US] [--hz N] [the mq-deadline and kyber tunables above] [--json]
+  Replays a block trace from the guest (tracefs text, gzipped or not, of block_rq_insert,
+  block_rq_issue, block_rq_complete and block_bio_queue: \`cat /sys/kernel/tracing/trace\`):
+  each request arrives when the kernel inserted it, open loop, and goes through the model's
+  scheduler and device; prints the model's queue (arrival -> issue) and service (issue ->
+  complete) times per op beside the kernel's own. --device kernel (the default): as many tags
+  as the kernel had in flight, each request served in the time the kernel measured for it;
+  measured: the same tags, one service time (plus a per-sector one) fitted to the kernel's. --dispatch-gaps (with kernel): each request
+  also holds its tag as long as the kernel left that tag free before issuing it (the wait for
+  a queue run, which the model has not: in the emulated guest it is milliseconds). --plug-us:
+  an arrival followed that soon by the same task's next runs no queue (one io_submit's
+  requests, see blk-trace.ts). --hz: the guest's 100 by default.`;
 
 function size(s: string, what: string): number {
   const m = s.match(/^(\d+)([kKmMgG]?)$/);
@@ -59,7 +76,12 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
     args: argv,
     options: {
       sched: { type: "string", default: "all" },
-      device: { type: "string", default: "sdcard" },
+      device: { type: "string" },
+      trace: { type: "string" },
+      dev: { type: "string" },
+      "plug-us": { type: "string", default: "0" },
+      "dispatch-gaps": { type: "boolean", default: false },
+      hz: { type: "string" },
       numjobs: { type: "string", default: "4" },
       iodepth: { type: "string", default: "4" },
       bs: { type: "string", default: "1M" },
@@ -78,7 +100,26 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
   const named = v.sched === "all" ? [...SCHEDULERS] : v.sched === "both" ? ["none", "mq-deadline"] : v.sched!.split(",").map((x) => x.trim());
   const scheds = [...new Set(named)].filter((x): x is Scheduler => (SCHEDULERS as readonly string[]).includes(x));
   if (!named.length || scheds.length !== new Set(named).size) throw new Error(`--sched: "${v.sched}" is not all, both, or a list of ${SCHEDULERS.join(", ")} (bfq is not modelled yet)`);
-  if (!(v.device! in DEVICES)) throw new Error(`--device: "${v.device}" is not one of ${Object.keys(DEVICES).join(", ")}`);
+  const tunables: DdTunables = {
+    ...DD_DEFAULTS,
+    fifo_batch: int(v["fifo-batch"]!, "--fifo-batch", 1, 1 << 20),
+    writes_starved: int(v["writes-starved"]!, "--writes-starved", 0, 1 << 20),
+    read_expire_ms: int(v["read-expire"]!, "--read-expire", 0, 1 << 24),
+    write_expire_ms: int(v["write-expire"]!, "--write-expire", 0, 1 << 24),
+  };
+  const kyber: KyberTunables = {
+    read_lat_nsec: int(v["read-lat-nsec"]!, "--read-lat-nsec", 0, 2 ** 32 - 1),
+    write_lat_nsec: int(v["write-lat-nsec"]!, "--write-lat-nsec", 0, 2 ** 32 - 1),
+  };
+  const seed = int(v.seed!, "--seed", 0, 2 ** 32 - 1);
+  if (v.trace !== undefined) {
+    const hz = int(v.hz ?? String(GUEST_HZ), "--hz", 1, 10_000);
+    return simulateBlkTraceCommand(v.trace, { scheds, device: v.device ?? "kernel", dev: v.dev, plugUs: num(v["plug-us"]!, "--plug-us"), dispatchGaps: v["dispatch-gaps"]!, hz, tunables, kyber, seed, json: v.json! });
+  }
+  for (const o of ["dev", "hz"] as const) if (v[o] !== undefined) throw new Error(`--${o} applies to --trace only`);
+  if (v["dispatch-gaps"] || v["plug-us"] !== "0") throw new Error("--dispatch-gaps and --plug-us apply to --trace only");
+  v.device ??= "sdcard";
+  if (!(v.device in DEVICES)) throw new Error(`--device: "${v.device}" is not one of ${Object.keys(DEVICES).join(", ")}`);
   if (!["read", "write", "randread", "randwrite", "randrw"].includes(v.rw!)) throw new Error(`--rw: "${v.rw}" is not read, write, randread, randwrite or randrw`);
   const pattern: FioPattern = {
     numjobs: int(v.numjobs!, "--numjobs", 1, 256),
@@ -89,22 +130,10 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
   };
   if (pattern.bs < 512 || pattern.bs % 512) throw new Error(`--bs: ${pattern.bs} bytes is not a whole number of 512-byte sectors`);
   const device = DEVICES[v.device as keyof typeof DEVICES];
-  const tunables = {
-    ...DD_DEFAULTS,
-    fifo_batch: int(v["fifo-batch"]!, "--fifo-batch", 1, 1 << 20),
-    writes_starved: int(v["writes-starved"]!, "--writes-starved", 0, 1 << 20),
-    read_expire_ms: int(v["read-expire"]!, "--read-expire", 0, 1 << 24),
-    write_expire_ms: int(v["write-expire"]!, "--write-expire", 0, 1 << 24),
-  };
-  const kyber = {
-    read_lat_nsec: int(v["read-lat-nsec"]!, "--read-lat-nsec", 0, 2 ** 32 - 1),
-    write_lat_nsec: int(v["write-lat-nsec"]!, "--write-lat-nsec", 0, 2 ** 32 - 1),
-  };
   const jobs = fioJobs(pattern);
   const requests = jobs.reduce((n, j) => n + j.ios, 0);
   if (requests > 20_000_000) throw new Error(`${requests} requests is more than this command simulates (20,000,000); lower --size or --numjobs`);
   const module = await loadCoreModule("blk");
-  const seed = int(v.seed!, "--seed", 0, 2 ** 32 - 1);
   const results = scheds.map((sched) => simulateBlk(module, { sched, device, jobs, tunables, kyber, seed }));
 
   if (v.json) {
@@ -136,6 +165,113 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
     });
     console.log(`  kyber: ${runs.length} timer runs, ${congested} congested (a p90 I/O latency over target); depth at the end: ${depths.join(", ")}`);
   }
+  return 0;
+}
+
+interface TraceCommand {
+  scheds: Scheduler[];
+  device: string;
+  dev?: string;
+  plugUs: number;
+  dispatchGaps: boolean;
+  hz: number;
+  tunables: DdTunables;
+  kyber: KyberTunables;
+  seed: number;
+  json: boolean;
+}
+
+const OP_NAME: Record<number, string> = { [BlkOp.Read]: "R", [BlkOp.Write]: "W", [BlkOp.Discard]: "D", [BlkOp.Flush]: "F", [BlkOp.Other]: "N" };
+
+/** fslab simulate blk --trace FILE: the kernel's requests through the model, its times beside the kernel's */
+async function simulateBlkTraceCommand(file: string, o: TraceCommand): Promise<number> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (e: any) {
+    throw new Error(`--trace: cannot read ${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
+  }
+  let trace: BlkTrace;
+  try {
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+      try {
+        bytes = gunzipSync(bytes);
+      } catch (e) {
+        throw new BlkTraceError(`a damaged gzip file (${(e as Error).message})`);
+      }
+    }
+    const text = bytes.toString("utf8");
+    if (text.includes("\0")) throw new BlkTraceError("binary data, not tracefs text (cat /sys/kernel/tracing/trace, not trace_pipe_raw)");
+    trace = parseBlkTrace(text);
+    if (!trace.requests.length)
+      throw new BlkTraceError(`no block requests in ${trace.lines} lines: capture with events/block/block_rq_insert, block_rq_issue and block_rq_complete enabled (block_bio_queue too for direct issues)`);
+    if (o.dev !== undefined) trace = onDevice(trace, o.dev);
+    else if (trace.devices.length > 1) throw new BlkTraceError(`requests on ${trace.devices.length} devices (${trace.devices.join(", ")}): choose one with --dev`);
+  } catch (e) {
+    if (e instanceof BlkTraceError) throw new Error(`--trace ${file}: ${e.message}`);
+    throw e;
+  }
+  const measuredOk = trace.requests.some((r) => r.issueUs !== null && r.completeUs !== null);
+  if ((o.device === "kernel" || o.device === "measured") && !measuredOk) throw new Error(`--trace ${file}: no request was both issued and completed: --device kernel and measured need them; choose ${Object.keys(DEVICES).join(", ")}`);
+  let device: BlkDevice | "kernel";
+  if (o.dispatchGaps && o.device !== "kernel") throw new Error("--dispatch-gaps: only with --device kernel (the gaps ride on the kernel's own service times)");
+  if (o.device === "kernel") device = "kernel";
+  else if (o.device === "measured") device = measuredDevice(trace);
+  else if (o.device in DEVICES) device = DEVICES[o.device as keyof typeof DEVICES];
+  else throw new Error(`--device: "${o.device}" is not kernel, measured or one of ${Object.keys(DEVICES).join(", ")}`);
+  const m = await loadCoreModule("blk");
+  const tun = { tunables: o.tunables, kyber: o.kyber, hz: o.hz, seed: o.seed, plugUs: o.plugUs, dispatchGaps: o.dispatchGaps };
+  const runs = o.scheds.map((sched) => {
+    const result = simulateBlkTrace(m, trace, sched, device, tun);
+    return { sched, result, cmp: compareBlkTrace(trace, result) };
+  });
+  const rqs = trace.requests;
+  const t0 = rqs[0].arrivalUs;
+  const spanUs = rqs.reduce((end, r) => Math.max(end, r.completeUs ?? r.issueUs ?? r.arrivalUs), t0) - t0;
+  const gaps = measuredOk ? stats(kernelDispatchGaps(trace)) : null;
+  const deviceLabel = device === "kernel"
+    ? `kernel: ${measuredDevice(trace).queue_depth} tag(s), each request in the time the kernel measured for it${o.dispatchGaps ? ", plus the time its tag stood free before the kernel issued it" : ""}`
+    : device.label;
+  if (o.json) {
+    console.log(JSON.stringify({
+      trace: { file, device: trace.devices[0], requests: rqs.length, events: trace.events, lost: trace.lost, unmatched: trace.unmatched, requeues: trace.requeues, span_us: spanUs },
+      device: deviceLabel, tunables: o.tunables, kyber_tunables: o.kyber, hz: o.hz, plug_us: o.plugUs, dispatch_gaps: o.dispatchGaps, seed: o.seed,
+      kernel: { dispatch_order: kernelOrder(trace), dispatch_gap: gaps, ops: runs[0]?.cmp.ops.map((c) => ({ op: OP_NAME[c.op], ...c.kernel })) },
+      results: runs.map(({ sched, result, cmp }) => ({
+        sched, summary: result.summary, pairs_in_kernel_order: cmp.pairsInOrder, same_position: cmp.samePosition,
+        ops: cmp.ops.map((c) => ({ op: OP_NAME[c.op], ...c.model })),
+        ...(result.kyber ? { kyber_timer_runs: result.kyber } : {}),
+        dispatch_order: Array.from(result.order),
+        requests: cmp.requests.map((c) => ({ ...c, op: OP_NAME[c.op] })),
+      })),
+    }));
+    return 0;
+  }
+  const byOp = new Map<number, number>();
+  for (const r of rqs) byOp.set(r.op, (byOp.get(r.op) ?? 0) + 1);
+  console.log(`trace ${file}: device ${trace.devices[0]}, ${rqs.length} requests (${[...byOp].map(([op, n]) => `${n} ${OP_NAME[op]}`).join(", ")}) over ${(spanUs / 1000).toFixed(1)} ms`);
+  const notes: string[] = [];
+  if (trace.lost) notes.push(`${trace.lost} events lost by the ring buffer: some requests are missing`);
+  if (trace.unmatched.issue + trace.unmatched.complete) notes.push(`${trace.unmatched.issue} issues and ${trace.unmatched.complete} completions of requests from before the trace, left out`);
+  const open = rqs.filter((r) => r.completeUs === null).length;
+  if (open) notes.push(`${open} requests not completed within the trace: the kernel has no times for them`);
+  for (const n of notes) console.log(`  (${n})`);
+  console.log(`device: ${deviceLabel}; HZ ${o.hz}${o.plugUs ? `; plugged within ${o.plugUs} us` : ""}`);
+  const ms = (x: OpStats, w: number) => (x.requests ? `${(x.mean_us / 1000).toFixed(2)}ms`.padStart(w) + `${(x.p99_us / 1000).toFixed(2)}ms`.padStart(10) : "-".padStart(w) + "-".padStart(10));
+  console.log(`  ${"op".padEnd(3)}${"run".padEnd(12)}${"queue mean".padStart(11)}${"p99".padStart(10)}${"service mean".padStart(14)}${"p99".padStart(10)}`);
+  for (const op of runs[0].cmp.ops.map((c) => c.op)) {
+    const k = runs[0].cmp.ops.find((c) => c.op === op)!.kernel;
+    console.log(`  ${OP_NAME[op].padEnd(3)}${"kernel".padEnd(12)}${ms(k.queue, 11)}${ms(k.service, 14)}`);
+    for (const { sched, cmp } of runs) {
+      const mo = cmp.ops.find((c) => c.op === op)!.model;
+      console.log(`  ${"".padEnd(3)}${sched.padEnd(12)}${ms(mo.queue, 11)}${ms(mo.service, 14)}`);
+    }
+  }
+  const issued = kernelOrder(trace).length;
+  if (issued > 1) console.log(`  issue order beside the kernel's (${issued} issued): pairs of requests in the kernel's order, requests at its place`);
+  for (const { sched, cmp } of issued > 1 ? runs : []) console.log(`     ${sched.padEnd(12)}${`${(100 * cmp.pairsInOrder).toFixed(1)}%`.padStart(8)}${String(cmp.samePosition).padStart(8)}`);
+  if (gaps)
+    console.log(`  the kernel left a tag free before an issue for ${(gaps.mean_us / 1000).toFixed(2)} ms on average (p99 ${(gaps.p99_us / 1000).toFixed(2)} ms), waiting for a queue run; the model issues at once${o.dispatchGaps ? ", its device holds each request that much longer instead" : " (--dispatch-gaps: its device holds each request that much longer)"}`);
   return 0;
 }
 

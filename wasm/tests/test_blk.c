@@ -3,7 +3,7 @@
  * mq-deadline cases worked by hand from block/mq-deadline.c (7.2), then the whole
  * simulation: every request completes once, tags are respected, none is FIFO. Then kyber's
  * from block/kyber-iosched.c: domain depths, batches round robin, the timer's arithmetic,
- * tokens across a shrink, and a whole run.
+ * tokens across a shrink, and a whole run. Then trace jobs: requests at recorded times.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -812,8 +812,274 @@ static void test_kyber_simulation(void)
 	CHECK(blk_sim_new((enum blk_sched)3, &DEFAULTS, &ssd, jobs, 3, 250, 1) == NULL);
 }
 
+/* --- trace jobs: requests arrive at recorded times, open loop */
+
+#define MS 1000000ull
+
+/* a device with one tag serving one request at a time in a fixed time */
+static struct blk_device fixed(uint64_t service_ns)
+{
+	return (struct blk_device){ 1, 1, service_ns, 0, 0, 0.0, 1ull << 30 };
+}
+
+static struct blk_sim *replay(enum blk_sched sched, const struct blk_device *dev, const struct blk_trace_rq *rq, uint32_t n)
+{
+	struct blk_sim *s = blk_sim_new_trace(sched, &DEFAULTS, dev, rq, n, 100, 1);
+
+	CHECK(s != NULL);
+	if (s)
+		CHECK_EQ(blk_sim_run(s), 0);
+	return s;
+}
+
+static struct blk_trace_rq read_at(uint64_t ns, uint64_t sector)
+{
+	return (struct blk_trace_rq){ ns, sector, 8, FSLAB_BLK_READ, 2, 0, 0 };
+}
+
+static void check_order(const struct blk_sim *s, const uint32_t *want, uint32_t n)
+{
+	uint32_t i;
+
+	CHECK_EQ(s->norder, n);
+	for (i = 0; i < n && i < s->norder; i++)
+		CHECK_EQ(s->order[i], want[i]);
+}
+
+static void test_trace_queue_times(void)
+{
+	/* three requests 1 ms apart, 2 ms each on one tag: each waits for the one before it */
+	struct blk_trace_rq rq[3] = { read_at(0, 0), read_at(1 * MS, 8), read_at(2 * MS, 16) };
+	struct blk_device dev = fixed(2 * MS);
+	enum blk_sched all[3] = { BLK_SCHED_NONE, BLK_SCHED_MQ_DEADLINE, BLK_SCHED_KYBER };
+	uint32_t k, i;
+
+	for (k = 0; k < 3; k++) {
+		struct blk_sim *s = replay(all[k], &dev, rq, 3);
+		if (!s)
+			continue;
+		CHECK_EQ(s->nrq, 3);
+		CHECK_EQ(s->events.len, 9);
+		for (i = 0; i < 3; i++) {
+			CHECK_EQ(s->rq[i].insert_ns, i * MS);
+			CHECK_EQ(s->rq[i].dispatch_ns - s->rq[i].insert_ns, i * MS); /* queue: 0, 1, 2 ms */
+			CHECK_EQ(s->rq[i].complete_ns - s->rq[i].dispatch_ns, 2 * MS);
+			CHECK_EQ(s->order[i], i);
+		}
+		CHECK_EQ(s->now_ns, 6 * MS);
+		blk_sim_free(s);
+	}
+}
+
+static void test_trace_sector_order(void)
+{
+	/* four reads at once on an idle one-tag disk (1 ms each), sectors 300 100 400 200 */
+	struct blk_trace_rq rq[4] = { read_at(0, 300), read_at(0, 100), read_at(0, 400), read_at(0, 200) };
+	struct blk_device dev = fixed(1 * MS);
+	struct blk_sim *s;
+	uint32_t i;
+
+	/* none: arrival order */
+	s = replay(BLK_SCHED_NONE, &dev, rq, 4);
+	check_order(s, (const uint32_t[]){ 0, 1, 2, 3 }, 4);
+	blk_sim_free(s);
+	/*
+	 * mq-deadline: the first takes the idle disk at once and starts a read batch at 300; the
+	 * batch goes on upward (400), then, with nothing further up, starts again at the FIFO's
+	 * oldest (100) and goes upward (200)
+	 */
+	s = replay(BLK_SCHED_MQ_DEADLINE, &dev, rq, 4);
+	check_order(s, (const uint32_t[]){ 0, 2, 1, 3 }, 4);
+	CHECK_EQ(s->rq[2].dispatch_ns, 1 * MS);
+	CHECK_EQ(s->rq[3].dispatch_ns, 3 * MS);
+	blk_sim_free(s);
+	/* kyber: one FIFO per domain, arrival order */
+	s = replay(BLK_SCHED_KYBER, &dev, rq, 4);
+	check_order(s, (const uint32_t[]){ 0, 1, 2, 3 }, 4);
+	blk_sim_free(s);
+
+	/* the same four in one plug (the first three plugged): mq-deadline sees all four, 100 200 300 400 */
+	for (i = 0; i < 3; i++)
+		rq[i].plugged = 1;
+	s = replay(BLK_SCHED_MQ_DEADLINE, &dev, rq, 4);
+	check_order(s, (const uint32_t[]){ 1, 3, 0, 2 }, 4);
+	for (i = 0; i < 4; i++)
+		CHECK_EQ(s->rq[s->order[i]].dispatch_ns, i * MS);
+	blk_sim_free(s);
+	s = replay(BLK_SCHED_NONE, &dev, rq, 4);
+	check_order(s, (const uint32_t[]){ 0, 1, 2, 3 }, 4);
+	blk_sim_free(s);
+
+	/* arriving 5 ms apart, each finds the disk idle: mq-deadline has nothing to sort */
+	for (i = 0; i < 4; i++) {
+		rq[i].arrival_ns = i * 5 * MS;
+		rq[i].plugged = 0;
+	}
+	s = replay(BLK_SCHED_MQ_DEADLINE, &dev, rq, 4);
+	check_order(s, (const uint32_t[]){ 0, 1, 2, 3 }, 4);
+	for (i = 0; i < 4; i++)
+		CHECK_EQ(s->rq[i].dispatch_ns, s->rq[i].insert_ns);
+	blk_sim_free(s);
+
+	/* a plugged request waits for the next arrival even on an idle disk: 200 at 0 (plugged), 100 at 1 ms */
+	{
+		struct blk_trace_rq two[2] = { read_at(0, 200), read_at(1 * MS, 100) };
+		struct blk_device slow = fixed(2 * MS);
+		two[0].plugged = 1;
+		s = replay(BLK_SCHED_MQ_DEADLINE, &slow, two, 2);
+		check_order(s, (const uint32_t[]){ 1, 0 }, 2);
+		CHECK_EQ(s->rq[1].dispatch_ns, 1 * MS);
+		CHECK_EQ(s->rq[0].dispatch_ns, 3 * MS);
+		blk_sim_free(s);
+		s = replay(BLK_SCHED_NONE, &slow, two, 2);
+		check_order(s, (const uint32_t[]){ 0, 1 }, 2);
+		CHECK_EQ(s->rq[0].dispatch_ns, 1 * MS);
+		CHECK_EQ(s->rq[1].dispatch_ns, 3 * MS);
+		blk_sim_free(s);
+	}
+}
+
+static void test_trace_flush_and_writes(void)
+{
+	/* a flush arriving behind a waiting read goes to hctx->dispatch and is issued before it */
+	struct blk_trace_rq rq[3] = { read_at(0, 100), read_at(0, 200), { MS / 2, 0, 0, FSLAB_BLK_FLUSH, 0, 0, 0 } };
+	struct blk_device dev = fixed(2 * MS);
+	enum blk_sched all[3] = { BLK_SCHED_NONE, BLK_SCHED_MQ_DEADLINE, BLK_SCHED_KYBER };
+	struct blk_sim *s;
+	uint32_t k;
+
+	for (k = 0; k < 3; k++) {
+		s = replay(all[k], &dev, rq, 3);
+		check_order(s, (const uint32_t[]){ 0, 2, 1 }, 3);
+		CHECK_EQ(s->rq[2].dispatch_ns, 2 * MS);
+		if (all[k] == BLK_SCHED_MQ_DEADLINE) /* the flush was never mq-deadline's */
+			CHECK_EQ(s->dd.per_prio[DD_BE_PRIO].inserted, 2);
+		blk_sim_free(s);
+	}
+	/*
+	 * a discard is a write to mq-deadline (rq_data_dir()): in one plug with two reads it goes
+	 * first, as last_dir starts as WRITE with a batch to finish; as a read it would be second
+	 */
+	{
+		struct blk_trace_rq rd[3] = { read_at(0, 900), read_at(0, 100), { 0, 500, 8, FSLAB_BLK_DISCARD, 2, 0, 0 } };
+		rd[0].plugged = rd[1].plugged = 1;
+		s = replay(BLK_SCHED_MQ_DEADLINE, &dev, rd, 3);
+		check_order(s, (const uint32_t[]){ 2, 1, 0 }, 3);
+		blk_sim_free(s);
+	}
+}
+
+static void test_trace_open_loop(void)
+{
+	/* a closed-loop run, recorded as a trace (its inserts) and replayed: the same run, on a
+	 * device that serves one request at a time (no two completions at one instant) */
+	struct blk_device hdd = { 1, 1, 100000, 1000, 1u << 20, 10.0, 1ull << 24 };
+	struct blk_device sd = { 2, 1, 300000, 12000, 1u << 20, 2.0, 1ull << 24 };
+	const struct blk_device *devs[2] = { &hdd, &sd };
+	struct blk_job jobs[3];
+	enum blk_sched all[3] = { BLK_SCHED_NONE, BLK_SCHED_MQ_DEADLINE, BLK_SCHED_KYBER };
+	uint32_t i, k, v, n;
+
+	for (i = 0; i < 3; i++)
+		jobs[i] = (struct blk_job){ 4, 8, 300, 1, i == 2 ? 50 : 0, i == 1 ? 3 : 2, i * (1ull << 22), 1ull << 22 };
+	for (v = 0; v < 2; v++)
+		for (k = 0; k < 3; k++) {
+			struct blk_sim *closed = blk_sim_new(all[k], &DEFAULTS, devs[v], jobs, 3, 250, 9);
+			struct blk_trace_rq *rq;
+			struct blk_sim *open;
+
+			CHECK(closed != NULL);
+			CHECK_EQ(blk_sim_run(closed), 0);
+			n = closed->nrq;
+			rq = calloc(n, sizeof(*rq));
+			for (i = 0; i < n; i++) {
+				const struct blk_rq *r = &closed->rq[i];
+				rq[i] = (struct blk_trace_rq){ r->insert_ns, r->sector, r->nr_sectors, r->op,
+							       r->prio == DD_IDLE_PRIO ? 3 : r->prio == DD_RT_PRIO ? 1 : 2, 0, 0 };
+			}
+			open = blk_sim_new_trace(all[k], &DEFAULTS, devs[v], rq, n, 250, 9);
+			CHECK(open != NULL);
+			CHECK_EQ(blk_sim_run(open), 0);
+			CHECK_EQ(open->norder, n);
+			for (i = 0; i < n; i++) {
+				CHECK_EQ(open->order[i], closed->order[i]);
+				CHECK_EQ(open->rq[i].dispatch_ns, closed->rq[i].dispatch_ns);
+				CHECK_EQ(open->rq[i].complete_ns, closed->rq[i].complete_ns);
+			}
+			if (all[k] == BLK_SCHED_KYBER) {
+				CHECK_EQ(open->kqd.trace_len, closed->kqd.trace_len);
+				CHECK(memcmp(open->kqd.trace, closed->kqd.trace, sizeof(*open->kqd.trace) * open->kqd.trace_len) == 0);
+			}
+			/* open loop: on a device 10x slower the requests arrive when they did */
+			{
+				struct blk_device slow = *devs[v];
+				struct blk_sim *late;
+				slow.base_ns *= 10;
+				late = blk_sim_new_trace(all[k], &DEFAULTS, &slow, rq, n, 250, 9);
+				CHECK_EQ(blk_sim_run(late), 0);
+				for (i = 0; i < n; i++)
+					CHECK_EQ(late->rq[i].insert_ns, rq[i].arrival_ns);
+				CHECK(late->now_ns > open->now_ns);
+				blk_sim_free(late);
+			}
+			free(rq);
+			blk_sim_free(open);
+			blk_sim_free(closed);
+		}
+}
+
+static void test_trace_measured_service(void)
+{
+	/* each request's own measured time overrides the device model: 3 ms, then 1 ms, then the model's 2 ms */
+	struct blk_trace_rq rq[3] = { read_at(0, 0), read_at(0, 8), read_at(0, 16) };
+	struct blk_device dev = fixed(2 * MS);
+	struct blk_sim *s;
+
+	rq[0].service_ns = 3 * MS;
+	rq[1].service_ns = 1 * MS;
+	s = replay(BLK_SCHED_NONE, &dev, rq, 3);
+	CHECK_EQ(s->rq[0].complete_ns, 3 * MS);
+	CHECK_EQ(s->rq[1].dispatch_ns, 3 * MS);
+	CHECK_EQ(s->rq[1].complete_ns, 4 * MS);
+	CHECK_EQ(s->rq[2].complete_ns, 6 * MS);
+	blk_sim_free(s);
+}
+
+static void test_trace_refused(void)
+{
+	struct blk_trace_rq rq[2] = { read_at(2 * MS, 0), read_at(1 * MS, 8) };
+	struct blk_device dev = fixed(MS);
+
+	CHECK(blk_sim_new_trace(BLK_SCHED_NONE, &DEFAULTS, &dev, rq, 2, 100, 1) == NULL); /* out of order */
+	CHECK(blk_sim_new_trace(BLK_SCHED_NONE, &DEFAULTS, &dev, rq, 0, 100, 1) == NULL);
+	rq[1].arrival_ns = 3 * MS;
+	rq[1].op = 7;
+	CHECK(blk_sim_new_trace(BLK_SCHED_NONE, &DEFAULTS, &dev, rq, 2, 100, 1) == NULL);
+	rq[1].op = FSLAB_BLK_OTHER;
+	rq[1].ioprio_class = 4;
+	CHECK(blk_sim_new_trace(BLK_SCHED_NONE, &DEFAULTS, &dev, rq, 2, 100, 1) == NULL);
+	rq[1].ioprio_class = 3;
+	dev.queue_depth = 0;
+	CHECK(blk_sim_new_trace(BLK_SCHED_NONE, &DEFAULTS, &dev, rq, 2, 100, 1) == NULL);
+	dev.queue_depth = 1;
+	CHECK(blk_sim_new_trace((enum blk_sched)3, &DEFAULTS, &dev, rq, 2, 100, 1) == NULL);
+	{
+		struct blk_sim *s = blk_sim_new_trace(BLK_SCHED_NONE, &DEFAULTS, &dev, rq, 2, 100, 1);
+		CHECK(s != NULL);
+		CHECK_EQ(blk_sim_run(s), 0);
+		CHECK_EQ(s->rq[1].op, FSLAB_BLK_OTHER);
+		blk_sim_free(s);
+	}
+}
+
 int main(void)
 {
+	test_trace_queue_times();
+	test_trace_sector_order();
+	test_trace_flush_and_writes();
+	test_trace_open_loop();
+	test_trace_measured_service();
+	test_trace_refused();
 	test_kyber_read_depth();
 	test_kyber_round_robin();
 	test_kyber_timer();

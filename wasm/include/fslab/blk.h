@@ -8,6 +8,9 @@
  *   queue run: while a driver tag is free -> dd_dispatch_request -> device
  *   completion -> dd_finish_request, free the tag, the job submits its next, run the queue
  *
+ * or, for a recorded trace (blk_sim_new_trace), an open-loop job: each request arrives at
+ * its time, whatever has completed by then, and takes the same insert -> dispatch -> device path.
+ *
  * Every insert, issue and completion is an event (fslab/events.h BLK_RQ_*) and a row of
  * per-request times, so the page can draw queue depth and offset against time.
  *
@@ -54,6 +57,17 @@ struct blk_job {
 	uint64_t offset, span;  /* sectors */
 };
 
+/* one request of an open-loop trace job: it arrives at arrival_ns (a trace's block_rq_insert) */
+struct blk_trace_rq {
+	uint64_t arrival_ns, sector;
+	uint32_t nr_sectors, op; /* op: FSLAB_BLK_READ / WRITE / DISCARD / FLUSH / OTHER */
+	uint32_t ioprio_class;   /* IOPRIO_CLASS_NONE 0, RT 1, BE 2, IDLE 3 */
+	/* 1: no queue run after this insert; the next arrival's comes first, as for the requests
+	 * of one plug, or inserts whose async queue run (kblockd) had not happened yet */
+	uint32_t plugged;
+	uint64_t service_ns; /* the device's time for it (the kernel's issue -> complete); 0: the device model's */
+};
+
 struct blk_rq {
 	uint32_t job, op, prio; /* op: FSLAB_BLK_READ / WRITE; prio: enum dd_prio */
 	uint64_t sector;
@@ -63,6 +77,7 @@ struct blk_rq {
 	/* links: fifo list (per prio, dir; kyber: its domain list), sort tree (treap on sector, id) */
 	uint32_t fifo_prev, fifo_next, left, right, heap;
 	uint32_t token; /* kyber: the domain token it holds (rq->elv.priv[0]); BLK_NIL: none */
+	uint64_t service_ns; /* a trace job's measured service time; 0: the device model's */
 };
 
 struct dd_per_prio {
@@ -161,6 +176,10 @@ struct blk_sim {
 	uint64_t head_sector, now_ns;
 	uint32_t *order; uint32_t norder;             /* dispatch order */
 	int started;                                  /* blk_sim_step: the jobs' first requests are in */
+	/* an open-loop trace job (blk_sim_new_trace; njobs 0): its requests, the next to arrive */
+	struct blk_trace_rq *trace; uint32_t ntrace, trace_next;
+	/* hctx->dispatch: requests that bypass the scheduler (a REQ_OP_FLUSH, added at its head), dispatched first */
+	uint32_t dispatch_head;
 	struct fslab_events events;
 };
 
@@ -193,11 +212,15 @@ static inline uint64_t blk_splitmix64(uint64_t *s) /* deterministic for a seed *
 
 struct blk_sim *blk_sim_new(enum blk_sched sched, const struct dd_tunables *t, const struct blk_device *dev,
 			    const struct blk_job *jobs, uint32_t njobs, uint32_t hz, uint64_t seed);
+/* An open-loop trace job: rqs[n] arrive at their arrival_ns (not decreasing), their rq
+ * indices in that order; NULL if refused (no requests, times out of order, a bad op). */
+struct blk_sim *blk_sim_new_trace(enum blk_sched sched, const struct dd_tunables *t, const struct blk_device *dev,
+				  const struct blk_trace_rq *rqs, uint32_t n, uint32_t hz, uint64_t seed);
 void blk_sim_free(struct blk_sim *s);
-/* one step: the jobs' first submissions, then one completion and what it sets off;
- * 1 after a step, 0 at the end, -errno */
+/* one step: the jobs' first submissions, then one completion and what it sets off (a trace
+ * job: the next arrival or completion); 1 after a step, 0 at the end, -errno */
 int blk_sim_step(struct blk_sim *s);
-/* runs to the end (every job's ios completed); 0 or -errno */
+/* runs to the end (every request completed); 0 or -errno */
 int blk_sim_run(struct blk_sim *s);
 
 #endif

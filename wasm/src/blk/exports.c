@@ -7,17 +7,37 @@
  *            kyber: read_lat_nsec write_lat_nsec (read only for kyber: five words do for the others)
  *   dev[7]   queue_depth channels base_ns per_sector_ns seek_max_sectors per_seek_sector_ns(x1000) capacity
  *   jobs[9n] iodepth bs_sectors ios random write_pct ioprio_class offset span (sectors) _
+ * or, for a recorded trace (fx_blk_new_trace), one array per field, n requests in arrival order:
+ *   arrival_ns[n], sector[n], service_ns[n] (0: the device model's) as doubles (whole numbers,
+ *   exact below 2^53); sectors[n], op[n] (FSLAB_BLK_*), ioprio_class[n], plugged[n] as u32
  * Results come back as rows of doubles, one per request in submission order.
  */
 #include <stdlib.h>
 #include "fslab/blk.h"
 
 
+static struct dd_tunables tunables_of(const uint32_t *tun) { return (struct dd_tunables){ tun[0], tun[1], tun[2], tun[3], tun[4] }; }
+
+static struct blk_device device_of(const uint32_t *dev)
+{
+	return (struct blk_device){ dev[0], dev[1], dev[2], dev[3], dev[4], dev[5] / 1000.0, dev[6] };
+}
+
+/* kyber's sysfs store writes the targets straight into kqd->latency_targets too */
+static struct blk_sim *kyber_targets(struct blk_sim *s, const uint32_t *tun)
+{
+	if (s && s->sched == BLK_SCHED_KYBER) {
+		s->kqd.latency_targets[KYBER_READ] = tun[5];
+		s->kqd.latency_targets[KYBER_WRITE] = tun[6];
+	}
+	return s;
+}
+
 struct blk_sim *fx_blk_new(uint32_t sched, const uint32_t *tun, const uint32_t *dev, const uint32_t *jobs,
 			   uint32_t njobs, uint32_t hz, uint32_t seed)
 {
-	struct dd_tunables t = { tun[0], tun[1], tun[2], tun[3], tun[4] };
-	struct blk_device d = { dev[0], dev[1], dev[2], dev[3], dev[4], dev[5] / 1000.0, dev[6] };
+	struct dd_tunables t = tunables_of(tun);
+	struct blk_device d = device_of(dev);
 	struct blk_job *j = calloc(njobs ? njobs : 1, sizeof(*j));
 	struct blk_sim *s;
 	uint32_t i;
@@ -30,12 +50,35 @@ struct blk_sim *fx_blk_new(uint32_t sched, const uint32_t *tun, const uint32_t *
 	}
 	s = blk_sim_new((enum blk_sched)sched, &t, &d, j, njobs, hz, seed);
 	free(j);
-	/* kyber's sysfs store writes the targets straight into kqd->latency_targets too */
-	if (s && sched == BLK_SCHED_KYBER) {
-		s->kqd.latency_targets[KYBER_READ] = tun[5];
-		s->kqd.latency_targets[KYBER_WRITE] = tun[6];
+	return kyber_targets(s, tun);
+}
+
+/* negative, NaN or past 2^64: refused rather than wrapped */
+static int in_u64(double x) { return x >= 0 && x < 18446744073709551616.0; }
+
+struct blk_sim *fx_blk_new_trace(uint32_t sched, const uint32_t *tun, const uint32_t *dev, const double *arrival_ns,
+				 const double *sector, const double *service_ns, const uint32_t *sectors, const uint32_t *op,
+				 const uint32_t *ioprio_class, const uint32_t *plugged, uint32_t n, uint32_t hz, uint32_t seed)
+{
+	struct dd_tunables t = tunables_of(tun);
+	struct blk_device d = device_of(dev);
+	struct blk_trace_rq *rq = calloc(n ? n : 1, sizeof(*rq));
+	struct blk_sim *s;
+	uint32_t i;
+
+	if (!rq)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (!in_u64(arrival_ns[i]) || !in_u64(sector[i]) || !in_u64(service_ns[i])) {
+			free(rq);
+			return NULL;
+		}
+		rq[i] = (struct blk_trace_rq){ (uint64_t)arrival_ns[i], (uint64_t)sector[i], sectors[i], op[i], ioprio_class[i],
+					       plugged[i], (uint64_t)service_ns[i] };
 	}
-	return s;
+	s = blk_sim_new_trace((enum blk_sched)sched, &t, &d, rq, n, hz, seed);
+	free(rq);
+	return kyber_targets(s, tun);
 }
 
 void fx_blk_free(struct blk_sim *s) { blk_sim_free(s); }

@@ -122,7 +122,11 @@ static uint32_t deadline_from_pos(const struct blk_rq *r, const struct dd_per_pr
 	return res;
 }
 
-static int rq_dir(const struct blk_rq *r, uint32_t x) { return r[x].op == FSLAB_BLK_WRITE ? DD_WRITE : DD_READ; }
+/* rq_data_dir(): op_is_write(), so a discard is a write too */
+static int rq_dir(const struct blk_rq *r, uint32_t x)
+{
+	return r[x].op == FSLAB_BLK_WRITE || r[x].op == FSLAB_BLK_DISCARD ? DD_WRITE : DD_READ;
+}
 
 static void fifo_del(struct blk_rq *r, struct dd_per_prio *pp, int dir, uint32_t x)
 {

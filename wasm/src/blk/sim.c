@@ -7,6 +7,9 @@
  * and a completion frees its tag, lets its job submit the next request and reruns the queue.
  * The scheduler is none, mq-deadline (mq_deadline.c) or kyber (kyber_iosched.c), whose
  * timer runs between completions when it falls due.
+ *
+ * A trace job (blk_sim_new_trace) is open loop instead: its requests arrive at recorded
+ * times, however far the device has got, and a completion only reruns the queue.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,38 +22,61 @@ static uint64_t rng_next(uint64_t *s) { return blk_splitmix64(s); }
 
 static uint64_t jiffies(const struct blk_sim *s) { return s->now_ns * s->hz / 1000000000ull; }
 
-struct blk_sim *blk_sim_new(enum blk_sched sched, const struct dd_tunables *t, const struct blk_device *dev,
-			    const struct blk_job *jobs, uint32_t njobs, uint32_t hz, uint64_t seed)
+/* what both kinds of simulation hold: room for `cap` requests, the scheduler set up */
+static struct blk_sim *sim_alloc(enum blk_sched sched, const struct dd_tunables *t, const struct blk_device *dev,
+				 uint32_t cap, uint32_t hz, uint64_t seed)
 {
 	struct blk_sim *s = calloc(1, sizeof(*s));
-	uint64_t total = 0;
-	uint32_t j;
 
 	if (!s)
 		return NULL;
-	for (j = 0; j < njobs; j++)
-		total += jobs[j].ios;
-	if (!njobs || total == 0 || total >= BLK_NIL || !dev->queue_depth || !dev->channels || !hz ||
-	    (unsigned)sched > BLK_SCHED_KYBER) {
-		free(s);
-		return NULL;
-	}
 	s->sched = sched;
 	s->hz = hz;
 	s->dev = *dev;
-	s->njobs = njobs;
-	s->cap = (uint32_t)total;
-	s->jobs = malloc(sizeof(*jobs) * njobs);
-	s->job_issued = calloc(njobs, sizeof(uint32_t));
-	s->job_done = calloc(njobs, sizeof(uint32_t));
-	s->job_next_sector = calloc(njobs, sizeof(uint64_t));
-	s->job_rng = calloc(njobs, sizeof(uint64_t));
+	s->cap = cap;
 	s->rq = malloc(sizeof(struct blk_rq) * s->cap);
 	s->devq = malloc(sizeof(uint32_t) * s->cap);
 	s->heap = malloc(sizeof(uint32_t) * s->cap);
 	s->order = malloc(sizeof(uint32_t) * s->cap);
 	fslab_events_init(&s->events);
-	if (!s->jobs || !s->job_issued || !s->job_done || !s->job_next_sector || !s->job_rng || !s->rq || !s->devq || !s->heap || !s->order) {
+	if (!s->rq || !s->devq || !s->heap || !s->order) {
+		blk_sim_free(s);
+		return NULL;
+	}
+	s->none_head = s->none_tail = BLK_NIL;
+	s->dispatch_head = BLK_NIL;
+	dd_init(&s->dd, t, hz);
+	if (sched == BLK_SCHED_KYBER)
+		kyber_init(s, seed);
+	return s;
+}
+
+static int sim_params_ok(enum blk_sched sched, const struct blk_device *dev, uint32_t hz)
+{
+	return dev->queue_depth && dev->channels && hz && (unsigned)sched <= BLK_SCHED_KYBER;
+}
+
+struct blk_sim *blk_sim_new(enum blk_sched sched, const struct dd_tunables *t, const struct blk_device *dev,
+			    const struct blk_job *jobs, uint32_t njobs, uint32_t hz, uint64_t seed)
+{
+	struct blk_sim *s;
+	uint64_t total = 0;
+	uint32_t j;
+
+	for (j = 0; j < njobs; j++)
+		total += jobs[j].ios;
+	if (!njobs || total == 0 || total >= BLK_NIL || !sim_params_ok(sched, dev, hz))
+		return NULL;
+	s = sim_alloc(sched, t, dev, (uint32_t)total, hz, seed);
+	if (!s)
+		return NULL;
+	s->njobs = njobs;
+	s->jobs = malloc(sizeof(*jobs) * njobs);
+	s->job_issued = calloc(njobs, sizeof(uint32_t));
+	s->job_done = calloc(njobs, sizeof(uint32_t));
+	s->job_next_sector = calloc(njobs, sizeof(uint64_t));
+	s->job_rng = calloc(njobs, sizeof(uint64_t));
+	if (!s->jobs || !s->job_issued || !s->job_done || !s->job_next_sector || !s->job_rng) {
 		blk_sim_free(s);
 		return NULL;
 	}
@@ -59,10 +85,33 @@ struct blk_sim *blk_sim_new(enum blk_sched sched, const struct dd_tunables *t, c
 		s->job_next_sector[j] = jobs[j].offset;
 		s->job_rng[j] = seed * 0x100000001B3ull + j;
 	}
-	s->none_head = s->none_tail = BLK_NIL;
-	dd_init(&s->dd, t, hz);
-	if (sched == BLK_SCHED_KYBER)
-		kyber_init(s, seed);
+	return s;
+}
+
+struct blk_sim *blk_sim_new_trace(enum blk_sched sched, const struct dd_tunables *t, const struct blk_device *dev,
+				  const struct blk_trace_rq *rqs, uint32_t n, uint32_t hz, uint64_t seed)
+{
+	struct blk_sim *s;
+	uint32_t i;
+
+	if (!n || n >= BLK_NIL || !sim_params_ok(sched, dev, hz))
+		return NULL;
+	for (i = 0; i < n; i++) {
+		uint32_t op = rqs[i].op;
+		if ((i && rqs[i].arrival_ns < rqs[i - 1].arrival_ns) || rqs[i].ioprio_class > 3 ||
+		    (op > FSLAB_BLK_FLUSH && op != FSLAB_BLK_OTHER))
+			return NULL;
+	}
+	s = sim_alloc(sched, t, dev, n, hz, seed);
+	if (!s)
+		return NULL;
+	s->trace = malloc(sizeof(*rqs) * n);
+	if (!s->trace) {
+		blk_sim_free(s);
+		return NULL;
+	}
+	memcpy(s->trace, rqs, sizeof(*rqs) * n);
+	s->ntrace = n;
 	return s;
 }
 
@@ -79,6 +128,7 @@ void blk_sim_free(struct blk_sim *s)
 	free(s->devq);
 	free(s->heap);
 	free(s->order);
+	free(s->trace);
 	kyber_exit(s);
 	fslab_events_free(&s->events);
 	free(s);
@@ -128,7 +178,8 @@ static uint32_t heap_pop(struct blk_sim *s)
 	return top;
 }
 
-/* the device starts serving a request: seek from where the last one ended, then transfer */
+/* the device starts serving a request: seek from where the last one ended, then transfer
+ * (or, for a traced request, the time the kernel measured for it) */
 static void device_start(struct blk_sim *s, uint32_t x)
 {
 	struct blk_rq *r = &s->rq[x];
@@ -136,12 +187,16 @@ static void device_start(struct blk_sim *s, uint32_t x)
 
 	if (dist > s->dev.seek_max_sectors)
 		dist = s->dev.seek_max_sectors;
-	r->complete_ns = s->now_ns + s->dev.base_ns + (uint64_t)r->nr_sectors * s->dev.per_sector_ns +
-			 (uint64_t)((double)dist * s->dev.per_seek_sector_ns);
+	r->complete_ns = s->now_ns + (r->service_ns ? r->service_ns :
+			 s->dev.base_ns + (uint64_t)r->nr_sectors * s->dev.per_sector_ns +
+			 (uint64_t)((double)dist * s->dev.per_seek_sector_ns));
 	s->head_sector = r->sector + r->nr_sectors;
 	s->in_service++;
 	heap_push(s, x);
 }
+
+/* REQ_OP_FLUSH goes around the scheduler (blk_mq_insert_request(): hctx->dispatch, at its head) */
+static int bypasses_sched(const struct blk_rq *r) { return r->op == FSLAB_BLK_FLUSH; }
 
 /* blk_mq_run_hw_queue(): dispatch while the scheduler has a request and a driver tag is free */
 static void run_queue(struct blk_sim *s)
@@ -149,7 +204,11 @@ static void run_queue(struct blk_sim *s)
 	while (s->tags_used < s->dev.queue_depth) {
 		uint32_t x;
 
-		if (s->sched == BLK_SCHED_NONE) {
+		if (s->dispatch_head != BLK_NIL) {
+			/* blk_mq_sched_dispatch_requests(): hctx->dispatch before the scheduler */
+			x = s->dispatch_head;
+			s->dispatch_head = s->rq[x].fifo_next;
+		} else if (s->sched == BLK_SCHED_NONE) {
 			x = s->none_head;
 			if (x == BLK_NIL)
 				break;
@@ -181,6 +240,26 @@ static void run_queue(struct blk_sim *s)
 	}
 }
 
+/* into the scheduler (or none's FIFO, or hctx->dispatch for a flush) */
+static void insert(struct blk_sim *s, uint32_t x)
+{
+	emit(s, FSLAB_EV_BLK_RQ_INSERT, x);
+	if (bypasses_sched(&s->rq[x])) {
+		s->rq[x].fifo_next = s->dispatch_head;
+		s->dispatch_head = x;
+	} else if (s->sched == BLK_SCHED_NONE) {
+		if (s->none_tail == BLK_NIL)
+			s->none_head = x;
+		else
+			s->rq[s->none_tail].fifo_next = x;
+		s->none_tail = x;
+	} else if (s->sched == BLK_SCHED_KYBER) {
+		kyber_insert_request(s, x);
+	} else {
+		dd_insert_request(s, x, jiffies(s));
+	}
+}
+
 /* a job submits its next request: blk_mq_submit_bio() -> insert -> run the queue */
 static void submit(struct blk_sim *s, uint32_t j)
 {
@@ -208,19 +287,82 @@ static void submit(struct blk_sim *s, uint32_t j)
 	r->fifo_next = r->fifo_prev = BLK_NIL;
 	r->token = BLK_NIL;
 	s->job_issued[j]++;
-	emit(s, FSLAB_EV_BLK_RQ_INSERT, x);
-	if (s->sched == BLK_SCHED_NONE) {
-		if (s->none_tail == BLK_NIL)
-			s->none_head = x;
-		else
-			s->rq[s->none_tail].fifo_next = x;
-		s->none_tail = x;
-	} else if (s->sched == BLK_SCHED_KYBER) {
-		kyber_insert_request(s, x);
-	} else {
-		dd_insert_request(s, x, jiffies(s));
-	}
+	insert(s, x);
 	run_queue(s);
+}
+
+/* a trace job's next request arrives: it is inserted; the caller decides when the queue runs */
+static void arrive(struct blk_sim *s)
+{
+	const struct blk_trace_rq *t = &s->trace[s->trace_next++];
+	uint32_t x = s->nrq++;
+	struct blk_rq *r = &s->rq[x];
+
+	memset(r, 0, sizeof(*r));
+	r->op = t->op;
+	r->prio = dd_prio_of_class(t->ioprio_class);
+	r->sector = t->sector;
+	r->nr_sectors = t->nr_sectors;
+	r->service_ns = t->service_ns;
+	r->insert_ns = s->now_ns;
+	r->fifo_next = r->fifo_prev = BLK_NIL;
+	r->token = BLK_NIL;
+	insert(s, x);
+}
+
+/* the request that finishes first completes: its tag is freed, a waiting one takes the channel */
+static uint32_t complete_next(struct blk_sim *s)
+{
+	uint32_t x = heap_pop(s);
+	struct blk_rq *r = &s->rq[x];
+
+	s->now_ns = r->complete_ns;
+	s->in_service--;
+	emit(s, FSLAB_EV_BLK_RQ_COMPLETE, x);
+	if (bypasses_sched(r)) {
+		/* never the scheduler's: nothing to finish */
+	} else if (s->sched == BLK_SCHED_MQ_DEADLINE) {
+		dd_finish_request(s, x);
+	} else if (s->sched == BLK_SCHED_KYBER) {
+		/* __blk_mq_end_request(): completed_request (the samples), then finish_request (the token) */
+		kyber_completed_request(s, x);
+		kyber_finish_request(s, x);
+	}
+	s->tags_used--;
+	if (s->devq_len) {
+		uint32_t next = s->devq[s->devq_head];
+		s->devq_head = (s->devq_head + 1) % s->cap;
+		s->devq_len--;
+		device_start(s, next);
+	}
+	return x;
+}
+
+/*
+ * A trace job's step: the next arrival or the next completion, whichever comes first (the
+ * arrival on a tie: its insert, then the completion's run sees it, as a closed-loop job's
+ * next request is in before the queue runs). An arrival runs the queue unless plugged.
+ */
+static int trace_step(struct blk_sim *s)
+{
+	int more = s->trace_next < s->ntrace;
+	uint64_t at = more ? s->trace[s->trace_next].arrival_ns : 0;
+	int done_first = s->heap_len && (!more || s->rq[s->heap[0]].complete_ns < at);
+
+	if (!s->heap_len && !more)
+		return 0;
+	if (s->sched == BLK_SCHED_KYBER)
+		kyber_timer_due(s, done_first ? s->rq[s->heap[0]].complete_ns : at);
+	if (done_first) {
+		complete_next(s);
+		run_queue(s);
+		return 1;
+	}
+	s->now_ns = at;
+	arrive(s);
+	if (!s->trace[s->trace_next - 1].plugged || s->trace_next == s->ntrace)
+		run_queue(s);
+	return 1;
 }
 
 /*
@@ -236,6 +378,8 @@ int blk_sim_step(struct blk_sim *s)
 
 	if (s->events.oom)
 		return -FSLAB_ENOSPC;
+	if (s->trace)
+		return trace_step(s);
 	if (!s->started) {
 		s->started = 1;
 		for (j = 0; j < s->njobs; j++)
@@ -248,26 +392,8 @@ int blk_sim_step(struct blk_sim *s)
 	if (s->sched == BLK_SCHED_KYBER)
 		kyber_timer_due(s, s->rq[s->heap[0]].complete_ns);
 
-	uint32_t x = heap_pop(s);
-	struct blk_rq *r = &s->rq[x];
+	const struct blk_rq *r = &s->rq[complete_next(s)];
 
-	s->now_ns = r->complete_ns;
-	s->in_service--;
-	emit(s, FSLAB_EV_BLK_RQ_COMPLETE, x);
-	if (s->sched == BLK_SCHED_MQ_DEADLINE) {
-		dd_finish_request(s, x);
-	} else if (s->sched == BLK_SCHED_KYBER) {
-		/* __blk_mq_end_request(): completed_request (the samples), then finish_request (the token) */
-		kyber_completed_request(s, x);
-		kyber_finish_request(s, x);
-	}
-	s->tags_used--;
-	if (s->devq_len) {
-		uint32_t next = s->devq[s->devq_head];
-		s->devq_head = (s->devq_head + 1) % s->cap;
-		s->devq_len--;
-		device_start(s, next);
-	}
 	s->job_done[r->job]++;
 	if (s->job_issued[r->job] < s->jobs[r->job].ios)
 		submit(s, r->job);

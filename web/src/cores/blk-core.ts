@@ -1,5 +1,5 @@
 // The blk core (wasm/src/blk): blk-mq dispatch with none, mq-deadline or kyber in simulated
-// time, driven by fio-like jobs. One call runs a whole scenario and returns typed arrays
+// time, driven by fio-like jobs (or a recorded trace: blk-trace.ts). One call runs a whole scenario and returns typed arrays
 // (transferable from a worker) plus a summary; the CLI (`fslab simulate blk`), tests and page
 // share it.
 import { EV, WORDS_PER_EVENT } from "./events";
@@ -124,7 +124,8 @@ export interface BlkResult {
 
 export class BlkError extends Error {}
 
-function stats(lat: number[]): OpStats {
+/** count, mean, p99 (nearest rank) and max of a list of µs */
+export function stats(lat: number[]): OpStats {
   if (!lat.length) return { requests: 0, mean_us: 0, p99_us: 0, max_us: 0 };
   const s = [...lat].sort((a, b) => a - b);
   return {
@@ -182,24 +183,28 @@ export function newBlkSim(m: any, sc: BlkScenario): number {
 export function simulateBlk(m: any, sc: BlkScenario): BlkResult {
   const sim = newBlkSim(m, sc);
   try {
-    const ret = m._fx_blk_run(sim);
-    const len = m._fx_blk_events_len(sim);
-    if (ret < 0 || len < 0) throw new BlkError("the simulation ran out of memory");
-    const n = m._fx_blk_count(sim);
-    const rowsPtr = m._fx_blk_rows(sim);
-    if (!rowsPtr) throw new BlkError("the simulation ran out of memory");
-    const rows = m.HEAPF64.slice(rowsPtr >>> 3, (rowsPtr >>> 3) + n * ROW_WIDTH);
-    m._fx_free(rowsPtr);
-    const op = m._fx_blk_order(sim) >>> 2;
-    const order = m.HEAPU32.slice(op, op + n);
-    const ep = m._fx_blk_events_ptr(sim) >>> 2;
-    const events = m.HEAPU32.slice(ep, ep + len * WORDS_PER_EVENT);
-    const result: BlkResult = { rows, order, events, summary: summarize(sc.sched, rows, order) };
-    if (sc.sched === "kyber") result.kyber = parseKyberTrace(readWords(m, m._fx_blk_kyber_trace, sim));
-    return result;
+    return readBlkResult(m, sim, sc.sched, m._fx_blk_run(sim));
   } finally {
     m._fx_blk_free(sim);
   }
+}
+
+/** A finished run's rows, order, events and summary, copied out of wasm memory (ret: fx_blk_run's). */
+export function readBlkResult(m: any, sim: number, sched: Scheduler, ret: number): BlkResult {
+  const len = m._fx_blk_events_len(sim);
+  if (ret < 0 || len < 0) throw new BlkError("the simulation ran out of memory");
+  const n = m._fx_blk_count(sim);
+  const rowsPtr = m._fx_blk_rows(sim);
+  if (!rowsPtr) throw new BlkError("the simulation ran out of memory");
+  const rows = m.HEAPF64.slice(rowsPtr >>> 3, (rowsPtr >>> 3) + n * ROW_WIDTH);
+  m._fx_free(rowsPtr);
+  const op = m._fx_blk_order(sim) >>> 2;
+  const order = m.HEAPU32.slice(op, op + n);
+  const ep = m._fx_blk_events_ptr(sim) >>> 2;
+  const events = m.HEAPU32.slice(ep, ep + len * WORDS_PER_EVENT);
+  const result: BlkResult = { rows, order, events, summary: summarize(sched, rows, order) };
+  if (sched === "kyber") result.kyber = parseKyberTrace(readWords(m, m._fx_blk_kyber_trace, sim));
+  return result;
 }
 
 /** A whole "words" export (fx_blk_state and its kind: (sim, out, cap) -> words needed), copied out. */

@@ -1,0 +1,278 @@
+// The block-trace input against a trace the guest kernel wrote, and hand-made lines for what
+// that capture does not show.
+//
+// traces/blk-nullb-mq-deadline.trace.gz was captured in the guest (Linux 7.2.13) with
+// `npx fslab vm -- "$(cat cap.sh)" > blk-nullb-mq-deadline.trace` (then gzip -9n), cap.sh being:
+//   d=/sys/kernel/config/nullb/nullb1; mkdir $d
+//   echo 64 > $d/size; echo 1 > $d/hw_queue_depth; echo 2 > $d/irqmode; echo 1000000 > $d/completion_nsec
+//   echo 1 > $d/power                      # a null_blk disk: one tag, each request done by a 1 ms timer
+//   echo mq-deadline > /sys/block/nullb1/queue/scheduler; echo 64 > /sys/block/nullb1/queue/nr_requests
+//   T=/sys/kernel/tracing; echo 0 > $T/tracing_on; echo > $T/set_event; echo > $T/trace; echo 4096 > $T/buffer_size_kb
+//   for e in block_bio_queue block_rq_insert block_rq_issue block_rq_complete; do echo 1 > $T/events/block/$e/enable; done
+//   IFS=: read maj min < /sys/block/nullb1/dev; echo "dev == $(( (maj << 20) | min ))" > $T/events/block/filter
+//   echo 1 > $T/tracing_on
+//   fio --name=t --filename=/dev/nullb1 --rw=randrw --rwmixread=70 --bs=4k --iodepth=8 --numjobs=2 --ioengine=libaio \
+//       --direct=1 --number_ios=100 --size=32M --randrepeat=1 --eta=never --output=/dev/null
+//   echo 0 > $T/tracing_on; echo "# fslab: ..." (two lines saying the above); cat $T/trace
+// 200 requests (140 reads, 60 sync writes), 800 events, none lost. The times are the
+// emulator's: null_blk's 1 ms timer completed requests in 1.04 to 37.1 ms (median 1.50), and
+// kblockd's queue runs took 0.45 ms (median) to 20 ms to come round on the one emulated CPU.
+// traces/blk-nullb-none.trace.gz: the same, with `echo none` for the scheduler and nr_requests
+// left as it is (1: without a scheduler it cannot exceed the tags). No block_rq_insert at all:
+// each bio waits for the one tag and its request is issued directly.
+
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadCoreModule } from "./node-load";
+import { BlkError, DEVICES, ROW, ROW_WIDTH } from "./blk-core";
+import { BlkOp } from "./events";
+import {
+  BlkTraceError, compareBlkTrace, kernelDispatchGaps, kernelOrder, measuredDevice, onDevice, opOfRwbs, parseBlkTrace, pluggedOf, simulateBlkTrace,
+} from "./blk-trace";
+
+const read = (name: string) => gunzipSync(readFileSync(new URL(`./traces/${name}.trace.gz`, import.meta.url))).toString("utf8");
+const text = read("blk-nullb-mq-deadline");
+
+let m: any;
+beforeAll(async () => {
+  m = await loadCoreModule("blk");
+});
+
+describe("parseBlkTrace on the guest's trace", () => {
+  const t = parseBlkTrace(text);
+
+  it("finds every request with its insert, issue and completion", () => {
+    expect(t.requests.length).toBe(200);
+    expect(t.devices).toEqual(["254,1"]);
+    expect(t.events).toBe(800);
+    expect(t.lost).toBe(0);
+    expect(t.unmatched).toEqual({ issue: 0, complete: 0 });
+    expect(t.requests.filter((r) => r.op === BlkOp.Read).length).toBe(140);
+    expect(t.requests.filter((r) => r.op === BlkOp.Write).length).toBe(60);
+    for (const r of t.requests) {
+      expect(r.insertUs).not.toBeNull();
+      expect(r.bioUs! <= r.insertUs! && r.insertUs! <= r.issueUs! && r.issueUs! <= r.completeUs!).toBe(true);
+    }
+    for (let i = 1; i < t.requests.length; i++) expect(t.requests[i].arrivalUs).toBeGreaterThanOrEqual(t.requests[i - 1].arrivalUs);
+  });
+
+  it("reads the first request's fields as the lines say (lines 15, 16, 41, 44)", () => {
+    // fio-66 ... 9.491706: block_bio_queue: 254,1 R 3952 + 8 [fio]
+    // fio-66 ... 9.491801: block_rq_insert: 254,1 R 4096 () 3952 + 8 be,0,4 [fio]
+    // kworker/0:1H-63 ... 9.557752: block_rq_issue: 254,1 R 4096 () 3952 + 8 be,0,4 [kworker/0:1H]
+    // fio-65 ... 9.559827: block_rq_complete: 254,1 R () 3952 + 8 be,0,4 [0]
+    expect(t.requests[0]).toEqual({
+      dev: "254,1", rwbs: "R", op: BlkOp.Read, sector: 3952, sectors: 8, ioprioClass: 2, task: "fio-66", line: 16,
+      arrivalUs: 9491801, bioUs: 9491706, insertUs: 9491801, issueUs: 9557752, completeUs: 9559827,
+    });
+  });
+
+  it("the kernel's mq-deadline issued them out of arrival order; its first: the lowest write, as last_dir starts WRITE", () => {
+    const order = kernelOrder(t);
+    expect(order.length).toBe(200);
+    expect(order).not.toEqual(order.slice().sort((a, b) => a - b));
+    // eight inserted before kblockd's first run: writes 30800 and 24936 among them
+    expect(t.requests[order[0]]).toMatchObject({ rwbs: "WS", sector: 24936 });
+    expect(t.requests[order[1]]).toMatchObject({ rwbs: "WS", sector: 30800 });
+  });
+
+  it("the kernel's waits for a queue run with its tag free: the first issue came 7.649 ms after its insert", () => {
+    const gaps = kernelDispatchGaps(t);
+    expect(gaps.length).toBe(200);
+    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(0);
+    // WS 24936: inserted at 9.510195 (the disk idle), issued by kblockd at 9.517844
+    expect(gaps[0]).toBeCloseTo(7649, 6);
+  });
+
+  it("measures a one-tag device whose service time is the kernel's mean", () => {
+    const d = measuredDevice(t);
+    expect(d.queue_depth).toBe(1);
+    expect(d.channels).toBe(1);
+    const mean = t.requests.reduce((a, r) => a + r.completeUs! - r.issueUs!, 0) / t.requests.length;
+    expect(d.base_ns).toBe(Math.round(mean * 1000)); // 6.19 ms: null_blk's 1 ms timer, late in the emulator
+    expect(d.per_sector_ns).toBe(0); // every request is 4 KiB
+  });
+});
+
+describe("simulateBlkTrace on the guest's trace", () => {
+  const t = parseBlkTrace(text);
+  const t0 = t.requests[0].arrivalUs;
+
+  it("none keeps the kernel's arrival order; every request arrives when the kernel saw it", () => {
+    const r = simulateBlkTrace(m, t, "none", "kernel");
+    expect(r.summary.requests).toBe(200);
+    expect(Array.from(r.order)).toEqual(t.requests.map((_, i) => i));
+    for (let i = 0; i < 200; i++) {
+      const row = r.rows.subarray(i * ROW_WIDTH, (i + 1) * ROW_WIDTH);
+      expect(row[ROW.insert_us]).toBeCloseTo(t.requests[i].arrivalUs - t0, 6);
+      expect(row[ROW.sector]).toBe(t.requests[i].sector);
+      // the "kernel" device serves each request in the time the kernel measured for it
+      expect(row[ROW.complete_us] - row[ROW.dispatch_us]).toBeCloseTo(t.requests[i].completeUs! - t.requests[i].issueUs!, 6);
+    }
+  });
+
+  it("mq-deadline and kyber reorder the same arrivals; the comparison puts the kernel's times beside the model's", () => {
+    const dd = simulateBlkTrace(m, t, "mq-deadline", "kernel");
+    expect(Array.from(dd.order)).not.toEqual(t.requests.map((_, i) => i));
+    const c = compareBlkTrace(t, dd);
+    expect(c.requests.length).toBe(200);
+    // the first request: the kernel queued it 65.951 ms (insert 9.491801 -> issue 9.557752) and served it in 2.075 ms
+    expect(c.requests[0].kernel.queueUs).toBeCloseTo(65951, 6);
+    expect(c.requests[0].kernel.serviceUs).toBeCloseTo(2075, 6);
+    expect(c.requests[0].model.serviceUs).toBeCloseTo(2075, 6);
+    expect(c.requests[0].model.queueUs).toBe(0); // the model's disk is idle and it runs the queue at once
+    expect(c.ops.map((o) => o.op)).toEqual([BlkOp.Read, BlkOp.Write]);
+    expect(c.ops[0].kernel.queue.requests).toBe(140);
+    expect(c.ops[1].model.service.requests).toBe(60);
+    expect(c.pairsInOrder).toBeGreaterThan(0.5);
+    expect(c.pairsInOrder).toBeLessThanOrEqual(1);
+    const ky = simulateBlkTrace(m, t, "kyber", "kernel");
+    expect(ky.kyber!.length).toBeGreaterThan(0);
+  });
+
+  it("with the kernel's dispatch gaps, mq-deadline is the model that keeps writes waiting as the kernel's did", () => {
+    // the kernel (mq-deadline) queued writes far longer than reads: reads first, writes_starved 2
+    const kernel = compareBlkTrace(t, simulateBlkTrace(m, t, "none", "kernel")).ops.map((o) => o.kernel.queue.mean_us);
+    expect(kernel[1]).toBeGreaterThan(2 * kernel[0]);
+    const run = (sched: "none" | "mq-deadline") => compareBlkTrace(t, simulateBlkTrace(m, t, sched, "kernel", { dispatchGaps: true }));
+    const none = run("none");
+    const dd = run("mq-deadline");
+    const [r, w] = dd.ops.map((o) => o.model.queue.mean_us);
+    expect(w).toBeGreaterThan(2 * r);
+    const [nr, nw] = none.ops.map((o) => o.model.queue.mean_us);
+    expect(Math.abs(nw - nr)).toBeLessThan(0.2 * nr); // none: one FIFO, reads and writes alike
+    expect(dd.pairsInOrder).toBeGreaterThan(none.pairsInOrder);
+    // the gap rides on each request's service time
+    const gaps = kernelDispatchGaps(t);
+    const first = kernelOrder(t)[0];
+    expect(dd.requests[first].model.serviceUs).toBeCloseTo(dd.requests[first].kernel.serviceUs! + gaps[0], 3);
+    expect(() => simulateBlkTrace(m, t, "none", DEVICES.hdd, { dispatchGaps: true })).toThrow(BlkError);
+    // how near: the model's mean queue times within 30% of the kernel's (reads 53.8 against 70.5 ms, writes 167.4 against 202.7)
+    dd.ops.forEach((o) => expect(Math.abs(o.model.queue.mean_us - o.kernel.queue.mean_us)).toBeLessThan(0.3 * o.kernel.queue.mean_us));
+  });
+
+  it("a modelled device and plugging change the run, not the arrivals", () => {
+    const sd = simulateBlkTrace(m, t, "mq-deadline", DEVICES.sdcard);
+    const plugged = simulateBlkTrace(m, t, "mq-deadline", "kernel", { plugUs: 1000 });
+    for (const r of [sd, plugged])
+      for (let i = 0; i < 200; i++) expect(r.rows[i * ROW_WIDTH + ROW.insert_us]).toBeCloseTo(t.requests[i].arrivalUs - t0, 6);
+    expect(pluggedOf(t.requests, 1000).filter(Boolean).length).toBeGreaterThan(0);
+  });
+});
+
+describe("the guest's trace under none: direct issues", () => {
+  const t = parseBlkTrace(read("blk-nullb-none"));
+
+  it("every request arrives with its bio, and the kernel issued them in that order", () => {
+    expect(t.requests.length).toBe(200);
+    expect(t.unmatched).toEqual({ issue: 0, complete: 0 });
+    // fio-67 9.234968: block_bio_queue: 254,1 R 16696 + 8 [fio]; 9.235067: block_rq_issue: ... 16696 + 8 be,0,4 [fio]
+    expect(t.requests[0]).toMatchObject({ sector: 16696, task: "fio-67", line: 15, arrivalUs: 9234968, bioUs: 9234968, insertUs: null, issueUs: 9235067, completeUs: 9257071 });
+    for (const r of t.requests) expect(r.insertUs === null && r.arrivalUs === r.bioUs).toBe(true);
+    expect(kernelOrder(t)).toEqual(t.requests.map((_, i) => i));
+  });
+
+  it("the model's none issues them in the kernel's order, and with the dispatch gaps waits about as long", () => {
+    const c = compareBlkTrace(t, simulateBlkTrace(m, t, "none", "kernel", { dispatchGaps: true }));
+    expect(c.pairsInOrder).toBe(1);
+    expect(c.samePosition).toBe(200);
+    // reads 11.7 against 13.9 ms, writes 10.5 against 12.0
+    c.ops.forEach((o) => expect(Math.abs(o.model.queue.mean_us - o.kernel.queue.mean_us)).toBeLessThan(0.2 * o.kernel.queue.mean_us));
+  });
+});
+
+describe("parseBlkTrace on hand-made lines", () => {
+  const ev = (task: string, us: string, event: string, body: string) => `${task.padStart(16)} [000] ..... ${us.padStart(12)}: ${event}: ${body}`;
+
+  it("decodes rwbs as blk_fill_rwbs() writes it", () => {
+    expect(["R", "RA", "W", "WS", "WFS", "FWS", "FWFS", "D", "DE", "FF", "F", "FN", "N"].map(opOfRwbs)).toEqual([
+      BlkOp.Read, BlkOp.Read, BlkOp.Write, BlkOp.Write, BlkOp.Write, BlkOp.Write, BlkOp.Write, BlkOp.Discard, BlkOp.Discard,
+      BlkOp.Flush, BlkOp.Flush, BlkOp.Other, BlkOp.Other,
+    ]);
+  });
+
+  it("a request issued without an insert arrives with its bio; one with neither began before the trace", () => {
+    const t = parseBlkTrace([
+      "# tracer: nop",
+      ev("kworker/u2:1-30", "1.000000", "block_rq_issue", "7,0 W 4096 () 64 + 8 none,0,0 [kworker/u2:1]"), // queued before the trace
+      ev("dd-90", "1.000100", "block_bio_queue", "7,0 R 128 + 8 [dd]"),
+      ev("dd-90", "1.000150", "block_rq_issue", "7,0 R 4096 () 128 + 8 none,0,0 [dd]"), // none's direct issue
+      ev("kworker/u2:1-30", "1.000400", "block_rq_complete", "7,0 W () 64 + 8 none,0,0 [0]"),
+      ev("<idle>-0", "1.000900", "block_rq_complete", "7,0 R () 128 + 8 none,0,0 [0]"),
+      ev("jbd2/loop0-8-55", "1.001000", "block_rq_issue", "7,0 FF 0 () 0 + 0 none,0,0 [jbd2/loop0-8]"),
+      "CPU:0 [LOST 3 EVENTS]",
+      ev("sh-1", "1.002000", "sched_switch", "prev_comm=sh prev_pid=1"),
+    ].join("\n"));
+    expect(t.requests.length).toBe(1);
+    expect(t.requests[0]).toMatchObject({ op: BlkOp.Read, task: "dd-90", line: 3, arrivalUs: 1000100, insertUs: null, issueUs: 1000150, completeUs: 1000900 });
+    expect(t.unmatched).toEqual({ issue: 2, complete: 0 });
+    expect(t.lost).toBe(3);
+    expect(t.ignored).toBe(1);
+  });
+
+  it("matches repeated sectors oldest first, reads ns timestamps, counts requeues, and keeps devices apart", () => {
+    const t = parseBlkTrace([
+      ev("a-1", "2.000000001", "block_rq_insert", "8,0 R 4096 () 8 + 8 be,0,4 [a]"),
+      ev("a-1", "2.000000002", "block_rq_insert", "8,0 R 4096 () 8 + 8 be,0,4 [a]"),
+      ev("a-1", "2.000000003", "block_rq_insert", "8,16 W 4096 () 8 + 8 rt,0,0 [a]"),
+      ev("k-2", "2.000001000", "block_rq_issue", "8,0 R 4096 () 8 + 8 be,0,4 [k]"),
+      ev("k-2", "2.000002000", "block_rq_requeue", "8,0 R () 8 + 8 be,0,4 [0]"),
+      ev("k-2", "2.000003000", "block_rq_issue", "8,0 R 4096 () 8 + 8 be,0,4 [k]"),
+      ev("k-2", "2.000004000", "block_rq_complete", "8,0 R () 8 + 8 be,0,4 [0]"),
+      ev("k-2", "2.000005000", "block_rq_issue", "8,0 R 4096 () 8 + 8 be,0,4 [k]"),
+    ].join("\n"));
+    expect(t.devices).toEqual(["8,0", "8,16"]);
+    expect(t.requests.map((r) => [r.dev, r.arrivalUs, r.issueUs, r.completeUs])).toEqual([
+      ["8,0", 2000000.001, 2000003, 2000004],
+      ["8,0", 2000000.002, 2000005, null],
+      ["8,16", 2000000.003, null, null],
+    ]);
+    expect(t.requeues).toBe(1);
+    expect(t.requests[2].ioprioClass).toBe(1);
+    expect(() => simulateBlkTrace(m, t, "none", DEVICES.hdd)).toThrow(/8,0 and 8,16/);
+    const one = onDevice(t, "8,16");
+    expect(simulateBlkTrace(m, one, "none", DEVICES.hdd).summary.requests).toBe(1);
+    expect(() => onDevice(t, "9,9")).toThrow(BlkTraceError);
+    // the "kernel" device needs a request the kernel both issued and completed
+    expect(() => simulateBlkTrace(m, one, "none", "kernel")).toThrow(/no request was both issued and completed/);
+  });
+
+  it.each([0, 20])("a bio merged into a request does not lend its time to a later request at its sector (%i bios elsewhere)", (others) => {
+    const t = parseBlkTrace([
+      ...Array.from({ length: others }, (_, i) => ev("c-3", "0.500000", "block_bio_queue", `8,0 R ${100000 + i * 8} + 8 [c]`)),
+      ev("a-1", "1.000000", "block_bio_queue", "8,0 R 0 + 8 [a]"),
+      ev("a-1", "1.000010", "block_bio_queue", "8,0 R 8 + 8 [a]"), // back-merged into the request at 0
+      ev("a-1", "1.000020", "block_rq_insert", "8,0 R 8192 () 0 + 16 be,0,4 [a]"),
+      ev("b-2", "1.000500", "block_bio_queue", "8,0 R 8 + 8 [b]"),
+      ev("b-2", "1.000510", "block_rq_issue", "8,0 R 4096 () 8 + 8 be,0,4 [b]"),
+    ].join("\n"));
+    expect(t.requests.map((r) => [r.sector, r.bioUs, r.arrivalUs])).toEqual([[0, 1000000, 1000020], [8, 1000500, 1000500]]);
+    expect(t.events).toBe(5 + others);
+  });
+
+  it("fits a per-sector cost when sizes differ, and counts the tags in flight", () => {
+    const t = parseBlkTrace([
+      ev("a-1", "1.000000", "block_rq_insert", "8,0 R 4096 () 0 + 8 be,0,4 [a]"),
+      ev("a-1", "1.000000", "block_rq_insert", "8,0 R 8192 () 64 + 16 be,0,4 [a]"),
+      ev("k-2", "1.000010", "block_rq_issue", "8,0 R 4096 () 0 + 8 be,0,4 [k]"),
+      ev("k-2", "1.000020", "block_rq_issue", "8,0 R 8192 () 64 + 16 be,0,4 [k]"),
+      ev("k-2", "1.000110", "block_rq_complete", "8,0 R () 0 + 8 be,0,4 [0]"),
+      ev("k-2", "1.000220", "block_rq_complete", "8,0 R () 64 + 16 be,0,4 [0]"),
+    ].join("\n"));
+    // 100 us for 8 sectors, 200 us for 16: 12.5 us a sector, nothing besides; two in flight at once
+    expect(measuredDevice(t)).toMatchObject({ queue_depth: 2, channels: 2, base_ns: 0, per_sector_ns: 12500 });
+  });
+
+  it("names the line of a malformed event", () => {
+    const good = ev("a-1", "1.000000", "block_rq_insert", "8,0 R 4096 () 8 + 8 be,0,4 [a]");
+    expect(() => parseBlkTrace(`${good}\n${ev("a-1", "1.000001", "block_rq_insert", "8,0 R 4096 8 + 8 [a]")}`)).toThrow(/^line 2: block_rq_insert: expected/);
+    expect(() => parseBlkTrace(`# x\n\n${good}\nthis is not a trace`)).toThrow(/^line 4: not a tracefs event line/);
+    expect(() => parseBlkTrace(ev("a-1", "1.0", "block_bio_queue", "8,0 R 8 8 [a]"))).toThrow(/^line 1: block_bio_queue/);
+    expect(() => parseBlkTrace(ev("a-1", "1.0", "block_rq_issue", "8,0 R 4096 () 99999999999999999999 + 8 be,0,4 [a]"))).toThrow(/^line 1: sector .* is too large/);
+  });
+
+  it("refuses an empty trace", () => {
+    expect(() => simulateBlkTrace(m, parseBlkTrace("# tracer: nop\n"), "none", DEVICES.hdd)).toThrow(BlkError);
+  });
+});
