@@ -10,6 +10,7 @@ import { benchWorkloadSteps, FXMARK_COSTS, fxmarkTrace, fxmarkUnlink, GUEST_NAT_
 import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
 import { hex, vfatName } from "../web/src/cores/vfat-core";
 import { inspectImage, type Ext4Report } from "../web/src/cores/inspect";
+import { compareBlkTrace, parseBlkTrace, simulateBlkTrace } from "../web/src/cores/blk-trace";
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 
@@ -122,6 +123,24 @@ describe("/play/blk", () => {
     await expect.poll(() => view.getByTestId("kyber-tokens-0").textContent()).toBe(`${s2.domains[0].held} of ${s2.domains[0].depth}`);
     const whole = simulateBlk(m, sc);
     expect(Number(await page.getByTestId("kyber-depths").getAttribute("data-runs"))).toBe(whole.kyber!.length);
+  });
+
+  it("replays a trace the guest recorded: the kernel's queue times and the model's per scheduler, as the core computes them", async () => {
+    const m = await loadCoreModule("blk");
+    const trace = parseBlkTrace(gunzipSync(readFileSync(new URL("../web/src/cores/traces/blk-nullb-mq-deadline.trace.gz", import.meta.url))).toString("utf8"));
+    const cmp = (["none", "mq-deadline", "kyber"] as const).map((s) => compareBlkTrace(trace, simulateBlkTrace(m, trace, s, "kernel", { dispatchGaps: true })));
+    await page.getByRole("button", { name: "null_blk under mq-deadline" }).click();
+    const reads = page.locator('[data-testid="trace-replay"] tr[data-op="reads"] td');
+    await reads.first().waitFor();
+    expect(await page.getByTestId("trace-summary").textContent()).toMatch(new RegExp(`^null_blk under mq-deadline: ${trace.requests.length} requests`));
+    const r = (o: { mean_us: number; p99_us: number }) => `${(o.mean_us / 1000).toFixed(1)} / ${(o.p99_us / 1000).toFixed(1)}`;
+    const op = (c: (typeof cmp)[number]) => c.ops.find((o) => o.op === 0)!;
+    expect(await reads.nth(1).textContent()).toBe(r(op(cmp[0]).kernel.queue));
+    for (let i = 0; i < 3; i++) expect(await reads.nth(2 + i).textContent()).toBe(r(op(cmp[i]).model.queue));
+    expect(await page.locator('[data-testid="trace-replay"] figure.offset-plot').count()).toBe(4);
+    // a file that is not a trace gets an error naming its line
+    await page.getByLabel("a block trace file").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello\n") });
+    await expect.poll(() => page.locator('[data-testid="trace-replay"] [role=alert]').textContent()).toMatch(/notes\.txt: .*line 1/);
   });
 });
 

@@ -1,12 +1,18 @@
 // The page's handle on the blk worker: the simulation runs off the main thread.
 import type { BlkResult, BlkScenario, BlkSteps, Scheduler } from "./blk-core";
+import type { BlkTrace, TraceComparison } from "./blk-trace";
+
+export interface BlkReplay {
+  results: BlkResult[];
+  comparisons: TraceComparison[];
+}
 import { WorkerClient } from "./worker-client";
 
 export class BlkClient {
-  private client = new WorkerClient<{ scenario: Omit<BlkScenario, "sched">; scheds: Scheduler[]; steps?: number }, BlkResult[] | BlkSteps>(
+  private client = new WorkerClient<{ scenario?: Omit<BlkScenario, "sched">; scheds: Scheduler[]; steps?: number; trace?: BlkTrace }, BlkResult[] | BlkSteps | BlkReplay>(
     new Worker(new URL("./blk.worker.ts", import.meta.url), { type: "module" }),
     "blk",
-    (data) => data.results ?? data.steps,
+    (data) => data.results ?? data.steps ?? data.replay,
   );
 
   run(scenario: Omit<BlkScenario, "sched">, scheds: Scheduler[]): Promise<BlkResult[]> {
@@ -16,6 +22,11 @@ export class BlkClient {
   /** The first `steps` steps of the run under `sched`, with the queues after each. */
   steps(scenario: Omit<BlkScenario, "sched">, sched: Scheduler, steps: number): Promise<BlkSteps> {
     return this.client.request({ scenario, scheds: [sched], steps }) as Promise<BlkSteps>;
+  }
+
+  /** A trace from the guest replayed under each scheduler on the kernel's own service times, and compared with the kernel. */
+  replay(trace: BlkTrace, scheds: Scheduler[]): Promise<BlkReplay> {
+    return this.client.request({ trace, scheds }) as Promise<BlkReplay>;
   }
 
   terminate(): void {

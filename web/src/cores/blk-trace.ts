@@ -478,3 +478,27 @@ export function compareBlkTrace(trace: BlkTrace, result: BlkResult): TraceCompar
     samePosition: kOrder.filter((rq, i) => mPos.get(rq) === i).length,
   };
 }
+
+/**
+ * The kernel's own run as rows in the model's format (ROW_WIDTH per request; the "job" field
+ * holds the op), so the offset-vs-time plot can draw it beside a replay: arrival as insert,
+ * block_rq_issue as dispatch, block_rq_complete as complete, µs from the first arrival.
+ * Requests the trace never saw issued or completed take their arrival time there.
+ */
+export function kernelRows(trace: BlkTrace): Float64Array {
+  const t0 = trace.requests[0]?.arrivalUs ?? 0;
+  const rows = new Float64Array(trace.requests.length * ROW_WIDTH);
+  trace.requests.forEach((r, i) => {
+    const at = r.arrivalUs - t0;
+    const o = i * ROW_WIDTH;
+    rows[o + ROW.job] = r.op;
+    rows[o + ROW.op] = r.op;
+    rows[o + ROW.prio] = r.ioprioClass;
+    rows[o + ROW.sector] = r.sector;
+    rows[o + ROW.sectors] = r.sectors;
+    rows[o + ROW.insert_us] = at;
+    rows[o + ROW.dispatch_us] = r.issueUs === null ? at : r.issueUs - t0;
+    rows[o + ROW.complete_us] = r.completeUs === null ? at : r.completeUs - t0;
+  });
+  return rows;
+}

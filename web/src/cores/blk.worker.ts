@@ -3,6 +3,7 @@
 import createBlk from "@wasm/blk.mjs";
 import wasmUrl from "@wasm/blk.wasm?url";
 import { simulateBlk, stepBlk, type BlkResult, type BlkScenario, type Scheduler } from "./blk-core";
+import { compareBlkTrace, simulateBlkTrace, type BlkTrace } from "./blk-trace";
 
 const ready = createBlk({ locateFile: () => wasmUrl });
 
@@ -12,12 +13,20 @@ export interface BlkRequest {
   scheds: Scheduler[];
   /** instead of whole runs: the first `steps` steps under scheds[0], with the queues after each */
   steps?: number;
+  /** instead of jobs: replay this trace (one device) on the kernel's measured service times */
+  trace?: BlkTrace;
 }
 
 self.onmessage = async (e: MessageEvent<BlkRequest>) => {
-  const { seq, scenario, scheds, steps } = e.data;
+  const { seq, scenario, scheds, steps, trace } = e.data;
   try {
     const m = await ready;
+    if (trace) {
+      const results = scheds.map((sched) => simulateBlkTrace(m, trace, sched, "kernel", { dispatchGaps: true }));
+      const comparisons = results.map((r) => compareBlkTrace(trace, r));
+      (self as unknown as Worker).postMessage({ seq, replay: { results, comparisons } });
+      return;
+    }
     if (steps) {
       const st = stepBlk(m, { ...scenario, sched: scheds[0] }, steps);
       (self as unknown as Worker).postMessage({ seq, steps: st }, [st.words.buffer, st.offsets.buffer, st.rows.buffer] as ArrayBuffer[]);

@@ -8,6 +8,7 @@ import { DD_DEFAULTS, DEVICES, fioJobs, type BlkResult, type FioPattern } from "
 import { OffsetTimePlot } from "../viz/OffsetTimePlot";
 import { DeadlineQueues } from "../viz/DeadlineQueues";
 import { KyberDepths, KyberQueues } from "../viz/KyberQueues";
+import { TraceReplay } from "../viz/TraceReplay";
 import type { BlkSteps } from "../cores/blk-core";
 import { intParam, oneOf } from "./query";
 
@@ -66,9 +67,11 @@ export function PlayBlk({ query }: { query: string }) {
   const [running, setRunning] = useState(false);
   const [steps, setSteps] = useState<BlkSteps | null>(null);
   const [kySteps, setKySteps] = useState<BlkSteps | null>(null);
+  const [ready, setReady] = useState(false);
   const client = useRef<BlkClient | null>(null);
   useEffect(() => {
     client.current = new BlkClient();
+    setReady(true);
     return () => client.current?.terminate();
   }, []);
 
@@ -189,6 +192,13 @@ export function PlayBlk({ query }: { query: string }) {
           {results[2]?.kyber && <KyberDepths runs={results[2].kyber} elapsedMs={results[2].summary.elapsed_ms} />}
         </div>
       )}
+      <h2>A real trace from the guest, replayed</h2>
+      <p>
+        The guest's kernel traced its own block layer (<code>block_bio_queue</code>, <code>block_rq_insert</code>,{" "}
+        <code>_issue</code>, <code>_complete</code> in <code>/sys/kernel/tracing</code>) while fio ran on a null_blk disk. The
+        blk core replays the same requests under each scheduler; compare the queue times and the order with the kernel's.
+      </p>
+      <TraceReplay client={ready ? client.current : null} />
     </section>
   );
 }

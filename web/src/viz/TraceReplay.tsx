@@ -1,0 +1,117 @@
+// A block trace from the guest, replayed: the kernel's own run (block_rq_insert, _issue,
+// _complete) beside the blk core replaying the same arrivals under none, mq-deadline and
+// kyber, on the service times the kernel measured (and the waits it left a tag free before a
+// queue run). Same numbers, same offset-vs-time plots for kernel and model.
+import { useState } from "react";
+import type { BlkClient, BlkReplay } from "../cores/blk-client";
+import { BlkOp } from "../cores/events";
+import { ROW, ROW_WIDTH, type Scheduler } from "../cores/blk-core";
+import { kernelRows, parseBlkTrace, type BlkTrace } from "../cores/blk-trace";
+import { fetchBytes, gunzipMaybe } from "../cores/gunzip";
+import { OffsetTimePlot } from "./OffsetTimePlot";
+
+const SCHEDS: Scheduler[] = ["none", "mq-deadline", "kyber"];
+const RECORDED: Record<string, string> = {
+  "null_blk under mq-deadline": new URL("../cores/traces/blk-nullb-mq-deadline.trace.gz", import.meta.url).href,
+  "null_blk under none": new URL("../cores/traces/blk-nullb-none.trace.gz", import.meta.url).href,
+};
+const OPS: Array<[BlkOp, string]> = [[BlkOp.Read, "reads"], [BlkOp.Write, "writes"]];
+const ms = (us: number) => (us / 1000).toFixed(1);
+
+export function TraceReplay({ client }: { client: BlkClient | null }) {
+  const [trace, setTrace] = useState<{ name: string; trace: BlkTrace } | null>(null);
+  const [replay, setReplay] = useState<BlkReplay | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function load(name: string, bytes: () => Promise<Uint8Array>) {
+    setBusy(true);
+    setError(null);
+    setReplay(null);
+    setTrace(null);
+    try {
+      const t = parseBlkTrace(new TextDecoder().decode(await gunzipMaybe(await bytes())));
+      if (t.devices.length !== 1) throw new Error(`the trace has requests on ${t.devices.length} devices (${t.devices.join(", ")}): trace one device`);
+      setTrace({ name, trace: t });
+      setReplay(await client!.replay(t, SCHEDS));
+    } catch (e) {
+      setError(`${name}: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const kernel = trace ? kernelRows(trace.trace) : null;
+  const all = replay && kernel ? [kernel, ...replay.results.map((r) => r.rows)] : [];
+  // loops, not spreads: a trace can hold more requests than a call takes arguments
+  const maxOver = (rows: Float64Array, f: (o: number) => number) => {
+    let m = 0;
+    for (let o = 0; o < rows.length; o += ROW_WIDTH) m = Math.max(m, f(o));
+    return m;
+  };
+  const timeMax = all.reduce((m, rows) => Math.max(m, maxOver(rows, (o) => rows[o + ROW.dispatch_us]) / 1000), 0);
+  const sectorMax = kernel ? Math.max(1, maxOver(kernel, (o) => kernel[o + ROW.sector] + kernel[o + ROW.sectors])) : 1;
+
+  return (
+    <div className="trace-replay" data-testid="trace-replay">
+      <div className="toolbar">
+        {Object.entries(RECORDED).map(([name, url]) => (
+          <button key={name} disabled={!client || busy} onClick={() => load(name, () => fetchBytes(url))}>{name}</button>
+        ))}
+        <label>
+          or your own (tracefs text, gzip is fine){" "}
+          <input type="file" aria-label="a block trace file" disabled={!client || busy} onChange={(e) => {
+            const f = e.target.files?.[0];
+            if (f) load(f.name, async () => new Uint8Array(await f.arrayBuffer()));
+          }} />
+        </label>
+      </div>
+      {error && <p className="error" role="alert">{error}</p>}
+      {trace && (
+        <p data-testid="trace-summary">
+          {trace.name}: {trace.trace.requests.length} requests on device {trace.trace.devices[0]}, {trace.trace.events} block events
+          {trace.trace.lost ? <span className="error">, {trace.trace.lost} lost by the ring buffer</span> : null}.
+        </p>
+      )}
+      {replay && (
+        <>
+          <table className="files" aria-label="queue time, kernel and model">
+            <thead>
+              <tr><th>queue time (ms), mean / p99</th><th>kernel</th>{SCHEDS.map((s) => <th key={s}>model, {s}</th>)}</tr>
+            </thead>
+            <tbody>
+              {OPS.map(([op, name]) => {
+                const k = replay.comparisons[0].ops.find((o) => o.op === op);
+                if (!k) return null;
+                return (
+                  <tr key={op} data-op={name}>
+                    <td>{name}</td>
+                    <td>{ms(k.kernel.queue.mean_us)} / {ms(k.kernel.queue.p99_us)}</td>
+                    {replay.comparisons.map((c, i) => {
+                      const o = c.ops.find((x) => x.op === op)!;
+                      return <td key={i}>{ms(o.model.queue.mean_us)} / {ms(o.model.queue.p99_us)}</td>;
+                    })}
+                  </tr>
+                );
+              })}
+              <tr data-op="order">
+                <td>pairs issued in the kernel's order</td>
+                <td>100%</td>
+                {replay.comparisons.map((c, i) => <td key={i}>{(100 * c.pairsInOrder).toFixed(1)}%</td>)}
+              </tr>
+            </tbody>
+          </table>
+          <div className="plots">
+            <OffsetTimePlot title="kernel (the trace)" rows={kernel!} timeMaxMs={timeMax} sectorMax={sectorMax} />
+            {replay.results.map((r, i) => <OffsetTimePlot key={i} title={`model, ${SCHEDS[i]}`} rows={r.rows} timeMaxMs={timeMax} sectorMax={sectorMax} />)}
+          </div>
+          <p className="muted">
+            The model replays the trace's arrivals (open loop: they do not react to the model's completions), serves each
+            request in the time the kernel measured for it, and holds the tag as long as the kernel left it free waiting for a
+            queue run (the model has no CPU). Dots are coloured by op here: reads and writes.
+          </p>
+        </>
+      )}
+    </div>
+  );
+}
