@@ -18,7 +18,7 @@ function usage(): never {
   fslab simulate blk [options] [--json]         none, mq-deadline and kyber on fio-like jobs in simulated time
   fslab simulate                                the options of each
   fslab labs check [dir]                        validate every lab (default: labs/)
-  fslab bench [exfat|blk|f2fs|vm]               print the benchmark ratios (wasm vs native, boot time)
+  fslab bench [exfat|blk|f2fs|frames|vm]        print the benchmarks (wasm vs native, frame times in Chromium, boot time)
   fslab bench-vm [scenario...]                  run the seeds' experiments in the guest, print tables`);
   process.exit(2);
 }
