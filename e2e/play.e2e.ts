@@ -12,6 +12,9 @@ import { hex, vfatName } from "../web/src/cores/vfat-core";
 import { inspectImage, type Ext4Report } from "../web/src/cores/inspect";
 import { compareBlkTrace, parseBlkTrace, simulateBlkTrace } from "../web/src/cores/blk-trace";
 import { readFileSync } from "node:fs";
+import { ExfatCore } from "../web/src/cores/exfat-core";
+import { ExfatLab } from "../web/src/cores/exfat-scenario";
+import { DiscardPolicy } from "../web/src/cores/events";
 import { gunzipSync } from "node:zlib";
 
 const base = () => inject("baseUrl");
@@ -249,6 +252,39 @@ describe("/play/f2fs: the free-NID scan", () => {
         expect(shown[0]).toContain(`from NID ${last.scans[0].start} to ${last.scans[0].end}`);
       }
       await screenshot(b.page, "play-f2fs-nid");
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+describe("/play/exfat", () => {
+  it("takes a file from the link, reveals its discard requests as the exfat core counts them, and replays the delete", async () => {
+    const b = await launch();
+    try {
+      await b.page.goto(`${base()}#/play/exfat?clusters=1000&runs=8&batch=0`);
+      expect(await b.page.getByLabel(/file size/).inputValue()).toBe("1000");
+      const core = ExfatCore.create(await loadCoreModule("exfat"), 1000 + 8 + 64, 3);
+      const want = new ExfatLab(core).delete(new ExfatLab(core).createFragmented(1000, 8), DiscardPolicy.PerCluster);
+      core.dispose();
+      expect(want.discards.length).toBe(1000); // one per cluster
+      expect(want.otherPolicyDiscards).toBe(8); // one per run
+      await b.page.getByLabel("your guess").fill("8");
+      await b.page.click("text=Run and reveal");
+      const reveal = b.page.locator(".reveal[role=status]");
+      await reveal.waitFor();
+      expect(await b.page.getByTestId("play-discards").textContent()).toBe(String(want.discards.length));
+      expect(await b.page.getByTestId("play-other").textContent()).toBe(String(want.otherPolicyDiscards));
+      expect(await reveal.textContent()).toMatch(/you guessed 8/);
+      // replay: the delete's 2000 events (a clear and a discard per cluster), to the end by keyboard
+      expect(await b.page.getByTestId("position").textContent()).toBe(`0 / ${want.events.length / 4} events`);
+      await b.page.getByTestId("play").focus();
+      await b.page.keyboard.press("End");
+      await expect.poll(() => b.page.getByTestId("position").textContent()).toBe(`${want.events.length / 4} / ${want.events.length / 4} events`);
+      await screenshot(b.page, "play-exfat");
+      await b.page.getByLabel("1: batched (≥ 6.15)").check();
+      await expect.poll(() => b.page.url()).toMatch(/batch=1/);
+      expect(await b.page.locator(".reveal").count()).toBe(0);
     } finally {
       await b.close();
     }

@@ -22,6 +22,10 @@ export function Home() {
       <h1>Playgrounds</h1>
       <ul className="lab-list">
         <li className="lab-card">
+          <h2><a href="#/play/exfat">exFAT: what deleting a file costs in discard requests</a></h2>
+          <p>Choose a file's size and pieces; predict the discard requests under Linux 6.14 and 6.15, then replay the delete.</p>
+        </li>
+        <li className="lab-card">
           <h2><a href="#/play/blk">Block layer: mq-deadline against none</a></h2>
           <p>Run fio-like jobs on a simulated disk, SD card or SSD; predict, then see every request's sector against time.</p>
         </li>
