@@ -276,6 +276,10 @@ describe("f2fs-clue lab", () => {
     await runInTerminal(page, "cat $d/clue", 240_000);
     await expect.poll(() => match(1), { timeout: 60_000 }).toBe("4");
     expect(await page.locator('[data-testid="nid-run-1"] tr.differs').count()).toBe(0);
+    // the same strip for the kernel's scans and the model's: a bar per scan
+    const strips = page.locator('[data-testid="nid-run-1"] [data-testid="nid-strip"]');
+    expect(await strips.nth(0).getAttribute("data-scans")).toBe(await strips.nth(1).getAttribute("data-scans"));
+    expect(await strips.nth(0).locator("rect").count()).toBe(Number(await strips.nth(0).getAttribute("data-scans")));
   });
 
   it("reads the NAT the kernel wrote through /mnt/host: valid NIDs per block are the model's", async () => {

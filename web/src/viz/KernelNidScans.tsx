@@ -7,6 +7,7 @@ import { F2fsClient } from "../cores/f2fs-client";
 import { nidScansOf, NidScanPhase, type NidScan } from "../cores/events";
 import { oneWriterScript } from "../cores/f2fs-core";
 import type { TraceStats } from "../vm/trace-channel";
+import { NidScanStrip } from "./NidScanStrip";
 
 const PHASE = ["bitmap", "nat", "deferred"];
 const CLUES = [0, 4];
@@ -37,6 +38,8 @@ export function KernelNidScans({ events, stats }: { events: Uint32Array; stats: 
     return () => client.terminate();
   }, [client]);
   const runs = useMemo(() => runsOfScans(nidScansOf(events)), [events]);
+  // one NID scale for every strip: as far as any scan, kernel's or model's, reached
+  const maxNid = useMemo(() => Math.max(1, ...[...runs.flat(), ...(models ?? []).flat()].map((s) => Math.max(s.start, s.end))), [runs, models]);
 
   return (
     <section className="kernel-discards" aria-label="Free-NID scans of the real kernel" data-testid="kernel-nid-scans">
@@ -68,6 +71,10 @@ export function KernelNidScans({ events, stats }: { events: Uint32Array; stats: 
                         ? `Parts from the model under clue ${CLUES[best]} at record ${at + 1}: kernel ${show(run[at])}; model ${show(model[at])}.`
                         : "The model is still running."}
                 </p>
+                <div className="plots">
+                  <NidScanStrip scans={run} maxNid={maxNid} title="kernel (live)" />
+                  <NidScanStrip scans={model} maxNid={maxNid} title={`model${best >= 0 ? `, clue ${CLUES[best]}` : ""}`} />
+                </div>
                 <table className="files" aria-label={`mount ${r + 1}'s scans, kernel and model`}>
                   <thead><tr><th>#</th><th>kernel</th><th>model{best >= 0 ? ` (clue ${CLUES[best]})` : ""}</th></tr></thead>
                   <tbody>
