@@ -187,6 +187,10 @@ describe("exfat-empty-hint lab", () => {
     expect(await page.getByTestId("disk-summary").textContent()).toMatch(/2 directories, 194 files/);
     const row = page.locator("tr", { hasText: "/dir/file-with-long-name-260" });
     expect(Number(await row.locator("td").nth(1).textContent())).toBe(model.slotOf.get("file-with-long-name-260"));
+    // the disk drawn by the model's own cluster grid, its counts the inspector's
+    const [, total, free] = (await page.getByTestId("disk-summary").textContent())!.match(/exFAT, (\d+) clusters .* (\d+) clusters free/)!;
+    const grid = page.locator('[data-testid="disk-view"] [data-testid="cluster-canvas"]');
+    expect(await grid.getAttribute("aria-label")).toBe(`Cluster heap: ${+total - +free} of ${total} clusters in use`);
   });
 });
 

@@ -6,12 +6,17 @@ import { useEffect, useRef, useState } from "react";
 import { WorkerClient } from "../cores/worker-client";
 import type { InspectReport, Run } from "../cores/inspect";
 import type { VmHandle } from "../vm/VmConsole";
+import type { ExfatSnapshot } from "../cores/exfat-core";
+import { snapshotOfDisk } from "../cores/exfat-disk";
+import { ClusterGrid } from "./ClusterGrid";
 
 const runs = (rs: Run[]) => (rs.length ? rs.map(([s, n]) => (n > 1 ? `${s}–${s + n - 1}` : `${s}`)).join(", ") : "–");
 
 export function DiskView({ vm, file }: { vm: VmHandle | null; file: string }) {
   const client = useRef<WorkerClient<{ bytes: Uint8Array }, InspectReport> | null>(null);
   const [report, setReport] = useState<InspectReport | null>(null);
+  const [grid, setGrid] = useState<ExfatSnapshot | null>(null);
+  const [selected, setSelected] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -24,9 +29,14 @@ export function DiskView({ vm, file }: { vm: VmHandle | null; file: string }) {
     setError(null);
     try {
       const bytes = await vm!.readSharedFile(file);
-      setReport(await client.current!.request({ bytes }));
+      const r = await client.current!.request({ bytes });
+      setReport(r);
+      // the same cluster grid the model draws, from the disk's own bitmap and chains
+      setGrid(r.fs === "exfat" ? snapshotOfDisk(bytes, r) : null);
+      setSelected(null);
     } catch (e) {
       setReport(null);
+      setGrid(null);
       setError(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
@@ -48,6 +58,16 @@ export function DiskView({ vm, file }: { vm: VmHandle | null; file: string }) {
             exFAT, {report.boot.cluster_count} clusters of {report.cluster_size} B: {report.counts.directories} directories,{" "}
             {report.counts.files} files, {report.counts.deleted_entries} deleted entries, {report.counts.free_clusters} clusters free.
           </p>
+          {grid && (
+            <>
+              <p className="muted" data-testid="disk-grid-note">
+                Its {grid.numClusters - 2} clusters as the model's grid draws them: coloured by the file that owns them (from
+                the disk's chains), grey when in use by the bitmap, up-case table or root, light when free. Click a file's
+                clusters to see its chain.
+              </p>
+              <ClusterGrid snapshot={grid} selected={selected} discards={[]} onSelect={setSelected} cols={grid.numClusters > 2048 ? 128 : 64} />
+            </>
+          )}
           <div className="discard-list">
             <table className="files" aria-label="entry sets on disk">
               <thead><tr><th>path</th><th>entry</th><th>entries</th><th>clusters</th></tr></thead>
