@@ -134,6 +134,9 @@ describe("exfat-discard lab", () => {
     await runInTerminal(page, "echo 1 > /sys/module/exfat/parameters/batch_discard; rm /mnt/x/frag; sync");
     await expect.poll(count, { timeout: 30_000 }).toBe(64 + 4);
     expect(await page.getByTestId("kernel-discards").textContent()).toMatch(/4 batched, 64 per cluster/);
+    // each delete against the model's delete of the same file (its runs read off the kernel's clusters)
+    for (const i of [0, 1]) await expect.poll(() => page.getByTestId(`kernel-delete-${i}`).getAttribute("data-match"), { timeout: 30_000 }).toBe("yes");
+    expect(await page.getByTestId("kernel-delete-0").locator("td").nth(2).textContent()).toBe("16 + 16 + 16 + 16");
   });
 });
 

@@ -9,6 +9,7 @@ export type ExfatRequest =
   | { op: "reset"; clusters: number; sectPerClusBits: number }
   | { op: "createContiguous"; clusters: number }
   | { op: "createFragmented"; clusters: number; runs: number }
+  | { op: "createRuns"; lengths: number[] }
   | { op: "delete"; id: number; policy: DiscardPolicy }
   | { op: "dir"; ops: string[] };
 

@@ -44,6 +44,18 @@ export class ExfatLab {
     return id;
   }
 
+  /** A file of runs of the given lengths, in order, a spacer cluster of another file between them (as two writers taking turns leave). */
+  createRuns(lengths: number[]): number {
+    const n = ++this.seq;
+    const id = this.core.createFile(`file${n}.bin`);
+    const spacer = this.core.createFile(`spacer${n}.txt`);
+    lengths.forEach((len, r) => {
+      this.core.append(id, len);
+      if (r < lengths.length - 1) this.core.append(spacer, 1);
+    });
+    return id;
+  }
+
   delete(id: number, policy: DiscardPolicy): DeleteResult {
     const name = this.core.snapshot().files.find((f) => f.id === id)?.name ?? String(id);
     const other = this.core.clone();

@@ -36,6 +36,9 @@ self.onmessage = async (e: MessageEvent<{ seq: number; req: ExfatRequest }>) => 
       case "createFragmented":
         result = { id: need().createFragmented(req.clusters, req.runs), snapshot: need().snapshot() };
         break;
+      case "createRuns":
+        result = { id: need().createRuns(req.lengths), snapshot: need().snapshot() };
+        break;
       case "delete":
         result = { result: need().delete(req.id, req.policy), snapshot: need().snapshot() };
         break;

@@ -1,12 +1,70 @@
-// What the real kernel did: the exfat_discard events fslab-trace streams from the guest,
-// in the same records as the model's, so they sit beside the model's numbers.
+// What the real kernel did: the exfat_discard events fslab-trace streams from the guest, in
+// the same records as the model's, grouped into deletes (a run of events under one policy).
+// Each delete is set against the model: the file's runs read off the kernel's own clusters,
+// a file of those runs made in the exfat core and deleted under the same policy; the requests
+// should be as many and of the same lengths. (Where the kernel placed the runs, and in what
+// chain order, the model does not reproduce: its allocator started from another volume.)
+import { useEffect, useMemo, useState } from "react";
 import type { ExfatDiscard } from "../cores/events";
 import { DiscardPolicy } from "../cores/events";
+import { ExfatClient } from "../cores/exfat-client";
 import type { TraceStats } from "../vm/trace-channel";
+
+/** Consecutive discards under one policy: one delete (two deletes in a row under one policy merge). */
+export function deletesOf(discards: ExfatDiscard[]): ExfatDiscard[][] {
+  const out: ExfatDiscard[][] = [];
+  for (const d of discards) {
+    const last = out.at(-1);
+    if (last && last[0].policy === d.policy) last.push(d);
+    else out.push([d]);
+  }
+  return out;
+}
+
+/** The deleted file's contiguous runs, from the clusters its discards covered. */
+export function runsOf(group: ExfatDiscard[]): number[] {
+  const runs: number[] = [];
+  let end = -1;
+  for (const d of [...group].sort((a, b) => a.start - b.start)) {
+    if (d.start === end) runs[runs.length - 1] += d.count;
+    else runs.push(d.count);
+    end = d.start + d.count;
+  }
+  return runs;
+}
+
+const shape = (g: ExfatDiscard[]) => g.map((d) => d.count).sort((a, b) => a - b).join(",");
 
 export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; stats: TraceStats | null }) {
   const clusters = discards.reduce((n, d) => n + d.count, 0);
   const batched = discards.filter((d) => d.policy === DiscardPolicy.Batched).length;
+  const groups = useMemo(() => deletesOf(discards), [discards]);
+  const client = useMemo(() => new ExfatClient(), []);
+  useEffect(() => () => client.terminate(), [client]);
+  const [model, setModel] = useState<Map<string, ExfatDiscard[]>>(new Map());
+  const key = (g: ExfatDiscard[]) => `${g[0].policy}:${runsOf(g).join(",")}`;
+
+  // the model's delete of each file shape the kernel deleted (one at a time: the worker holds one volume)
+  useEffect(() => {
+    const todo = groups.filter((g) => !model.has(key(g)));
+    if (!todo.length) return;
+    let live = true;
+    (async () => {
+      const next = new Map(model);
+      for (const g of todo) {
+        const runs = runsOf(g);
+        await client.call({ op: "reset", clusters: runs.reduce((a, b) => a + b, 0) + runs.length + 16, sectPerClusBits: 3 });
+        const made = await client.call({ op: "createRuns", lengths: runs });
+        const del = await client.call({ op: "delete", id: made.id, policy: g[0].policy });
+        next.set(key(g), del.result.discards);
+      }
+      if (live) setModel(next);
+    })().catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [groups]);
+
   return (
     <section className="kernel-discards" aria-label="Discard requests of the real kernel" data-testid="kernel-discards">
       <h2>The kernel's discards (live)</h2>
@@ -23,6 +81,25 @@ export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; 
             {stats.lost > 0 && <span className="error"> {stats.lost} trace lines were lost on the way.</span>}
             {stats.overrun ? <span className="error"> The kernel's trace buffer dropped {stats.overrun} events.</span> : null}
           </p>
+          <table className="files" aria-label="each delete, kernel and model">
+            <thead><tr><th>delete</th><th>policy</th><th>file's runs</th><th>kernel requests</th><th>model requests</th><th>same?</th></tr></thead>
+            <tbody>
+              {groups.map((g, i) => {
+                const m = model.get(key(g));
+                const same = m ? shape(m) === shape(g) : null;
+                return (
+                  <tr key={i} data-testid={`kernel-delete-${i}`} data-match={same === null ? "pending" : same ? "yes" : "no"} className={same === false ? "differs" : ""}>
+                    <td>{i + 1}</td>
+                    <td>{g[0].policy === DiscardPolicy.Batched ? "batched" : "per cluster"}</td>
+                    <td>{runsOf(g).join(" + ")}</td>
+                    <td>{g.length}</td>
+                    <td>{m ? m.length : "…"}</td>
+                    <td>{same === null ? "…" : same ? "yes: as many requests, of the same lengths" : "no"}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
           <ol className="discard-list">
             {discards.slice(-200).map((d, i) => (
               <li key={i}>
