@@ -67,9 +67,11 @@ describe("/play/blk", () => {
       const row = page.locator(`tr[data-sched="${r.summary.sched}"]`);
       expect(await row.locator("td").nth(1).textContent()).toBe(r.summary.mb_per_s.toFixed(1));
     }
-    expect(await page.locator("figure.offset-plot[data-points='256']").count()).toBe(3);
+    expect(await page.locator("figure.offset-plot[data-points='256']").count()).toBe(4);
     const kyber = simulateBlk(await loadCoreModule("blk"), { sched: "kyber", device: DEVICES.hdd, jobs: fioJobs({ numjobs: 4, iodepth: 4, bs: 65536, rw: "randread", size: 4 << 20 }), tunables: { ...DD_DEFAULTS, fifo_batch: 16 }, seed: 1 });
     expect(await page.locator('tr[data-sched="kyber"] td').nth(1).textContent()).toBe(kyber.summary.mb_per_s.toFixed(1));
+    const bfq = simulateBlk(await loadCoreModule("blk"), { sched: "bfq", device: DEVICES.hdd, jobs: fioJobs({ numjobs: 4, iodepth: 4, bs: 65536, rw: "randread", size: 4 << 20 }), tunables: { ...DD_DEFAULTS, fifo_batch: 16 }, seed: 1 });
+    expect(await page.locator('tr[data-sched="bfq"] td').nth(1).textContent()).toBe(bfq.summary.mb_per_s.toFixed(1));
   });
 
   it("a changed parameter goes into the link and clears the answer; the keyboard runs it again", async () => {
@@ -131,7 +133,7 @@ describe("/play/blk", () => {
   it("replays a trace the guest recorded: the kernel's queue times and the model's per scheduler, as the core computes them", async () => {
     const m = await loadCoreModule("blk");
     const trace = parseBlkTrace(gunzipSync(readFileSync(new URL("../web/src/cores/traces/blk-nullb-mq-deadline.trace.gz", import.meta.url))).toString("utf8"));
-    const cmp = (["none", "mq-deadline", "kyber"] as const).map((s) => compareBlkTrace(trace, simulateBlkTrace(m, trace, s, "kernel", { dispatchGaps: true })));
+    const cmp = (["none", "mq-deadline", "kyber", "bfq"] as const).map((s) => compareBlkTrace(trace, simulateBlkTrace(m, trace, s, "kernel", { dispatchGaps: true })));
     await page.getByRole("button", { name: "null_blk under mq-deadline" }).click();
     const reads = page.locator('[data-testid="trace-replay"] tr[data-op="reads"] td');
     await reads.first().waitFor();
@@ -139,8 +141,8 @@ describe("/play/blk", () => {
     const r = (o: { mean_us: number; p99_us: number }) => `${(o.mean_us / 1000).toFixed(1)} / ${(o.p99_us / 1000).toFixed(1)}`;
     const op = (c: (typeof cmp)[number]) => c.ops.find((o) => o.op === 0)!;
     expect(await reads.nth(1).textContent()).toBe(r(op(cmp[0]).kernel.queue));
-    for (let i = 0; i < 3; i++) expect(await reads.nth(2 + i).textContent()).toBe(r(op(cmp[i]).model.queue));
-    expect(await page.locator('[data-testid="trace-replay"] figure.offset-plot').count()).toBe(4);
+    for (let i = 0; i < 4; i++) expect(await reads.nth(2 + i).textContent()).toBe(r(op(cmp[i]).model.queue));
+    expect(await page.locator('[data-testid="trace-replay"] figure.offset-plot').count()).toBe(5);
     // a file that is not a trace gets an error naming its line
     await page.getByLabel("a block trace file").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello\n") });
     await expect.poll(() => page.locator('[data-testid="trace-replay"] [role=alert]').textContent()).toMatch(/notes\.txt: .*line 1/);

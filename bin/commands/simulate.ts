@@ -37,13 +37,13 @@ const USAGE = `usage: fslab simulate exfat [--size SIZE] [--cluster SIZE] [--run
   clue_* counters. Defaults: the bench's 8000 files, the guest volume's 512 NAT blocks, 3
   f2fs_balance_fs_bg calls per sync (what the guest's writeback makes, sometimes 4), and the
   bench's syncer loop as a sync every 50 refill creates (0: none).
-       fslab simulate blk [--sched all|none|mq-deadline|kyber|both|LIST] [--device ssd|sdcard|hdd]
+       fslab simulate blk [--sched all|none|mq-deadline|kyber|bfq|both|LIST] [--device ssd|sdcard|hdd]
                          [--numjobs N] [--iodepth N] [--bs SIZE] [--rw read|write|randread|randwrite|randrw]
                          [--size SIZE] [--fifo-batch N] [--writes-starved N] [--read-expire MS]
                          [--write-expire MS] [--read-lat-nsec NS] [--write-lat-nsec NS] [--seed N] [--json]
   SIZE takes k, M or G (powers of 1024). --sched takes one scheduler, a comma-separated list,
   both (none and mq-deadline) or all. Defaults: seed 003's pattern 4 (numjobs 4, iodepth 4,
-  bs 1M, read) on 64M per job, all three schedulers, the sdcard device; kyber's targets 2 ms
+  bs 1M, read) on 64M per job, all four schedulers, the sdcard device; kyber's targets 2 ms
   (reads) and 10 ms (writes).
        fslab simulate blk --trace FILE [--sched ...] [--device kernel|measured|ssd|sdcard|hdd] [--dev MAJ,MIN]
                          [--dispatch-gaps] [--plug-us US] [--hz N] [the mq-deadline and kyber tunables above] [--json]
@@ -99,7 +99,7 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
   });
   const named = v.sched === "all" ? [...SCHEDULERS] : v.sched === "both" ? ["none", "mq-deadline"] : v.sched!.split(",").map((x) => x.trim());
   const scheds = [...new Set(named)].filter((x): x is Scheduler => (SCHEDULERS as readonly string[]).includes(x));
-  if (!named.length || scheds.length !== new Set(named).size) throw new Error(`--sched: "${v.sched}" is not all, both, or a list of ${SCHEDULERS.join(", ")} (bfq is not modelled yet)`);
+  if (!named.length || scheds.length !== new Set(named).size) throw new Error(`--sched: "${v.sched}" is not all, both, or a list of ${SCHEDULERS.join(", ")}`);
   const tunables: DdTunables = {
     ...DD_DEFAULTS,
     fifo_batch: int(v["fifo-batch"]!, "--fifo-batch", 1, 1 << 20),

@@ -809,7 +809,7 @@ static void test_kyber_simulation(void)
 	blk_sim_free(whole);
 	blk_sim_free(none);
 	/* an unknown scheduler is refused */
-	CHECK(blk_sim_new((enum blk_sched)3, &DEFAULTS, &ssd, jobs, 3, 250, 1) == NULL);
+	CHECK(blk_sim_new((enum blk_sched)4, &DEFAULTS, &ssd, jobs, 3, 250, 1) == NULL);
 }
 
 /* --- trace jobs: requests arrive at recorded times, open loop */
@@ -1062,7 +1062,7 @@ static void test_trace_refused(void)
 	dev.queue_depth = 0;
 	CHECK(blk_sim_new_trace(BLK_SCHED_NONE, &DEFAULTS, &dev, rq, 2, 100, 1) == NULL);
 	dev.queue_depth = 1;
-	CHECK(blk_sim_new_trace((enum blk_sched)3, &DEFAULTS, &dev, rq, 2, 100, 1) == NULL);
+	CHECK(blk_sim_new_trace((enum blk_sched)4, &DEFAULTS, &dev, rq, 2, 100, 1) == NULL);
 	{
 		struct blk_sim *s = blk_sim_new_trace(BLK_SCHED_NONE, &DEFAULTS, &dev, rq, 2, 100, 1);
 		CHECK(s != NULL);
@@ -1072,8 +1072,214 @@ static void test_trace_refused(void)
 	}
 }
 
+/* --- bfq (block/bfq-iosched.c, bfq-wf2q.c): the core model of bfq_iosched.c */
+
+/* two sequential jobs of iodepth 1 (job 1 far away), `bs` sectors, on a one-tag disk that takes 1 ms a request, HZ 1000 */
+static struct blk_sim *bfq_two_jobs(enum blk_sched sched, uint32_t bs, uint32_t ios)
+{
+	struct blk_job jobs[2] = { { 1, bs, ios, 0, 0, 2, 0, 0 }, { 1, bs, ios, 0, 0, 2, 1u << 24, 0 } };
+	struct blk_sim *s = blk_sim_new(sched, &DEFAULTS, &DEV, jobs, 2, 1000, 1);
+	CHECK(s && blk_sim_run(s) == 0);
+	return s;
+}
+
+/* the lengths of the runs of one job's requests in dispatch order; returns how many runs */
+static uint32_t job_runs(const struct blk_sim *s, uint32_t *runs, uint32_t max)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < s->norder; i++) {
+		if (!i || s->rq[s->order[i]].job != s->rq[s->order[i - 1]].job)
+			n++;
+		if (n <= max)
+			runs[n - 1] = (i && s->rq[s->order[i]].job == s->rq[s->order[i - 1]].job) ? runs[n - 1] + 1 : 1;
+	}
+	return n;
+}
+
+/* every request dispatched once and completed once, in time order */
+static void check_once(const struct blk_sim *s)
+{
+	uint32_t i, *seen = calloc(s->nrq, sizeof(uint32_t)), complete = 0;
+
+	CHECK_EQ(s->norder, s->nrq);
+	for (i = 0; i < s->norder; i++)
+		seen[s->order[i]]++;
+	for (i = 0; i < s->nrq; i++) {
+		CHECK_EQ(seen[i], 1);
+		CHECK(s->rq[i].insert_ns <= s->rq[i].dispatch_ns && s->rq[i].dispatch_ns < s->rq[i].complete_ns);
+	}
+	for (i = 0; i < s->events.len; i++)
+		complete += s->events.ev[i].type == FSLAB_EV_BLK_RQ_COMPLETE;
+	CHECK_EQ(complete, s->nrq);
+	free(seen);
+}
+
+static void test_bfq_budget_timeout(void)
+{
+	uint32_t runs[32], n, i;
+	struct blk_sim *s = bfq_two_jobs(BLK_SCHED_BFQ, 8, 1000);
+
+	/*
+	 * 8-sector requests, 1 ms each. Job 0's queue is selected at 0 (bfq_set_budget_timeout:
+	 * budget_timeout = jiffies + HZ / 8 = 125), its first budget 2 * 16384 / 3 = 10922 sectors
+	 * (bfq_init_bfqq), far more than 125 ms of requests. Each completion leaves it empty with
+	 * its process alive: bfq_arm_slice_timer(), and the next request arrives at once
+	 * (bfq_rq_enqueued clears wait_request), so the queue keeps the disk: requests issued at
+	 * 0..124 ms. At 125 the arrival finds the budget timed out: expire (BUDGET_TIMEOUT), and job 1
+	 * (S = V at its insert, F = S + 10922 / w, smaller than job 0's after its time charge:
+	 * bfq_bfqq_charge_time gives 16384 for 125 ms) runs 125..249, and so on: runs of 125.
+	 */
+	n = job_runs(s, runs, 32);
+	CHECK_EQ(n, 16);
+	for (i = 0; i < n && i < 32; i++)
+		CHECK_EQ(runs[i], 125);
+	CHECK_EQ(s->rq[s->order[0]].job, 0);
+	CHECK_EQ(s->rq[s->order[125]].job, 1);
+	CHECK_EQ(s->rq[s->order[125]].dispatch_ns, 125000000);
+	/* every slot: even a job's last ends at 125 ms, when bfq_completed_request checks the
+	 * budget timeout before NO_MORE_REQUESTS */
+	CHECK_EQ(s->bfqd.expired[BFQQE_BUDGET_TIMEOUT], 16);
+	CHECK_EQ(s->bfqd.expired[BFQQE_NO_MORE_REQUESTS], 0);
+	CHECK_EQ(s->bfqd.timer_fired, 0);
+	check_once(s);
+	blk_sim_free(s);
+
+	/* none alternates: each completion's next request queues behind the other job's */
+	s = bfq_two_jobs(BLK_SCHED_NONE, 8, 1000);
+	n = job_runs(s, runs, 32);
+	CHECK_EQ(n, 2000);
+	blk_sim_free(s);
+}
+
+static void test_bfq_budget_growth(void)
+{
+	uint32_t runs[64], n, i, exp[] = { 42, 42, 64, 64 };
+	struct blk_sim *s = bfq_two_jobs(BLK_SCHED_BFQ, 256, 512);
+	int64_t served[2] = { 0, 0 }, worst = 0;
+
+	/*
+	 * 256-sector requests, 1 ms each: a budget of 10922 holds 42 (10752); the 43rd does not
+	 * fit the 170 left: BUDGET_EXHAUSTED at 42 ms, the next budget min(4 * 10922, 16384) =
+	 * 16384 (__bfq_bfqq_recalc_budget), S += 10752 / w, F = S + 16384 / w. Job 1 (F = 256/w
+	 * + 10922/w = 11178/w against job 0's 27136/w) runs its 42, then job 0 (27136 < 27392)
+	 * 64 = 16384 / 256, job 1 64, ... each slot 64 ms, inside the 125 ms timeout.
+	 */
+	n = job_runs(s, runs, 64);
+	CHECK_EQ(n, 2 + (512 - 42) / 64 * 2 + 2);
+	for (i = 0; i < 4; i++)
+		CHECK_EQ(runs[i], exp[i]);
+	for (i = 4; i + 2 < n && i < 64; i++)
+		CHECK_EQ(runs[i], 64);
+	CHECK_EQ(s->bfqd.expired[BFQQE_BUDGET_TIMEOUT], 0);
+	/* equal weights: at every point of the order the two jobs' sectors are within one max budget */
+	for (i = 0; i < s->norder; i++) {
+		const struct blk_rq *r = &s->rq[s->order[i]];
+		int64_t d;
+		served[r->job] += r->nr_sectors;
+		d = served[0] - served[1];
+		if (d < 0)
+			d = -d;
+		if (d > worst)
+			worst = d;
+	}
+	CHECK(worst <= BFQ_DEFAULT_MAX_BUDGET);
+	CHECK_EQ(worst, 16384); /* job 0's 64 x 256 after both 42s */
+	check_once(s);
+	blk_sim_free(s);
+}
+
+/* a bfq sim driven by hand: requests of job j inserted at chosen times, HZ 1000 */
+static uint32_t bfq_add(struct blk_sim *s, uint32_t job, uint64_t sector)
+{
+	uint32_t x = s->nrq++;
+	memset(&s->rq[x], 0, sizeof(s->rq[x]));
+	s->rq[x].job = job;
+	s->rq[x].op = FSLAB_BLK_READ;
+	s->rq[x].sector = sector;
+	s->rq[x].nr_sectors = 8;
+	s->job_issued[job]++;
+	bfq_insert_request(s, x);
+	return x;
+}
+
+static void test_bfq_idle_timer(void)
+{
+	struct blk_job jobs[2] = { { 1, 8, 10, 0, 0, 2, 0, 0 }, { 1, 8, 10, 0, 0, 2, 1000, 0 } };
+	struct blk_sim *s = blk_sim_new(BLK_SCHED_BFQ, &DEFAULTS, &DEV, jobs, 2, 1000, 1);
+	uint32_t a, b, c;
+
+	/* both at V = 0 with the same budget: equal F, job 0 (the first) is served */
+	a = bfq_add(s, 0, 0);
+	b = bfq_add(s, 1, 1000);
+	CHECK_EQ(bfq_dispatch_request(s), a);
+	CHECK_EQ(bfq_dispatch_request(s), BLK_NIL); /* empty, one in flight: kept (bfq_better_to_idle) */
+	/* a completes at 1 ms: job 0 is alive (1 of 10 issued): bfq_arm_slice_timer, 8 ms */
+	s->now_ns = 1000000;
+	bfq_completed_request(s, a);
+	CHECK_EQ(s->bfqd.wait_request, 1);
+	CHECK_EQ(s->bfqd.idle_until_ns, 9000000);
+	CHECK_EQ(bfq_dispatch_request(s), BLK_NIL); /* b waits: the disk is idled for job 0 */
+	/* job 0's next at 5 ms ends the wait and is served before b */
+	s->now_ns = 5000000;
+	c = bfq_add(s, 0, 8);
+	CHECK_EQ(s->bfqd.wait_request, 0);
+	CHECK_EQ(bfq_dispatch_request(s), c);
+	s->now_ns = 6000000;
+	bfq_completed_request(s, c);
+	CHECK_EQ(s->bfqd.idle_until_ns, 14000000);
+	/* job 0 stops issuing: the timer is not due before 14 ms, then fires: TOO_IDLE */
+	CHECK_EQ(bfq_timer_due(s, 13999999), 0);
+	CHECK_EQ(bfq_dispatch_request(s), BLK_NIL);
+	CHECK_EQ(bfq_timer_due(s, 20000000), 1);
+	CHECK_EQ(s->now_ns, 14000000);
+	CHECK_EQ(s->bfqd.expired[BFQQE_TOO_IDLE], 1);
+	/* __bfq_bfqq_recalc_budget, TOO_IDLE, nothing in flight: 10922 > 5 * 512, so 10922 - 4 * 512 */
+	CHECK_EQ(s->bfqd.q[0].max_budget, 10922 - 2048);
+	CHECK_EQ(s->bfqd.q[0].busy, 0);
+	CHECK_EQ(bfq_dispatch_request(s), b);
+	blk_sim_free(s);
+
+	/* a process that has issued all it will (exited: no process refs) is not idled for */
+	jobs[0].ios = 1;
+	s = blk_sim_new(BLK_SCHED_BFQ, &DEFAULTS, &DEV, jobs, 2, 1000, 1);
+	a = bfq_add(s, 0, 0);
+	b = bfq_add(s, 1, 1000);
+	CHECK_EQ(bfq_dispatch_request(s), a);
+	s->now_ns = 1000000;
+	bfq_completed_request(s, a);
+	CHECK_EQ(s->bfqd.wait_request, 0);
+	CHECK_EQ(s->bfqd.expired[BFQQE_NO_MORE_REQUESTS], 1);
+	CHECK_EQ(s->bfqd.q[0].max_budget, BFQ_MIN_BUDGET); /* NO_MORE_REQUESTS: max(service 8, 512) */
+	CHECK_EQ(bfq_dispatch_request(s), b);
+	blk_sim_free(s);
+}
+
+static void test_bfq_trace_idle(void)
+{
+	/* one process (a trace): a gap of 20 ms after a 1 ms request lets the timer fire at 9 ms */
+	struct blk_trace_rq rq[3] = {
+		{ 0, 0, 8, FSLAB_BLK_READ, 2, 0, 1000000 },
+		{ 20000000, 8, 8, FSLAB_BLK_READ, 2, 0, 1000000 },
+		{ 25000000, 16, 8, FSLAB_BLK_READ, 2, 0, 1000000 },
+	};
+	struct blk_sim *s = blk_sim_new_trace(BLK_SCHED_BFQ, &DEFAULTS, &DEV, rq, 3, 1000, 1);
+
+	CHECK(s && blk_sim_run(s) == 0);
+	CHECK_EQ(s->bfqd.timer_fired, 1);           /* 1 ms + 8: not for the 4 ms gap at 21..25 */
+	CHECK_EQ(s->bfqd.expired[BFQQE_TOO_IDLE], 1);
+	CHECK_EQ(s->rq[1].dispatch_ns, 20000000);
+	CHECK_EQ(s->rq[2].dispatch_ns, 25000000);
+	check_once(s);
+	blk_sim_free(s);
+}
+
 int main(void)
 {
+	test_bfq_budget_timeout();
+	test_bfq_budget_growth();
+	test_bfq_idle_timer();
+	test_bfq_trace_idle();
 	test_trace_queue_times();
 	test_trace_sector_order();
 	test_trace_flush_and_writes();

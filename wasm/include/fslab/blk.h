@@ -17,6 +17,10 @@
  * kyber (block/kyber-iosched.c) is the third choice: per-domain (read, write, ...) FIFOs and
  * token pools whose depths its timer rescales from latency histograms (kyber_iosched.c;
  * the tokens are lib/sbitmap.c's bitmaps, sbitmap.c).
+ *
+ * bfq (block/bfq-iosched.c, bfq-wf2q.c) is the fourth, a small model of its core only: one
+ * sync queue per job, B-WF2Q+ in sectors, budgets, the budget timeout and idling
+ * (bfq_iosched.c says what is left out).
  */
 #ifndef FSLAB_BLK_H
 #define FSLAB_BLK_H
@@ -24,7 +28,7 @@
 #include <stdint.h>
 #include "fslab/events.h"
 
-enum blk_sched { BLK_SCHED_NONE = 0, BLK_SCHED_MQ_DEADLINE = 1, BLK_SCHED_KYBER = 2 };
+enum blk_sched { BLK_SCHED_NONE = 0, BLK_SCHED_MQ_DEADLINE = 1, BLK_SCHED_KYBER = 2, BLK_SCHED_BFQ = 3 };
 enum dd_data_dir { DD_READ = 0, DD_WRITE = 1, DD_DIR_COUNT = 2 };
 enum dd_prio { DD_RT_PRIO = 0, DD_BE_PRIO = 1, DD_IDLE_PRIO = 2, DD_PRIO_COUNT = 3 };
 #define BLK_NIL 0xFFFFFFFFu /* no request: the end of a list, an empty tree */
@@ -155,12 +159,47 @@ struct kyber_hctx_data {
 	uint32_t cur_domain, batching;
 };
 
+/* --- bfq (block/bfq-iosched.c, bfq-wf2q.c): the core only, see bfq_iosched.c */
+enum bfqq_expiration { BFQQE_TOO_IDLE, BFQQE_BUDGET_TIMEOUT, BFQQE_BUDGET_EXHAUSTED, BFQQE_NO_MORE_REQUESTS, BFQQE_COUNT };
+enum {
+	BFQ_DEFAULT_MAX_BUDGET = 16 * 1024, /* bfq_default_max_budget, sectors */
+	BFQ_MIN_BUDGET = BFQ_DEFAULT_MAX_BUDGET / 32, /* bfq_min_budget() before any peak-rate sample */
+	BFQ_WEIGHT = 40,                    /* bfq_ioprio_to_weight(IOPRIO_BE_NORM): (8 - 4) * 10 */
+	BFQ_WFQ_SERVICE_SHIFT = 22,         /* WFQ_SERVICE_SHIFT: virtual times in fixed point */
+};
+#define BFQ_SLICE_IDLE_NS 8000000ull   /* bfq_slice_idle: NSEC_PER_SEC / 125 */
+
+struct bfq_queue {
+	uint32_t head, tail;           /* its requests, oldest first (fifo_next) */
+	uint32_t queued, dispatched;   /* waiting in it; dispatched, not completed */
+	uint32_t busy;                 /* on the active tree (bfq_bfqq_busy) */
+	uint32_t weight;
+	uint32_t budget, service;      /* entity->budget, entity->service: sectors */
+	uint32_t max_budget;           /* bfqq->max_budget: the next budget */
+	uint64_t start, finish;        /* virtual times, << BFQ_WFQ_SERVICE_SHIFT */
+	uint64_t budget_timeout;       /* jiffies */
+};
+
+struct bfq_data {
+	struct bfq_queue *q;           /* one per job (a trace job: one) */
+	uint32_t nq;
+	uint64_t vtime;                /* the service tree's V */
+	uint32_t wsum;                 /* weights of the busy queues */
+	uint32_t in_service;           /* a queue, or BLK_NIL */
+	uint32_t wait_request;         /* idling: the slice timer is armed */
+	uint64_t idle_until_ns;        /* when it fires */
+	uint64_t last_budget_start_ns, last_idling_start_ns;
+	uint32_t expired[BFQQE_COUNT]; /* expirations by reason */
+	uint32_t timer_fired;
+};
+
 struct blk_sim {
 	enum blk_sched sched;
 	uint32_t hz;
 	struct deadline_data dd;
 	struct kyber_queue_data kqd;
 	struct kyber_hctx_data khd;
+	struct bfq_data bfqd;
 	struct blk_device dev;
 	struct blk_job *jobs;
 	uint32_t njobs;
@@ -201,6 +240,14 @@ void kyber_resize_domain(struct kyber_queue_data *kqd, uint32_t sched_domain, ui
 void kyber_timer_fn(struct blk_sim *s); /* at s->now_ns */
 /* runs the timer if it is due by `until_ns` (at its own expiry time); 1 if it ran */
 int kyber_timer_due(struct blk_sim *s, uint64_t until_ns);
+
+int bfq_init(struct blk_sim *s, uint32_t nq); /* 0, or -1 out of memory */
+void bfq_exit(struct blk_sim *s);
+void bfq_insert_request(struct blk_sim *s, uint32_t rq);
+uint32_t bfq_dispatch_request(struct blk_sim *s); /* BLK_NIL if none (nothing queued, or idling) */
+void bfq_completed_request(struct blk_sim *s, uint32_t rq);
+/* fires the idle slice timer if it is due by `until_ns` (at its own time); 1 if it fired */
+int bfq_timer_due(struct blk_sim *s, uint64_t until_ns);
 
 static inline uint64_t blk_splitmix64(uint64_t *s) /* deterministic for a seed */
 {

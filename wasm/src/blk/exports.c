@@ -2,7 +2,7 @@
 /*
  * The blk core's wasm surface (web/src/cores/blk-core.ts). Parameters arrive as flat u32
  * arrays so the TypeScript side needs no struct layout:
- *   sched    0 none, 1 mq-deadline, 2 kyber
+ *   sched    0 none, 1 mq-deadline, 2 kyber, 3 bfq
  *   tun[7]   mq-deadline: read_expire_ms write_expire_ms prio_aging_expire_ms writes_starved fifo_batch
  *            kyber: read_lat_nsec write_lat_nsec (read only for kyber: five words do for the others)
  *   dev[7]   queue_depth channels base_ns per_sector_ns seek_max_sectors per_seek_sector_ns(x1000) capacity

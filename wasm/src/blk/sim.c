@@ -5,8 +5,9 @@
  * dispatches while a driver tag is free (blk_mq_do_dispatch_sched() / "none": straight
  * from a FIFO), the device serves `channels` requests at once with a seek-distance cost,
  * and a completion frees its tag, lets its job submit the next request and reruns the queue.
- * The scheduler is none, mq-deadline (mq_deadline.c) or kyber (kyber_iosched.c), whose
- * timer runs between completions when it falls due.
+ * The scheduler is none, mq-deadline (mq_deadline.c), kyber (kyber_iosched.c), whose
+ * timer runs between completions when it falls due, or bfq (bfq_iosched.c), whose idle
+ * slice timer does too.
  *
  * A trace job (blk_sim_new_trace) is open loop instead: its requests arrive at recorded
  * times, however far the device has got, and a completion only reruns the queue.
@@ -53,7 +54,7 @@ static struct blk_sim *sim_alloc(enum blk_sched sched, const struct dd_tunables 
 
 static int sim_params_ok(enum blk_sched sched, const struct blk_device *dev, uint32_t hz)
 {
-	return dev->queue_depth && dev->channels && hz && (unsigned)sched <= BLK_SCHED_KYBER;
+	return dev->queue_depth && dev->channels && hz && (unsigned)sched <= BLK_SCHED_BFQ;
 }
 
 struct blk_sim *blk_sim_new(enum blk_sched sched, const struct dd_tunables *t, const struct blk_device *dev,
@@ -85,6 +86,10 @@ struct blk_sim *blk_sim_new(enum blk_sched sched, const struct dd_tunables *t, c
 		s->job_next_sector[j] = jobs[j].offset;
 		s->job_rng[j] = seed * 0x100000001B3ull + j;
 	}
+	if (sched == BLK_SCHED_BFQ && bfq_init(s, njobs)) {
+		blk_sim_free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -112,6 +117,10 @@ struct blk_sim *blk_sim_new_trace(enum blk_sched sched, const struct dd_tunables
 	}
 	memcpy(s->trace, rqs, sizeof(*rqs) * n);
 	s->ntrace = n;
+	if (sched == BLK_SCHED_BFQ && bfq_init(s, 1)) { /* the trace is one process */
+		blk_sim_free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -130,6 +139,7 @@ void blk_sim_free(struct blk_sim *s)
 	free(s->order);
 	free(s->trace);
 	kyber_exit(s);
+	bfq_exit(s);
 	fslab_events_free(&s->events);
 	free(s);
 }
@@ -222,6 +232,11 @@ static void run_queue(struct blk_sim *s)
 			x = kyber_dispatch_request(s);
 			if (x == BLK_NIL)
 				break;
+		} else if (s->sched == BLK_SCHED_BFQ) {
+			/* nothing queued, or idling for the in-service queue: its arrival or timer reruns it */
+			x = bfq_dispatch_request(s);
+			if (x == BLK_NIL)
+				break;
 		} else {
 			if (!dd_has_work(s))
 				break;
@@ -255,6 +270,8 @@ static void insert(struct blk_sim *s, uint32_t x)
 		s->none_tail = x;
 	} else if (s->sched == BLK_SCHED_KYBER) {
 		kyber_insert_request(s, x);
+	} else if (s->sched == BLK_SCHED_BFQ) {
+		bfq_insert_request(s, x);
 	} else {
 		dd_insert_request(s, x, jiffies(s));
 	}
@@ -327,6 +344,8 @@ static uint32_t complete_next(struct blk_sim *s)
 		/* __blk_mq_end_request(): completed_request (the samples), then finish_request (the token) */
 		kyber_completed_request(s, x);
 		kyber_finish_request(s, x);
+	} else if (s->sched == BLK_SCHED_BFQ) {
+		bfq_completed_request(s, x);
 	}
 	s->tags_used--;
 	if (s->devq_len) {
@@ -349,6 +368,14 @@ static int trace_step(struct blk_sim *s)
 	uint64_t at = more ? s->trace[s->trace_next].arrival_ns : 0;
 	int done_first = s->heap_len && (!more || s->rq[s->heap[0]].complete_ns < at);
 
+	if (s->sched == BLK_SCHED_BFQ) {
+		/* bfq's idle slice timer, if it fires before the next completion and arrival (not on a tie) */
+		uint64_t next = done_first ? s->rq[s->heap[0]].complete_ns : more ? at : ~0ull;
+		if (next && bfq_timer_due(s, next - 1)) {
+			run_queue(s);
+			return 1;
+		}
+	}
 	if (!s->heap_len && !more)
 		return 0;
 	if (s->sched == BLK_SCHED_KYBER)
@@ -385,6 +412,12 @@ int blk_sim_step(struct blk_sim *s)
 		for (j = 0; j < s->njobs; j++)
 			for (d = 0; d < s->jobs[j].iodepth && s->job_issued[j] < s->jobs[j].ios; d++)
 				submit(s, j);
+		return 1;
+	}
+	if (s->sched == BLK_SCHED_BFQ &&
+	    bfq_timer_due(s, s->heap_len ? s->rq[s->heap[0]].complete_ns - 1 : ~0ull)) {
+		/* bfq's idle slice timer fired before the next completion (not on a tie): the queue runs */
+		run_queue(s);
 		return 1;
 	}
 	if (!s->heap_len)

@@ -7,10 +7,10 @@ import { allocU32 } from "./wasm-mem";
 
 export const EV_BLK = [EV.BLK_RQ_INSERT, EV.BLK_RQ_ISSUE, EV.BLK_RQ_COMPLETE] as const;
 
-export type Scheduler = "none" | "mq-deadline" | "kyber";
-export const SCHEDULERS: readonly Scheduler[] = ["none", "mq-deadline", "kyber"];
+export type Scheduler = "none" | "mq-deadline" | "kyber" | "bfq";
+export const SCHEDULERS: readonly Scheduler[] = ["none", "mq-deadline", "kyber", "bfq"];
 /** fx_blk_new's `sched` */
-const SCHED_CODE: Record<Scheduler, number> = { none: 0, "mq-deadline": 1, kyber: 2 };
+const SCHED_CODE: Record<Scheduler, number> = { none: 0, "mq-deadline": 1, kyber: 2, bfq: 3 };
 
 /** /sys/block/<dev>/queue/iosched/ for mq-deadline, with the kernel's defaults */
 export interface DdTunables {

@@ -338,7 +338,7 @@ export function pluggedOf(requests: TraceRequest[], plugUs: number): number[] {
   });
 }
 
-const SCHED_CODE: Record<Scheduler, number> = { none: 0, "mq-deadline": 1, kyber: 2 };
+const SCHED_CODE: Record<Scheduler, number> = { none: 0, "mq-deadline": 1, kyber: 2, bfq: 3 };
 
 /**
  * Replays a trace's requests (one device) through the model: each arrives when the kernel

@@ -94,7 +94,7 @@ export function PlayBlk({ query }: { query: string }) {
     try {
       const tunables = { ...DD_DEFAULTS, fifo_batch: p.fifo_batch, writes_starved: p.writes_starved };
       const scenario = { device: DEVICES[p.device], jobs, tunables, seed: p.seed };
-      setResults(await client.current!.run(scenario, ["none", "mq-deadline", "kyber"]));
+      setResults(await client.current!.run(scenario, ["none", "mq-deadline", "kyber", "bfq"]));
       setSteps(await client.current!.steps(scenario, "mq-deadline", STEPS));
       setKySteps(await client.current!.steps(scenario, "kyber", STEPS));
     } catch (e) {
@@ -120,7 +120,9 @@ export function PlayBlk({ query }: { query: string }) {
         <code>writes_starved</code> times, and serves the oldest first once its deadline (500 ms for reads) has passed.
         <code> kyber</code> (<code>block/kyber-iosched.c</code>) does not sort: it gives reads and writes their own token
         pools, serves them round robin in batches (16 reads, 8 writes), and shrinks a domain's pool when reads miss their
-        2 ms latency target. Its row and plot come along for comparison.
+        2 ms latency target. <code>bfq</code> (a small model of <code>block/bfq-iosched.c</code>: a queue per job, budgets
+        in sectors under B-WF2Q+, the 125 ms budget timeout, 8 ms idling for a job's next request) serves one job at a
+        time. Their rows and plots come along for comparison.
       </p>
       <form className="play-form" onSubmit={(e) => e.preventDefault()} aria-label="scenario">
         <label>device <select value={p.device} onChange={(e) => set("device", e.target.value as BlkParams["device"])}>

@@ -1,6 +1,6 @@
 // A block trace from the guest, replayed: the kernel's own run (block_rq_insert, _issue,
-// _complete) beside the blk core replaying the same arrivals under none, mq-deadline and
-// kyber, on the service times the kernel measured (and the waits it left a tag free before a
+// _complete) beside the blk core replaying the same arrivals under none, mq-deadline, kyber
+// and bfq, on the service times the kernel measured (and the waits it left a tag free before a
 // queue run). Same numbers, same offset-vs-time plots for kernel and model.
 import { useState } from "react";
 import type { BlkClient, BlkReplay } from "../cores/blk-client";
@@ -10,7 +10,7 @@ import { kernelRows, parseBlkTrace, type BlkTrace } from "../cores/blk-trace";
 import { fetchBytes, gunzipMaybe } from "../cores/gunzip";
 import { OffsetTimePlot } from "./OffsetTimePlot";
 
-const SCHEDS: Scheduler[] = ["none", "mq-deadline", "kyber"];
+const SCHEDS: Scheduler[] = ["none", "mq-deadline", "kyber", "bfq"];
 const RECORDED: Record<string, string> = {
   "null_blk under mq-deadline": new URL("../cores/traces/blk-nullb-mq-deadline.trace.gz", import.meta.url).href,
   "null_blk under none": new URL("../cores/traces/blk-nullb-none.trace.gz", import.meta.url).href,
