@@ -11,6 +11,7 @@ const PAGES: Array<{ name: string; hash: string; run?: string }> = [
   { name: "lab-write-path", hash: "#/lab/write-path", run: "buffered write" },
   { name: "lab-f2fs-clue", hash: "#/lab/f2fs-clue" },
   { name: "play-exfat", hash: "#/play/exfat", run: "Run without predicting" },
+  { name: "play-write-path", hash: "#/play/write-path", run: "Reveal without predicting" },
   { name: "play-blk", hash: "#/play/blk", run: "Run without predicting" },
   { name: "play-f2fs", hash: "#/play/f2fs", run: "Run without predicting" },
   { name: "play-ext4", hash: "#/play/ext4", run: "Show the real volumes" },

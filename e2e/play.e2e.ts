@@ -293,6 +293,30 @@ describe("/play/exfat", () => {
   });
 });
 
+describe("/play/write-path", () => {
+  it("predicts and reveals how far down the writer goes, from the traces our kernel recorded, with the call tree", async () => {
+    const b = await launch();
+    try {
+      await b.page.goto(`${base()}#/play/write-path?trace=direct`);
+      await b.page.getByLabel("your guess").selectOption("driver");
+      await b.page.getByRole("button", { name: "Reveal" }).click();
+      const reveal = b.page.locator(".reveal[role=status]");
+      await reveal.waitFor();
+      expect(await reveal.getAttribute("data-deepest")).toBe("driver");
+      expect(await reveal.textContent()).toMatch(/your prediction was right.*vfs_write → ext4_file_write_iter → iomap_dio_rw → .* → submit_bio/);
+      expect(await b.page.locator('[role="treeitem"][data-call="loop_queue_rq"]').count()).toBeGreaterThan(0);
+      await screenshot(b.page, "play-write-path");
+      await b.page.getByLabel("a buffered write()").check();
+      await expect.poll(() => b.page.url()).toMatch(/trace=buffered/);
+      await b.page.getByRole("button", { name: /Reveal/ }).click();
+      await expect.poll(() => b.page.locator(".reveal[role=status]").getAttribute("data-deepest")).toBe("page cache");
+      expect(await b.page.locator(".reveal").textContent()).toMatch(/never calls submit_bio/);
+    } finally {
+      await b.close();
+    }
+  });
+});
+
 describe("/play/ext4", () => {
   it("reveals LBS's checksum bytes against bigalloc's as the ext4 core counts them, in a chart and a table", async () => {
     const b = await launch();

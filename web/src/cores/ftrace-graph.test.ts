@@ -120,3 +120,13 @@ describe("function_graph, hand-made lines", () => {
     expect(layerOf("mutex_lock")).toBe("other");
   });
 });
+
+describe("the write-path playground's question", () => {
+  it("the writer's own calls reach the page cache when buffered, the driver with fsync, O_DIRECT, and the flusher's sync", async () => {
+    const { deepestLayer } = await import("../pages/PlayWritePath");
+    expect(deepestLayer(parseFunctionGraph(trace("buffered")), "dd")).toBe("page cache");
+    expect(deepestLayer(parseFunctionGraph(trace("fsync")), "dd")).toBe("driver");
+    expect(deepestLayer(parseFunctionGraph(trace("direct")), "dd")).toBe("driver");
+    expect(deepestLayer(parseFunctionGraph(trace("sync")), "kworker")).toBe("driver");
+  });
+});

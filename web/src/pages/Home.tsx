@@ -26,6 +26,10 @@ export function Home() {
           <p>Choose a file's size and pieces; predict the discard requests under Linux 6.14 and 6.15, then replay the delete.</p>
         </li>
         <li className="lab-card">
+          <h2><a href="#/play/write-path">The write path: how far down does the writer go?</a></h2>
+          <p>Call trees our kernel recorded for a buffered write, fsync, O_DIRECT and sync; predict the deepest layer, then open the tree.</p>
+        </li>
+        <li className="lab-card">
           <h2><a href="#/play/blk">Block layer: mq-deadline against none</a></h2>
           <p>Run fio-like jobs on a simulated disk, SD card or SSD; predict, then see every request's sector against time.</p>
         </li>
