@@ -4,7 +4,7 @@
 // a file of those runs made in the exfat core and deleted under the same policy; the requests
 // should be as many and of the same lengths. (Where the kernel placed the runs, and in what
 // chain order, the model does not reproduce: its allocator started from another volume.)
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { ExfatDiscard } from "../cores/events";
 import { DiscardPolicy } from "../cores/events";
 import { ExfatClient } from "../cores/exfat-client";
@@ -41,29 +41,32 @@ export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; 
   const groups = useMemo(() => deletesOf(discards), [discards]);
   const client = useMemo(() => new ExfatClient(), []);
   useEffect(() => () => client.terminate(), [client]);
-  const [model, setModel] = useState<Map<string, ExfatDiscard[]>>(new Map());
+  // the model's delete of each file shape the kernel deleted, one at a time: the worker holds
+  // one volume, so the runs are chained, never interleaved; a shape is computed once
+  const model = useRef(new Map<string, ExfatDiscard[]>());
+  const queued = useRef(new Set<string>());
+  const chain = useRef<Promise<void>>(Promise.resolve());
+  const [, setDone] = useState(0);
   const key = (g: ExfatDiscard[]) => `${g[0].policy}:${runsOf(g).join(",")}`;
-
-  // the model's delete of each file shape the kernel deleted (one at a time: the worker holds one volume)
   useEffect(() => {
-    const todo = groups.filter((g) => !model.has(key(g)));
-    if (!todo.length) return;
-    let live = true;
-    (async () => {
-      const next = new Map(model);
-      for (const g of todo) {
-        const runs = runsOf(g);
-        await client.call({ op: "reset", clusters: runs.reduce((a, b) => a + b, 0) + runs.length + 16, sectPerClusBits: 3 });
-        const made = await client.call({ op: "createRuns", lengths: runs });
-        const del = await client.call({ op: "delete", id: made.id, policy: g[0].policy });
-        next.set(key(g), del.result.discards);
-      }
-      if (live) setModel(next);
-    })().catch(() => {});
-    return () => {
-      live = false;
-    };
-  }, [groups]);
+    for (const g of groups) {
+      const k = key(g);
+      if (queued.current.has(k)) continue;
+      queued.current.add(k);
+      const runs = runsOf(g);
+      chain.current = chain.current
+        .then(async () => {
+          await client.call({ op: "reset", clusters: runs.reduce((a, b) => a + b, 0) + runs.length + 16, sectPerClusBits: 3 });
+          const made = await client.call({ op: "createRuns", lengths: runs });
+          const del = await client.call({ op: "delete", id: made.id, policy: g[0].policy });
+          model.current.set(k, del.result.discards);
+          setDone((n) => n + 1);
+        })
+        .catch(() => {
+          queued.current.delete(k); // tried again when the next event arrives
+        });
+    }
+  }, [groups, client]);
 
   return (
     <section className="kernel-discards" aria-label="Discard requests of the real kernel" data-testid="kernel-discards">
@@ -85,7 +88,7 @@ export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; 
             <thead><tr><th>delete</th><th>policy</th><th>file's runs</th><th>kernel requests</th><th>model requests</th><th>same?</th></tr></thead>
             <tbody>
               {groups.map((g, i) => {
-                const m = model.get(key(g));
+                const m = model.current.get(key(g));
                 const same = m ? shape(m) === shape(g) : null;
                 return (
                   <tr key={i} data-testid={`kernel-delete-${i}`} data-match={same === null ? "pending" : same ? "yes" : "no"} className={same === false ? "differs" : ""}>

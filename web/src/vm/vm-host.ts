@@ -112,7 +112,14 @@ export class VmHost {
     if (this.timer) clearTimeout(this.timer);
     const e = this.emulator;
     this.emulator = null;
-    await e?.destroy();
+    // leaving the page while v86 still restores or boots: its own teardown can trip over
+    // parts it has not built yet; the page is going away, so that is not worth an error
+    try {
+      await e?.stop(); // stop the CPU loop first: a run slice after destroy posts to a closed worker
+      await e?.destroy();
+    } catch {
+      /* nothing to keep */
+    }
   }
 
   private onByte(byte: number): void {
