@@ -10,7 +10,8 @@ export const EV_BLK = [EV.BLK_RQ_INSERT, EV.BLK_RQ_ISSUE, EV.BLK_RQ_COMPLETE] as
 export type Scheduler = "none" | "mq-deadline" | "kyber" | "bfq";
 export const SCHEDULERS: readonly Scheduler[] = ["none", "mq-deadline", "kyber", "bfq"];
 /** fx_blk_new's `sched` */
-const SCHED_CODE: Record<Scheduler, number> = { none: 0, "mq-deadline": 1, kyber: 2, bfq: 3 };
+/** fx_blk_new's and fx_blk_new_trace's `sched` argument */
+export const SCHED_CODE: Record<Scheduler, number> = { none: 0, "mq-deadline": 1, kyber: 2, bfq: 3 };
 
 /** /sys/block/<dev>/queue/iosched/ for mq-deadline, with the kernel's defaults */
 export interface DdTunables {
@@ -157,6 +158,19 @@ export function summarize(sched: Scheduler, rows: Float64Array, order: Uint32Arr
   return { sched, requests: n, elapsed_ms: end / 1000, mb_per_s: end ? bytes / end : 0, read: stats(lat[0]), write: stats(lat[1]), seek_sectors: seek };
 }
 
+/** tun[7] of wasm/src/blk/exports.c in wasm memory (free it with _fx_free): mq-deadline's tunables, then kyber's targets. */
+export function allocTunables(m: any, t: DdTunables, k: KyberTunables): number {
+  for (const ns of [k.read_lat_nsec, k.write_lat_nsec]) {
+    if (!Number.isInteger(ns) || ns < 0 || ns >= 2 ** 32) throw new BlkError("kyber's latency targets are whole nanoseconds below 2^32 (4.29 s)");
+  }
+  return allocU32(m, [t.read_expire_ms, t.write_expire_ms, t.prio_aging_expire_ms, t.writes_starved, t.fifo_batch, k.read_lat_nsec, k.write_lat_nsec]);
+}
+
+/** dev[7] of wasm/src/blk/exports.c in wasm memory (free it with _fx_free). */
+export function allocDevice(m: any, d: BlkDevice): number {
+  return allocU32(m, [d.queue_depth, d.channels, d.base_ns, d.per_sector_ns, d.seek_max_sectors, Math.round(d.per_seek_sector_ns * 1000), Math.min(d.capacity_sectors, 2 ** 32 - 1)]);
+}
+
 /** A simulation ready to run (free it with _fx_blk_free): the scenario marshalled as flat
  *  u32 arrays for fx_blk_new (wasm/src/blk/exports.c). */
 export function newBlkSim(m: any, sc: BlkScenario): number {
@@ -166,11 +180,8 @@ export function newBlkSim(m: any, sc: BlkScenario): number {
   for (const j of sc.jobs) {
     if (j.span > 2 ** 32 || j.offset > 2 ** 32) throw new BlkError("job regions beyond 2 TiB are not supported");
   }
-  for (const ns of [k.read_lat_nsec, k.write_lat_nsec]) {
-    if (!Number.isInteger(ns) || ns < 0 || ns >= 2 ** 32) throw new BlkError("kyber's latency targets are whole nanoseconds below 2^32 (4.29 s)");
-  }
-  const tun = allocU32(m, [t.read_expire_ms, t.write_expire_ms, t.prio_aging_expire_ms, t.writes_starved, t.fifo_batch, k.read_lat_nsec, k.write_lat_nsec]);
-  const dev = allocU32(m, [d.queue_depth, d.channels, d.base_ns, d.per_sector_ns, d.seek_max_sectors, Math.round(d.per_seek_sector_ns * 1000), Math.min(d.capacity_sectors, 2 ** 32 - 1)]);
+  const tun = allocTunables(m, t, k);
+  const dev = allocDevice(m, d);
   const jobs = allocU32(m, sc.jobs.flatMap((j) => [j.iodepth, j.bs_sectors, j.ios, j.random ? 1 : 0, j.write_pct, j.ioprio_class, j.offset, j.span, 0]));
   const sim = m._fx_blk_new(SCHED_CODE[sc.sched], tun, dev, jobs, sc.jobs.length, sc.hz ?? 250, sc.seed ?? 1);
   m._fx_free(tun);

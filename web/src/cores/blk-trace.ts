@@ -11,7 +11,7 @@
 import { BlkOp } from "./events";
 import { allocU32 } from "./wasm-mem";
 import {
-  BlkError, DD_DEFAULTS, KYBER_DEFAULTS, ROW, ROW_WIDTH, readBlkResult, stats,
+  BlkError, DD_DEFAULTS, KYBER_DEFAULTS, ROW, ROW_WIDTH, SCHED_CODE, allocDevice, allocTunables, readBlkResult, stats,
   type BlkDevice, type BlkResult, type DdTunables, type KyberTunables, type OpStats, type Scheduler,
 } from "./blk-core";
 
@@ -338,8 +338,6 @@ export function pluggedOf(requests: TraceRequest[], plugUs: number): number[] {
   });
 }
 
-const SCHED_CODE: Record<Scheduler, number> = { none: 0, "mq-deadline": 1, kyber: 2, bfq: 3 };
-
 /**
  * Replays a trace's requests (one device) through the model: each arrives when the kernel
  * saw it arrive, relative to the first, whatever the model's device has done by then. The
@@ -374,8 +372,8 @@ export function simulateBlkTrace(m: any, trace: BlkTrace, sched: Scheduler, devi
     return p;
   };
   const bufs = [
-    allocU32(m, [t.read_expire_ms, t.write_expire_ms, t.prio_aging_expire_ms, t.writes_starved, t.fifo_batch, k.read_lat_nsec, k.write_lat_nsec]),
-    allocU32(m, [d.queue_depth, d.channels, d.base_ns, d.per_sector_ns, d.seek_max_sectors, Math.round(d.per_seek_sector_ns * 1000), Math.min(d.capacity_sectors, 2 ** 32 - 1)]),
+    allocTunables(m, t, k),
+    allocDevice(m, d),
     f64(rqs.map((r) => Math.round((r.arrivalUs - t0) * 1000))),
     f64(rqs.map((r) => r.sector)),
     f64(service),

@@ -14,6 +14,11 @@ export const DEFAULT_COST = {
   requestUs: ((SEED_80G.perClusterMs - SEED_80G.batchedMs) * 1e3) / (SEED_80G.clusters - 1),
 };
 
+/** A delete's modelled time: its discard requests and the clusters it frees, at the given costs. */
+export function priceMs(discardRequests: number, clusters: number, cost = DEFAULT_COST): number {
+  return (discardRequests * cost.requestUs) / 1e3 + (clusters * cost.clusterNs) / 1e6;
+}
+
 export interface DeleteCost {
   policy: DiscardPolicy;
   discardRequests: number;
@@ -35,7 +40,7 @@ export function deleteCost(m: any, clusters: number, runs: number, sectPerClusBi
         const before = copy.discardRequests;
         copy.delete(id);
         const discardRequests = copy.discardRequests - before;
-        return { policy, discardRequests, ms: (discardRequests * cost.requestUs) / 1e3 + (clusters * cost.clusterNs) / 1e6 };
+        return { policy, discardRequests, ms: priceMs(discardRequests, clusters, cost) };
       } finally {
         copy.dispose();
       }

@@ -9,7 +9,7 @@ import { DirectoryView } from "../viz/DirectoryView";
 import { KernelEmptySearch } from "../viz/KernelEmptySearch";
 import { DiskView } from "../viz/DiskView";
 import { WritePathView } from "../viz/WritePathView";
-import { KernelNidScans } from "../viz/KernelNidScans";
+import { KernelNidScans, runUnder, useLabNidRuns } from "../viz/KernelNidScans";
 import { F2fsDiskNat } from "../viz/F2fsDiskNat";
 import { discardsOf } from "../cores/events";
 import type { TraceStats } from "../vm/trace-channel";
@@ -35,13 +35,19 @@ const VIEWS: Record<string, (live: Live, vm: VmHandle | null) => ReactElement> =
     </div>
   ),
   "write-path": (_live, vm) => <WritePathView key="write-path" vm={vm} />,
-  "f2fs-nid": (live, vm) => (
-    <div key="f2fs-nid" className="view-pair">
-      <KernelNidScans events={live.events} stats={live.stats} />
-      <F2fsDiskNat vm={vm} />
-    </div>
-  ),
+  "f2fs-nid": (live, vm) => <F2fsNidViews key="f2fs-nid" live={live} vm={vm} />,
 };
+
+/** The f2fs-clue lab's panels: the model runs once for both (the lab's last run is under clue 4). */
+function F2fsNidViews({ live, vm }: { live: Live; vm: VmHandle | null }) {
+  const runs = useLabNidRuns();
+  return (
+    <div className="view-pair">
+      <KernelNidScans events={live.events} stats={live.stats} modelRuns={runs} />
+      <F2fsDiskNat vm={vm} model={runUnder(runs, 4)} />
+    </div>
+  );
+}
 
 export function LabPage({ id }: { id: string }) {
   const entry = LABS.find((l) => l.id === id);

@@ -7,12 +7,10 @@ import { useEffect, useMemo, useState } from "react";
 import { ExfatClient } from "../cores/exfat-client";
 import { DiscardPolicy } from "../cores/events";
 import type { ExfatSnapshot } from "../cores/exfat-core";
-import { DEFAULT_COST } from "../cores/exfat-cost";
 import { DeleteReplay } from "../cores/exfat-replay";
 import type { DeleteResult } from "../cores/exfat-scenario";
 import { ClusterGrid } from "../viz/ClusterGrid";
-import { CostTimeline } from "../viz/CostTimeline";
-import { StepControls } from "../viz/StepControls";
+import { DeleteReplayControls, otherPolicy, policyName } from "../viz/DeleteReplayControls";
 import { intParam } from "./query";
 
 export interface ExfatParams {
@@ -28,7 +26,6 @@ export function parseExfatParams(query: string): ExfatParams {
 }
 
 const toQuery = (p: ExfatParams) => new URLSearchParams(Object.entries(p).map(([k, v]) => [k, String(v)])).toString();
-const policyName = (b: 0 | 1) => (b ? "Linux ≥ 6.15, batched" : "Linux ≤ 6.14, per cluster");
 
 export function PlayExfat({ query }: { query: string }) {
   const [p, setP] = useState<ExfatParams>(() => parseExfatParams(query));
@@ -47,13 +44,14 @@ export function PlayExfat({ query }: { query: string }) {
     history.replaceState(null, "", `#/play/exfat?${toQuery(next)}`);
   };
 
+  const policy = p.batch ? DiscardPolicy.Batched : DiscardPolicy.PerCluster;
   async function reveal() {
     setError(null);
     try {
       // the file, and a second file growing between its pieces: runs - 1 spacer clusters
       await client.call({ op: "reset", clusters: p.clusters + p.runs + 64, sectPerClusBits: 3 });
       const made = p.runs > 1 ? await client.call({ op: "createFragmented", clusters: p.clusters, runs: p.runs }) : await client.call({ op: "createContiguous", clusters: p.clusters });
-      const del = await client.call({ op: "delete", id: made.id, policy: p.batch ? DiscardPolicy.Batched : DiscardPolicy.PerCluster });
+      const del = await client.call({ op: "delete", id: made.id, policy });
       const replay = new DeleteReplay(made.snapshot.bitmap, del.result.events);
       setRun({ before: made.snapshot, result: del.result, replay });
       setStep(0);
@@ -93,27 +91,13 @@ export function PlayExfat({ query }: { query: string }) {
       {run && (
         <div className="reveal" role="status" data-discards={discards} data-other={other}>
           <p>
-            <strong data-testid="play-discards">{discards}</strong> discard request{discards === 1 ? "" : "s"} ({policyName(p.batch)})
+            <strong data-testid="play-discards">{discards}</strong> discard request{discards === 1 ? "" : "s"} ({policyName(policy)})
             {guess ? (Number(guess) === discards ? ": your prediction was right." : `; you guessed ${guess}.`) : "."} The same delete under{" "}
-            {policyName(p.batch ? 0 : 1)} issues <strong data-testid="play-other">{other}</strong>.
+            {policyName(otherPolicy(policy))} issues <strong data-testid="play-other">{other}</strong>.
           </p>
-          <StepControls
-            total={run.replay.total}
-            position={run.replay.position}
-            unit="event"
-            onChange={(k) => {
-              run.replay.seek(k);
-              setStep(k);
-            }}
-          />
           <p className="muted">{run.replay.discardsSoFar} of {discards} discard requests issued so far.</p>
           <ClusterGrid snapshot={run.before} bitmap={run.replay.bitmap.slice()} cols={cols} selected={null} discards={run.replay.discards(256)} onSelect={() => {}} />
-          <CostTimeline
-            costMs={run.replay.costMs}
-            position={run.replay.position}
-            otherMs={(other * DEFAULT_COST.requestUs) / 1e3 + (p.clusters * DEFAULT_COST.clusterNs) / 1e6}
-            otherLabel={policyName(p.batch ? 0 : 1)}
-          />
+          <DeleteReplayControls replay={run.replay} policy={policy} otherDiscards={other} clusters={p.clusters} onStep={setStep} />
         </div>
       )}
     </section>

@@ -4,12 +4,13 @@
 // each write size, buffered and direct, from the ext4 core (in a worker).
 import { useEffect, useMemo, useRef, useState } from "react";
 import { WorkerClient } from "../cores/worker-client";
+import { inspectClient, type InspectClient } from "../cores/inspect-client";
 import { LAYOUTS, type Ext4Write } from "../cores/ext4-core";
 import { ScalingChart } from "../viz/ScalingChart";
 import { Ext4GroupBitmaps, type Ext4Volume } from "../viz/Ext4GroupBitmaps";
 import { groupBitmaps } from "../cores/ext4-bitmaps";
 import { fetchBytes } from "../cores/gunzip";
-import type { Ext4Report, InspectReport } from "../cores/inspect";
+import type { Ext4Report } from "../cores/inspect";
 
 // images the guest's mkfs.ext4 made and its kernel wrote (wasm/tests/images/make-images.ts)
 const IMAGES = [
@@ -35,9 +36,9 @@ export function PlayExt4({ query }: { query: string }) {
   }, []);
 
   const [volumes, setVolumes] = useState<Ext4Volume[] | null>(null);
-  const inspector = useRef<WorkerClient<{ bytes: Uint8Array }, InspectReport> | null>(null);
+  const inspector = useRef<InspectClient | null>(null);
   useEffect(() => {
-    inspector.current = new WorkerClient(new Worker(new URL("../cores/inspect.worker.ts", import.meta.url), { type: "module" }), "inspect", (d) => d.report);
+    inspector.current = inspectClient();
     return () => inspector.current?.terminate();
   }, []);
   const showVolumes = async () => {

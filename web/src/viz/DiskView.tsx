@@ -3,7 +3,7 @@
 // entry sets with the directory slots they occupy, so the model's picture can be checked
 // against what the kernel actually wrote.
 import { useEffect, useRef, useState } from "react";
-import { WorkerClient } from "../cores/worker-client";
+import { inspectClient, type InspectClient } from "../cores/inspect-client";
 import type { InspectReport, Run } from "../cores/inspect";
 import type { VmHandle } from "../vm/VmConsole";
 import type { ExfatSnapshot } from "../cores/exfat-core";
@@ -13,14 +13,14 @@ import { ClusterGrid } from "./ClusterGrid";
 const runs = (rs: Run[]) => (rs.length ? rs.map(([s, n]) => (n > 1 ? `${s}–${s + n - 1}` : `${s}`)).join(", ") : "–");
 
 export function DiskView({ vm, file }: { vm: VmHandle | null; file: string }) {
-  const client = useRef<WorkerClient<{ bytes: Uint8Array }, InspectReport> | null>(null);
+  const client = useRef<InspectClient | null>(null);
   const [report, setReport] = useState<InspectReport | null>(null);
   const [grid, setGrid] = useState<ExfatSnapshot | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    client.current = new WorkerClient(new Worker(new URL("../cores/inspect.worker.ts", import.meta.url), { type: "module" }), "inspect", (d) => d.report);
+    client.current = inspectClient();
     return () => client.current?.terminate();
   }, []);
 

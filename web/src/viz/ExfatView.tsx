@@ -7,9 +7,7 @@ import { DiscardPolicy } from "../cores/events";
 import type { DeleteResult } from "../cores/exfat-scenario";
 import { ClusterGrid } from "./ClusterGrid";
 import { DeleteReplay } from "../cores/exfat-replay";
-import { DEFAULT_COST } from "../cores/exfat-cost";
-import { StepControls } from "./StepControls";
-import { CostTimeline } from "./CostTimeline";
+import { DeleteReplayControls, otherPolicy, policyName } from "./DeleteReplayControls";
 import { fileColour } from "./palette";
 
 const CLUSTERS = 512; // a 2 MiB heap of 4 KiB clusters: small enough to see every cluster
@@ -81,7 +79,6 @@ export function ExfatView() {
     });
 
   if (!snap) return <section className="exfat-view">{error ? <p className="error">{error}</p> : <p>Loading the exFAT model…</p>}</section>;
-  const policyName = (p: DiscardPolicy) => (p === DiscardPolicy.Batched ? "Linux ≥ 6.15, batched" : "Linux ≤ 6.14, per cluster");
 
   return (
     <section className="exfat-view" aria-label="exFAT cluster heap model" data-testid="exfat-view">
@@ -139,7 +136,7 @@ export function ExfatView() {
             {last.discards.length === 1 ? "" : "s"} ({policyName(last.policy)})
           </h3>
           <p>
-            The same delete under {policyName(last.policy === DiscardPolicy.Batched ? DiscardPolicy.PerCluster : DiscardPolicy.Batched)} issues{" "}
+            The same delete under {policyName(otherPolicy(last.policy))} issues{" "}
             <strong data-testid="other-discard-count">{last.otherPolicyDiscards}</strong>.
           </p>
           {replay && (
@@ -148,20 +145,12 @@ export function ExfatView() {
                 Replay the delete as the kernel issued it: <strong data-testid="replay-discards">{replay.r.discardsSoFar}</strong> of{" "}
                 {last.discards.length} discard requests so far.
               </p>
-              <StepControls
-                total={replay.r.total}
-                position={replay.r.position}
-                unit="event"
-                onChange={(k) => {
-                  replay.r.seek(k);
-                  setStep(k);
-                }}
-              />
-              <CostTimeline
-                costMs={replay.r.costMs}
-                position={replay.r.position}
-                otherMs={(last.otherPolicyDiscards * DEFAULT_COST.requestUs) / 1e3 + (last.discards.reduce((n, d) => n + d.count, 0) * DEFAULT_COST.clusterNs) / 1e6}
-                otherLabel={policyName(last.policy === DiscardPolicy.Batched ? DiscardPolicy.PerCluster : DiscardPolicy.Batched)}
+              <DeleteReplayControls
+                replay={replay.r}
+                policy={last.policy}
+                otherDiscards={last.otherPolicyDiscards}
+                clusters={last.discards.reduce((n, d) => n + d.count, 0)}
+                onStep={setStep}
               />
             </div>
           )}

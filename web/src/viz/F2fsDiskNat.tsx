@@ -4,12 +4,11 @@
 // reads it: each block's current copy with the checkpoint's NAT journal on top), is set beside
 // the free-NID model's count after the same steps.
 import { useEffect, useMemo, useRef, useState } from "react";
-import { WorkerClient } from "../cores/worker-client";
-import { F2fsClient } from "../cores/f2fs-client";
-import { NAT_ENTRY_PER_BLOCK, oneWriterScript } from "../cores/f2fs-core";
-import type { F2fsReport, InspectReport } from "../cores/inspect";
+import { inspectClient, type InspectClient } from "../cores/inspect-client";
+import { NAT_ENTRY_PER_BLOCK, type NidRun } from "../cores/f2fs-core";
+import type { F2fsReport } from "../cores/inspect";
 import type { VmHandle } from "../vm/VmConsole";
-import { DENSITY_RAMP, paintCells } from "./paint";
+import { densityWord, paintCells } from "./paint";
 
 /** NIDs 1 and 2 (node and meta inode) hold NAT entries but no node: the inspector skips them, the model counts them. */
 const NO_NODE_IN_BLOCK_0 = 2;
@@ -17,28 +16,23 @@ const NO_NODE_IN_BLOCK_0 = 2;
 function Strip({ counts, blocks, label }: { counts: number[]; blocks: number; label: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
-    const words = Uint32Array.from({ length: blocks }, (_, b) => DENSITY_RAMP[Math.round(((counts[b] ?? 0) * 255) / NAT_ENTRY_PER_BLOCK)]);
+    const words = Uint32Array.from({ length: blocks }, (_, b) => densityWord(counts[b] ?? 0, NAT_ENTRY_PER_BLOCK));
     paintCells(canvas.current!.getContext("2d")!, words, blocks, 1);
   }, [counts, blocks]);
   return <canvas ref={canvas} className="nat-canvas" role="img" aria-label={label} />;
 }
 
-export function F2fsDiskNat({ vm, file = "f2fs.img" }: { vm: VmHandle | null; file?: string }) {
-  const inspector = useRef<WorkerClient<{ bytes: Uint8Array }, InspectReport> | null>(null);
-  const f2fs = useMemo(() => new F2fsClient(), []);
+/** `model`: the free-NID model's run of the lab's last steps (clue 4), whose NIDs in use per NAT block the disk's are set against. */
+export function F2fsDiskNat({ vm, model: run, file = "f2fs.img" }: { vm: VmHandle | null; model: NidRun | null; file?: string }) {
+  const inspector = useRef<InspectClient | null>(null);
   const [report, setReport] = useState<F2fsReport | null>(null);
-  const [model, setModel] = useState<number[] | null>(null);
+  const model = useMemo(() => (run ? Array.from(run.state.blocks.used) : null), [run]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    inspector.current = new WorkerClient(new Worker(new URL("../cores/inspect.worker.ts", import.meta.url), { type: "module" }), "inspect", (d) => d.report);
-    // the lab's last run is under clue 4; which NIDs end up used does not depend on the clue
-    f2fs.nidRun({ clue: 4 }, oneWriterScript()).then((r) => setModel(Array.from(r.state.blocks.used)), (e) => setError(e.message));
-    return () => {
-      inspector.current?.terminate();
-      f2fs.terminate();
-    };
-  }, [f2fs]);
+    inspector.current = inspectClient();
+    return () => inspector.current?.terminate();
+  }, []);
 
   async function inspect() {
     setBusy(true);

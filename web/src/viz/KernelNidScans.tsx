@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { F2fsClient } from "../cores/f2fs-client";
 import { nidScansOf, NidScanPhase, type NidScan } from "../cores/events";
-import { oneWriterScript } from "../cores/f2fs-core";
+import { oneWriterScript, type NidRun } from "../cores/f2fs-core";
 import type { TraceStats } from "../vm/trace-channel";
 import { NidScanStrip } from "./NidScanStrip";
 
@@ -30,13 +30,22 @@ function firstDiff(run: NidScan[], model: NidScan[]): number {
   return -1;
 }
 
-export function KernelNidScans({ events, stats }: { events: Uint32Array; stats: TraceStats | null }) {
+/** The free-NID model's runs of the lab's steps under each of CLUES (null until they are in), for this panel and the disk's. */
+export function useLabNidRuns(): NidRun[] | null {
   const client = useMemo(() => new F2fsClient(), []);
-  const [models, setModels] = useState<NidScan[][] | null>(null);
+  const [runs, setRuns] = useState<NidRun[] | null>(null);
   useEffect(() => {
-    Promise.all(CLUES.map((clue) => client.nidRun({ clue }, oneWriterScript()))).then((rs) => setModels(rs.map((r) => r.scans)), () => setModels(null));
+    Promise.all(CLUES.map((clue) => client.nidRun({ clue }, oneWriterScript()))).then(setRuns, () => setRuns(null));
     return () => client.terminate();
   }, [client]);
+  return runs;
+}
+
+/** The model's run under clue (one of CLUES). */
+export const runUnder = (runs: NidRun[] | null, clue: number) => runs?.[CLUES.indexOf(clue)] ?? null;
+
+export function KernelNidScans({ events, stats, modelRuns }: { events: Uint32Array; stats: TraceStats | null; modelRuns: NidRun[] | null }) {
+  const models = useMemo(() => modelRuns?.map((r) => r.scans) ?? null, [modelRuns]);
   const runs = useMemo(() => runsOfScans(nidScansOf(events)), [events]);
   // one NID scale for every strip: as far as any scan, kernel's or model's, reached
   const maxNid = useMemo(() => Math.max(1, ...[...runs.flat(), ...(models ?? []).flat()].map((s) => Math.max(s.start, s.end))), [runs, models]);

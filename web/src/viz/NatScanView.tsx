@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { FREE_NID_PAGES, MAX_FREE_NIDS, NAT_ENTRY_PER_BLOCK, type NidFrame } from "../cores/f2fs-core";
 import { NidScanPhase, type NidScan } from "../cores/events";
 import { StepControls } from "./StepControls";
-import { DENSITY_RAMP, paintCells, rgbaWord } from "./paint";
+import { densityWord, paintCells, rgbaWord } from "./paint";
 
 const PHASE = ["bitmap", "nat", "deferred"];
 const LOADED = rgbaWord("#555555");
@@ -40,7 +40,7 @@ export function NatScanView({ frames, natBlocks: all }: { frames: NidFrame[]; na
   const free = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     paintCells(loaded.current!.getContext("2d")!, Uint32Array.from(f.state.loaded.subarray(0, natBlocks), (l) => (l ? LOADED : NOT_LOADED)), natBlocks, 1);
-    paintCells(free.current!.getContext("2d")!, Uint32Array.from(f.state.freeCount.subarray(0, natBlocks), (n) => DENSITY_RAMP[Math.min(255, Math.round((n * 255) / NAT_ENTRY_PER_BLOCK))]), natBlocks, 1);
+    paintCells(free.current!.getContext("2d")!, Uint32Array.from(f.state.freeCount.subarray(0, natBlocks), (n) => densityWord(n, NAT_ENTRY_PER_BLOCK)), natBlocks, 1);
   }, [f, natBlocks]);
   const pct = (b: number) => `${(100 * b) / natBlocks}%`;
   const listMax = Math.max(2 * MAX_FREE_NIDS, ...frames.map((x) => x.state.free));

@@ -2,7 +2,7 @@
 // _complete) beside the blk core replaying the same arrivals under none, mq-deadline, kyber
 // and bfq, on the service times the kernel measured (and the waits it left a tag free before a
 // queue run). Same numbers, same offset-vs-time plots for kernel and model.
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import type { BlkClient, BlkReplay } from "../cores/blk-client";
 import { BlkOp } from "../cores/events";
 import { ROW, ROW_WIDTH, type Scheduler } from "../cores/blk-core";
@@ -41,16 +41,22 @@ export function TraceReplay({ client }: { client: BlkClient | null }) {
     }
   }
 
-  const kernel = trace ? kernelRows(trace.trace) : null;
-  const all = replay && kernel ? [kernel, ...replay.results.map((r) => r.rows)] : [];
-  // loops, not spreads: a trace can hold more requests than a call takes arguments
-  const maxOver = (rows: Float64Array, f: (o: number) => number) => {
-    let m = 0;
-    for (let o = 0; o < rows.length; o += ROW_WIDTH) m = Math.max(m, f(o));
-    return m;
-  };
-  const timeMax = all.reduce((m, rows) => Math.max(m, maxOver(rows, (o) => rows[o + ROW.dispatch_us]) / 1000), 0);
-  const sectorMax = kernel ? Math.max(1, maxOver(kernel, (o) => kernel[o + ROW.sector] + kernel[o + ROW.sectors])) : 1;
+  // once per trace and replay, not per render: a trace can hold 100k requests
+  const { kernel, timeMax, sectorMax } = useMemo(() => {
+    const kernel = trace ? kernelRows(trace.trace) : null;
+    const all = replay && kernel ? [kernel, ...replay.results.map((r) => r.rows)] : [];
+    // loops, not spreads: a trace can hold more requests than a call takes arguments
+    const maxOver = (rows: Float64Array, f: (o: number) => number) => {
+      let m = 0;
+      for (let o = 0; o < rows.length; o += ROW_WIDTH) m = Math.max(m, f(o));
+      return m;
+    };
+    return {
+      kernel,
+      timeMax: all.reduce((m, rows) => Math.max(m, maxOver(rows, (o) => rows[o + ROW.dispatch_us]) / 1000), 0),
+      sectorMax: kernel ? Math.max(1, maxOver(kernel, (o) => kernel[o + ROW.sector] + kernel[o + ROW.sectors])) : 1,
+    };
+  }, [trace, replay]);
 
   return (
     <div className="trace-replay" data-testid="trace-replay">

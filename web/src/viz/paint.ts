@@ -47,6 +47,9 @@ export const DENSITY_RAMP = Uint32Array.from({ length: 256 }, (_, i) => {
   return ((0xff << 24) | (b << 16) | (g << 8) | r) >>> 0;
 });
 
+/** The shade for count out of full (a NAT block's free or valid NIDs of 455, say). */
+export const densityWord = (count: number, full: number) => DENSITY_RAMP[Math.max(0, Math.min(255, Math.round((count * 255) / full)))];
+
 /**
  * Downsamples a bitmap of `bits` bits to width x height pixels, each the share of set bits in
  * its bucket of ceil(bits / pixels) bits (the legend's "1 px = N bits"); returns that N.
