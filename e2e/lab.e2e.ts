@@ -246,7 +246,7 @@ describe("write-path lab", () => {
     await page.getByRole("button", { name: "Load the last trace" }).click();
     await expect.poll(() => page.getByTestId("trace-source").textContent(), { timeout: 30_000 }).toMatch(/guest's last trace: dd .*oflag=direct/);
     for (const call of ["iomap_dio_rw", "submit_bio", "dd_insert_requests", "dd_dispatch_request", "loop_queue_rq"])
-      expect(await rowsFor(call), call).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => rowsFor(call), { message: call }).toBeGreaterThanOrEqual(1);
     expect(await calls("scheduler")).toBeGreaterThan(0);
     expect(await calls("driver")).toBeGreaterThan(0);
     // the page is cross-origin isolated, so the guest's clock is fine enough to time calls

@@ -3,7 +3,7 @@
 // scaled to its duration and as a word. "The way down" opens only the calls that lead to the
 // landmarks of the write path; "Everything" lets the learner open any call.
 // Keyboard: arrows move between rows, Right opens, Left closes or goes to the caller.
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { scaleLinear } from "d3";
 import { LAYERS, selfTimeByLayer, walk, type CallGraph, type CallNode, type Layer } from "../cores/ftrace-graph";
 
@@ -56,14 +56,17 @@ export function CallTree({ graph }: { graph: CallGraph }) {
   const [task, setTask] = useState<string>("all");
   const [mode, setMode] = useState<"way" | "all">("way");
   const roots = useMemo(() => (task === "all" ? graph.roots : graph.roots.filter((r) => r.task === task)), [graph, task]);
-  const [open, setOpen] = useState<Set<CallNode>>(() => wayDown(graph.roots));
+  // Which calls are open belongs to one tree and one mode: a new trace or mode resets it in
+  // the same render (an effect would draw the new tree closed for a frame first).
+  const [shown, setShown] = useState(() => ({ roots, mode, open: wayDown(roots) }));
   const [focus, setFocus] = useState(0);
   const list = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    setOpen(mode === "way" ? wayDown(roots) : new Set());
+  if (shown.roots !== roots || shown.mode !== mode) {
+    setShown({ roots, mode, open: mode === "way" ? wayDown(roots) : new Set() });
     setFocus(0);
-  }, [roots, mode]);
+  }
+  const open = shown.open;
+  const setOpen = (next: Set<CallNode>) => setShown({ roots, mode, open: next });
 
   const rows = useMemo(() => {
     const out: Row[] = [];
