@@ -263,7 +263,7 @@ static void test_steps(void)
 	CHECK_EQ(blk_sim_step(s), 0);
 	/* a state too big for the buffer reports the words it needs and writes no further */
 	st[3] = 0xdeadbeef;
-	CHECK_EQ(fx_blk_state(s, st, 3), 11 + 6 * 2 + 1 + 1); /* at the end: six empty lists, nothing in service or waiting */
+	CHECK_EQ(fx_blk_state(s, st, 3), 11 + 6 * 2 + 1 + 1 + 2); /* at the end: six empty lists, nothing in service or waiting, the last reasons */
 	CHECK_EQ(st[3], 0xdeadbeef);
 	blk_sim_free(s);
 	blk_sim_free(whole);
@@ -1274,8 +1274,112 @@ static void test_bfq_trace_idle(void)
 	blk_sim_free(s);
 }
 
+/* The reasons our kernel's tracepoint reports, as the model records them, on the writes_starved case */
+static void test_dispatch_reasons(void)
+{
+	struct dd_tunables t = DEFAULTS;
+	struct blk_sim *s;
+	uint32_t i, x;
+
+	t.fifo_batch = 2;
+	s = bare(&t, 64);
+	for (i = 0; i < 6; i++)
+		add(s, FSLAB_BLK_READ, i * 8, DD_BE_PRIO, 0);
+	for (i = 0; i < 4; i++)
+		add(s, FSLAB_BLK_WRITE, 1000 + i * 8, DD_BE_PRIO, 0);
+	/* last_dir starts as WRITE, batching 0: the first write continues a "batch" */
+	x = dd_dispatch_request(s, 0);
+	CHECK_EQ(s->rq[x].op, FSLAB_BLK_WRITE);
+	CHECK_EQ(s->dd.because, DD_BECAUSE_BATCH);
+	dd_dispatch_request(s, 0); /* W1008: batching 2 */
+	/* batch over: reads queued, writes passed over once (starved 0 -> 1): reads, sorted from 0 */
+	x = dd_dispatch_request(s, 0);
+	CHECK_EQ(s->rq[x].sector, 0);
+	CHECK_EQ(s->dd.because, DD_BECAUSE_READS);
+	CHECK_EQ(s->dd.pick, DD_PICK_SORTED);
+	CHECK_EQ(s->dd.starved, 1);
+	dd_dispatch_request(s, 0);
+	x = dd_dispatch_request(s, 0); /* starved 1 -> 2: reads again */
+	CHECK_EQ(s->dd.because, DD_BECAUSE_READS);
+	CHECK_EQ(s->rq[x].sector, 16);
+	dd_dispatch_request(s, 0);
+	/* starved 2 >= writes_starved 2: writes are forced, on up from W1008 */
+	x = dd_dispatch_request(s, 0);
+	CHECK_EQ(s->dd.because, DD_BECAUSE_STARVED);
+	CHECK_EQ(s->dd.pick, DD_PICK_SORTED);
+	CHECK_EQ(s->rq[x].sector, 1016);
+	CHECK_EQ(s->dd.starved, 0);
+	dd_dispatch_request(s, 0); /* W1024 */
+	/* no writes left: reads, with no starved++ */
+	x = dd_dispatch_request(s, 0);
+	CHECK_EQ(s->dd.because, DD_BECAUSE_READS);
+	CHECK_EQ(s->rq[x].sector, 32);
+	CHECK_EQ(s->dd.starved, 0);
+	dd_dispatch_request(s, 0); /* R40 */
+	/* only a write below the last write position: writes, nothing further up, the FIFO head */
+	add(s, FSLAB_BLK_WRITE, 500, DD_BE_PRIO, 0);
+	x = dd_dispatch_request(s, 0);
+	CHECK_EQ(s->dd.because, DD_BECAUSE_WRITES);
+	CHECK_EQ(s->dd.pick, DD_PICK_NO_NEXT);
+	CHECK_EQ(s->rq[x].sector, 500);
+	blk_sim_free(s);
+
+	/* an expired FIFO head is taken though a request lies further up (HZ 1000: 500 jiffies) */
+	s = bare(&DEFAULTS, 8);
+	add(s, FSLAB_BLK_READ, 100, DD_BE_PRIO, 0);
+	add(s, FSLAB_BLK_READ, 10, DD_BE_PRIO, 0);
+	add(s, FSLAB_BLK_WRITE, 5, DD_BE_PRIO, 0);
+	s->dd.batching = s->dd.fifo_batch; /* no batch to continue */
+	x = dd_dispatch_request(s, 500);
+	CHECK_EQ(s->rq[x].sector, 100);
+	CHECK_EQ(s->dd.because, DD_BECAUSE_READS);
+	CHECK_EQ(s->dd.pick, DD_PICK_EXPIRED);
+	blk_sim_free(s);
+}
+
+/* dd_replay(): the model judged at each of the kernel's decisions from the kernel's state */
+static void test_dd_replay(void)
+{
+	/* requests: R100, R10, R50 (sector low, high, op, prio) */
+	static const uint32_t rq[] = { 100, 0, FSLAB_BLK_READ, DD_BE_PRIO, 10, 0, FSLAB_BLK_READ, DD_BE_PRIO,
+				       50, 0, FSLAB_BLK_READ, DD_BE_PRIO };
+	/* all three inserted at jiffy 0; the "kernel" dispatches R50 first, then R100, then R10 */
+	static const uint32_t ev[] = {
+		0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0,
+		1, 2, 1, 1, /* R50, batching 1 starved 0 */
+		1, 0, 1, 2,
+		2, 2, 2, 0, /* R50 completes */
+		1, 1, 60, 1,
+	};
+	uint32_t out[15];
+	int n = dd_replay(&DEFAULTS, 100, rq, 3, ev, sizeof(ev) / sizeof(ev[0]) / 4, out);
+
+	CHECK_EQ(n, 3);
+	/* 1: from latest_pos 0 the model takes R10, not R50: a difference */
+	CHECK_EQ(out[0], 1);
+	CHECK_EQ(out[1], DD_BECAUSE_READS);
+	CHECK_EQ(out[2], DD_PICK_SORTED);
+	CHECK_EQ(out[3], 1);
+	/* 2: from the kernel's state (latest_pos 50 after R50) the batch goes on up to R100; had
+	 * the model's own R10 been kept it would have taken R50 */
+	CHECK_EQ(out[5], 0);
+	CHECK_EQ(out[6], DD_BECAUSE_BATCH);
+	CHECK_EQ(out[8], 2);
+	/* 3: R10 is all that is left; nothing above 100: the FIFO head, inside the batch? no:
+	 * latest_pos 100, nothing further up, so not a batch: reads, no_next (expired at 60 >= 50 too) */
+	CHECK_EQ(out[10], 1);
+	CHECK_EQ(out[11], DD_BECAUSE_READS);
+	CHECK_EQ(out[12], DD_PICK_NO_NEXT);
+	CHECK_EQ(out[13], 1);
+	/* bad input is refused */
+	CHECK_EQ(dd_replay(&DEFAULTS, 100, rq, 3, (const uint32_t[]){ 0, 7, 0, 0 }, 1, out), -1);
+	CHECK_EQ(dd_replay(&DEFAULTS, 0, rq, 3, ev, 1, out), -1);
+}
+
 int main(void)
 {
+	test_dispatch_reasons();
+	test_dd_replay();
 	test_bfq_budget_timeout();
 	test_bfq_budget_growth();
 	test_bfq_idle_timer();

@@ -98,7 +98,13 @@ struct deadline_data {
 	uint64_t fifo_expire[DD_DIR_COUNT]; /* jiffies */
 	uint64_t prio_aging_expire;         /* jiffies */
 	uint32_t fifo_batch, writes_starved;
+	/* why the last dispatch went the way it did, as our kernel's mq_deadline:dd_dispatch_request says */
+	uint32_t because, pick; /* DD_BECAUSE_*, DD_PICK_* */
 };
+/* which direction: still in a batch, reads first, writes after starving writes_starved times, only writes */
+enum { DD_BECAUSE_BATCH, DD_BECAUSE_READS, DD_BECAUSE_STARVED, DD_BECAUSE_WRITES };
+/* which request: next in sector order, the FIFO head because its deadline passed or nothing lies ahead */
+enum { DD_PICK_SORTED, DD_PICK_EXPIRED, DD_PICK_NO_NEXT };
 
 /* --- kyber (block/kyber-iosched.c) */
 enum kyber_domain { KYBER_READ, KYBER_WRITE, KYBER_DISCARD, KYBER_OTHER, KYBER_NUM_DOMAINS };
@@ -227,6 +233,20 @@ void dd_insert_request(struct blk_sim *s, uint32_t rq, uint64_t jiffies);
 uint32_t dd_dispatch_request(struct blk_sim *s, uint64_t jiffies); /* BLK_NIL if none */
 void dd_finish_request(struct blk_sim *s, uint32_t rq);
 int dd_has_work(const struct blk_sim *s);
+/* take rq off the lists as the kernel dispatched it, with the kernel's counters after it */
+void dd_apply_dispatch(struct blk_sim *s, uint32_t rq, uint32_t batching, uint32_t starved);
+/*
+ * The kernel's mq-deadline decisions, replayed (dd_replay.c). ev: n events in the kernel's
+ * order, 4 words each: kind (0 insert, 1 dispatch, 2 complete), request, jiffies (insert:
+ * the one its fifo_time comes from; dispatch: jiffies then), and for a dispatch the kernel's
+ * batching | starved << 16 after it. rq: nrq requests, 4 words each: sector low, sector
+ * high, op, dd_prio. At each dispatch the model decides from the same lists, then takes the
+ * kernel's request and counters, so one difference does not carry into the next decision.
+ * out: per dispatch, 5 words: the model's request (BLK_NIL: none), because, pick,
+ * batching, starved. Returns the number of dispatches, or -1 (out of memory, bad input).
+ */
+int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *rq, uint32_t nrq,
+	      const uint32_t *ev, uint32_t n, uint32_t *out);
 
 uint32_t kyber_sched_domain(uint32_t op);
 void kyber_init(struct blk_sim *s, uint64_t seed);

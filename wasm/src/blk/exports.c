@@ -120,6 +120,7 @@ int fx_blk_step(struct blk_sim *s) { return blk_sim_step(s); }
  *     n, n x rq                the sort list, by sector
  *   n, n x rq                  dispatched and not completed (waiting for a channel, then in service)
  *   n, n x rq                  "none": waiting for a tag, in order
+ *   because pick               why the last dispatch chose its direction and request (DD_BECAUSE_*, DD_PICK_*)
  * Writes at most cap words; returns the number the whole state needs. */
 struct words {
 	uint32_t *out, cap, n;
@@ -187,7 +188,18 @@ uint32_t fx_blk_state(const struct blk_sim *s, uint32_t *out, uint32_t cap)
 	put(&w, n);
 	for (x = s->none_head; s->sched == BLK_SCHED_NONE && x != BLK_NIL; x = s->rq[x].fifo_next)
 		put(&w, x);
+	put(&w, dd->because); /* of the last dispatch */
+	put(&w, dd->pick);
 	return w.n;
+}
+
+/* dd_replay() with the tunables as tun[] above */
+int fx_dd_replay(const uint32_t *tun, uint32_t hz, const uint32_t *rq, uint32_t nrq, const uint32_t *ev, uint32_t n,
+		 uint32_t *out)
+{
+	struct dd_tunables t = tunables_of(tun);
+
+	return dd_replay(&t, hz, rq, nrq, ev, n, out);
 }
 
 /* kyber as it stands, for a step-through view, as u32 words:

@@ -191,18 +191,24 @@ static uint32_t __dd_dispatch_request(struct blk_sim *s, struct dd_per_prio *pp,
 
 	/* batches are currently reads XOR writes */
 	x = deadline_from_pos(r, pp, dd->last_dir, pp->latest_pos[dd->last_dir]);
+	dd->because = DD_BECAUSE_BATCH;
+	dd->pick = DD_PICK_SORTED;
 	if (x != BLK_NIL && dd->batching < dd->fifo_batch) {
 		dir = rq_dir(r, x);
 		goto dispatch_request;
 	}
 	/* not running a batch: choose the direction */
 	if (pp->fifo_head[DD_READ] != BLK_NIL) {
-		if (pp->fifo_head[DD_WRITE] != BLK_NIL && (dd->starved++ >= dd->writes_starved))
+		if (pp->fifo_head[DD_WRITE] != BLK_NIL && (dd->starved++ >= dd->writes_starved)) {
+			dd->because = DD_BECAUSE_STARVED;
 			goto dispatch_writes;
+		}
+		dd->because = DD_BECAUSE_READS;
 		dir = DD_READ;
 		goto dispatch_find_request;
 	}
 	if (pp->fifo_head[DD_WRITE] != BLK_NIL) {
+		dd->because = DD_BECAUSE_WRITES;
 dispatch_writes:
 		dd->starved = 0;
 		dir = DD_WRITE;
@@ -213,10 +219,12 @@ dispatch_writes:
 dispatch_find_request:
 	next = deadline_from_pos(r, pp, dir, pp->latest_pos[dir]);
 	/* an expired deadline, or nothing further up: start again at the oldest request */
-	if (time_after_eq(now, r[pp->fifo_head[dir]].fifo_time) || next == BLK_NIL)
+	if (time_after_eq(now, r[pp->fifo_head[dir]].fifo_time) || next == BLK_NIL) {
 		x = pp->fifo_head[dir];
-	else
+		dd->pick = next == BLK_NIL ? DD_PICK_NO_NEXT : DD_PICK_EXPIRED;
+	} else {
 		x = next;
+	}
 	dd->last_dir = dir;
 	dd->batching = 0;
 
@@ -263,6 +271,20 @@ uint32_t dd_dispatch_request(struct blk_sim *s, uint64_t now)
 			break;
 	}
 	return x;
+}
+
+void dd_apply_dispatch(struct blk_sim *s, uint32_t x, uint32_t batching, uint32_t starved)
+{
+	struct deadline_data *dd = &s->dd;
+	struct dd_per_prio *pp = &dd->per_prio[s->rq[x].prio];
+	int dir = rq_dir(s->rq, x);
+
+	deadline_move_request(s, pp, x);
+	pp->latest_pos[dir] = s->rq[x].sector;
+	pp->dispatched++;
+	dd->last_dir = dir;
+	dd->batching = batching;
+	dd->starved = starved;
 }
 
 void dd_finish_request(struct blk_sim *s, uint32_t x) { s->dd.per_prio[s->rq[x].prio].completed++; }

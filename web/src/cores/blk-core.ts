@@ -351,6 +351,8 @@ export interface DdState {
   lists: DdList[][]; // [prio: RT, BE, IDLE][dir: READ, WRITE]
   dispatched: number[]; // given to the driver, not completed
   noneQueue: number[]; // "none": waiting for a tag
+  because: number; // why the last dispatch took its direction: DD_BECAUSE (blk-trace.ts) index
+  pick: number; // and its request: DD_PICK index
 }
 
 export const DD_PRIOS = ["RT", "BE", "IDLE"] as const;
@@ -373,9 +375,11 @@ export function parseDdState(w: Uint32Array): DdState {
   );
   const dispatched = take(false).out;
   const noneQueue = take(false).out;
+  const because = w[o++];
+  const pick = w[o++];
   return {
     nowUs: w[0], jiffies: w[1], batching: w[2], starved: w[3], lastDir: w[4], tagsUsed: w[5], inService: w[6], fifoBatch: w[7], writesStarved: w[8],
-    lists, dispatched, noneQueue,
+    lists, dispatched, noneQueue, because, pick,
   };
 }
 

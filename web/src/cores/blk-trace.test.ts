@@ -64,7 +64,7 @@ describe("parseBlkTrace on the guest's trace", () => {
     // fio-65 ... 9.559827: block_rq_complete: 254,1 R () 3952 + 8 be,0,4 [0]
     expect(t.requests[0]).toEqual({
       dev: "254,1", rwbs: "R", op: BlkOp.Read, sector: 3952, sectors: 8, ioprioClass: 2, task: "fio-66", line: 16,
-      arrivalUs: 9491801, bioUs: 9491706, insertUs: 9491801, issueUs: 9557752, completeUs: 9559827,
+      arrivalUs: 9491801, bioUs: 9491706, insertUs: 9491801, issueUs: 9557752, completeUs: 9559827, dd: null,
     });
   });
 

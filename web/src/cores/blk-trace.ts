@@ -30,6 +30,35 @@ export interface TraceRequest {
   insertUs: number | null; // block_rq_insert: into the scheduler (or none's list)
   issueUs: number | null; // block_rq_issue: the driver has it
   completeUs: number | null; // block_rq_complete
+  /** our kernel's mq_deadline:dd_dispatch_request for it (kernel-image/patches/0003), if traced */
+  dd: DdDispatch | null;
+}
+
+/** Why mq-deadline dispatched a request, as our kernel's tracepoint says (after the choice). */
+export interface DdDispatch {
+  us: number;
+  line: number;
+  prio: number; // 0 RT, 1 BE, 2 IDLE (enum dd_prio)
+  dir: 0 | 1; // read, write
+  because: DdBecause;
+  pick: DdPick;
+  batching: number;
+  starved: number;
+  jiffies: number;
+  fifoLeftMs: number; // its own deadline, from the dispatch; negative: expired
+  fifoRead: number; // the lengths of its priority's FIFO lists, after it left them
+  fifoWrite: number;
+}
+export const DD_BECAUSE = ["batch", "reads", "starved", "writes"] as const;
+export const DD_PICK = ["sorted", "expired", "no_next"] as const;
+export type DdBecause = (typeof DD_BECAUSE)[number];
+export type DdPick = (typeof DD_PICK)[number];
+
+/** What the scheduler saw, in the kernel's order: inserts, dispatches (with the tracepoint), completions. */
+export interface SchedEvent {
+  kind: "insert" | "dispatch" | "complete";
+  rq: number; // index into BlkTrace.requests
+  us: number;
 }
 
 export interface BlkTrace {
@@ -41,6 +70,10 @@ export interface BlkTrace {
   lost: number; // events the ring buffer dropped ("[LOST n EVENTS]"; "entries-written" beyond the buffer)
   unmatched: { issue: number; complete: number }; // issues/completions of requests that arrived before the trace began
   requeues: number;
+  /** the scheduler's events in trace order; dispatches only where dd_dispatch_request was traced */
+  sched: SchedEvent[];
+  /** mq-deadline's tunables as the capture recorded them ("# fslab: iosched read_expire=100 ..."), if it did */
+  iosched: Partial<DdTunables>;
 }
 
 export class BlkTraceError extends Error {}
@@ -50,6 +83,11 @@ const LINE = /^\s*(.*?)-(\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[(\d+)\]\s+(?:[^\s:]+\s+)?
 // print fmts from include/trace/events/block.h (7.2); the ioprio "class,level,hint" came in 6.x
 const RQ = /^(\d+),(\d+) (\S+) (\d+ )?\((.*?)\) (\d+) \+ (\d+)(?: ([a-z]+),\d+,\d+)? \[(.*)\]$/;
 const BIO = /^(\d+),(\d+) (\S+) (\d+) \+ (\d+) \[(.*)\]$/;
+// include/trace/events/mq_deadline.h (our patch 0003)
+const DD = /^(\d+),(\d+) ([RW]) (\d+) \+ (\d+) prio=(RT|BE|IDLE) because=([a-z_]+) pick=([a-z_]+) batching=(\d+) starved=(\d+) jiffies=(\d+) fifo_left_ms=(-?\d+) fifo=(\d+),(\d+)$/;
+const IOSCHED: Record<string, keyof DdTunables> = {
+  read_expire: "read_expire_ms", write_expire: "write_expire_ms", prio_aging_expire: "prio_aging_expire_ms", writes_starved: "writes_starved", fifo_batch: "fifo_batch",
+};
 const IOPRIO_CLASS: Record<string, number> = { none: 0, rt: 1, be: 2, idle: 3, invalid: 0 };
 
 /**
@@ -78,6 +116,9 @@ class Open<T> {
     const l = this.m.get(k);
     if (l) l.unshift(v);
     else this.m.set(k, [v]);
+  }
+  peek(k: string): T | undefined {
+    return this.m.get(k)?.[0];
   }
   shift(k: string): T | undefined {
     const l = this.m.get(k);
@@ -109,7 +150,8 @@ export function parseBlkTrace(text: string): BlkTrace {
   const bios = new Open<{ us: number; task: string; line: number }>(); // by dev,sector
   const inserted = new Open<TraceRequest>(); // by dev,sector,sectors
   const issued = new Open<TraceRequest>();
-  const out: BlkTrace = { requests: [], devices: [], lines: 0, events: 0, ignored: 0, lost: 0, unmatched: { issue: 0, complete: 0 }, requeues: 0 };
+  const out: BlkTrace = { requests: [], devices: [], lines: 0, events: 0, ignored: 0, lost: 0, unmatched: { issue: 0, complete: 0 }, requeues: 0, sched: [], iosched: {} };
+  const sched: Array<{ kind: SchedEvent["kind"]; r: TraceRequest; us: number }> = [];
   const lines = text.split("\n");
   let seq = 0;
   const fail = (n: number, why: string, line: string) => {
@@ -131,7 +173,7 @@ export function parseBlkTrace(text: string): BlkTrace {
     const r = {
       dev, rwbs, op: opOfRwbs(rwbs), sector, sectors, ioprioClass: IOPRIO_CLASS[prio ?? "none"] ?? 0,
       task: byBio ? bio.task : task, line: byBio ? bio.line : line, arrivalUs: byBio ? bio.us : us,
-      bioUs: bio ? bio.us : null, insertUs: inserted ? us : null, issueUs: null, completeUs: null, seq: seq++,
+      bioUs: bio ? bio.us : null, insertUs: inserted ? us : null, issueUs: null, completeUs: null, dd: null, seq: seq++,
     };
     requests.push(r);
     return r as TraceRequest;
@@ -146,6 +188,8 @@ export function parseBlkTrace(text: string): BlkTrace {
       // "# entries-in-buffer/entries-written: 800/800": more written than kept means the ring overran
       const e = raw.match(/entries-in-buffer\/entries-written: (\d+)\/(\d+)/);
       if (e) out.lost += Math.max(0, Number(e[2]) - Number(e[1]));
+      if (raw.startsWith("# fslab: iosched "))
+        for (const [, k, v] of raw.matchAll(/(\w+)=(\d+)/g)) if (IOSCHED[k]) out.iosched[IOSCHED[k]] = Number(v);
       continue;
     }
     const lost = raw.match(/^\s*CPU:\d+ \[LOST (\d+) EVENTS\]/);
@@ -165,6 +209,41 @@ export function parseBlkTrace(text: string): BlkTrace {
       out.events++;
       continue;
     }
+    if (event === "dd_dispatch_request") {
+      const d = body.match(DD);
+      if (!d) fail(n, "dd_dispatch_request: expected \"major,minor R|W sector + sectors prio= because= pick= batching= starved= jiffies= fifo_left_ms= fifo=r,w\"", raw);
+      const [, major, minor, dir, sec, cnt, prio, because, pick, batching, starved, jiffies, left, fr, fw] = d!;
+      if (!(DD_BECAUSE as readonly string[]).includes(because) || !(DD_PICK as readonly string[]).includes(pick)) fail(n, `dd_dispatch_request: unknown reason ${because}/${pick}`, raw);
+      // still in the scheduler's hands: inserted, not yet issued (block_rq_issue follows)
+      const ops = dir === "W" ? [BlkOp.Write, BlkOp.Discard] : [BlkOp.Read, BlkOp.Flush, BlkOp.Other];
+      let r: TraceRequest | undefined;
+      for (const op of ops) r ??= inserted.peek(`${major},${minor},${sec},${cnt},${op}`);
+      if (!r) {
+        // bios merged into it since the insert (block_bio_backmerge/frontmerge): the request
+        // grew to cover more; it goes on under its new extent, which its issue and completion show
+        const lo = Number(sec);
+        const hi = lo + Number(cnt);
+        const k = inserted.keys().find((x) => {
+          const [ma, mi, s0, n0, op] = x.split(",").map(Number);
+          return `${ma},${mi}` === `${major},${minor}` && ops.includes(op) && s0 >= lo && s0 + n0 <= hi;
+        });
+        if (k) {
+          r = inserted.shift(k)!;
+          r.sector = lo;
+          r.sectors = Number(cnt);
+          inserted.push(`${major},${minor},${sec},${cnt},${r.op}`, r);
+        }
+      }
+      if (r) {
+        r.dd = {
+          us, line: n, prio: ["RT", "BE", "IDLE"].indexOf(prio), dir: dir === "W" ? 1 : 0, because: because as DdBecause, pick: pick as DdPick,
+          batching: Number(batching), starved: Number(starved), jiffies: Number(jiffies), fifoLeftMs: Number(left), fifoRead: Number(fr), fifoWrite: Number(fw),
+        };
+        sched.push({ kind: "dispatch", r, us });
+      } else out.unmatched.issue++;
+      out.events++;
+      continue;
+    }
     if (event !== "block_rq_insert" && event !== "block_rq_issue" && event !== "block_rq_complete" && event !== "block_rq_requeue") {
       out.ignored++;
       continue;
@@ -176,10 +255,13 @@ export function parseBlkTrace(text: string): BlkTrace {
     const sectors = Number(cnt);
     if (!Number.isSafeInteger(sector)) fail(n, `sector ${sec} is too large`, raw);
     const dev = `${major},${minor}`;
-    const key = `${dev},${sector},${sectors}`;
+    // the op too: a read and a write of the same sectors can be queued at once
+    const key = `${dev},${sector},${sectors},${opOfRwbs(rwbs)}`;
     out.events++;
     if (event === "block_rq_insert") {
-      inserted.push(key, newRequest(dev, rwbs, sector, sectors, prio, task, n, us, true));
+      const r = newRequest(dev, rwbs, sector, sectors, prio, task, n, us, true);
+      inserted.push(key, r);
+      sched.push({ kind: "insert", r, us });
     } else if (event === "block_rq_issue") {
       let r = inserted.shift(key);
       if (!r) {
@@ -200,8 +282,10 @@ export function parseBlkTrace(text: string): BlkTrace {
       }
     } else {
       const r = issued.shift(key);
-      if (r) r.completeUs = us;
-      else out.unmatched.complete++;
+      if (r) {
+        r.completeUs = us;
+        if (r.dd) sched.push({ kind: "complete", r, us });
+      } else out.unmatched.complete++;
     }
   }
   // a request the trace saw issued but not inserted, with no bio either, began before the
@@ -209,6 +293,8 @@ export function parseBlkTrace(text: string): BlkTrace {
   const known = requests.filter((r) => r.insertUs !== null || r.bioUs !== null);
   known.sort((a, b) => a.arrivalUs - b.arrivalUs || a.seq - b.seq);
   out.requests = known.map(({ seq: _, ...r }) => r);
+  const index = new Map<TraceRequest, number>(known.map((r, i) => [r, i]));
+  out.sched = sched.filter((e) => index.has(e.r)).map((e) => ({ kind: e.kind, rq: index.get(e.r)!, us: e.us }));
   out.devices = [...new Set(out.requests.map((r) => r.dev))].sort();
   return out;
 }

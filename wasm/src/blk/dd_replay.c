@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel's mq-deadline decisions, replayed through the model (see dd_replay() in
+ * fslab/blk.h). Our kernel's tracepoint mq_deadline:dd_dispatch_request says which request
+ * the scheduler chose, why, and its counters after; block_rq_insert/complete say what was
+ * queued. Here the model's own lists receive the same inserts at the same jiffies, and at
+ * each of the kernel's dispatches the model decides too. Its choice is recorded, then undone,
+ * and the kernel's is applied, so that every decision is judged from the kernel's state.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "fslab/blk.h"
+
+int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *rq, uint32_t nrq,
+	      const uint32_t *ev, uint32_t n, uint32_t *out)
+{
+	struct blk_sim s;
+	struct blk_rq *saved;
+	uint32_t i, k = 0;
+	int ret = -1;
+
+	memset(&s, 0, sizeof(s));
+	if (!hz || !nrq)
+		return nrq ? -1 : 0;
+	s.rq = calloc(nrq, sizeof(*s.rq));
+	saved = calloc(nrq, sizeof(*saved));
+	if (!s.rq || !saved)
+		goto out;
+	s.nrq = nrq;
+	s.hz = hz;
+	dd_init(&s.dd, t, hz);
+	for (i = 0; i < nrq; i++) {
+		s.rq[i].sector = rq[4 * i] | (uint64_t)rq[4 * i + 1] << 32;
+		s.rq[i].op = rq[4 * i + 2];
+		s.rq[i].prio = rq[4 * i + 3] < DD_PRIO_COUNT ? rq[4 * i + 3] : DD_BE_PRIO;
+		s.rq[i].fifo_prev = s.rq[i].fifo_next = s.rq[i].left = s.rq[i].right = BLK_NIL;
+	}
+	for (i = 0; i < n; i++) {
+		const uint32_t *e = ev + 4 * i;
+		uint32_t x = e[1];
+
+		if (x >= nrq)
+			goto out;
+		if (e[0] == 0) {
+			dd_insert_request(&s, x, e[2]);
+		} else if (e[0] == 1) {
+			struct deadline_data dd = s.dd;
+			uint32_t m;
+
+			/* the model's choice from the kernel's state, then back to that state */
+			memcpy(saved, s.rq, nrq * sizeof(*saved));
+			m = dd_dispatch_request(&s, e[2]);
+			out[5 * k] = m;
+			out[5 * k + 1] = s.dd.because;
+			out[5 * k + 2] = s.dd.pick;
+			out[5 * k + 3] = s.dd.batching;
+			out[5 * k + 4] = s.dd.starved;
+			memcpy(s.rq, saved, nrq * sizeof(*saved));
+			s.dd = dd;
+			dd_apply_dispatch(&s, x, e[3] & 0xffff, e[3] >> 16);
+			k++;
+		} else {
+			dd_finish_request(&s, x);
+		}
+	}
+	ret = (int)k;
+out:
+	free(s.rq);
+	free(saved);
+	return ret;
+}

@@ -1,0 +1,87 @@
+// mq-deadline in the kernel against the model, decision by decision, on a trace our kernel
+// wrote with its mq_deadline:dd_dispatch_request tracepoint (kernel-image/patches/0003).
+//
+// traces/blk-nullb-dd.trace.gz was captured in the guest (Linux 7.2.13 + patch 0003) with
+// `npx fslab vm -- "$(cat cap.sh)"`, then gzip -9n, cap.sh being (the trace's own header says the rest):
+//   d=/sys/kernel/config/nullb/nullb1; mkdir $d; echo 64 > $d/size; echo 1 > $d/hw_queue_depth
+//   echo 2 > $d/irqmode; echo 1000000 > $d/completion_nsec; echo 1 > $d/power
+//   Q=/sys/block/nullb1/queue; echo mq-deadline > $Q/scheduler; echo 64 > $Q/nr_requests
+//   echo 100 > $Q/iosched/read_expire; echo 400 > $Q/iosched/write_expire
+//   T=/sys/kernel/tracing; echo 4096 > $T/buffer_size_kb; block_{bio_queue,rq_insert,rq_issue,rq_complete}
+//   and mq_deadline/dd_dispatch_request enabled, filtered to nullb1's dev
+//   fio --filename=/dev/nullb1 --bs=4k --iodepth=16 --ioengine=libaio --direct=1 --number_ios=120 --size=32M \
+//       --randrepeat=1 --name=r --rw=randread --numjobs=2 --name=w --rw=randwrite --numjobs=1
+// 358 requests (the two readers, same seed, read the same sectors; a few bios merged into
+// queued requests). Short expiries so that deadlines and starvation show in a short run.
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadCoreModule } from "./node-load";
+import { DD_DEFAULTS } from "./blk-core";
+import { BlkTraceError, parseBlkTrace, type BlkTrace } from "./blk-trace";
+import { kernelDdTimeline, replayDdDecisions, traceTunables } from "./dd-kernel";
+
+const text = gunzipSync(readFileSync(new URL("./traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8");
+let m: any;
+let trace: BlkTrace;
+beforeAll(async () => {
+  m = await loadCoreModule("blk");
+  trace = parseBlkTrace(text);
+});
+
+describe("the kernel's mq-deadline decisions", () => {
+  it("parses every dispatch with its reasons and the capture's tunables", () => {
+    expect(trace.requests).toHaveLength(358);
+    expect(trace.requests.every((r) => r.dd !== null)).toBe(true);
+    expect(trace.unmatched).toEqual({ issue: 0, complete: 0 });
+    expect(traceTunables(trace)).toEqual({ ...DD_DEFAULTS, read_expire_ms: 100, write_expire_ms: 400 });
+    const reasons = new Map<string, number>();
+    for (const r of trace.requests) reasons.set(`${r.dd!.because}/${r.dd!.pick}`, (reasons.get(`${r.dd!.because}/${r.dd!.pick}`) ?? 0) + 1);
+    // counted with grep in the raw trace
+    expect(Object.fromEntries(reasons)).toEqual({
+      "batch/sorted": 327, "reads/expired": 9, "reads/no_next": 7, "reads/sorted": 4, "starved/no_next": 3, "starved/sorted": 6, "writes/no_next": 2,
+    });
+  });
+
+  it("rebuilds the scheduler's lists: their lengths are the kernel's at every dispatch", () => {
+    const tl = kernelDdTimeline(trace);
+    expect(tl.steps).toBe(358);
+    expect(tl.lengthsAgree).toBe(358);
+    // a state: after the first dispatch the read FIFO holds what the kernel said, oldest first
+    const s0 = tl.at(0);
+    const first = trace.requests[tl.dispatched!(0)].dd!;
+    expect(s0.lists[1][0].fifo.length).toBe(first.fifoRead);
+    const fifo = s0.lists[1][0].fifo.map((f) => trace.requests[f.rq].insertUs!);
+    expect([...fifo].sort((a, b) => a - b)).toEqual(fifo);
+    const sorted = s0.lists[1][0].sorted.map((rq) => trace.requests[rq].sector);
+    expect([...sorted].sort((a, b) => a - b)).toEqual(sorted);
+    expect(s0.batching).toBe(first.batching);
+  });
+
+  it("the model, judged at each decision from the kernel's lists, makes every one of the kernel's 358 choices for its reasons", () => {
+    const r = replayDdDecisions(m, trace);
+    expect(r.verdicts).toHaveLength(358);
+    expect(r.same).toBe(358);
+    expect(r.sameReasons).toBe(358);
+  });
+
+  it("would see the difference: a model with fifo_batch 8 ends batches the kernel went on with", () => {
+    const r = replayDdDecisions(m, trace, { ...traceTunables(trace), fifo_batch: 8 });
+    const differ = r.verdicts.filter((v) => !v.sameReasons);
+    expect(differ.length).toBeGreaterThan(0);
+    // the first: the kernel's ninth request of a batch, where the model starts a new one
+    expect(differ[0].kernel).toMatchObject({ because: "batch", batching: 9 });
+    expect(differ[0].model.because).not.toBe("batch");
+  });
+
+  it("says what is missing when the trace has no dd_dispatch_request events", () => {
+    const plain = parseBlkTrace(gunzipSync(readFileSync(new URL("./traces/blk-nullb-mq-deadline.trace.gz", import.meta.url))).toString("utf8"));
+    expect(() => kernelDdTimeline(plain)).toThrow(BlkTraceError);
+    expect(() => replayDdDecisions(m, plain)).toThrow(/dd_dispatch_request/);
+  });
+
+  it("names the line of a malformed dd_dispatch_request event", () => {
+    const bad = "  kworker/0:1H-66 [000] ...1.  4.25: dd_dispatch_request: 254,1 R 3952 + 8 prio=BE because=maybe pick=sorted batching=1 starved=0 jiffies=1 fifo_left_ms=1 fifo=0,0\n";
+    expect(() => parseBlkTrace(bad)).toThrow(/line 1: dd_dispatch_request: unknown reason/);
+  });
+});

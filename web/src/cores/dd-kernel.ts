@@ -1,0 +1,195 @@
+// mq-deadline in the kernel, decision by decision. Our kernel's tracepoint
+// mq_deadline:dd_dispatch_request (kernel-image/patches/0003) says, for each request the
+// scheduler hands on, why that direction and that request and its counters after; with
+// block_rq_insert and _complete a trace rebuilds the scheduler's lists before every decision.
+//
+//   parseBlkTrace() -> BlkTrace.sched (inserts, dispatches, completions in the kernel's order)
+//     -> kernelDdTimeline(): DdState after each of the kernel's dispatches, for DeadlineQueues
+//     -> replayDdDecisions(): the model (wasm/src/blk/dd_replay.c) decides from the same lists
+//        at each of those moments; its choice beside the kernel's
+import { DD_DEFAULTS, type DdList, type DdState, type DdTunables } from "./blk-core";
+import { BlkOp } from "./events";
+import { allocU32 } from "./wasm-mem";
+import { BlkTraceError, DD_BECAUSE, DD_PICK, GUEST_HZ, type BlkTrace, type DdBecause, type DdPick } from "./blk-trace";
+
+/** One source of mq-deadline states for DeadlineQueues: the model's steps or the kernel's decisions. */
+export interface DdTimeline {
+  source: "model" | "kernel";
+  steps: number;
+  at(k: number): DdState;
+  op(rq: number): 0 | 1; // 0 read, 1 write
+  sector(rq: number): number;
+  hz: number;
+  finished: boolean;
+  /** kernel: the request the kernel dispatched at step k */
+  dispatched?(k: number): number;
+  /** the model's verdict at step k, where a replay was made */
+  verdict?(k: number): DdVerdict | undefined;
+}
+
+export interface DdChoice {
+  rq: number | null; // null: the model would dispatch nothing
+  because: DdBecause;
+  pick: DdPick;
+  batching: number;
+  starved: number;
+}
+
+export interface DdVerdict {
+  kernel: DdChoice;
+  model: DdChoice;
+  same: boolean; // same request (and so the same direction)
+  sameReasons: boolean; // and the same because, pick, batching and starved
+}
+
+export const isWrite = (op: BlkOp) => op === BlkOp.Write || op === BlkOp.Discard; // rq_data_dir()
+
+/** The tunables the capture recorded, else the kernel's defaults. */
+export function traceTunables(trace: BlkTrace): DdTunables {
+  return { ...DD_DEFAULTS, ...trace.iosched };
+}
+
+function requireDd(trace: BlkTrace) {
+  if (!trace.sched.some((e) => e.kind === "dispatch"))
+    throw new BlkTraceError("the trace has no mq_deadline:dd_dispatch_request events: trace them too (our kernel's patch 0003), on a device using mq-deadline");
+}
+
+/**
+ * Each request's deadline (rq->fifo_time, jiffies): exact from its own dispatch (jiffies then,
+ * plus the time it had left); for one never dispatched, from its insert time, placed on the
+ * jiffies clock by the nearest dispatch before it.
+ */
+function deadlines(trace: BlkTrace, tun: DdTunables, hz: number): number[] {
+  const out = new Array<number>(trace.requests.length).fill(NaN);
+  const ref: Array<{ us: number; jiffies: number }> = [];
+  trace.requests.forEach((r, i) => {
+    if (r.dd) {
+      out[i] = r.dd.jiffies + Math.round((r.dd.fifoLeftMs * hz) / 1000);
+      ref.push({ us: r.dd.us, jiffies: r.dd.jiffies });
+    }
+  });
+  ref.sort((a, b) => a.us - b.us);
+  trace.requests.forEach((r, i) => {
+    if (!Number.isNaN(out[i]) || r.insertUs === null || !ref.length) return;
+    let k = 0;
+    while (k + 1 < ref.length && ref[k + 1].us <= r.insertUs) k++;
+    const expire = Math.round(((isWrite(r.op) ? tun.write_expire_ms : tun.read_expire_ms) * hz) / 1000);
+    out[i] = ref[k].jiffies + Math.floor(((r.insertUs - ref[k].us) * hz) / 1e6) + expire;
+  });
+  return out;
+}
+
+/**
+ * The scheduler's lists after each of the kernel's dispatches, rebuilt from the trace, with
+ * the tracepoint's counters. `lengthsAgree` counts the dispatches at which the rebuilt FIFO
+ * lists are as long as the kernel said its own were: the rebuild is checked, not assumed.
+ */
+export function kernelDdTimeline(trace: BlkTrace, tun: DdTunables = traceTunables(trace), hz = GUEST_HZ): DdTimeline & { lengthsAgree: number } {
+  requireDd(trace);
+  const reqs = trace.requests;
+  const dir = (i: number): 0 | 1 => (isWrite(reqs[i].op) ? 1 : 0);
+  const prio = (i: number) => reqs[i].dd?.prio ?? 1;
+  const deadline = deadlines(trace, tun, hz);
+  const t0 = trace.sched[0].us;
+  const fifo: number[][][] = [0, 1, 2].map(() => [[], []]);
+  const sorted: number[][][] = [0, 1, 2].map(() => [[], []]);
+  const inFlight = new Set<number>();
+  const states: DdState[] = [];
+  const order: number[] = [];
+  let lengthsAgree = 0;
+  const bySector = (a: number, b: number) => reqs[a].sector - reqs[b].sector || a - b;
+  for (const e of trace.sched) {
+    const p = prio(e.rq);
+    const d = dir(e.rq);
+    if (e.kind === "insert") {
+      fifo[p][d].push(e.rq);
+      const l = sorted[p][d];
+      let at = l.length;
+      while (at > 0 && bySector(l[at - 1], e.rq) > 0) at--;
+      l.splice(at, 0, e.rq);
+    } else if (e.kind === "complete") {
+      inFlight.delete(e.rq);
+    } else {
+      const dd = reqs[e.rq].dd!;
+      for (const l of [fifo[p][d], sorted[p][d]]) {
+        const at = l.indexOf(e.rq);
+        if (at >= 0) l.splice(at, 1);
+      }
+      inFlight.add(e.rq);
+      if (fifo[p][0].length === dd.fifoRead && fifo[p][1].length === dd.fifoWrite) lengthsAgree++;
+      const lists: DdList[][] = [0, 1, 2].map((pp) =>
+        [0, 1].map((dd2) => ({ fifo: fifo[pp][dd2].map((rq) => ({ rq, deadline: deadline[rq] })), sorted: [...sorted[pp][dd2]] })),
+      );
+      states.push({
+        nowUs: Math.round(e.us - t0), jiffies: dd.jiffies, batching: dd.batching, starved: dd.starved, lastDir: dd.dir,
+        tagsUsed: inFlight.size, inService: inFlight.size, fifoBatch: tun.fifo_batch, writesStarved: tun.writes_starved,
+        lists, dispatched: [...inFlight], noneQueue: [], because: DD_BECAUSE.indexOf(dd.because), pick: DD_PICK.indexOf(dd.pick),
+      });
+      order.push(e.rq);
+    }
+  }
+  return {
+    source: "kernel",
+    steps: states.length,
+    at: (k) => states[k],
+    op: (rq) => dir(rq),
+    sector: (rq) => reqs[rq].sector,
+    hz,
+    finished: true,
+    dispatched: (k) => order[k],
+    lengthsAgree,
+  };
+}
+
+export interface DdReplay {
+  verdicts: DdVerdict[]; // one per kernel dispatch, in order
+  same: number; // the model chose the kernel's request
+  sameReasons: number; // ... for the same reasons, with the same counters after
+}
+
+/**
+ * The model decides at each of the kernel's dispatches from the kernel's own lists (the same
+ * inserts at the same jiffies; after each decision, the kernel's choice and counters), so
+ * every decision is judged on its own: a difference does not carry into the next.
+ */
+export function replayDdDecisions(m: any, trace: BlkTrace, tun: DdTunables = traceTunables(trace), hz = GUEST_HZ): DdReplay {
+  requireDd(trace);
+  const reqs = trace.requests;
+  const deadline = deadlines(trace, tun, hz);
+  const rqWords: number[] = [];
+  for (const r of reqs) rqWords.push(r.sector % 2 ** 32, Math.floor(r.sector / 2 ** 32), isWrite(r.op) ? 1 : 0, r.dd?.prio ?? 1);
+  const ev: number[] = [];
+  const kernel: DdChoice[] = [];
+  for (const e of trace.sched) {
+    const r = reqs[e.rq];
+    if (e.kind === "insert") {
+      if (Number.isNaN(deadline[e.rq])) continue; // never dispatched and no jiffies to place it by
+      const expire = Math.round(((isWrite(r.op) ? tun.write_expire_ms : tun.read_expire_ms) * hz) / 1000);
+      ev.push(0, e.rq, deadline[e.rq] - expire, 0);
+    } else if (e.kind === "dispatch") {
+      const d = r.dd!;
+      ev.push(1, e.rq, d.jiffies, (d.batching & 0xffff) | ((d.starved & 0xffff) << 16));
+      kernel.push({ rq: e.rq, because: d.because, pick: d.pick, batching: d.batching, starved: d.starved });
+    } else ev.push(2, e.rq, 0, 0);
+  }
+  // jiffies are unsigned long in a 32-bit kernel: keep them as the u32 words they are
+  const tunPtr = allocU32(m, [tun.read_expire_ms, tun.write_expire_ms, tun.prio_aging_expire_ms, tun.writes_starved, tun.fifo_batch]);
+  const rqPtr = allocU32(m, rqWords);
+  const evPtr = allocU32(m, ev);
+  const outPtr = m._fx_malloc(Math.max(1, kernel.length) * 5 * 4);
+  try {
+    if (!tunPtr || !rqPtr || !evPtr || !outPtr) throw new BlkTraceError("out of memory for the replay");
+    const n = m._fx_dd_replay(tunPtr, hz, rqPtr, reqs.length, evPtr, ev.length / 4, outPtr);
+    if (n !== kernel.length) throw new BlkTraceError(`the replay stopped after ${n} of ${kernel.length} decisions`);
+    const out = m.HEAPU32.slice(outPtr >>> 2, (outPtr >>> 2) + 5 * n);
+    const verdicts = kernel.map((k, i): DdVerdict => {
+      const rq = out[5 * i] === 0xffffffff ? null : out[5 * i];
+      const model: DdChoice = { rq, because: DD_BECAUSE[out[5 * i + 1]] ?? "batch", pick: DD_PICK[out[5 * i + 2]] ?? "sorted", batching: out[5 * i + 3], starved: out[5 * i + 4] };
+      const same = rq === k.rq;
+      return { kernel: k, model, same, sameReasons: same && model.because === k.because && model.pick === k.pick && model.batching === k.batching && model.starved === k.starved };
+    });
+    return { verdicts, same: verdicts.filter((v) => v.same).length, sameReasons: verdicts.filter((v) => v.sameReasons).length };
+  } finally {
+    for (const p of [tunPtr, rqPtr, evPtr, outPtr]) if (p) m._fx_free(p);
+  }
+}
