@@ -11,6 +11,7 @@ import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
 import { hex, vfatName } from "../web/src/cores/vfat-core";
 import { inspectImage, type Ext4Report } from "../web/src/cores/inspect";
 import { compareBlkTrace, parseBlkTrace, simulateBlkTrace } from "../web/src/cores/blk-trace";
+import { kernelDdTimeline, replayDdDecisions } from "../web/src/cores/dd-kernel";
 import { readFileSync } from "node:fs";
 import { ExfatCore } from "../web/src/cores/exfat-core";
 import { ExfatLab } from "../web/src/cores/exfat-scenario";
@@ -146,6 +147,47 @@ describe("/play/blk", () => {
     // a file that is not a trace gets an error naming its line
     await page.getByLabel("a block trace file").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello\n") });
     await expect.poll(() => page.locator('[data-testid="trace-replay"] [role=alert]').textContent()).toMatch(/notes\.txt: .*line 1/);
+  });
+
+  it("steps through the kernel's own mq-deadline decisions in the same view, each judged by the model from the same lists", async () => {
+    const m = await loadCoreModule("blk");
+    const trace = parseBlkTrace(gunzipSync(readFileSync(new URL("../web/src/cores/traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8"));
+    const tl = kernelDdTimeline(trace);
+    const rep = replayDdDecisions(m, trace);
+    const panel = page.getByTestId("kernel-deadline");
+    await panel.getByRole("button", { name: /recorded: null_blk/ }).click();
+    await expect.poll(() => panel.getByTestId("dd-agreement").textContent(), { timeout: 20_000 })
+      .toMatch(new RegExp(`The model made ${rep.sameReasons} of the kernel's ${tl.steps} choices for the same reasons`));
+    expect(await panel.getByTestId("kernel-dd-summary").textContent()).toMatch(new RegExp(`${tl.steps} dispatches .* at ${tl.lengthsAgree} of them`));
+    const view = panel.getByTestId("dd-queues");
+    const name = (rq: number) => `${tl.op(rq) ? "W" : "R"}${rq}`;
+    const check = async (k: number, reason: RegExp) => {
+      const s = tl.at(k);
+      await expect.poll(() => view.getByTestId("dd-moved").textContent()).toMatch(new RegExp(`The kernel dispatched ${name(tl.dispatched!(k))} `));
+      expect(await view.getByTestId("dd-moved").textContent()).toMatch(reason);
+      expect(await view.getByTestId("dd-batching").textContent()).toBe(`${s.batching} of fifo_batch ${s.fifoBatch}`);
+      expect(await view.getByTestId("dd-starved").textContent()).toBe(`${s.starved} of writes_starved ${s.writesStarved}`);
+      const fifo = view.locator('[data-prio="BE"][data-dir="read"] ol').first().locator("li.rq");
+      expect(await fifo.count()).toBe(Math.min(48, s.lists[1][0].fifo.length));
+      expect(await view.getByTestId("dd-verdict").getAttribute("data-same")).toBe(String(rep.verdicts[k].sameReasons));
+    };
+    await check(1, /still in a batch/);
+    // the first decision the kernel took for an expired deadline: scrub there
+    const expired = trace.sched.filter((e) => e.kind === "dispatch").findIndex((e) => trace.requests[e.rq].dd!.pick === "expired");
+    expect(expired).toBeGreaterThan(0);
+    await view.getByTestId("scrub").fill(String(expired));
+    await check(expired, /reads come first; the oldest, its deadline passed/);
+    // the FIFO head it took had no time left: the model's deadline arithmetic is the kernel's
+    expect(trace.requests[tl.dispatched!(expired)].dd!.fifoLeftMs).toBeLessThanOrEqual(0);
+    await view.getByTestId("step").focus();
+    await page.keyboard.press("ArrowRight");
+    await check(expired + 1, /./);
+    // a file without the tracepoint's events gets an error that says what is missing
+    await panel.getByLabel("an mq-deadline trace file").setInputFiles({
+      name: "plain.trace", mimeType: "text/plain",
+      buffer: gunzipSync(readFileSync(new URL("../web/src/cores/traces/blk-nullb-mq-deadline.trace.gz", import.meta.url))),
+    });
+    await expect.poll(() => panel.locator("[role=alert]").textContent()).toMatch(/plain\.trace: .*no mq_deadline:dd_dispatch_request events/);
   });
 });
 

@@ -1,6 +1,7 @@
 // The page's handle on the blk worker: the simulation runs off the main thread.
 import type { BlkResult, BlkScenario, BlkSteps, Scheduler } from "./blk-core";
 import type { BlkTrace, TraceComparison } from "./blk-trace";
+import type { DdReplay } from "./dd-kernel";
 
 export interface BlkReplay {
   results: BlkResult[];
@@ -9,10 +10,13 @@ export interface BlkReplay {
 import { WorkerClient } from "./worker-client";
 
 export class BlkClient {
-  private client = new WorkerClient<{ scenario?: Omit<BlkScenario, "sched">; scheds: Scheduler[]; steps?: number; trace?: BlkTrace }, BlkResult[] | BlkSteps | BlkReplay>(
+  private client = new WorkerClient<
+    { scenario?: Omit<BlkScenario, "sched">; scheds: Scheduler[]; steps?: number; trace?: BlkTrace; decisions?: boolean },
+    BlkResult[] | BlkSteps | BlkReplay | DdReplay
+  >(
     new Worker(new URL("./blk.worker.ts", import.meta.url), { type: "module" }),
     "blk",
-    (data) => data.results ?? data.steps ?? data.replay,
+    (data) => data.results ?? data.steps ?? data.replay ?? data.decisions,
   );
 
   run(scenario: Omit<BlkScenario, "sched">, scheds: Scheduler[]): Promise<BlkResult[]> {
@@ -27,6 +31,11 @@ export class BlkClient {
   /** A trace from the guest replayed under each scheduler on the kernel's own service times, and compared with the kernel. */
   replay(trace: BlkTrace, scheds: Scheduler[]): Promise<BlkReplay> {
     return this.client.request({ trace, scheds }) as Promise<BlkReplay>;
+  }
+
+  /** The model judged at each of the kernel's mq-deadline decisions in the trace (dd-kernel.ts replayDdDecisions). */
+  decisions(trace: BlkTrace): Promise<DdReplay> {
+    return this.client.request({ trace, scheds: [], decisions: true }) as Promise<DdReplay>;
   }
 
   terminate(): void {

@@ -383,6 +383,33 @@ export function parseDdState(w: Uint32Array): DdState {
   };
 }
 
+/** One source of mq-deadline states for the DeadlineQueues view: the model's steps (modelDdTimeline) or the kernel's decisions (dd-kernel.ts). */
+export interface DdTimeline {
+  source: "model" | "kernel";
+  steps: number;
+  at(k: number): DdState; // after step k
+  op(rq: number): 0 | 1; // 0 read, 1 write
+  sector(rq: number): number;
+  hz: number;
+  finished: boolean; // the steps are the whole run
+  /** kernel: the request the kernel dispatched at step k */
+  dispatched?(k: number): number;
+}
+
+/** The model's steps as a timeline: each step a completion and what it set off. */
+export function modelDdTimeline(steps: BlkSteps, hz = 250): DdTimeline {
+  const row = (rq: number, f: number) => steps.rows[rq * ROW_WIDTH + f];
+  return {
+    source: "model",
+    steps: steps.offsets.length - 1,
+    at: (k) => parseDdState(steps.words.subarray(steps.offsets[k], steps.offsets[k + 1])),
+    op: (rq) => (row(rq, ROW.op) ? 1 : 0),
+    sector: (rq) => row(rq, ROW.sector),
+    hz,
+    finished: steps.finished,
+  };
+}
+
 /** The first `maxSteps` steps of a run, with the queues after each (parse one with parseDdState(words.subarray(offsets[k], offsets[k + 1]))). */
 export interface BlkSteps {
   words: Uint32Array;

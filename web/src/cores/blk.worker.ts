@@ -4,6 +4,7 @@ import createBlk from "@wasm/blk.mjs";
 import wasmUrl from "@wasm/blk.wasm?url";
 import { simulateBlk, stepBlk, type BlkResult, type BlkScenario, type Scheduler } from "./blk-core";
 import { compareBlkTrace, simulateBlkTrace, type BlkTrace } from "./blk-trace";
+import { replayDdDecisions } from "./dd-kernel";
 
 const ready = createBlk({ locateFile: () => wasmUrl });
 
@@ -15,12 +16,18 @@ export interface BlkRequest {
   steps?: number;
   /** instead of jobs: replay this trace (one device) on the kernel's measured service times */
   trace?: BlkTrace;
+  /** with trace: instead of a replay under each scheduler, the model judged at each of the kernel's mq-deadline decisions */
+  decisions?: boolean;
 }
 
 self.onmessage = async (e: MessageEvent<BlkRequest>) => {
-  const { seq, scenario, scheds, steps, trace } = e.data;
+  const { seq, scenario, scheds, steps, trace, decisions } = e.data;
   try {
     const m = await ready;
+    if (trace && decisions) {
+      (self as unknown as Worker).postMessage({ seq, decisions: replayDdDecisions(m, trace) });
+      return;
+    }
     if (trace) {
       const results = scheds.map((sched) => simulateBlkTrace(m, trace, sched, "kernel", { dispatchGaps: true }));
       const comparisons = results.map((r) => compareBlkTrace(trace, r));

@@ -7,25 +7,10 @@
 //     -> kernelDdTimeline(): DdState after each of the kernel's dispatches, for DeadlineQueues
 //     -> replayDdDecisions(): the model (wasm/src/blk/dd_replay.c) decides from the same lists
 //        at each of those moments; its choice beside the kernel's
-import { DD_DEFAULTS, type DdList, type DdState, type DdTunables } from "./blk-core";
+import { DD_DEFAULTS, type DdList, type DdState, type DdTimeline, type DdTunables } from "./blk-core";
 import { BlkOp } from "./events";
 import { allocU32 } from "./wasm-mem";
 import { BlkTraceError, DD_BECAUSE, DD_PICK, GUEST_HZ, type BlkTrace, type DdBecause, type DdPick } from "./blk-trace";
-
-/** One source of mq-deadline states for DeadlineQueues: the model's steps or the kernel's decisions. */
-export interface DdTimeline {
-  source: "model" | "kernel";
-  steps: number;
-  at(k: number): DdState;
-  op(rq: number): 0 | 1; // 0 read, 1 write
-  sector(rq: number): number;
-  hz: number;
-  finished: boolean;
-  /** kernel: the request the kernel dispatched at step k */
-  dispatched?(k: number): number;
-  /** the model's verdict at step k, where a replay was made */
-  verdict?(k: number): DdVerdict | undefined;
-}
 
 export interface DdChoice {
   rq: number | null; // null: the model would dispatch nothing

@@ -4,11 +4,12 @@
 // The URL holds every parameter, so a link reproduces the exact scenario.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { BlkClient } from "../cores/blk-client";
-import { DD_DEFAULTS, DEVICES, fioJobs, type BlkResult, type FioPattern } from "../cores/blk-core";
+import { DD_DEFAULTS, DEVICES, fioJobs, modelDdTimeline, type BlkResult, type FioPattern } from "../cores/blk-core";
 import { OffsetTimePlot } from "../viz/OffsetTimePlot";
 import { DeadlineQueues } from "../viz/DeadlineQueues";
 import { KyberDepths, KyberQueues } from "../viz/KyberQueues";
 import { TraceReplay } from "../viz/TraceReplay";
+import { KernelDeadline } from "../viz/KernelDeadline";
 import type { BlkSteps } from "../cores/blk-core";
 import { intParam, oneOf } from "./query";
 
@@ -77,6 +78,7 @@ export function PlayBlk({ query }: { query: string }) {
 
   const jobs = useMemo(() => fioJobs({ numjobs: p.numjobs, iodepth: p.iodepth, bs: SIZES[p.bs], rw: p.rw, size: SPANS[p.size] }), [p]);
   const requests = jobs.reduce((n, j) => n + j.ios, 0);
+  const ddTimeline = useMemo(() => (steps ? modelDdTimeline(steps) : null), [steps]);
 
   const set = <K extends keyof BlkParams>(k: K, v: BlkParams[K]) => {
     const next = { ...p, [k]: v };
@@ -179,10 +181,10 @@ export function PlayBlk({ query }: { query: string }) {
             {results.map((r) => <OffsetTimePlot key={r.summary.sched} title={r.summary.sched} rows={r.rows} timeMaxMs={timeMax} sectorMax={sectorMax} />)}
           </div>
           <p className="muted">Dots: one request each, coloured by job. Same axes for every scheduler.</p>
-          {steps && (
+          {ddTimeline && (
             <>
               <h2>Inside mq-deadline, step by step</h2>
-              <DeadlineQueues steps={steps} />
+              <DeadlineQueues timeline={ddTimeline} />
             </>
           )}
           {kySteps?.kyber && (
@@ -201,6 +203,15 @@ export function PlayBlk({ query }: { query: string }) {
         blk core replays the same requests under each scheduler; compare the queue times and the order with the kernel's.
       </p>
       <TraceReplay client={ready ? client.current : null} />
+      <h2>mq-deadline in the kernel, decision by decision</h2>
+      <p>
+        Our kernel adds a tracepoint, <code>mq_deadline:dd_dispatch_request</code>: for each request mq-deadline hands on,
+        why that direction (a batch going on, reads first, writes starved, only writes), why that request (next in sector
+        order, an expired deadline, nothing further up) and its <code>batching</code> and <code>starved</code> counters. With
+        the block events the page rebuilds the scheduler's lists before each decision and draws them in the view above; the
+        model decides from the same lists, and the page marks where it chose otherwise.
+      </p>
+      <KernelDeadline client={ready ? client.current : null} />
     </section>
   );
 }

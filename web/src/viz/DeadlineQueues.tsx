@@ -1,26 +1,42 @@
 // mq-deadline from the inside, one step at a time: per priority and direction, the FIFO list
 // (oldest first, each request with the time left before its deadline) and the sort list (by
-// sector), the batch and starvation counters, and the requests at the device. Each step is a
-// completion and what it set off (the job's next request inserted, the queue run); the line
-// under the controls says what moved. Reads and writes differ by colour and by letter.
+// sector), the batch and starvation counters, and the requests dispatched. The states come
+// from the model (each step a completion and what it set off) or from the kernel (each step one
+// of its dispatches, the lists rebuilt from a trace with our dd_dispatch_request tracepoint);
+// with the kernel, each step also says why it chose, and what the model chose from the same
+// lists. Reads and writes differ by colour and by letter.
 import { useMemo, useState, type ReactElement } from "react";
-import { DD_DIRS, DD_PRIOS, parseDdState, ROW, ROW_WIDTH, type BlkSteps, type DdState } from "../cores/blk-core";
+import { DD_DIRS, DD_PRIOS, type DdState, type DdTimeline } from "../cores/blk-core";
+import { DD_BECAUSE, DD_PICK } from "../cores/blk-trace";
+import type { DdReplay, DdVerdict } from "../cores/dd-kernel";
 import { StepControls } from "./StepControls";
 
-const MS_PER_JIFFY = 4; // HZ = 250, as the simulation runs
 const SHOWN = 48; // boxes per list before "+N more"
 const OP_CLASS = ["rq-read", "rq-write"];
+const BECAUSE_TEXT: Record<string, string> = {
+  batch: "still in a batch (the next request up in sector order, batching below fifo_batch)",
+  reads: "reads come first",
+  starved: "writes had been passed over writes_starved times",
+  writes: "no reads were queued",
+};
+const PICK_TEXT: Record<string, string> = {
+  sorted: "the next one up in sector order",
+  expired: "the oldest, its deadline passed",
+  no_next: "the oldest, nothing further up in sector order",
+};
 
-export function DeadlineQueues({ steps, hz = 250 }: { steps: BlkSteps; hz?: number }) {
-  const total = steps.offsets.length - 1;
+export function DeadlineQueues({ timeline, replay }: { timeline: DdTimeline; replay?: DdReplay }) {
+  const total = timeline.steps;
   const [k, setK] = useState(total > 1 ? 1 : 0);
-  const at = (i: number): DdState => parseDdState(steps.words.subarray(steps.offsets[i], steps.offsets[i + 1]));
-  const s = useMemo(() => at(Math.min(k, total - 1)), [steps, k]);
-  const prev = useMemo(() => (k > 0 ? at(k - 1) : null), [steps, k]);
-  const row = (rq: number, f: number) => steps.rows[rq * ROW_WIDTH + f];
-  const op = (rq: number) => (row(rq, ROW.op) ? 1 : 0);
-  const jiffyMs = 1000 / hz || MS_PER_JIFFY;
-
+  const at = Math.min(k, total - 1);
+  const s = useMemo(() => timeline.at(at), [timeline, at]);
+  const prev = useMemo(() => (at > 0 ? timeline.at(at - 1) : null), [timeline, at]);
+  const op = timeline.op;
+  const jiffyMs = 1000 / timeline.hz;
+  const kernel = timeline.source === "kernel";
+  const name = (rq: number) => `${op(rq) ? "W" : "R"}${rq}`;
+  const verdict: DdVerdict | undefined = replay?.verdicts[at];
+  const differences = useMemo(() => (replay ? replay.verdicts.flatMap((v, i) => (v.sameReasons ? [] : [i])) : []), [replay]);
   // what this step moved: requests that reached the device, and those that completed
   const moved = useMemo(() => {
     const before = new Set(prev?.dispatched ?? []);
@@ -30,8 +46,7 @@ export function DeadlineQueues({ steps, hz = 250 }: { steps: BlkSteps; hz?: numb
 
   const box = (rq: number, extra?: string, title?: string) => (
     <li key={rq} className={`rq ${OP_CLASS[op(rq)]}${moved.issued.includes(rq) ? " rq-new" : ""}`} title={title}>
-      {op(rq) ? "W" : "R"}
-      {rq}
+      {name(rq)}
       {extra && <small> {extra}</small>}
     </li>
   );
@@ -43,17 +58,55 @@ export function DeadlineQueues({ steps, hz = 250 }: { steps: BlkSteps; hz?: numb
     </ol>
   );
   const used = DD_PRIOS.map((_, p) => s.lists[p].some((l) => l.fifo.length) || p === 1);
-  const sectorKiB = (rq: number) => `@${Math.round(row(rq, ROW.sector) / 2)}K`;
+  const sectorKiB = (rq: number) => `@${Math.round(timeline.sector(rq) / 2)}K`;
+  const why = (because: number | string, pick: number | string) => {
+    const b = typeof because === "number" ? DD_BECAUSE[because] : because;
+    const p = typeof pick === "number" ? DD_PICK[pick] : pick;
+    return b === "batch" ? BECAUSE_TEXT.batch : `${BECAUSE_TEXT[b]}; ${PICK_TEXT[p]}`;
+  };
 
   return (
     <div className="dd-queues" data-testid="dd-queues">
-      <StepControls total={total - 1} position={Math.min(k, total - 1)} onChange={setK} unit="step" />
-      <p data-testid="dd-moved">
-        t = {(s.nowUs / 1000).toFixed(2)} ms (jiffy {s.jiffies}).{" "}
-        {k === 0
-          ? "The jobs submit their first requests; the queue runs."
-          : `Completed ${moved.completed.map((x) => `${op(x) ? "W" : "R"}${x}`).join(", ") || "nothing"}; dispatched ${moved.issued.map((x) => `${op(x) ? "W" : "R"}${x}`).join(", ") || "nothing"}.`}
-      </p>
+      <StepControls total={total - 1} position={at} onChange={setK} unit={kernel ? "dispatch" : "step"} />
+      {kernel ? (
+        <p data-testid="dd-moved">
+          t = {(s.nowUs / 1000).toFixed(2)} ms (jiffy {s.jiffies}). The kernel dispatched{" "}
+          <strong>{name(timeline.dispatched!(at))}</strong> {sectorKiB(timeline.dispatched!(at))}: {why(s.because, s.pick)}.
+        </p>
+      ) : (
+        <p data-testid="dd-moved">
+          t = {(s.nowUs / 1000).toFixed(2)} ms (jiffy {s.jiffies}).{" "}
+          {at === 0
+            ? "The jobs submit their first requests; the queue runs."
+            : `Completed ${moved.completed.map(name).join(", ") || "nothing"}; dispatched ${moved.issued.map(name).join(", ") || "nothing"}.`}
+          {moved.issued.length > 0 && ` The last of them: ${why(s.because, s.pick)}.`}
+        </p>
+      )}
+      {verdict && (
+        <p className={verdict.sameReasons ? "dd-verdict" : "dd-verdict dd-differs"} data-testid="dd-verdict" data-same={verdict.sameReasons}>
+          The model, deciding from the same lists:{" "}
+          {verdict.sameReasons
+            ? "the same request, for the same reasons, with the same counters after."
+            : verdict.model.rq === null
+              ? "nothing to dispatch. They differ."
+              : `${verdict.same ? "the same request" : name(verdict.model.rq)}, because ${why(verdict.model.because, verdict.model.pick)} (batching ${verdict.model.batching}, starved ${verdict.model.starved}). They differ.`}
+        </p>
+      )}
+      {replay && (
+        <p className="muted" data-testid="dd-agreement">
+          The model made {replay.sameReasons} of the kernel's {replay.verdicts.length} choices for the same reasons
+          {differences.length > 0 && (
+            <>
+              ; differences at{" "}
+              {differences.slice(0, 12).map((i) => (
+                <button key={i} type="button" className="linkish" onClick={() => setK(i)}>{i}</button>
+              ))}
+              {differences.length > 12 && ` and ${differences.length - 12} more`}
+            </>
+          )}
+          .
+        </p>
+      )}
       <dl className="dd-counters">
         <dt>batching</dt>
         <dd data-testid="dd-batching">{s.batching} of fifo_batch {s.fifoBatch}</dd>
@@ -61,8 +114,8 @@ export function DeadlineQueues({ steps, hz = 250 }: { steps: BlkSteps; hz?: numb
         <dd data-testid="dd-starved">{s.starved} of writes_starved {s.writesStarved}</dd>
         <dt>last batch</dt>
         <dd>{DD_DIRS[s.lastDir]}s</dd>
-        <dt>driver tags</dt>
-        <dd>{s.tagsUsed} in use</dd>
+        <dt>{kernel ? "out of the scheduler" : "driver tags"}</dt>
+        <dd>{kernel ? `${s.tagsUsed} not completed` : `${s.tagsUsed} in use`}</dd>
       </dl>
       {DD_PRIOS.map((name, p) =>
         used[p] ? (
@@ -90,12 +143,15 @@ export function DeadlineQueues({ steps, hz = 250 }: { steps: BlkSteps; hz?: numb
         ) : null,
       )}
       <div className="dd-dir">
-        <span className="dd-label">at the device</span>
+        {/* the kernel asks the scheduler before it has a driver tag: a request may wait in hctx->dispatch */}
+        <span className="dd-label">{kernel ? "dispatched, not done" : "at the device"}</span>
         {list(s.dispatched, (rq) => box(rq, sectorKiB(rq)), "dispatched, not completed")}
       </div>
       <p className="muted">
-        R/W and a number: a read or write request, numbered as submitted; bold: dispatched in this step. The first {total} steps
-        of the mq-deadline run{steps.finished ? " (the whole run)" : ""}.
+        R/W and a number: a read or write request, numbered {kernel ? "as it arrived in the trace" : "as submitted"}; bold: dispatched in this step.{" "}
+        {kernel
+          ? `The kernel's ${total} dispatches, its lists rebuilt from its block events.`
+          : `The first ${total} steps of the model's mq-deadline run${timeline.finished ? " (the whole run)" : ""}.`}
       </p>
     </div>
   );
