@@ -299,6 +299,57 @@ describe("f2fs-clue lab", () => {
   });
 });
 
+describe("mq-deadline lab", () => {
+  let b: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  beforeAll(async () => {
+    b = await launch();
+    page = b.page;
+    await page.goto(`${base()}#/lab/mq-deadline`);
+  });
+  afterAll(async () => {
+    await screenshot(page, "mq-deadline-lab");
+    await b.close();
+  });
+
+  it("follows the kernel's mq-deadline decisions live, each one the model's from the same lists, for two runs with their own tunables", async () => {
+    await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
+    const run = (n: number) => page.locator(".vm-cmd button").nth(n).click();
+    const panel = page.getByTestId("kernel-deadline-live");
+    await run(0); // null_blk, mq-deadline
+    await runInTerminal(page, "cat $Q/iosched/read_expire", 60_000);
+    await run(1); // the stream, load()
+    await runInTerminal(page, "fslab-trace status", 30_000);
+    await run(2); // load
+    await runInTerminal(page, "cat /tmp/loads", 120_000);
+    const summary = () => panel.getByTestId("kernel-dd-summary").textContent().catch(() => "");
+    // the run has all arrived, and been judged whole, when the model's count is the panel's
+    // (180 I/Os; a bio merged into a queued request makes one request fewer)
+    const settled = async (run: number) => {
+      const s = (await summary())!.match(new RegExp(`^Run ${run}: (\\d+) dispatches .* at (\\d+) of them`));
+      const a = (await panel.getByTestId("dd-agreement").textContent().catch(() => ""))!.match(/The model made (\d+) of the kernel's (\d+) choices/);
+      return s && a && Number(s[1]) >= 170 && a[2] === s[1] ? { dispatches: Number(s[1]), listsAgree: Number(s[2]), same: Number(a[1]) } : null;
+    };
+    await expect.poll(() => settled(1), { timeout: 90_000 }).not.toBeNull();
+    const one = (await settled(1))!;
+    expect(one).toEqual({ dispatches: one.dispatches, listsAgree: one.dispatches, same: one.dispatches });
+    expect(await summary()).toMatch(/fifo_batch 16, writes_starved 2, read_expire 100 ms, write_expire 400 ms/);
+    // following the newest: the last dispatch is shown
+    expect(await panel.getByTestId("position").textContent()).toBe(`${one.dispatches - 1} / ${one.dispatches - 1} decisions`);
+    await run(3); // fifo_batch 1, load again
+    await runInTerminal(page, "cat /tmp/loads", 120_000);
+    await expect.poll(() => settled(2), { timeout: 90_000 }).not.toBeNull();
+    const two = (await settled(2))!;
+    expect(two).toEqual({ dispatches: two.dispatches, listsAgree: two.dispatches, same: two.dispatches });
+    expect(await summary()).toMatch(/fifo_batch 1, writes_starved 2/);
+    // with fifo_batch 1 no dispatch continues a batch beyond its first request
+    expect(await panel.getByTestId("dd-batching").textContent()).toBe("1 of fifo_batch 1");
+    // the first run is still there to step through
+    await panel.getByLabel("run").selectOption("0");
+    await expect.poll(summary).toMatch(new RegExp(`^Run 1: ${one.dispatches} dispatches`));
+  });
+});
+
 describe("cold boot", () => {
   it("boots our kernel from scratch on request, to a working shell", async () => {
     const b = await launch();

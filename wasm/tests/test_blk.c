@@ -1352,7 +1352,7 @@ static void test_dd_replay(void)
 		1, 1, 60, 1,
 	};
 	uint32_t out[15];
-	int n = dd_replay(&DEFAULTS, 100, rq, 3, ev, sizeof(ev) / sizeof(ev[0]) / 4, out);
+	int n = dd_replay(&DEFAULTS, 100, NULL, rq, 3, ev, sizeof(ev) / sizeof(ev[0]) / 4, out);
 
 	CHECK_EQ(n, 3);
 	/* 1: from latest_pos 0 the model takes R10, not R50: a difference */
@@ -1371,9 +1371,21 @@ static void test_dd_replay(void)
 	CHECK_EQ(out[11], DD_BECAUSE_READS);
 	CHECK_EQ(out[12], DD_PICK_NO_NEXT);
 	CHECK_EQ(out[13], 1);
+	/* the same trace begun mid-stream, a read batch of 15 already behind it at sector 60:
+	 * the first decision goes on with that batch, from 60 up: R100, not R10 or R50 */
+	{
+		uint32_t start[15] = { 0, 15, 1 };
+
+		start[3 + 2 * (DD_BE_PRIO * 2 + DD_READ)] = 60;
+		CHECK_EQ(dd_replay(&DEFAULTS, 100, start, rq, 3, ev, sizeof(ev) / sizeof(ev[0]) / 4, out), 3);
+		CHECK_EQ(out[0], 0);
+		CHECK_EQ(out[1], DD_BECAUSE_BATCH);
+		CHECK_EQ(out[3], 16);
+		CHECK_EQ(out[4], 1);
+	}
 	/* bad input is refused */
-	CHECK_EQ(dd_replay(&DEFAULTS, 100, rq, 3, (const uint32_t[]){ 0, 7, 0, 0 }, 1, out), -1);
-	CHECK_EQ(dd_replay(&DEFAULTS, 0, rq, 3, ev, 1, out), -1);
+	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 3, (const uint32_t[]){ 0, 7, 0, 0 }, 1, out), -1);
+	CHECK_EQ(dd_replay(&DEFAULTS, 0, NULL, rq, 3, ev, 1, out), -1);
 }
 
 int main(void)

@@ -243,9 +243,11 @@ void dd_apply_dispatch(struct blk_sim *s, uint32_t rq, uint32_t batching, uint32
  * high, op, dd_prio. At each dispatch the model decides from the same lists, then takes the
  * kernel's request and counters, so one difference does not carry into the next decision.
  * out: per dispatch, 5 words: the model's request (BLK_NIL: none), because, pick,
- * batching, starved. Returns the number of dispatches, or -1 (out of memory, bad input).
+ * batching, starved. start: the scheduler as the trace began (NULL: as dd_init() leaves it,
+ * a scheduler just switched on), 15 words: last_dir, batching, starved, then per prio and
+ * dir latest_pos low, high. Returns the number of dispatches, or -1 (out of memory, bad input).
  */
-int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *rq, uint32_t nrq,
+int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *start, const uint32_t *rq, uint32_t nrq,
 	      const uint32_t *ev, uint32_t n, uint32_t *out);
 
 uint32_t kyber_sched_domain(uint32_t op);

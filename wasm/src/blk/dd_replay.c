@@ -11,7 +11,7 @@
 #include <string.h>
 #include "fslab/blk.h"
 
-int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *rq, uint32_t nrq,
+int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *start, const uint32_t *rq, uint32_t nrq,
 	      const uint32_t *ev, uint32_t n, uint32_t *out)
 {
 	struct blk_sim s;
@@ -29,6 +29,15 @@ int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *rq, uint
 	s.nrq = nrq;
 	s.hz = hz;
 	dd_init(&s.dd, t, hz);
+	if (start) {
+		/* a trace that begins mid-stream: what the kernel's scheduler carried over */
+		s.dd.last_dir = start[0] ? DD_WRITE : DD_READ;
+		s.dd.batching = start[1];
+		s.dd.starved = start[2];
+		for (i = 0; i < DD_PRIO_COUNT * DD_DIR_COUNT; i++)
+			s.dd.per_prio[i / DD_DIR_COUNT].latest_pos[i % DD_DIR_COUNT] =
+				start[3 + 2 * i] | (uint64_t)start[4 + 2 * i] << 32;
+	}
 	for (i = 0; i < nrq; i++) {
 		s.rq[i].sector = rq[4 * i] | (uint64_t)rq[4 * i + 1] << 32;
 		s.rq[i].op = rq[4 * i + 2];

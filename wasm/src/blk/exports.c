@@ -193,13 +193,13 @@ uint32_t fx_blk_state(const struct blk_sim *s, uint32_t *out, uint32_t cap)
 	return w.n;
 }
 
-/* dd_replay() with the tunables as tun[] above */
-int fx_dd_replay(const uint32_t *tun, uint32_t hz, const uint32_t *rq, uint32_t nrq, const uint32_t *ev, uint32_t n,
-		 uint32_t *out)
+/* dd_replay() with the tunables as tun[] above; start 0: a scheduler just switched on */
+int fx_dd_replay(const uint32_t *tun, uint32_t hz, const uint32_t *start, const uint32_t *rq, uint32_t nrq,
+		 const uint32_t *ev, uint32_t n, uint32_t *out)
 {
 	struct dd_tunables t = tunables_of(tun);
 
-	return dd_replay(&t, hz, rq, nrq, ev, n, out);
+	return dd_replay(&t, hz, start, rq, nrq, ev, n, out);
 }
 
 /* kyber as it stands, for a step-through view, as u32 words:

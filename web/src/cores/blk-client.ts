@@ -1,7 +1,7 @@
 // The page's handle on the blk worker: the simulation runs off the main thread.
 import type { BlkResult, BlkScenario, BlkSteps, Scheduler } from "./blk-core";
 import type { BlkTrace, TraceComparison } from "./blk-trace";
-import type { DdReplay } from "./dd-kernel";
+import type { DdReplay, DdStart } from "./dd-kernel";
 
 export interface BlkReplay {
   results: BlkResult[];
@@ -11,7 +11,7 @@ import { WorkerClient } from "./worker-client";
 
 export class BlkClient {
   private client = new WorkerClient<
-    { scenario?: Omit<BlkScenario, "sched">; scheds: Scheduler[]; steps?: number; trace?: BlkTrace; decisions?: boolean },
+    { scenario?: Omit<BlkScenario, "sched">; scheds: Scheduler[]; steps?: number; trace?: BlkTrace; decisions?: boolean; start?: DdStart },
     BlkResult[] | BlkSteps | BlkReplay | DdReplay
   >(
     new Worker(new URL("./blk.worker.ts", import.meta.url), { type: "module" }),
@@ -34,8 +34,8 @@ export class BlkClient {
   }
 
   /** The model judged at each of the kernel's mq-deadline decisions in the trace (dd-kernel.ts replayDdDecisions). */
-  decisions(trace: BlkTrace): Promise<DdReplay> {
-    return this.client.request({ trace, scheds: [], decisions: true }) as Promise<DdReplay>;
+  decisions(trace: BlkTrace, start?: DdStart): Promise<DdReplay> {
+    return this.client.request({ trace, scheds: [], decisions: true, start }) as Promise<DdReplay>;
   }
 
   terminate(): void {

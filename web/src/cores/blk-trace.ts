@@ -209,6 +209,11 @@ export function parseBlkTrace(text: string): BlkTrace {
       out.events++;
       continue;
     }
+    if (event === "tracing_mark_write" && body.startsWith("fslab: iosched ")) {
+      // the same line written into the trace (trace_marker) by a lab before a run
+      for (const [, k, v] of body.matchAll(/(\w+)=(\d+)/g)) if (IOSCHED[k]) out.iosched[IOSCHED[k]] = Number(v);
+      continue;
+    }
     if (event === "dd_dispatch_request") {
       const d = body.match(DD);
       if (!d) fail(n, "dd_dispatch_request: expected \"major,minor R|W sector + sectors prio= because= pick= batching= starved= jiffies= fifo_left_ms= fifo=r,w\"", raw);

@@ -4,7 +4,7 @@ import createBlk from "@wasm/blk.mjs";
 import wasmUrl from "@wasm/blk.wasm?url";
 import { simulateBlk, stepBlk, type BlkResult, type BlkScenario, type Scheduler } from "./blk-core";
 import { compareBlkTrace, simulateBlkTrace, type BlkTrace } from "./blk-trace";
-import { replayDdDecisions } from "./dd-kernel";
+import { replayDdDecisions, type DdStart } from "./dd-kernel";
 
 const ready = createBlk({ locateFile: () => wasmUrl });
 
@@ -18,14 +18,16 @@ export interface BlkRequest {
   trace?: BlkTrace;
   /** with trace: instead of a replay under each scheduler, the model judged at each of the kernel's mq-deadline decisions */
   decisions?: boolean;
+  /** ... from this carried state (a run that follows others) */
+  start?: DdStart;
 }
 
 self.onmessage = async (e: MessageEvent<BlkRequest>) => {
-  const { seq, scenario, scheds, steps, trace, decisions } = e.data;
+  const { seq, scenario, scheds, steps, trace, decisions, start } = e.data;
   try {
     const m = await ready;
     if (trace && decisions) {
-      (self as unknown as Worker).postMessage({ seq, decisions: replayDdDecisions(m, trace) });
+      (self as unknown as Worker).postMessage({ seq, decisions: replayDdDecisions(m, trace, undefined, undefined, start) });
       return;
     }
     if (trace) {

@@ -19,7 +19,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadCoreModule } from "./node-load";
 import { DD_DEFAULTS } from "./blk-core";
 import { BlkTraceError, parseBlkTrace, type BlkTrace } from "./blk-trace";
-import { kernelDdTimeline, replayDdDecisions, traceTunables } from "./dd-kernel";
+import { DD_FRESH, ddEndState, kernelDdTimeline, replayDdDecisions, splitRuns, traceTunables } from "./dd-kernel";
 
 const text = gunzipSync(readFileSync(new URL("./traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8");
 let m: any;
@@ -72,6 +72,31 @@ describe("the kernel's mq-deadline decisions", () => {
     // the first: the kernel's ninth request of a batch, where the model starts a new one
     expect(differ[0].kernel).toMatchObject({ because: "batch", batching: 9 });
     expect(differ[0].model.because).not.toBe("batch");
+  });
+
+  it("cuts a live stream into runs at the lab's marks, each with its own tunables, each starting where the last ended", () => {
+    const mark = (fb: number) => `   bash-60 [000] .....   9.5: tracing_mark_write: fslab: iosched read_expire=100 write_expire=400 fifo_batch=${fb} writes_starved=2`;
+    const lines = text.split("\n").filter((l) => !l.startsWith("#"));
+    const runs = splitRuns([mark(16), ...lines, mark(1), "x"]);
+    expect(runs.map((r) => r.length)).toEqual([lines.length + 1, 2]);
+    expect(traceTunables(parseBlkTrace(runs[0].join("\n"))).fifo_batch).toBe(16);
+    expect(splitRuns(["a", mark(4), "b"])).toEqual([["a"], [mark(4), "b"]]);
+    // the state the first run leaves: its last dispatch's counters and each direction's last sector
+    const end = ddEndState(trace);
+    const dispatches = trace.sched.filter((e) => e.kind === "dispatch").map((e) => trace.requests[e.rq]);
+    const last = dispatches.at(-1)!;
+    expect(end).toMatchObject({ lastDir: last.dd!.dir, batching: last.dd!.batching, starved: last.dd!.starved });
+    expect(end.latestPos[1][1]).toBe(dispatches.filter((r) => r.dd!.dir === 1).at(-1)!.sector);
+    expect(DD_FRESH.latestPos[1]).toEqual([0, 0]); // not changed by it
+    // the start state is used: had a read batch been under way above the kernel's first
+    // request, the model would have gone on with it (and so differ from this trace's kernel)
+    const fresh = replayDdDecisions(m, trace);
+    expect(fresh.verdicts[0].sameReasons).toBe(true);
+    const first = trace.requests[fresh.verdicts[0].kernel.rq!];
+    const midBatch = { ...DD_FRESH, lastDir: 0 as const, latestPos: [[0, 0], [first.sector + 1, 0], [0, 0]] };
+    const carried = replayDdDecisions(m, trace, undefined, undefined, midBatch);
+    expect(carried.verdicts[0].model.because).toBe("batch");
+    expect(carried.verdicts[0].same).toBe(false);
   });
 
   it("says what is missing when the trace has no dd_dispatch_request events", () => {

@@ -12,6 +12,19 @@ import { BlkOp } from "./events";
 import { allocU32 } from "./wasm-mem";
 import { BlkTraceError, DD_BECAUSE, DD_PICK, GUEST_HZ, type BlkTrace, type DdBecause, type DdPick } from "./blk-trace";
 
+/** A line a lab writes to trace_marker before each run, so a stream can be cut into runs, each with its tunables. */
+export const RUN_MARK = /tracing_mark_write: fslab: iosched /;
+
+/** tracefs lines cut before each RUN_MARK line: one run each (lines before the first mark make a run of their own). */
+export function splitRuns(lines: string[]): string[][] {
+  const runs: string[][] = [[]];
+  for (const l of lines) {
+    if (RUN_MARK.test(l) && runs[runs.length - 1].length) runs.push([]);
+    runs[runs.length - 1].push(l);
+  }
+  return runs.filter((r) => r.length);
+}
+
 export interface DdChoice {
   rq: number | null; // null: the model would dispatch nothing
   because: DdBecause;
@@ -126,6 +139,31 @@ export function kernelDdTimeline(trace: BlkTrace, tun: DdTunables = traceTunable
   };
 }
 
+/** What mq-deadline carries from one dispatch to the next (a trace that starts mid-stream needs it). */
+export interface DdStart {
+  lastDir: 0 | 1;
+  batching: number;
+  starved: number;
+  latestPos: number[][]; // [prio][dir]: the sector of the last request dispatched
+}
+
+/** The scheduler just switched on (dd_init_sched): last_dir WRITE, counters and positions 0. */
+export const DD_FRESH: DdStart = { lastDir: 1, batching: 0, starved: 0, latestPos: [[0, 0], [0, 0], [0, 0]] };
+
+/** The scheduler's carried state after a trace's dispatches, from `start` (a run after earlier runs begins where they ended). */
+export function ddEndState(trace: BlkTrace, start: DdStart = DD_FRESH): DdStart {
+  const end: DdStart = { ...start, latestPos: start.latestPos.map((p) => [...p]) };
+  for (const e of trace.sched) {
+    const d = e.kind === "dispatch" ? trace.requests[e.rq].dd! : null;
+    if (!d) continue;
+    end.lastDir = d.dir;
+    end.batching = d.batching;
+    end.starved = d.starved;
+    end.latestPos[d.prio][d.dir] = trace.requests[e.rq].sector;
+  }
+  return end;
+}
+
 export interface DdReplay {
   verdicts: DdVerdict[]; // one per kernel dispatch, in order
   same: number; // the model chose the kernel's request
@@ -137,7 +175,7 @@ export interface DdReplay {
  * inserts at the same jiffies; after each decision, the kernel's choice and counters), so
  * every decision is judged on its own: a difference does not carry into the next.
  */
-export function replayDdDecisions(m: any, trace: BlkTrace, tun: DdTunables = traceTunables(trace), hz = GUEST_HZ): DdReplay {
+export function replayDdDecisions(m: any, trace: BlkTrace, tun: DdTunables = traceTunables(trace), hz = GUEST_HZ, start: DdStart = DD_FRESH): DdReplay {
   requireDd(trace);
   const reqs = trace.requests;
   const deadline = deadlines(trace, tun, hz);
@@ -159,12 +197,13 @@ export function replayDdDecisions(m: any, trace: BlkTrace, tun: DdTunables = tra
   }
   // jiffies are unsigned long in a 32-bit kernel: keep them as the u32 words they are
   const tunPtr = allocU32(m, [tun.read_expire_ms, tun.write_expire_ms, tun.prio_aging_expire_ms, tun.writes_starved, tun.fifo_batch]);
+  const startPtr = allocU32(m, [start.lastDir, start.batching, start.starved, ...start.latestPos.flatMap((p) => p.flatMap((s) => [s % 2 ** 32, Math.floor(s / 2 ** 32)]))]);
   const rqPtr = allocU32(m, rqWords);
   const evPtr = allocU32(m, ev);
   const outPtr = m._fx_malloc(Math.max(1, kernel.length) * 5 * 4);
   try {
-    if (!tunPtr || !rqPtr || !evPtr || !outPtr) throw new BlkTraceError("out of memory for the replay");
-    const n = m._fx_dd_replay(tunPtr, hz, rqPtr, reqs.length, evPtr, ev.length / 4, outPtr);
+    if (!tunPtr || !startPtr || !rqPtr || !evPtr || !outPtr) throw new BlkTraceError("out of memory for the replay");
+    const n = m._fx_dd_replay(tunPtr, hz, startPtr, rqPtr, reqs.length, evPtr, ev.length / 4, outPtr);
     if (n !== kernel.length) throw new BlkTraceError(`the replay stopped after ${n} of ${kernel.length} decisions`);
     const out = m.HEAPU32.slice(outPtr >>> 2, (outPtr >>> 2) + 5 * n);
     const verdicts = kernel.map((k, i): DdVerdict => {
@@ -175,6 +214,6 @@ export function replayDdDecisions(m: any, trace: BlkTrace, tun: DdTunables = tra
     });
     return { verdicts, same: verdicts.filter((v) => v.same).length, sameReasons: verdicts.filter((v) => v.sameReasons).length };
   } finally {
-    for (const p of [tunPtr, rqPtr, evPtr, outPtr]) if (p) m._fx_free(p);
+    for (const p of [tunPtr, startPtr, rqPtr, evPtr, outPtr]) if (p) m._fx_free(p);
   }
 }

@@ -11,6 +11,7 @@ import { DiskView } from "../viz/DiskView";
 import { WritePathView } from "../viz/WritePathView";
 import { KernelNidScans, runUnder, useLabNidRuns } from "../viz/KernelNidScans";
 import { F2fsDiskNat } from "../viz/F2fsDiskNat";
+import { KernelDeadlineLive } from "../viz/KernelDeadline";
 import { discardsOf } from "../cores/events";
 import type { TraceStats } from "../vm/trace-channel";
 
@@ -18,7 +19,9 @@ import type { TraceStats } from "../vm/trace-channel";
 interface Live {
   events: Uint32Array;
   stats: TraceStats | null;
+  lines: string[]; // the tracefs lines themselves, newest last (at most MAX_LIVE_LINES)
 }
+const MAX_LIVE_LINES = 100_000;
 
 const VIEWS: Record<string, (live: Live, vm: VmHandle | null) => ReactElement> = {
   "exfat-clusters": (live) => (
@@ -36,6 +39,7 @@ const VIEWS: Record<string, (live: Live, vm: VmHandle | null) => ReactElement> =
   ),
   "write-path": (_live, vm) => <WritePathView key="write-path" vm={vm} />,
   "f2fs-nid": (live, vm) => <F2fsNidViews key="f2fs-nid" live={live} vm={vm} />,
+  "mq-deadline": (live) => <KernelDeadlineLive key="mq-deadline" lines={live.lines} />,
 };
 
 /** The f2fs-clue lab's panels: the model runs once for both (the lab's last run is under clue 4). */
@@ -52,13 +56,14 @@ function F2fsNidViews({ live, vm }: { live: Live; vm: VmHandle | null }) {
 export function LabPage({ id }: { id: string }) {
   const entry = LABS.find((l) => l.id === id);
   const [vm, setVm] = useState<VmHandle | null>(null);
-  const [live, setLive] = useState<Live>({ events: new Uint32Array(0), stats: null });
-  const onTrace = useCallback((records: Uint32Array, stats: TraceStats) => {
+  const [live, setLive] = useState<Live>({ events: new Uint32Array(0), stats: null, lines: [] });
+  const onTrace = useCallback((records: Uint32Array, stats: TraceStats, lines: string[]) => {
     setLive((l) => {
       const events = new Uint32Array(l.events.length + records.length);
       events.set(l.events);
       events.set(records, l.events.length);
-      return { events, stats };
+      const all = lines.length ? [...l.lines, ...lines] : l.lines;
+      return { events, stats, lines: all.length > MAX_LIVE_LINES ? all.slice(-MAX_LIVE_LINES) : all };
     });
   }, []);
   if (!entry) return <p>There is no lab "{id}". <a href="#/">All labs</a></p>;

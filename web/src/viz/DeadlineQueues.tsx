@@ -5,7 +5,7 @@
 // of its dispatches, the lists rebuilt from a trace with our dd_dispatch_request tracepoint);
 // with the kernel, each step also says why it chose, and what the model chose from the same
 // lists. Reads and writes differ by colour and by letter.
-import { useMemo, useState, type ReactElement } from "react";
+import { useEffect, useMemo, useState, type ReactElement } from "react";
 import { DD_DIRS, DD_PRIOS, type DdState, type DdTimeline } from "../cores/blk-core";
 import { DD_BECAUSE, DD_PICK } from "../cores/blk-trace";
 import type { DdReplay, DdVerdict } from "../cores/dd-kernel";
@@ -25,9 +25,24 @@ const PICK_TEXT: Record<string, string> = {
   no_next: "the oldest, nothing further up in sector order",
 };
 
-export function DeadlineQueues({ timeline, replay }: { timeline: DdTimeline; replay?: DdReplay }) {
+interface Props {
+  timeline: DdTimeline;
+  replay?: DdReplay;
+  /** a live stream: stay on the newest step as steps arrive; a move by the learner calls onUnfollow */
+  follow?: boolean;
+  onUnfollow?(): void;
+}
+
+export function DeadlineQueues({ timeline, replay, follow, onUnfollow }: Props) {
   const total = timeline.steps;
-  const [k, setK] = useState(total > 1 ? 1 : 0);
+  const [k, setK] = useState(follow ? total - 1 : total > 1 ? 1 : 0);
+  useEffect(() => {
+    if (follow) setK(total - 1);
+  }, [follow, total]);
+  const move = (to: number) => {
+    setK(to);
+    if (follow) onUnfollow?.();
+  };
   const at = Math.min(k, total - 1);
   const s = useMemo(() => timeline.at(at), [timeline, at]);
   const prev = useMemo(() => (at > 0 ? timeline.at(at - 1) : null), [timeline, at]);
@@ -67,7 +82,7 @@ export function DeadlineQueues({ timeline, replay }: { timeline: DdTimeline; rep
 
   return (
     <div className="dd-queues" data-testid="dd-queues">
-      <StepControls total={total - 1} position={at} onChange={setK} unit={kernel ? "dispatch" : "step"} />
+      <StepControls total={total - 1} position={at} onChange={move} unit={kernel ? "decision" : "step"} />
       {kernel ? (
         <p data-testid="dd-moved">
           t = {(s.nowUs / 1000).toFixed(2)} ms (jiffy {s.jiffies}). The kernel dispatched{" "}
@@ -99,7 +114,7 @@ export function DeadlineQueues({ timeline, replay }: { timeline: DdTimeline; rep
             <>
               ; differences at{" "}
               {differences.slice(0, 12).map((i) => (
-                <button key={i} type="button" className="linkish" onClick={() => setK(i)}>{i}</button>
+                <button key={i} type="button" className="linkish" onClick={() => move(i)}>{i}</button>
               ))}
               {differences.length > 12 && ` and ${differences.length - 12} more`}
             </>

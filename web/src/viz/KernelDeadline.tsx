@@ -2,10 +2,11 @@
 // mq_deadline:dd_dispatch_request events (recorded, or the learner's own file) drawn in the same
 // DeadlineQueues view as the model's steps, the lists rebuilt from the block events; at each
 // dispatch the model decides from the same lists (in the blk worker) and differences are marked.
-import { useMemo, useState } from "react";
-import type { BlkClient } from "../cores/blk-client";
-import { parseBlkTrace, type BlkTrace } from "../cores/blk-trace";
-import { kernelDdTimeline, type DdReplay } from "../cores/dd-kernel";
+// KernelDeadlineLive does the same for a lab's live stream from the guest.
+import { useEffect, useMemo, useRef, useState } from "react";
+import { BlkClient } from "../cores/blk-client";
+import { onDevice, parseBlkTrace, type BlkTrace } from "../cores/blk-trace";
+import { DD_FRESH, ddEndState, kernelDdTimeline, splitRuns, traceTunables, type DdReplay } from "../cores/dd-kernel";
 import { fetchBytes, gunzipMaybe } from "../cores/gunzip";
 import { DeadlineQueues } from "./DeadlineQueues";
 
@@ -60,6 +61,92 @@ export function KernelDeadline({ client }: { client: BlkClient | null }) {
         </p>
       )}
       {timeline && <DeadlineQueues key={trace!.name} timeline={timeline} replay={replay ?? undefined} />}
+    </div>
+  );
+}
+
+/**
+ * The same, live: the lab's stream of tracefs lines (fslab-trace), cut into runs at each
+ * "fslab: iosched ..." mark the lab writes before a run; the newest run followed as it grows,
+ * the model's verdicts recomputed (in the worker) once the stream pauses for a moment.
+ */
+export function KernelDeadlineLive({ lines }: { lines: string[] }) {
+  const client = useRef<BlkClient | null>(null);
+  useEffect(() => {
+    client.current = new BlkClient();
+    return () => client.current?.terminate();
+  }, []);
+  const runs = useMemo(() => splitRuns(lines).filter((r) => r.some((l) => l.includes(" dd_dispatch_request: "))), [lines]);
+  const [chosen, setChosen] = useState<number | null>(null); // null: the newest
+  const [follow, setFollow] = useState(true);
+  const run = chosen ?? runs.length - 1;
+  const parsed = useMemo(() => {
+    if (run < 0) return null;
+    try {
+      // each run on the device mq-deadline dispatched on (other devices' block events are left out)
+      const traces = runs.slice(0, run + 1).map((lines) => {
+        const t = parseBlkTrace(lines.join("\n"));
+        const dev = t.requests.find((r) => r.dd)?.dev;
+        return dev ? onDevice(t, dev) : t;
+      });
+      const trace = traces[run];
+      // the scheduler was switched on before the first run; each later run starts where the last ended
+      const start = traces.slice(0, run).reduce((s, t) => ddEndState(t, s), DD_FRESH);
+      return { trace, start, timeline: kernelDdTimeline(trace), error: null };
+    } catch (e) {
+      return { trace: null, start: DD_FRESH, timeline: null, error: e instanceof Error ? e.message : String(e) };
+    }
+  }, [runs, run]);
+  const [replay, setReplay] = useState<{ run: number; steps: number; replay: DdReplay } | null>(null);
+  useEffect(() => {
+    const trace = parsed?.trace;
+    const steps = parsed?.timeline?.steps ?? 0;
+    if (!trace || !client.current || (replay && replay.run === run && replay.steps === steps)) return;
+    const t = setTimeout(() => {
+      client.current!.decisions(trace, parsed!.start).then((r) => setReplay({ run, steps, replay: r }), () => {});
+    }, 400);
+    return () => clearTimeout(t);
+  }, [parsed]);
+
+  if (!runs.length)
+    return (
+      <div className="kernel-deadline" data-testid="kernel-deadline-live">
+        <h3>mq-deadline in the kernel, live</h3>
+        <p className="muted">Waiting for the guest's dd_dispatch_request events (the lab's steps start the stream).</p>
+      </div>
+    );
+  const t = parsed?.trace;
+  const tl = parsed?.timeline;
+  const tun = t ? traceTunables(t) : null;
+  return (
+    <div className="kernel-deadline" data-testid="kernel-deadline-live">
+      <h3>mq-deadline in the kernel, live</h3>
+      <div className="toolbar">
+        <label>
+          run{" "}
+          <select value={run} onChange={(e) => setChosen(Number(e.target.value) === runs.length - 1 ? null : Number(e.target.value))} aria-label="run">
+            {runs.map((_, i) => <option key={i} value={i}>{i + 1}{i === runs.length - 1 ? " (newest)" : ""}</option>)}
+          </select>
+        </label>
+        <label><input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow the newest dispatch</label>
+      </div>
+      {parsed?.error && <p className="error" role="alert">{parsed.error}</p>}
+      {t && tl && tun && (
+        <>
+          <p data-testid="kernel-dd-summary">
+            Run {run + 1}: {tl.steps} dispatches on device {t.devices[0]} (fifo_batch {tun.fifo_batch}, writes_starved {tun.writes_starved},
+            read_expire {tun.read_expire_ms} ms, write_expire {tun.write_expire_ms} ms); the rebuilt lists are as long as the kernel's at{" "}
+            {tl.lengthsAgree} of them.
+          </p>
+          <DeadlineQueues
+            key={run}
+            timeline={tl}
+            replay={replay && replay.run === run ? replay.replay : undefined}
+            follow={follow}
+            onUnfollow={() => setFollow(false)}
+          />
+        </>
+      )}
     </div>
   );
 }

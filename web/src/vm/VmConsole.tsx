@@ -16,7 +16,7 @@ export interface VmHandle {
 
 interface Props {
   onReady?: (vm: VmHandle | null) => void;
-  onTrace?: (records: Uint32Array, stats: TraceStats) => void;
+  onTrace?: (records: Uint32Array, stats: TraceStats, lines: string[]) => void;
 }
 
 export function VmConsole({ onReady, onTrace }: Props) {
@@ -34,7 +34,7 @@ export function VmConsole({ onReady, onTrace }: Props) {
     const encoder = new TextEncoder();
     const host = new VmHost({
       onOutput: (bytes) => term.write(bytes),
-      onTrace: (records, stats) => hostTrace.current?.(records, stats),
+      onTrace: (records, stats, lines) => hostTrace.current?.(records, stats, lines),
       onStatus: (s) => {
         setStatus(s);
         setStart(host.coldReason ? "cold" : "restored");

@@ -52,10 +52,13 @@ export interface TraceStats {
   overrun: number | null; // the kernel ring buffer's dropped events, once the guest reports it
 }
 
+const MAX_LINES = 200_000;
+
 export class TraceChannel {
   private partial = "";
   private decoder = new TextDecoder();
   private words: number[] = [];
+  private text: string[] = [];
   private lastSeq = 0;
   stats: TraceStats = { lines: 0, lost: 0, unknown: 0, overrun: null };
 
@@ -79,15 +82,25 @@ export class TraceChannel {
     if (seq > this.lastSeq + 1) this.stats.lost += seq - this.lastSeq - 1;
     this.lastSeq = seq;
     this.stats.lines++;
+    // the tracefs lines themselves, for views that parse them whole (the block trace parser)
+    if (this.text.length >= MAX_LINES) this.text.splice(0, MAX_LINES / 2); // nobody is taking them
+    this.text.push(m[2]);
     const rec = parseTraceLine(m[2]);
     if (rec) this.words.push(...rec);
-    else this.stats.unknown++;
+    else if (!/ (dd_dispatch_request|tracing_mark_write): /.test(m[2])) this.stats.unknown++;
   }
 
   /** The records parsed since the last take, as one transferable array. */
   take(): Uint32Array {
     const out = Uint32Array.from(this.words);
     this.words = [];
+    return out;
+  }
+
+  /** The event lines (sequence numbers stripped) received since the last take. */
+  takeLines(): string[] {
+    const out = this.text;
+    this.text = [];
     return out;
   }
 

@@ -14,7 +14,7 @@ export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
   onStatus(status: BootStatus): void;
   /** Kernel events from fslab-trace, parsed into the models' records, as they arrive. */
-  onTrace?(records: Uint32Array, stats: TraceStats): void;
+  onTrace?(records: Uint32Array, stats: TraceStats, lines: string[]): void;
 }
 
 /** A guest file under vm/ (see web/vm-files.ts), versioned by its hash so caches stay right. */
@@ -78,7 +78,8 @@ export class VmHost {
     emulator.add_listener("virtio-console1-output-bytes" as "virtio-console0-output-bytes", (bytes: Uint8Array) => {
       this.trace.feed(bytes);
       const records = this.trace.take();
-      if (records.length || this.trace.stats.overrun !== null) this.events.onTrace?.(records, { ...this.trace.stats });
+      const lines = this.trace.takeLines();
+      if (records.length || lines.length || this.trace.stats.overrun !== null) this.events.onTrace?.(records, { ...this.trace.stats }, lines);
     });
     this.timer = setTimeout(() => {
       if (this.watcher.phase !== "ready")
