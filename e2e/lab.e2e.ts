@@ -137,6 +137,16 @@ describe("exfat-discard lab", () => {
     // each delete against the model's delete of the same file (its runs read off the kernel's clusters)
     for (const i of [0, 1]) await expect.poll(() => page.getByTestId(`kernel-delete-${i}`).getAttribute("data-match"), { timeout: 30_000 }).toBe("yes");
     expect(await page.getByTestId("kernel-delete-0").locator("td").nth(2).textContent()).toBe("16 + 16 + 16 + 16");
+    // the same cluster grid as the model's, drawn from the kernel's events: the newest delete's 4 requests
+    const grid = page.getByTestId("kernel-delete-grid");
+    expect(await grid.getAttribute("data-requests")).toBe("4");
+    expect(await grid.getByTestId("cluster-canvas").getAttribute("aria-label")).toMatch(/^Cluster heap: 64 of \d+ clusters in use/);
+    const outlined = await grid.locator("rect.discard").count();
+    expect(outlined).toBeGreaterThanOrEqual(4);
+    expect(outlined).toBeLessThanOrEqual(8); // a run of 16 may wrap one row of 32
+    await grid.getByLabel("delete").selectOption("0");
+    await expect.poll(() => grid.getAttribute("data-requests")).toBe("64");
+    expect(await grid.locator("rect.discard").count()).toBe(64);
   });
 });
 

@@ -8,6 +8,8 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import type { ExfatDiscard } from "../cores/events";
 import { DiscardPolicy } from "../cores/events";
 import { ExfatClient } from "../cores/exfat-client";
+import { ALLOC_FAT_CHAIN, ALLOC_NO_FAT_CHAIN, EXFAT_FIRST_CLUSTER, type ExfatSnapshot } from "../cores/exfat-core";
+import { ClusterGrid } from "./ClusterGrid";
 import type { TraceStats } from "../vm/trace-channel";
 
 /** Consecutive discards under one policy: one delete (two deletes in a row under one policy merge). */
@@ -33,6 +35,25 @@ export function runsOf(group: ExfatDiscard[]): number[] {
   return runs;
 }
 
+/**
+ * One delete as the cluster grid draws the model's: the heap from cluster 2 to just past the
+ * file, the file's clusters (those its discards covered) as they were before the delete, and
+ * the discard requests outlined. Chain order is not in the events, so no chain path is drawn.
+ */
+export function snapshotOfDelete(group: ExfatDiscard[], cols: number): ExfatSnapshot {
+  const end = Math.max(...group.map((d) => d.start + d.count));
+  const numClusters = EXFAT_FIRST_CLUSTER + Math.ceil((end - EXFAT_FIRST_CLUSTER + cols) / cols) * cols;
+  const bitmap = new Uint8Array(Math.ceil((numClusters - EXFAT_FIRST_CLUSTER) / 8));
+  const clusters: number[] = [];
+  for (const d of [...group].sort((a, b) => a.start - b.start))
+    for (let c = d.start; c < d.start + d.count; c++) {
+      bitmap[(c - EXFAT_FIRST_CLUSTER) >> 3] |= 1 << ((c - EXFAT_FIRST_CLUSTER) & 7);
+      clusters.push(c);
+    }
+  const flags = runsOf(group).length === 1 ? ALLOC_NO_FAT_CHAIN : ALLOC_FAT_CHAIN;
+  return { numClusters, usedClusters: clusters.length, bitmap, files: [{ id: 1, name: "the deleted file", flags, clusters: Uint32Array.from(clusters) }] };
+}
+
 const shape = (g: ExfatDiscard[]) => g.map((d) => d.count).sort((a, b) => a - b).join(",");
 
 export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; stats: TraceStats | null }) {
@@ -47,6 +68,10 @@ export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; 
   const queued = useRef(new Set<string>());
   const chain = useRef<Promise<void>>(Promise.resolve());
   const [, setDone] = useState(0);
+  const [shown, setShown] = useState<number | null>(null); // null: the newest delete
+  const at = shown ?? groups.length - 1;
+  const gridCols = useMemo(() => (groups[at] && Math.max(...groups[at].map((d) => d.start + d.count)) > 4096 ? 128 : 32), [groups, at]);
+  const snap = useMemo(() => (groups[at] ? snapshotOfDelete(groups[at], gridCols) : null), [groups, at, gridCols]);
   const key = (g: ExfatDiscard[]) => `${g[0].policy}:${runsOf(g).join(",")}`;
   useEffect(() => {
     for (const g of groups) {
@@ -103,6 +128,21 @@ export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; 
               })}
             </tbody>
           </table>
+          {snap && (
+            <div data-testid="kernel-delete-grid" data-requests={groups[at].length}>
+              <h3>
+                Delete{" "}
+                <select aria-label="delete" value={at} onChange={(e) => setShown(Number(e.target.value) === groups.length - 1 ? null : Number(e.target.value))}>
+                  {groups.map((g, i) => (
+                    <option key={i} value={i}>{i + 1}{i === groups.length - 1 ? " (newest)" : ""}</option>
+                  ))}
+                </select>{" "}
+                on the cluster heap: {groups[at].length} request{groups[at].length === 1 ? "" : "s"} outlined
+              </h3>
+              <ClusterGrid snapshot={snap} selected={null} discards={groups[at]} onSelect={() => {}} cols={gridCols} />
+              <p className="muted">The file's clusters as the kernel's discards covered them, before the delete, from cluster 2.</p>
+            </div>
+          )}
           <ol className="discard-list">
             {discards.slice(-200).map((d, i) => (
               <li key={i}>
