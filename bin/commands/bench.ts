@@ -15,7 +15,7 @@ import { frameStats, describe, describeVm } from "../../bench/frames";
 
 const WASM_DIR = fileURLToPath(new URL("../../wasm/", import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+const fmt = (ms: number) => (ms < 10 ? `${ms.toFixed(3)} ms` : `${ms.toFixed(1)} ms`);
 
 export async function bench(args: string[]): Promise<number> {
   const only = args[0];
@@ -26,10 +26,10 @@ export async function bench(args: string[]): Promise<number> {
       .split("\n")
       .map((l) => JSON.parse(l) as { case: string; ms: number[] });
     const module = await loadCoreModule("exfat");
-    console.log("exFAT free (batched discard), median of 5, same C:");
+    console.log("exFAT free (batched discard), median of 15, same C:");
     console.log(`  ${"case".padEnd(48)} ${"native".padStart(10)} ${"wasm".padStart(10)}  wasm/native`);
     for (const c of CASES) {
-      const runs = Array.from({ length: 5 }, () => wasmFreeMs(module, c.clusters, c.runs));
+      const runs = Array.from({ length: 15 }, () => wasmFreeMs(module, c.clusters, c.runs));
       const n = median(native.find((x) => x.case === c.name)!.ms);
       const w = median(runs);
       console.log(`  ${c.name.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x`);

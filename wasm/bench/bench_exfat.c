@@ -44,7 +44,7 @@ int main(void)
 	};
 	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		printf("{\"case\":\"%s\",\"ms\":[", cases[c].name);
-		for (int i = 0; i < 5; i++)
+		for (int i = 0; i < 15; i++)
 			printf("%s%.3f", i ? "," : "", one(cases[c].clusters, cases[c].runs));
 		printf("]}\n");
 	}

@@ -298,8 +298,145 @@ static void test_empty_entry_search(void)
 	CHECK(exfat_dir_new(100, 1) == NULL); /* entries per cluster: a power of two */
 }
 
+/*
+ * The kernel's loop in __exfat_free_cluster() (fs/exfat/fatent.c, 6.15), cluster by cluster,
+ * as the reference for the model's run-at-a-time walk: same bits, same events, same counts,
+ * same stops, on random chains with random damage (bits already clear, bad links, loops).
+ */
+static void discard_ref(struct exfat_volume *vol, uint32_t clu, uint32_t nr)
+{
+	vol->discard_requests++;
+	fslab_emit(&vol->events, FSLAB_EV_EXFAT_DISCARD, clu, nr, (uint32_t)vol->batch_discard);
+}
+
+static int free_cluster_ref(struct exfat_volume *vol, const struct exfat_chain *p_chain)
+{
+	uint32_t num_clusters = 0, clu;
+	int per_cluster = vol->discard && vol->batch_discard == EXFAT_DISCARD_PER_CLUSTER;
+	int batched = vol->discard && vol->batch_discard == EXFAT_DISCARD_BATCHED;
+
+	if (p_chain->dir == EXFAT_FREE_CLUSTER || p_chain->dir == EXFAT_EOF_CLUSTER || p_chain->dir < EXFAT_FIRST_CLUSTER)
+		return 0;
+	if (p_chain->size == 0)
+		return 0;
+	if (!is_valid_cluster(vol, p_chain->dir))
+		return -FSLAB_EIO;
+	clu = p_chain->dir;
+	if (p_chain->flags == ALLOC_NO_FAT_CHAIN) {
+		do {
+			if (exfat_clear_bitmap(vol, clu))
+				break;
+			if (per_cluster)
+				discard_ref(vol, clu, 1);
+			clu++;
+			num_clusters++;
+		} while (num_clusters < p_chain->size);
+		if (batched)
+			discard_ref(vol, p_chain->dir, p_chain->size);
+	} else {
+		uint32_t nr_clu = 1;
+
+		do {
+			uint32_t n_clu = clu;
+			int err = exfat_get_next_cluster(vol, &n_clu);
+
+			if (err)
+				n_clu = EXFAT_EOF_CLUSTER;
+			if (exfat_clear_bitmap(vol, clu))
+				break;
+			if (per_cluster)
+				discard_ref(vol, clu, 1);
+			if (batched) {
+				if (n_clu == clu + 1) {
+					nr_clu++;
+				} else {
+					discard_ref(vol, clu - nr_clu + 1, nr_clu);
+					nr_clu = 1;
+				}
+			}
+			clu = n_clu;
+			num_clusters++;
+			if (err)
+				break;
+			if (num_clusters >= vol->num_clusters - EXFAT_FIRST_CLUSTER) {
+				vol->used_clusters = exfat_count_used_clusters(vol);
+				return 0;
+			}
+		} while (clu != EXFAT_EOF_CLUSTER);
+	}
+	vol->used_clusters -= num_clusters;
+	return 0;
+}
+
+static uint32_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return (uint32_t)(*s >> 16);
+}
+
+static void test_free_runs_equal_kernel_loop(void)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	int round, same = 0;
+
+	for (round = 0; round < 3000; round++) {
+		uint32_t n = 70 + rnd(&seed) % 300, i, start, c, prev, len = 0;
+		struct exfat_volume *a = exfat_volume_new(n, 3), *b;
+		struct exfat_chain ch;
+		int nofat = rnd(&seed) % 4 == 0, ra, rb;
+
+		/* a chain of random runs, FAT links written, bits set */
+		start = EXFAT_FIRST_CLUSTER + rnd(&seed) % (n / 2);
+		c = start;
+		prev = 0;
+		while (c < n + EXFAT_FIRST_CLUSTER && len < 200) {
+			uint32_t run = 1 + rnd(&seed) % (rnd(&seed) % 3 ? 3 : 90), k;
+
+			for (k = 0; k < run && c < n + EXFAT_FIRST_CLUSTER; k++, c++, len++) {
+				if (prev)
+					a->fat[prev] = c;
+				a->vol_amap[(c - 2) >> 3] |= (uint8_t)(1u << ((c - 2) & 7));
+				prev = c;
+			}
+			if (nofat)
+				break;
+			c += 1 + rnd(&seed) % 40;
+		}
+		a->fat[prev] = EXFAT_EOF_CLUSTER;
+		a->used_clusters = exfat_count_used_clusters(a);
+		/* damage: a bit already clear, a link to nowhere or to a free/bad value, a loop */
+		switch (rnd(&seed) % 8) {
+		case 0: i = start + rnd(&seed) % (len + 5); if (i < n + 2) a->vol_amap[(i - 2) >> 3] &= (uint8_t)~(1u << ((i - 2) & 7)); break;
+		case 1: i = start + rnd(&seed) % len; if (i < n + 2) a->fat[i] = n + 7; break; /* a link past the last cluster */
+		case 2: a->fat[prev] = start; break; /* a loop back to the start */
+		case 3: a->fat[prev] = rnd(&seed) % 2 ? EXFAT_FREE_CLUSTER : EXFAT_BAD_CLUSTER; break;
+		default: break;
+		}
+		ch.dir = start;
+		ch.size = nofat ? len + rnd(&seed) % 3 : len; /* a size past the volume's end stops too */
+		ch.flags = nofat ? ALLOC_NO_FAT_CHAIN : ALLOC_FAT_CHAIN;
+		a->discard = rnd(&seed) % 4 != 0;
+		a->batch_discard = rnd(&seed) % 2 ? EXFAT_DISCARD_BATCHED : EXFAT_DISCARD_PER_CLUSTER;
+		b = exfat_volume_clone(a);
+		fslab_events_clear(&a->events);
+		fslab_events_clear(&b->events);
+		ra = __exfat_free_cluster(a, &ch);
+		rb = free_cluster_ref(b, &ch);
+		if (ra == rb && a->used_clusters == b->used_clusters && a->discard_requests == b->discard_requests &&
+		    !memcmp(a->vol_amap, b->vol_amap, a->map_bytes) && a->events.len == b->events.len &&
+		    (!a->events.len || !memcmp(a->events.ev, b->events.ev, a->events.len * sizeof(*a->events.ev))))
+			same++;
+		exfat_volume_free(a);
+		exfat_volume_free(b);
+	}
+	CHECK_EQ(same, 3000);
+}
+
 int main(void)
 {
+	test_free_runs_equal_kernel_loop();
 	test_empty_entry_search();
 	test_contiguous_file_is_nofatchain();
 	test_append_after_gap_makes_fat_chain();

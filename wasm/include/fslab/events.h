@@ -54,5 +54,7 @@ void fslab_emit(struct fslab_events *s, uint32_t type, uint32_t a, uint32_t b, u
  * runs they are a handful of records instead of 320 MB of them.
  */
 void fslab_emit_run(struct fslab_events *s, uint32_t type, uint32_t a);
+/* fslab_emit_run() for a, a+1, ..., a+n-1: the same records as n calls */
+void fslab_emit_run_n(struct fslab_events *s, uint32_t type, uint32_t a, uint32_t n);
 
 #endif

@@ -80,6 +80,7 @@ int exfat_file_clusters(const struct exfat_volume *vol, int id, uint32_t *out, u
 int exfat_test_bitmap(const struct exfat_volume *vol, uint32_t clu);
 int exfat_set_bitmap(struct exfat_volume *vol, uint32_t clu);
 int exfat_clear_bitmap(struct exfat_volume *vol, uint32_t clu);
+uint32_t exfat_clear_bitmap_run(struct exfat_volume *vol, uint32_t clu, uint32_t n);
 uint32_t exfat_find_free_bitmap(const struct exfat_volume *vol, uint32_t clu);
 uint32_t exfat_count_used_clusters(const struct exfat_volume *vol);
 

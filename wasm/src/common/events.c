@@ -39,6 +39,21 @@ void fslab_emit(struct fslab_events *s, uint32_t type, uint32_t a, uint32_t b, u
 	s->ev[s->len++] = (struct fslab_event){ type, a, b, c };
 }
 
+void fslab_emit_run_n(struct fslab_events *s, uint32_t type, uint32_t a, uint32_t n)
+{
+	if (!n || (s && s->off))
+		return;
+	if (s && s->len) {
+		struct fslab_event *last = &s->ev[s->len - 1];
+
+		if (last->type == type && last->a + last->b == a) {
+			last->b += n;
+			return;
+		}
+	}
+	fslab_emit(s, type, a, n, 0);
+}
+
 void fslab_emit_run(struct fslab_events *s, uint32_t type, uint32_t a)
 {
 	if (s && s->off)

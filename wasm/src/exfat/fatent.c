@@ -79,20 +79,21 @@ int __exfat_free_cluster(struct exfat_volume *vol, const struct exfat_chain *p_c
 
 	clu = p_chain->dir;
 	if (p_chain->flags == ALLOC_NO_FAT_CHAIN) {
-		do {
-			if (exfat_clear_bitmap(vol, clu))
-				break;
-			if (per_cluster)
+		if (per_cluster) {
+			do {
+				if (exfat_clear_bitmap(vol, clu))
+					break;
 				exfat_discard_cluster(vol, clu, 1);
-			clu++;
-			num_clusters++;
-		} while (num_clusters < p_chain->size);
-
+				clu++;
+				num_clusters++;
+			} while (num_clusters < p_chain->size);
+		} else {
+			/* the kernel's loop clears bit after bit; the same, a run at a time */
+			num_clusters = exfat_clear_bitmap_run(vol, clu, p_chain->size);
+		}
 		if (batched)
 			exfat_discard_cluster(vol, p_chain->dir, p_chain->size);
-	} else {
-		uint32_t nr_clu = 1;
-
+	} else if (per_cluster) {
 		do {
 			uint32_t n_clu = clu;
 			int err = exfat_get_next_cluster(vol, &n_clu);
@@ -101,21 +102,54 @@ int __exfat_free_cluster(struct exfat_volume *vol, const struct exfat_chain *p_c
 				n_clu = EXFAT_EOF_CLUSTER;
 			if (exfat_clear_bitmap(vol, clu))
 				break;
-			if (per_cluster)
-				exfat_discard_cluster(vol, clu, 1);
-			if (batched) {
-				if (n_clu == clu + 1) {
-					nr_clu++;
-				} else {
-					exfat_discard_cluster(vol, clu - nr_clu + 1, nr_clu);
-					nr_clu = 1;
-				}
-			}
+			exfat_discard_cluster(vol, clu, 1);
 			clu = n_clu;
 			num_clusters++;
 			if (err)
 				break;
 			if (num_clusters >= vol->num_clusters - EXFAT_FIRST_CLUSTER) {
+				/* the chain has a loop: recount from the bitmap, as the kernel does */
+				vol->used_clusters = exfat_count_used_clusters(vol);
+				return 0;
+			}
+		} while (clu != EXFAT_EOF_CLUSTER);
+	} else {
+		/*
+		 * The kernel walks the chain cluster by cluster, clearing each bit and, when
+		 * batched, issuing one discard where a run of consecutive clusters ends. Here the
+		 * same walk a run at a time: follow the links while each leads to the next
+		 * cluster, clear the run's bits, discard it; the same stops (a bad link, a bit
+		 * already clear, a chain as long as the volume) at the same cluster.
+		 */
+		uint32_t limit = vol->num_clusters - EXFAT_FIRST_CLUSTER;
+
+		do {
+			uint32_t start = clu, len = 0, n_clu;
+			int err;
+
+			for (;;) {
+				n_clu = clu;
+				err = exfat_get_next_cluster(vol, &n_clu);
+				if (err)
+					n_clu = EXFAT_EOF_CLUSTER;
+				len++;
+				if (err || n_clu != clu + 1 || num_clusters + len >= limit)
+					break;
+				clu = n_clu;
+			}
+			uint32_t cleared = exfat_clear_bitmap_run(vol, start, len);
+
+			if (cleared < len) {
+				num_clusters += cleared;
+				break;
+			}
+			if (batched && n_clu != clu + 1)
+				exfat_discard_cluster(vol, start, len);
+			clu = n_clu;
+			num_clusters += len;
+			if (err)
+				break;
+			if (num_clusters >= limit) {
 				/* the chain has a loop: recount from the bitmap, as the kernel does */
 				vol->used_clusters = exfat_count_used_clusters(vol);
 				return 0;
