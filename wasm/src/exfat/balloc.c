@@ -55,7 +55,7 @@ int exfat_clear_bitmap(struct exfat_volume *vol, uint32_t clu)
 uint32_t exfat_clear_bitmap_run(struct exfat_volume *vol, uint32_t clu, uint32_t n)
 {
 	uint8_t *map = vol->vol_amap;
-	uint32_t ent, end, k, e;
+	uint32_t ent, end, e;
 
 	if (!is_valid_cluster(vol, clu))
 		return 0;
@@ -63,35 +63,29 @@ uint32_t exfat_clear_bitmap_run(struct exfat_volume *vol, uint32_t clu, uint32_t
 		n = vol->num_clusters - clu; /* the first invalid cluster stops it */
 	ent = CLUSTER_TO_BITMAP_ENT(clu);
 	end = ent + n;
-	/* how far the bits are all set */
-	for (e = ent; e < end && (e & 63); e++)
+	/* one pass, as the kernel's loop: clear each bit found set, stop at one found clear */
+	for (e = ent; e < end && (e & 63); e++) {
 		if (!((map[e >> 3] >> (e & 7)) & 1))
-			goto found;
+			goto done;
+		map[e >> 3] &= (uint8_t)~(1u << (e & 7));
+	}
 	for (; e + 64 <= end; e += 64) {
 		uint64_t w;
 
 		memcpy(&w, map + (e >> 3), 8);
 		if (w != ~(uint64_t)0)
 			break;
+		w = 0;
+		memcpy(map + (e >> 3), &w, 8);
 	}
-	for (; e < end; e++)
+	for (; e < end; e++) {
 		if (!((map[e >> 3] >> (e & 7)) & 1))
 			break;
-found:
-	k = e - ent;
-	/* clear [ent, ent + k): bits to a byte boundary, whole bytes, the rest */
-	for (e = ent; e < ent + k && (e & 7); e++)
 		map[e >> 3] &= (uint8_t)~(1u << (e & 7));
-	if (ent + k - e >= 8) {
-		uint32_t bytes = (ent + k - e) >> 3;
-
-		memset(map + (e >> 3), 0, bytes);
-		e += bytes << 3;
 	}
-	for (; e < ent + k; e++)
-		map[e >> 3] &= (uint8_t)~(1u << (e & 7));
-	fslab_emit_run_n(&vol->events, FSLAB_EV_EXFAT_BITMAP_CLEAR, clu, k);
-	return k;
+done:
+	fslab_emit_run_n(&vol->events, FSLAB_EV_EXFAT_BITMAP_CLEAR, clu, e - ent);
+	return e - ent;
 }
 
 static uint32_t load_le32(const uint8_t *p)
