@@ -8,6 +8,7 @@ import { ExfatCore } from "../web/src/cores/exfat-core";
 import { ExfatLab } from "../web/src/cores/exfat-scenario";
 import { DiscardPolicy } from "../web/src/cores/events";
 import { dirRun, runDirScript, LAB_SCENARIO } from "../web/src/cores/exfat-dir";
+import { slotRuns } from "../web/src/cores/exfat-disk";
 
 const base = () => inject("baseUrl");
 
@@ -204,6 +205,9 @@ describe("exfat-empty-hint lab", () => {
     const [, total, free] = (await page.getByTestId("disk-summary").textContent())!.match(/exFAT, (\d+) clusters .* (\d+) clusters free/)!;
     const grid = page.locator('[data-testid="disk-view"] [data-testid="cluster-canvas"]');
     expect(await grid.getAttribute("aria-label")).toBe(`Cluster heap: ${+total - +free} of ${total} clusters in use`);
+    // the directory itself, slot by slot in the model's strip: the disk's slots are the model's
+    const model2 = dirRun(m, false, LAB_SCENARIO);
+    expect(await page.getByTestId("slots-disk").getAttribute("data-slots")).toBe(slotRuns(model2.slots));
   });
 });
 

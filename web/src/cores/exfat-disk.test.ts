@@ -4,7 +4,7 @@ import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCoreModule } from "./node-load";
 import { inspectImage, type ExfatReport } from "./inspect";
-import { snapshotOfDisk } from "./exfat-disk";
+import { slotRuns, slotsOfDisk, snapshotOfDisk } from "./exfat-disk";
 
 let m: any;
 beforeAll(async () => {
@@ -29,5 +29,34 @@ describe("snapshotOfDisk", () => {
     const bytes = image("exfat-4k");
     const r = inspectImage(m, bytes) as ExfatReport;
     expect(() => snapshotOfDisk(bytes.subarray(0, r.boot.cluster_heap_offset * 512), r)).toThrow(/past the end/);
+  });
+});
+
+describe("slotsOfDisk", () => {
+  it("exfat-4k's /many: one in-use slot per entry of its 61 entry sets, then never-used slots to the end", () => {
+    const bytes = image("exfat-4k");
+    const r = inspectImage(m, bytes) as ExfatReport;
+    const d = slotsOfDisk(bytes, r, "/many");
+    const sets = r.files.filter((f) => f.path.startsWith("/many/") && f.path.split("/").length === 3);
+    expect(sets).toHaveLength(61); // 60 files and nested/
+    const used = sets.reduce((n, f) => n + f.secondary_count + 1, 0);
+    expect(d.slots.filter((s) => s === 2)).toHaveLength(used);
+    expect(d.slots.filter((s) => s === 1)).toHaveLength(0);
+    expect(d.clusters * 128).toBe(d.slots.length);
+    // in use from the start, then the end-of-directory marker and nothing after it
+    expect(slotRuns(d.slots)).toBe(`2x${used} 0x${d.slots.length - used}`);
+  });
+
+  it("the root: the 10 removed gone-N files are deleted slots, as the inspector counts them", () => {
+    const bytes = image("exfat-4k");
+    const r = inspectImage(m, bytes) as ExfatReport;
+    const d = slotsOfDisk(bytes, r, "/");
+    expect(d.slots.filter((s) => s === 1)).toHaveLength(r.counts.deleted_entries);
+  });
+
+  it("says so when the directory is not there", () => {
+    const bytes = image("exfat-4k");
+    const r = inspectImage(m, bytes) as ExfatReport;
+    expect(() => slotsOfDisk(bytes, r, "/nope")).toThrow(/no directory \/nope/);
   });
 });

@@ -34,7 +34,7 @@ const VIEWS: Record<string, (live: Live, vm: VmHandle | null) => ReactElement> =
     <div key="exfat-dir" className="view-pair">
       <DirectoryView />
       <KernelEmptySearch events={live.events} stats={live.stats} />
-      <DiskView vm={vm} file="dir.img" />
+      <DiskView vm={vm} file="dir.img" dir="/dir" />
     </div>
   ),
   "write-path": (_live, vm) => <WritePathView key="write-path" vm={vm} />,

@@ -7,15 +7,18 @@ import { inspectClient, type InspectClient } from "../cores/inspect-client";
 import type { InspectReport, Run } from "../cores/inspect";
 import type { VmHandle } from "../vm/VmConsole";
 import type { ExfatSnapshot } from "../cores/exfat-core";
-import { snapshotOfDisk } from "../cores/exfat-disk";
+import { slotsOfDisk, snapshotOfDisk } from "../cores/exfat-disk";
 import { ClusterGrid } from "./ClusterGrid";
+import { SlotStrip } from "./DirectoryView";
 
 const runs = (rs: Run[]) => (rs.length ? rs.map(([s, n]) => (n > 1 ? `${s}–${s + n - 1}` : `${s}`)).join(", ") : "–");
 
-export function DiskView({ vm, file }: { vm: VmHandle | null; file: string }) {
+/** dir: a directory to draw slot by slot, as the directory model draws its own */
+export function DiskView({ vm, file, dir }: { vm: VmHandle | null; file: string; dir?: string }) {
   const client = useRef<InspectClient | null>(null);
   const [report, setReport] = useState<InspectReport | null>(null);
   const [grid, setGrid] = useState<ExfatSnapshot | null>(null);
+  const [dirSlots, setDirSlots] = useState<{ slots: Uint8Array; clusters: number } | { error: string } | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -33,6 +36,13 @@ export function DiskView({ vm, file }: { vm: VmHandle | null; file: string }) {
       setReport(r);
       // the same cluster grid the model draws, from the disk's own bitmap and chains
       setGrid(r.fs === "exfat" ? snapshotOfDisk(bytes, r) : null);
+      if (r.fs === "exfat" && dir) {
+        try {
+          setDirSlots(slotsOfDisk(bytes, r, dir));
+        } catch (e) {
+          setDirSlots({ error: e instanceof Error ? e.message : String(e) });
+        }
+      } else setDirSlots(null);
       setSelected(null);
     } catch (e) {
       setReport(null);
@@ -67,6 +77,17 @@ export function DiskView({ vm, file }: { vm: VmHandle | null; file: string }) {
               </p>
               <ClusterGrid snapshot={grid} selected={selected} discards={[]} onSelect={setSelected} cols={grid.numClusters > 2048 ? 128 : 64} />
             </>
+          )}
+          {dirSlots && "error" in dirSlots && <p className="error">{dirSlots.error}</p>}
+          {dirSlots && "slots" in dirSlots && (
+            <div data-testid="disk-dir-slots">
+              <p className="muted">
+                {dir} on disk, slot by slot as the directory model draws its own (a row per {report.cluster_size} B cluster):{" "}
+                {dirSlots.slots.filter((s) => s === 2).length} in use, {dirSlots.slots.filter((s) => s === 1).length} deleted,{" "}
+                {dirSlots.slots.filter((s) => s === 0).length} never used.
+              </p>
+              <SlotStrip run={dirSlots} testId="slots-disk" />
+            </div>
           )}
           <div className="discard-list">
             <table className="files" aria-label="entry sets on disk">
