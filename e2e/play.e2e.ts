@@ -9,7 +9,8 @@ import { tailVerdict } from "../web/src/pages/PlayBlk";
 import { benchWorkloadSteps, FXMARK_COSTS, fxmarkTrace, fxmarkUnlink, GUEST_NAT_BLOCKS, LOCKS, NAT_ENTRY_PER_BLOCK, nidFrames, timelineTotals } from "../web/src/cores/f2fs-core";
 import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
 import { hex, vfatName } from "../web/src/cores/vfat-core";
-import { inspectImage, type Ext4Report } from "../web/src/cores/inspect";
+import { inspectImage, type Ext4Report, type VfatReport } from "../web/src/cores/inspect";
+import { VFAT_MOUNTS, VFAT_NAMES } from "../wasm/tests/images/vfat-names";
 import { compareBlkTrace, parseBlkTrace, simulateBlkTrace } from "../web/src/cores/blk-trace";
 import { kernelDdTimeline, replayDdDecisions } from "../web/src/cores/dd-kernel";
 import { readFileSync } from "node:fs";
@@ -435,6 +436,41 @@ describe("/play/vfat", () => {
       await screenshot(b.page, "play-vfat");
       await b.page.getByLabel("file name").fill("README.TXT");
       await expect.poll(() => b.page.url()).toMatch(/name=README\.TXT/);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it("finds the name on the real volume the guest's kernel wrote: the inspector's entry is the model's under each mount", async () => {
+    const b = await launch();
+    try {
+      // a name the volume does not hold: the page offers the ones it does
+      await b.page.goto(`${base()}#/play/vfat?name=nothere.txt`);
+      await b.page.getByTestId("vfat-disk-names").getByRole("button", { name: "x[1].c" }).click();
+      expect(await b.page.getByLabel("file name").inputValue()).toBe("x[1].c");
+      await b.page.getByRole("button", { name: "Show it on the real volume" }).click();
+      const rows = b.page.locator("table[aria-label='the real volume against the model'] tbody tr");
+      await rows.first().waitFor({ timeout: 30_000 });
+      // the inspector in Node on the same image, the model for the same sequence
+      const m = await loadCoreModule("vfat");
+      const report = inspectImage(await loadCoreModule("inspect"), gunzipSync(readFileSync(new URL("../wasm/tests/images/vfat-names.img.gz", import.meta.url)))) as VfatReport;
+      for (const [i, mt] of VFAT_MOUNTS.entries()) {
+        const existing: Uint8Array[] = [];
+        let mine = null;
+        for (const n of VFAT_NAMES) {
+          try {
+            const v = vfatName(m, n, mt.io, mt.codepage, existing);
+            existing.push(v.short);
+            if (n === "x[1].c") mine = v;
+          } catch {
+            // a case-insensitive duplicate: nothing created
+          }
+        }
+        const disk = report.files.find((f) => f.path.startsWith(`/${mt.dir}/`) && f.short_raw === hex(mine!.short))!;
+        expect(await rows.nth(i).getAttribute("data-same")).toBe("yes");
+        expect((await rows.nth(i).locator("td").nth(1).textContent())!.replace(/ /g, "")).toBe(disk.short_raw);
+        expect(await rows.nth(i).locator("td").nth(4).textContent()).toBe(disk.long_name ?? "(none)");
+      }
     } finally {
       await b.close();
     }

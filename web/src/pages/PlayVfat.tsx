@@ -7,6 +7,91 @@ import { useEffect, useRef, useState } from "react";
 import { WorkerClient } from "../cores/worker-client";
 import { hex, type Codepage, type IoCharset } from "../cores/vfat-core";
 import type { VfatResult } from "../cores/vfat.worker";
+import { inspectClient } from "../cores/inspect-client";
+import type { VfatEntry, VfatReport } from "../cores/inspect";
+import { fetchBytes } from "../cores/gunzip";
+import { VFAT_MOUNTS, VFAT_NAMES } from "../../../wasm/tests/images/vfat-names";
+
+// made in the guest by wasm/tests/images/make-images.ts: VFAT_NAMES created in order under each of VFAT_MOUNTS
+const VOLUME = new URL("../../../wasm/tests/images/vfat-names.img.gz", import.meta.url).href;
+type VfatClient = WorkerClient<{ names: string[]; mounts: Array<{ io: IoCharset; cp: Codepage }> }, VfatResult[]>;
+
+/**
+ * The same name on a real volume: mkfs.vfat and our kernel wrote VFAT_NAMES, in order, under
+ * three mounts; the inspector reads each entry back (bytes, both code pages, long name,
+ * checksum) beside the model's entry for the same name in the same sequence.
+ */
+function RealVolume({ name, client, onPick }: { name: string; client: VfatClient | null; onPick(n: string): void }) {
+  const [rows, setRows] = useState<Array<{ mount: string; model: VfatResult; disk: VfatEntry | undefined }> | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setRows(null), [name]);
+  async function show() {
+    setBusy(true);
+    setError(null);
+    const inspector = inspectClient();
+    try {
+      const report = (await inspector.request({ bytes: await fetchBytes(VOLUME) })) as VfatReport;
+      if (report.fs !== "vfat") throw new Error(`the recorded volume reads as ${report.fs}, not vfat`);
+      const model = await client!.request({ names: [...VFAT_NAMES], mounts: VFAT_MOUNTS.map((mt) => ({ io: mt.io, cp: mt.codepage as Codepage })) });
+      const at = VFAT_NAMES.indexOf(name);
+      setRows(
+        VFAT_MOUNTS.map((mt, i) => {
+          const mine = model[i * VFAT_NAMES.length + at];
+          const disk = mine.result && report.files.find((f) => f.path.startsWith(`/${mt.dir}/`) && f.short_raw === hex(mine.result!.short));
+          return { mount: `-o ${mt.options}`, model: mine, disk };
+        }),
+      );
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      inspector.terminate();
+      setBusy(false);
+    }
+  }
+  if (!VFAT_NAMES.includes(name))
+    return (
+      <p className="muted" data-testid="vfat-disk-names">
+        The recorded volume holds these names; pick one to see it on disk:{" "}
+        {VFAT_NAMES.map((n) => <button key={n} type="button" className="linkish" onClick={() => onPick(n)}>{n}</button>)}
+      </p>
+    );
+  const same = (r: { model: VfatResult; disk: VfatEntry | undefined }) =>
+    !!r.disk && !!r.model.result && r.disk.long_name === (r.model.result.longName ?? undefined) && r.disk.checksum === r.model.result.checksum && (r.disk.lfn_entries ?? 0) === r.model.result.lfnSlots;
+  return (
+    <div data-testid="vfat-disk">
+      <button type="button" onClick={show} disabled={!client || busy}>{busy ? "Reading…" : "Show it on the real volume"}</button>
+      {error && <p className="error" role="alert">{error}</p>}
+      {rows && (
+        <table className="files" aria-label="the real volume against the model">
+          <thead><tr><th>mount</th><th>8.3 bytes on disk</th><th>read as cp437</th><th>read as cp932</th><th>long name on disk</th><th>entries</th><th>checksum</th><th>the model's?</th></tr></thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.mount} data-mount={r.mount} data-same={r.model.error ? "no entry" : same(r) ? "yes" : "no"} className={r.model.error || same(r) ? "" : "differs"}>
+                <td>{r.mount}</td>
+                {r.model.error ? (
+                  <td colSpan={7}>no entry of its own: {r.model.error}</td>
+                ) : r.disk ? (
+                  <>
+                    <td><code>{r.disk.short_raw.replace(/(..)/g, "$1 ").trim()}</code></td>
+                    <td>{r.disk.short_cp437}</td>
+                    <td>{r.disk.short_cp932}</td>
+                    <td>{r.disk.long_name ?? "(none)"}</td>
+                    <td>{(r.disk.lfn_entries ?? 0) + 1}</td>
+                    <td>0x{r.disk.checksum.toString(16).padStart(2, "0")}</td>
+                    <td>{same(r) ? "yes: the same bytes, long name and checksum" : "no"}</td>
+                  </>
+                ) : (
+                  <td colSpan={7} className="error">no entry with the model's 8.3 bytes {hex(r.model.result!.short)} in /{VFAT_MOUNTS.find((m) => `-o ${m.options}` === r.mount)!.dir}</td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
 
 const MOUNTS: Array<{ io: IoCharset; cp: Codepage; label: string }> = [
   { io: "utf8", cp: 932, label: "-o utf8,codepage=932" },
@@ -20,8 +105,10 @@ export function PlayVfat({ query }: { query: string }) {
   const [results, setResults] = useState<VfatResult[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const client = useRef<WorkerClient<{ names: string[]; mounts: Array<{ io: IoCharset; cp: Codepage }> }, VfatResult[]> | null>(null);
+  const [ready, setReady] = useState(false);
   useEffect(() => {
     client.current = new WorkerClient(new Worker(new URL("../cores/vfat.worker.ts", import.meta.url), { type: "module" }), "vfat", (d) => d.results);
+    setReady(true);
     return () => client.current?.terminate();
   }, []);
 
@@ -57,6 +144,13 @@ export function PlayVfat({ query }: { query: string }) {
         <button type="button" onClick={run}>{guess ? "Run and reveal" : "Run without predicting"}</button>
       </fieldset>
       {error && <p className="error" role="alert">{error}</p>}
+      <h2>On a real volume</h2>
+      <p>
+        The guest's <code>mkfs.vfat</code> and kernel created a list of names, in order, under each of the three mounts; the
+        inspector reads the entries back from the image. (The model for the same sequence: a name's <code>~N</code> tail
+        depends on the names before it.)
+      </p>
+      <RealVolume name={name} client={ready ? client.current : null} onPick={change} />
       {results && (
         <div className="reveal" role="status" data-verdict={verdict ?? ""}>
           {verdict && <p>Under code page 437 the short name {verdict === "kept" ? "keeps" : "loses"} characters{guess ? (guess === verdict ? ": as you predicted." : `: you predicted it would be ${guess}.`) : "."}</p>}
