@@ -15,7 +15,8 @@ function usage(): never {
   fslab simulate ext4 [--size SIZE] [--json]    bitmap-checksum cost of allocations at 4k, bigalloc and 64k blocks
   fslab simulate f2fs [options] [--json]        FxMark unlink on 1..120 cores, upstream vs CLUE
   fslab simulate f2fs-nid [options] [--json]    the free-NID scans of fslab-bench's f2fs-clue workload, per clue mask
-  fslab simulate blk [options] [--json]         none, mq-deadline and kyber on fio-like jobs in simulated time
+  fslab simulate blk [options] [--json]         none, mq-deadline, kyber and bfq on fio-like jobs; --trace: a guest trace replayed; --decisions: mq-deadline, kernel vs model
+  fslab simulate vfat NAME... [--json]          the 8.3 and long-name entries VFAT writes, per iocharset and codepage
   fslab simulate                                the options of each
   fslab labs check [dir]                        validate every lab (default: labs/)
   fslab bench [exfat|blk|f2fs|frames|vm]        print the benchmarks (wasm vs native, frame times in Chromium, boot time)

@@ -12,6 +12,8 @@ import { DiscardPolicy, NidScanPhase, nidScansOf, type NidScan } from "../../web
 import { DEVICES, DD_DEFAULTS, KYBER_DEFAULTS, KYBER_DEPTH, KYBER_DOMAINS, SCHEDULERS, fioJobs, simulateBlk, stats, ROW, ROW_WIDTH, type BlkDevice, type DdTunables, type FioPattern, type KyberTunables, type OpStats, type Scheduler } from "../../web/src/cores/blk-core";
 import { BlkTraceError, GUEST_HZ, compareBlkTrace, kernelDispatchGaps, kernelOrder, measuredDevice, onDevice, parseBlkTrace, simulateBlkTrace, type BlkTrace } from "../../web/src/cores/blk-trace";
 import { BlkOp } from "../../web/src/cores/events";
+import { kernelDdTimeline, replayDdDecisions, traceTunables } from "../../web/src/cores/dd-kernel";
+import { hex, vfatName, VfatError, type Codepage, type IoCharset } from "../../web/src/cores/vfat-core";
 
 const USAGE = `usage: fslab simulate exfat [--size SIZE] [--cluster SIZE] [--runs N] [--request-us US] [--cluster-ns NS] [--json]
   Deletes one file under both discard policies (per cluster, Linux <= 6.14; batched, 6.15+) and
@@ -57,7 +59,16 @@ const USAGE = `usage: fslab simulate exfat [--size SIZE] [--cluster SIZE] [--run
   also holds its tag as long as the kernel left that tag free before issuing it (the wait for
   a queue run, which the model has not: in the emulated guest it is milliseconds). --plug-us:
   an arrival followed that soon by the same task's next runs no queue (one io_submit's
-  requests, see blk-trace.ts). --hz: the guest's 100 by default.`;
+  requests, see blk-trace.ts). --hz: the guest's 100 by default.
+       fslab simulate blk --trace FILE --decisions [--dev MAJ,MIN] [--fifo-batch N] [--writes-starved N] [--json]
+  A trace with our kernel's mq_deadline:dd_dispatch_request events (kernel-image/patches/0003):
+  at each of the kernel's dispatches the model decides from the same lists (rebuilt from the
+  block events) and the two choices are compared, reasons and counters included. Tunables:
+  the trace's "# fslab: iosched ..." line, else the kernel's defaults; the options override.
+       fslab simulate vfat [--mount utf8:932,utf8:437,iso8859-1:932] [--json] NAME...
+  The names created in order in one directory under each mount (iocharset:codepage): the 8.3
+  bytes, how code pages 437 and 932 read them, the long name, the entries and the checksum
+  that Linux's VFAT writes (seed 003's three mounts by default).`;
 
 function size(s: string, what: string): number {
   const m = s.match(/^(\d+)([kKmMgG]?)$/);
@@ -94,9 +105,18 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
       "read-lat-nsec": { type: "string", default: String(KYBER_DEFAULTS.read_lat_nsec) },
       "write-lat-nsec": { type: "string", default: String(KYBER_DEFAULTS.write_lat_nsec) },
       seed: { type: "string", default: "1" },
+      decisions: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
     },
   });
+  if (v.decisions) {
+    if (v.trace === undefined) throw new Error("--decisions: needs --trace FILE");
+    const given = (o: string) => argv.some((a) => a === `--${o}` || a.startsWith(`--${o}=`));
+    const over: Partial<DdTunables> = {};
+    if (given("fifo-batch")) over.fifo_batch = int(v["fifo-batch"]!, "--fifo-batch", 1, 1 << 20);
+    if (given("writes-starved")) over.writes_starved = int(v["writes-starved"]!, "--writes-starved", 0, 1 << 20);
+    return simulateDecisionsCommand(v.trace, v.dev, over, int(v.hz ?? String(GUEST_HZ), "--hz", 1, 10_000), v.json!);
+  }
   const named = v.sched === "all" ? [...SCHEDULERS] : v.sched === "both" ? ["none", "mq-deadline"] : v.sched!.split(",").map((x) => x.trim());
   const scheds = [...new Set(named)].filter((x): x is Scheduler => (SCHEDULERS as readonly string[]).includes(x));
   if (!named.length || scheds.length !== new Set(named).size) throw new Error(`--sched: "${v.sched}" is not all, both, or a list of ${SCHEDULERS.join(", ")}`);
@@ -489,6 +509,87 @@ async function simulateExt4Command(argv: string[]): Promise<number> {
   return 0;
 }
 
+function readTrace(file: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (e: any) {
+    throw new Error(`--trace: cannot read ${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
+  }
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+  return bytes.toString("utf8");
+}
+
+async function simulateDecisionsCommand(file: string, dev: string | undefined, over: Partial<DdTunables>, hz: number, json: boolean): Promise<number> {
+  let trace: BlkTrace;
+  try {
+    trace = parseBlkTrace(readTrace(file));
+    const d = dev ?? trace.requests.find((r) => r.dd)?.dev;
+    if (d) trace = onDevice(trace, d);
+  } catch (e) {
+    if (e instanceof BlkTraceError) throw new Error(`--trace ${file}: ${e.message}`);
+    throw e;
+  }
+  const tun = { ...traceTunables(trace), ...over };
+  const m = await loadCoreModule("blk");
+  let tl, r;
+  try {
+    tl = kernelDdTimeline(trace, tun, hz);
+    r = replayDdDecisions(m, trace, tun, hz);
+  } catch (e) {
+    if (e instanceof BlkTraceError) throw new Error(`--trace ${file}: ${e.message}`);
+    throw e;
+  }
+  const name = (rq: number | null) => (rq === null ? "nothing" : `${tl.op(rq) ? "W" : "R"}${rq}@${trace.requests[rq].sector}`);
+  const differ = r.verdicts.map((v, i) => ({ i, ...v })).filter((v) => !v.sameReasons);
+  if (json) {
+    console.log(JSON.stringify({ device: trace.devices[0], tunables: tun, hz, dispatches: tl.steps, lists_agree: tl.lengthsAgree, same_request: r.same, same_reasons: r.sameReasons, differences: differ }));
+    return 0;
+  }
+  console.log(`${file}: ${tl.steps} mq-deadline dispatches on ${trace.devices[0]} (fifo_batch ${tun.fifo_batch}, writes_starved ${tun.writes_starved}, read_expire ${tun.read_expire_ms} ms, write_expire ${tun.write_expire_ms} ms, HZ ${hz})`);
+  console.log(`  lists rebuilt from the block events as long as the kernel's: ${tl.lengthsAgree} of ${tl.steps}`);
+  console.log(`  the model's choice from the same lists: the kernel's request ${r.same} times, for the same reasons and counters ${r.sameReasons} times`);
+  for (const d of differ.slice(0, 20))
+    console.log(`  #${d.i}: kernel ${name(d.kernel.rq)} (${d.kernel.because}/${d.kernel.pick}, batching ${d.kernel.batching}, starved ${d.kernel.starved}); model ${name(d.model.rq)} (${d.model.because}/${d.model.pick}, batching ${d.model.batching}, starved ${d.model.starved})`);
+  if (differ.length > 20) console.log(`  ... and ${differ.length - 20} more`);
+  return 0;
+}
+
+async function simulateVfatCommand(argv: string[]): Promise<number> {
+  const { values: v, positionals: names } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { mount: { type: "string", default: "utf8:932,utf8:437,iso8859-1:932" }, json: { type: "boolean", default: false } },
+  });
+  if (!names.length) throw new Error("fslab simulate vfat: give one or more names");
+  const mounts = v.mount!.split(",").map((x) => {
+    const [io, cp] = x.split(":");
+    if ((io !== "utf8" && io !== "iso8859-1") || (cp !== "437" && cp !== "932")) throw new Error(`--mount: "${x}" is not iocharset:codepage with utf8 or iso8859-1, and 437 or 932`);
+    return { io: io as IoCharset, cp: Number(cp) as Codepage };
+  });
+  const m = await loadCoreModule("vfat");
+  const rows = mounts.flatMap(({ io, cp }) => {
+    const existing: Uint8Array[] = [];
+    return names.map((name) => {
+      try {
+        const r = vfatName(m, name, io, cp, existing);
+        existing.push(r.short);
+        return { mount: `${io}:${cp}`, name, short: hex(r.short), cp437: r.asCp437, cp932: r.asCp932, long_name: r.longName, entries: r.lfnSlots + 1, checksum: r.checksum, lcase: r.lcase };
+      } catch (e) {
+        if (e instanceof VfatError) return { mount: `${io}:${cp}`, name, error: e.message };
+        throw e;
+      }
+    });
+  });
+  if (v.json) {
+    console.log(JSON.stringify({ rows }));
+    return 0;
+  }
+  for (const r of rows)
+    console.log("error" in r ? `  ${r.mount.padEnd(15)} ${r.name}: ${r.error}` : `  ${r.mount.padEnd(15)} ${r.name}: 8.3 ${r.short} (cp437 "${r.cp437}", cp932 "${r.cp932}"), long name ${r.long_name === null ? "none" : `"${r.long_name}"`}, ${r.entries} entries, checksum 0x${r.checksum.toString(16).padStart(2, "0")}`);
+  return 0;
+}
+
 export async function simulateCommand(args: string[]): Promise<number> {
   const [topic, ...rest] = args;
   if (topic === "blk") return simulateBlkCommand(rest);
@@ -497,5 +598,6 @@ export async function simulateCommand(args: string[]): Promise<number> {
   if (topic === "f2fs") return simulateF2fsCommand(rest);
   if (topic === "f2fs-nid") return simulateF2fsNidCommand(rest);
   if (topic === "ext4") return simulateExt4Command(rest);
-  throw new Error(topic ? `no model for "${topic}" yet (exfat, exfat-dir, ext4, f2fs, f2fs-nid, blk)\n${USAGE}` : USAGE);
+  if (topic === "vfat") return simulateVfatCommand(rest);
+  throw new Error(topic ? `no model for "${topic}" (exfat, exfat-dir, ext4, f2fs, f2fs-nid, blk, vfat)\n${USAGE}` : USAGE);
 }
