@@ -7,7 +7,7 @@ import { join } from "node:path";
 
 export const ARTIFACTS = new URL("../test-results/", import.meta.url).pathname;
 
-export async function launch(): Promise<{ ctx: BrowserContext; page: Page; close(): Promise<void> }> {
+export async function launch(): Promise<{ ctx: BrowserContext; page: Page; errors: string[]; close(): Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), "fslab-chromium-"));
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: "/usr/bin/chromium",
@@ -16,10 +16,16 @@ export async function launch(): Promise<{ ctx: BrowserContext; page: Page; close
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   const page = ctx.pages()[0] ?? (await ctx.newPage());
-  page.on("pageerror", (e) => console.error(`[page error] ${e.message}`));
+  // uncaught errors in the page: printed, and kept for tests that expect none
+  const errors: string[] = [];
+  page.on("pageerror", (e) => {
+    errors.push(e.message);
+    console.error(`[page error] ${e.message}`);
+  });
   return {
     ctx,
     page,
+    errors,
     async close() {
       await ctx.close();
       rmSync(profile, { recursive: true, force: true });

@@ -34,6 +34,7 @@ export class VmHost {
   private trace = new TraceChannel();
   /** Why this start is a cold boot (null when restoring the saved state). */
   coldReason: string | null = null;
+  private loaded = false; // v86 has built the machine ("emulator-loaded")
 
   constructor(private events: VmHostEvents) {}
 
@@ -57,6 +58,8 @@ export class VmHost {
         : { bzimage: { url: vmUrl("bzImage") }, initrd: { url: vmUrl("initramfs.cpio.gz") } }),
     });
     this.emulator = emulator;
+    this.loaded = false;
+    emulator.add_listener("emulator-loaded", () => (this.loaded = true));
     emulator.add_listener("download-progress", (e: any) => {
       if (this.watcher.phase !== "booting") return;
       const frac = e.lengthComputable && e.total ? (e.file_index + e.loaded / e.total) / e.file_count : e.file_index / e.file_count;
@@ -113,11 +116,22 @@ export class VmHost {
     if (this.timer) clearTimeout(this.timer);
     const e = this.emulator;
     this.emulator = null;
-    // leaving the page while v86 still restores or boots: its own teardown can trip over
-    // parts it has not built yet; the page is going away, so that is not worth an error
+    if (!e) return;
+    // Still downloading: v86 goes on to build and start the machine when the files arrive,
+    // and a machine destroyed before that would then post to its closed timer worker (an
+    // uncaught error). So it is torn down once it is built.
+    if (!this.loaded) {
+      e.add_listener("emulator-loaded", () => void VmHost.teardown(e));
+      return;
+    }
+    await VmHost.teardown(e);
+  }
+
+  private static async teardown(e: V86): Promise<void> {
+    // the page is going away: an error from v86's own teardown is not worth reporting
     try {
-      await e?.stop(); // stop the CPU loop first: a run slice after destroy posts to a closed worker
-      await e?.destroy();
+      await e.stop(); // stop the CPU loop first: a run slice after destroy posts to a closed worker
+      await e.destroy();
     } catch {
       /* nothing to keep */
     }
