@@ -18,6 +18,7 @@ const PAGES: Array<{ name: string; hash: string; run?: string }> = [
   { name: "play-f2fs", hash: "#/play/f2fs", run: "Run without predicting" },
   { name: "play-ext4", hash: "#/play/ext4", run: "Show the real volumes" },
   { name: "play-vfat", hash: "#/play/vfat" },
+  { name: "play-exfat-dir", hash: "#/play/exfat-dir", run: "Run without predicting" },
 ];
 
 describe("layout", () => {

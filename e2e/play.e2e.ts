@@ -11,6 +11,8 @@ import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
 import { hex, vfatName } from "../web/src/cores/vfat-core";
 import { inspectImage, type Ext4Report, type VfatReport } from "../web/src/cores/inspect";
 import { VFAT_MOUNTS, VFAT_NAMES } from "../wasm/tests/images/vfat-names";
+import { dirRun, dirScenarioOps } from "../web/src/cores/exfat-dir";
+import { slotRuns } from "../web/src/cores/exfat-disk";
 import { compareBlkTrace, parseBlkTrace, simulateBlkTrace } from "../web/src/cores/blk-trace";
 import { kernelDdTimeline, replayDdDecisions } from "../web/src/cores/dd-kernel";
 import { readFileSync } from "node:fs";
@@ -329,6 +331,37 @@ describe("/play/exfat", () => {
       await screenshot(b.page, "play-exfat");
       await b.page.getByLabel("1: batched (≥ 6.15)").check();
       await expect.poll(() => b.page.url()).toMatch(/batch=1/);
+      expect(await b.page.locator(".reveal").count()).toBe(0);
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+describe("/play/exfat-dir", () => {
+  it("takes its directory script from the link, reveals the examined-entries ratio as the exfat core counts it, and draws both directories", async () => {
+    const b = await launch();
+    try {
+      await b.page.goto(`${base()}#/play/exfat-dir?files=600&remove=4&long=80`);
+      const m = await loadCoreModule("exfat");
+      const ops = dirScenarioOps({ files: 600, removeEvery: 4, longNames: 80 });
+      const [hint, old] = [true, false].map((h) => dirRun(m, h, ops));
+      await b.page.getByLabel("your guess").fill("3");
+      await b.page.click("text=Run and reveal");
+      const reveal = b.page.locator(".reveal[role=status]");
+      await reveal.waitFor();
+      const ratio = old.examined / hint.examined;
+      expect(await reveal.getAttribute("data-ratio")).toBe(ratio.toFixed(3));
+      expect(await reveal.textContent()).toMatch(/you guessed 3× \((over|under) by \d+%\)/);
+      expect(await b.page.getByTestId("examined-1").textContent()).toBe(String(hint.examined));
+      expect(await b.page.getByTestId("examined-0").textContent()).toBe(String(old.examined));
+      // the slots drawn are the model's, slot for slot
+      expect(await b.page.getByTestId("slots-1").getAttribute("data-slots")).toBe(slotRuns(hint.slots));
+      expect(await b.page.getByTestId("slots-0").getAttribute("data-slots")).toBe(slotRuns(old.slots));
+      await screenshot(b.page, "play-exfat-dir");
+      // a changed parameter goes into the link and clears the answer
+      await b.page.getByLabel(/then create long names/).fill("10");
+      await expect.poll(() => b.page.url()).toMatch(/files=600&remove=4&long=10/);
       expect(await b.page.locator(".reveal").count()).toBe(0);
     } finally {
       await b.close();

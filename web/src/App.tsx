@@ -8,7 +8,8 @@
 //   #/play/exfat?... an exFAT delete's discard requests, per cluster or batched, replayed
 //   #/play/write-path?... recorded function_graph traces of a write, as a call tree
 //   #/play/vfat?... a name's short and long entries under iocharsets and codepages
-import { useEffect, useState } from "react";
+//   #/play/exfat-dir?... the empty-entry search with and without Linux 6.2's hint
+import { useEffect, useState, type ReactElement } from "react";
 import { Home } from "./pages/Home";
 import { LabPage } from "./pages/LabPage";
 import { PlayBlk } from "./pages/PlayBlk";
@@ -16,8 +17,20 @@ import { PlayF2fs } from "./pages/PlayF2fs";
 import { PlayExt4 } from "./pages/PlayExt4";
 import { BenchFrames } from "./pages/BenchFrames";
 import { PlayVfat } from "./pages/PlayVfat";
+import { PlayExfatDir } from "./pages/PlayExfatDir";
 import { PlayExfat } from "./pages/PlayExfat";
 import { PlayWritePath } from "./pages/PlayWritePath";
+
+/** each playground by its route name: its page, given the link's query */
+const PLAYGROUNDS: Record<string, (query: string) => ReactElement> = {
+  blk: (q) => <PlayBlk query={q} />,
+  f2fs: (q) => <PlayF2fs query={q} />,
+  ext4: (q) => <PlayExt4 query={q} />,
+  vfat: (q) => <PlayVfat query={q} />,
+  exfat: (q) => <PlayExfat query={q} />,
+  "exfat-dir": (q) => <PlayExfatDir query={q} />,
+  "write-path": (q) => <PlayWritePath query={q} />,
+};
 
 function useHashRoute(): string {
   const [hash, setHash] = useState(location.hash);
@@ -33,7 +46,7 @@ export function App() {
   const route = useHashRoute();
   const lab = route.match(/^\/lab\/([\w-]+)$/);
   if (route === "/bench/frames") return <BenchFrames />;
-  const play = route.match(/^\/play\/(blk|f2fs|ext4|vfat|exfat|write-path)(?:\?(.*))?$/);
+  const play = route.match(/^\/play\/([\w-]+)(?:\?(.*))?$/);
   return (
     <>
       <header className="top">
@@ -41,7 +54,7 @@ export function App() {
         <span className="muted">Linux filesystem and block-layer internals, in a real kernel</span>
       </header>
       <main>
-        {lab ? <LabPage id={lab[1]} key={lab[1]} /> : play ? (play[1] === "blk" ? <PlayBlk query={play[2] ?? ""} /> : play[1] === "f2fs" ? <PlayF2fs query={play[2] ?? ""} /> : play[1] === "ext4" ? <PlayExt4 query={play[2] ?? ""} /> : play[1] === "exfat" ? <PlayExfat query={play[2] ?? ""} /> : play[1] === "write-path" ? <PlayWritePath query={play[2] ?? ""} /> : <PlayVfat query={play[2] ?? ""} />) : route === "/" ? <Home /> : <p>No page at {route}. <a href="#/">All labs</a></p>}
+        {lab ? <LabPage id={lab[1]} key={lab[1]} /> : play && PLAYGROUNDS[play[1]] ? PLAYGROUNDS[play[1]](play[2] ?? "") : route === "/" ? <Home /> : <p>No page at {route}. <a href="#/">All labs</a></p>}
       </main>
     </>
   );

@@ -80,6 +80,21 @@ export const LAB_SCENARIO: string[] = [
   ...Array.from({ length: 60 }, (_, i) => `+file-with-long-name-${i + 201}`),
 ];
 
+/** A playground's directory script: f1..fN created, every k-th removed (0: none), M long names created. */
+export interface DirScenario {
+  files: number;
+  removeEvery: number;
+  longNames: number;
+}
+
+export function dirScenarioOps(sc: DirScenario): string[] {
+  return [
+    ...Array.from({ length: sc.files }, (_, i) => `+f${i + 1}`),
+    ...(sc.removeEvery ? Array.from({ length: sc.files }, (_, i) => i + 1).filter((i) => i % sc.removeEvery === 0).map((i) => `-f${i}`) : []),
+    ...Array.from({ length: sc.longNames }, (_, i) => `+file-with-long-name-${sc.files + i + 1}`),
+  ];
+}
+
 export interface DirRun {
   emptyHint: boolean;
   events: Uint32Array; // EXFAT_EMPTY_SEARCH records

@@ -26,6 +26,10 @@ export function Home() {
           <p>Choose a file's size and pieces; predict the discard requests under Linux 6.14 and 6.15, then replay the delete.</p>
         </li>
         <li className="lab-card">
+          <h2><a href="#/play/exfat-dir">exFAT: how far does a create search for free directory entries?</a></h2>
+          <p>Create, remove and create again in one directory; predict how much more the search examines without Linux 6.2's hint.</p>
+        </li>
+        <li className="lab-card">
           <h2><a href="#/play/write-path">The write path: how far down does the writer go?</a></h2>
           <p>Call trees our kernel recorded for a buffered write, fsync, O_DIRECT and sync; predict the deepest layer, then open the tree.</p>
         </li>

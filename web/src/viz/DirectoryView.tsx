@@ -55,6 +55,46 @@ function ExaminedChart({ runs }: { runs: DirRun[] }) {
   return <svg ref={ref} width={520} height={150} role="img" aria-label="entries examined by each empty-entry search, with and without the hint" style={{ maxWidth: "100%" }} />;
 }
 
+/** Both runs (with and without the hint): slots, entries examined per search, totals. */
+export function DirRunsView({ runs }: { runs: DirRun[] }) {
+  return (
+    <div className="dir-runs" data-testid="dir-runs">
+      <p className="muted">
+        Slots: <span className="swatch" style={{ background: SLOT_COLOURS[2] }} /> in use{" "}
+        <span className="swatch" style={{ background: SLOT_COLOURS[1] }} /> deleted{" "}
+        <span className="swatch" style={{ background: SLOT_COLOURS[0] }} /> unused; a row is one 4 KiB cluster of 128 entries.
+        A short name takes 3 entries (file, stream extension, name), a name of 16–30 characters 4.
+      </p>
+      <div className="plots">
+        {runs.map((r) => (
+          <figure key={String(r.emptyHint)} className="offset-plot">
+            <figcaption><strong>{r.emptyHint ? "empty_hint=1 (Linux 6.2+)" : "empty_hint=0 (before 6.2)"}</strong></figcaption>
+            <SlotStrip run={r} />
+          </figure>
+        ))}
+      </div>
+      <ExaminedChart runs={runs} />
+      <table className="files" aria-label="empty-entry search totals">
+        <thead><tr><th>empty_hint</th><th>searches</th><th>entries examined</th><th>per search</th><th>clusters</th></tr></thead>
+        <tbody>
+          {runs.map((r) => {
+            const searches = r.events.length / 4;
+            return (
+              <tr key={String(r.emptyHint)} data-hint={r.emptyHint ? 1 : 0}>
+                <td>{r.emptyHint ? 1 : 0}</td>
+                <td>{searches}</td>
+                <td data-testid={`examined-${r.emptyHint ? 1 : 0}`}>{r.examined}</td>
+                <td>{searches ? (r.examined / searches).toFixed(1) : "-"}</td>
+                <td>{r.clusters}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 export function DirectoryView() {
   const client = useMemo(() => new ExfatClient(), []);
   const [ops, setOps] = useState<string[]>([]);
@@ -81,42 +121,7 @@ export function DirectoryView() {
         <button onClick={() => setOps([])}>Reset</button>
       </div>
       {error && <p className="error">{error}</p>}
-      {runs && (
-        <>
-          <p className="muted">
-            Slots: <span className="swatch" style={{ background: SLOT_COLOURS[2] }} /> in use{" "}
-            <span className="swatch" style={{ background: SLOT_COLOURS[1] }} /> deleted{" "}
-            <span className="swatch" style={{ background: SLOT_COLOURS[0] }} /> unused; a row is one 4 KiB cluster of 128 entries.
-            A short name takes 3 entries (file, stream extension, name), a name of 16–30 characters 4.
-          </p>
-          <div className="plots">
-            {runs.map((r) => (
-              <figure key={String(r.emptyHint)} className="offset-plot">
-                <figcaption><strong>{r.emptyHint ? "empty_hint=1 (Linux 6.2+)" : "empty_hint=0 (before 6.2)"}</strong></figcaption>
-                <SlotStrip run={r} />
-              </figure>
-            ))}
-          </div>
-          <ExaminedChart runs={runs} />
-          <table className="files" aria-label="empty-entry search totals">
-            <thead><tr><th>empty_hint</th><th>searches</th><th>entries examined</th><th>per search</th><th>clusters</th></tr></thead>
-            <tbody>
-              {runs.map((r) => {
-                const searches = r.events.length / 4;
-                return (
-                  <tr key={String(r.emptyHint)} data-hint={r.emptyHint ? 1 : 0}>
-                    <td>{r.emptyHint ? 1 : 0}</td>
-                    <td>{searches}</td>
-                    <td data-testid={`examined-${r.emptyHint ? 1 : 0}`}>{r.examined}</td>
-                    <td>{searches ? (r.examined / searches).toFixed(1) : "-"}</td>
-                    <td>{r.clusters}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </>
-      )}
+      {runs && <DirRunsView runs={runs} />}
     </section>
   );
 }
