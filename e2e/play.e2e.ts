@@ -328,6 +328,13 @@ describe("/play/exfat", () => {
       await b.page.getByTestId("play").focus();
       await b.page.keyboard.press("End");
       await expect.poll(() => b.page.getByTestId("position").textContent()).toBe(`${want.events.length / 4} / ${want.events.length / 4} events`);
+      // the table beside the picture: the file's runs, and the requests the replay outlined (the last 256)
+      await b.page.locator("summary", { hasText: "The files' clusters as a table" }).click();
+      const files = b.page.locator("details.table-alt").first().locator("tbody tr");
+      await expect.poll(() => files.count()).toBe(2); // the file and the spacer file between its runs
+      expect(await files.first().locator("td").nth(2).textContent()).toMatch(/^(\d+(–\d+)?, ){7}\d+(–\d+)?$/); // 8 runs
+      await b.page.locator("summary", { hasText: "The discard requests as a table" }).click();
+      expect(await b.page.locator("summary", { hasText: "The discard requests as a table" }).textContent()).toMatch(/\(256 rows\)/);
       await screenshot(b.page, "play-exfat");
       await b.page.getByLabel("1: batched (≥ 6.15)").check();
       await expect.poll(() => b.page.url()).toMatch(/batch=1/);

@@ -9,6 +9,7 @@ import { EXFAT_FIRST_CLUSTER, ALLOC_NO_FAT_CHAIN, type ExfatSnapshot } from "../
 import type { ExfatDiscard } from "../cores/events";
 import { fileColour, FREE } from "./palette";
 import { paintCells, rgbaWord } from "./paint";
+import { TableAlt } from "./TableAlt";
 
 interface Props {
   snapshot: ExfatSnapshot;
@@ -57,6 +58,21 @@ export function ClusterGrid({ snapshot, bitmap = snapshot.bitmap, selected, disc
     paintCells(canvas.current!.getContext("2d")!, colours, COLS, px);
   }, [bitmap, ownerWord, cell, clusters, COLS]);
 
+  // the table alternative: each file's clusters as runs, in chain order
+  const fileRuns = useMemo(
+    () =>
+      snapshot.files.map((f) => {
+        const runs: string[] = [];
+        for (let k = 0; k < f.clusters.length; ) {
+          let e = k;
+          while (e + 1 < f.clusters.length && f.clusters[e + 1] === f.clusters[e] + 1) e++;
+          runs.push(e > k ? `${f.clusters[k]}–${f.clusters[e]}` : `${f.clusters[k]}`);
+          k = e + 1;
+        }
+        return [f.name, f.clusters.length, runs.length > 12 ? `${runs.slice(0, 12).join(", ")}, … (${runs.length} runs)` : runs.join(", "), f.flags === ALLOC_NO_FAT_CHAIN ? "NoFatChain (contiguous)" : "FAT chain"];
+      }),
+    [snapshot],
+  );
   const x = scaleLinear().domain([0, COLS]).range([0, COLS * cell]);
   const centre = (clu: number): [number, number] => {
     const i = clu - EXFAT_FIRST_CLUSTER;
@@ -103,6 +119,10 @@ export function ClusterGrid({ snapshot, bitmap = snapshot.bitmap, selected, disc
           )}
         </svg>
       </div>
+      <TableAlt summary="The files' clusters as a table" head={["file", "clusters", "runs", "chain"]} count={fileRuns.length} row={(i) => fileRuns[i]} />
+      {discards.length > 0 && (
+        <TableAlt summary="The discard requests as a table" head={["request", "first cluster", "clusters"]} count={discards.length} row={(i) => [i + 1, discards[i].start, discards[i].count]} />
+      )}
     </div>
   );
 }

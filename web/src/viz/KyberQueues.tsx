@@ -7,6 +7,7 @@ import { useMemo, useState, type ReactElement } from "react";
 import { curveStepAfter, line, scaleLinear } from "d3";
 import { KYBER_DOMAINS, parseKyberState, ROW, ROW_WIDTH, type BlkSteps, type KyberTimerRun } from "../cores/blk-core";
 import { StepControls } from "./StepControls";
+import { TableAlt } from "./TableAlt";
 
 const SHOWN = 48;
 const DOMAIN_COLOUR = ["#0072B2", "#E69F00"];
@@ -87,6 +88,16 @@ export function KyberDepths({ runs, elapsedMs }: { runs: KyberTimerRun[]; elapse
         <text x={W - M.r} y={M.t + 10} fontSize="10" textAnchor="end" fill={DOMAIN_COLOUR[0]}>reads</text>
         <text x={W - M.r} y={M.t + 22} fontSize="10" textAnchor="end" fill={DOMAIN_COLOUR[1]}>writes</text>
       </svg>
+      <TableAlt
+        summary="The timer runs as a table"
+        head={["run", "time (ms)", "read depth", "write depth", "read p90 bucket", "write p90 bucket", "over target"]}
+        count={runs.length}
+        row={(i) => {
+          const r = runs[i];
+          const b = (x: number) => (x < 0 ? "too few samples" : x);
+          return [i + 1, (r.us / 1000).toFixed(1), r.depth[0], r.depth[1], b(r.p90[0]), b(r.p90[1]), r.bad ? "yes" : "no"];
+        }}
+      />
     </figure>
   );
 }

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef } from "react";
 import { axisBottom, axisLeft, line, max, scaleLinear, select, curveStepAfter } from "d3";
 import { ROW, ROW_WIDTH } from "../cores/blk-core";
 import { OKABE_ITO } from "./palette";
+import { TableAlt } from "./TableAlt";
 
 interface Props {
   title: string;
@@ -86,6 +87,16 @@ export function OffsetTimePlot({ title, rows, timeMaxMs, sectorMax, width = 460 
         <svg ref={axes} width={width} height={height} style={{ position: "absolute", left: 0, top: 0 }} aria-hidden="true" />
       </div>
       <svg ref={depthSvg} width={width} height={80} aria-hidden="true" />
+      <TableAlt
+        summary="The requests as a table"
+        head={["request", "job", "op", "sector", "sectors", "inserted (ms)", "dispatched (ms)", "completed (ms)"]}
+        count={n}
+        row={(i) => {
+          const r = i * ROW_WIDTH;
+          const ms = (us: number) => (us / 1000).toFixed(3);
+          return [i, rows[r + ROW.job], rows[r + ROW.op] ? "write" : "read", rows[r + ROW.sector], rows[r + ROW.sectors], ms(rows[r + ROW.insert_us]), ms(rows[r + ROW.dispatch_us]), ms(rows[r + ROW.complete_us])];
+        }}
+      />
     </figure>
   );
 }
