@@ -1388,8 +1388,94 @@ static void test_dd_replay(void)
 	CHECK_EQ(dd_replay(&DEFAULTS, 0, NULL, rq, 3, ev, 1, out), -1);
 }
 
+/* dd_replay() undoes the model's choice in place; the reference copies the lists and
+ * restores them. On random traces with random "kernel" choices both must judge alike. */
+static int dd_replay_by_copy(const struct dd_tunables *t, uint32_t hz, const uint32_t *rq, uint32_t nrq,
+			     const uint32_t *ev, uint32_t n, uint32_t *out)
+{
+	struct blk_sim s;
+	struct blk_rq *saved = calloc(nrq, sizeof(*saved));
+	uint32_t i, k = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.rq = calloc(nrq, sizeof(*s.rq));
+	s.nrq = nrq;
+	s.hz = hz;
+	dd_init(&s.dd, t, hz);
+	for (i = 0; i < nrq; i++) {
+		s.rq[i].sector = rq[4 * i];
+		s.rq[i].op = rq[4 * i + 2];
+		s.rq[i].prio = rq[4 * i + 3];
+		s.rq[i].fifo_prev = s.rq[i].fifo_next = s.rq[i].left = s.rq[i].right = BLK_NIL;
+	}
+	for (i = 0; i < n; i++) {
+		const uint32_t *e = ev + 4 * i;
+		if (e[0] == 0) {
+			dd_insert_request(&s, e[1], e[2]);
+		} else if (e[0] == 1) {
+			struct deadline_data dd = s.dd;
+			memcpy(saved, s.rq, nrq * sizeof(*saved));
+			out[5 * k] = dd_dispatch_request(&s, e[2]);
+			out[5 * k + 1] = s.dd.because;
+			out[5 * k + 2] = s.dd.pick;
+			out[5 * k + 3] = s.dd.batching;
+			out[5 * k + 4] = s.dd.starved;
+			memcpy(s.rq, saved, nrq * sizeof(*saved));
+			s.dd = dd;
+			dd_apply_dispatch(&s, e[1], e[3] & 0xffff, e[3] >> 16);
+			k++;
+		} else {
+			dd_finish_request(&s, e[1]);
+		}
+	}
+	free(s.rq);
+	free(saved);
+	return (int)k;
+}
+
+static void test_dd_replay_undo_in_place(void)
+{
+	uint64_t seed = 12345;
+	int round, same = 0;
+	struct dd_tunables t = DEFAULTS;
+
+	t.fifo_batch = 4;
+	for (round = 0; round < 200; round++) {
+		enum { N = 120 };
+		uint32_t rq[4 * N], ev[4 * 3 * N], out_a[5 * N], out_b[5 * N], queued[N], nq = 0, ne = 0, ins = 0, j = 0, i;
+		int na, nb;
+
+		for (i = 0; i < N; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			rq[4 * i] = (uint32_t)(seed >> 40) % 4096 * 8; /* repeats: equal sectors happen */
+			rq[4 * i + 1] = 0;
+			rq[4 * i + 2] = (seed >> 20) % 3 ? FSLAB_BLK_READ : FSLAB_BLK_WRITE;
+			rq[4 * i + 3] = (seed >> 30) % 8 ? DD_BE_PRIO : DD_IDLE_PRIO;
+		}
+		/* inserts and dispatches interleaved; each dispatch takes a random queued request */
+		while (ins < N || nq) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			j += (uint32_t)(seed >> 60) % 3; /* jiffies move on, deadlines pass */
+			if (ins < N && (!nq || (seed >> 33) % 2)) {
+				ev[ne * 4] = 0, ev[ne * 4 + 1] = ins, ev[ne * 4 + 2] = j, ev[ne * 4 + 3] = 0, ne++;
+				queued[nq++] = ins++;
+			} else {
+				uint32_t pick = (uint32_t)(seed >> 41) % nq, x = queued[pick];
+				queued[pick] = queued[--nq];
+				ev[ne * 4] = 1, ev[ne * 4 + 1] = x, ev[ne * 4 + 2] = j, ev[ne * 4 + 3] = (uint32_t)(seed >> 50) % 5, ne++;
+			}
+		}
+		na = dd_replay(&t, 100, NULL, rq, N, ev, ne, out_a);
+		nb = dd_replay_by_copy(&t, 100, rq, N, ev, ne, out_b);
+		if (na == nb && na == N && !memcmp(out_a, out_b, sizeof(uint32_t) * 5 * N))
+			same++;
+	}
+	CHECK_EQ(same, 200);
+}
+
 int main(void)
 {
+	test_dd_replay_undo_in_place();
 	test_dispatch_reasons();
 	test_dd_replay();
 	test_bfq_budget_timeout();

@@ -235,6 +235,8 @@ void dd_finish_request(struct blk_sim *s, uint32_t rq);
 int dd_has_work(const struct blk_sim *s);
 /* take rq off the lists as the kernel dispatched it, with the kernel's counters after it */
 void dd_apply_dispatch(struct blk_sim *s, uint32_t rq, uint32_t batching, uint32_t starved);
+/* put back a request dd_dispatch_request() took (counters not restored) */
+void dd_undo_dispatch(struct blk_sim *s, uint32_t rq);
 /*
  * The kernel's mq-deadline decisions, replayed (dd_replay.c). ev: n events in the kernel's
  * order, 4 words each: kind (0 insert, 1 dispatch, 2 complete), request, jiffies (insert:

@@ -6,6 +6,8 @@
  * queued. Here the model's own lists receive the same inserts at the same jiffies, and at
  * each of the kernel's dispatches the model decides too. Its choice is recorded, then undone,
  * and the kernel's is applied, so that every decision is judged from the kernel's state.
+ * Undone in place (dd_undo_dispatch), not by copying the lists: a trace of n requests costs
+ * n log n, not n squared.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +17,6 @@ int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *start, c
 	      const uint32_t *ev, uint32_t n, uint32_t *out)
 {
 	struct blk_sim s;
-	struct blk_rq *saved;
 	uint32_t i, k = 0;
 	int ret = -1;
 
@@ -23,8 +24,7 @@ int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *start, c
 	if (!hz || !nrq)
 		return nrq ? -1 : 0;
 	s.rq = calloc(nrq, sizeof(*s.rq));
-	saved = calloc(nrq, sizeof(*saved));
-	if (!s.rq || !saved)
+	if (!s.rq)
 		goto out;
 	s.nrq = nrq;
 	s.hz = hz;
@@ -54,18 +54,25 @@ int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *start, c
 			dd_insert_request(&s, x, e[2]);
 		} else if (e[0] == 1) {
 			struct deadline_data dd = s.dd;
-			uint32_t m;
+			uint32_t m, p, d, roots[DD_PRIO_COUNT][DD_DIR_COUNT];
 
-			/* the model's choice from the kernel's state, then back to that state */
-			memcpy(saved, s.rq, nrq * sizeof(*saved));
+			/* the model's choice from the kernel's state, then back to that state: the
+			 * request it took put back, its counters and positions as they were */
 			m = dd_dispatch_request(&s, e[2]);
 			out[5 * k] = m;
 			out[5 * k + 1] = s.dd.because;
 			out[5 * k + 2] = s.dd.pick;
 			out[5 * k + 3] = s.dd.batching;
 			out[5 * k + 4] = s.dd.starved;
-			memcpy(s.rq, saved, nrq * sizeof(*saved));
+			if (m != BLK_NIL)
+				dd_undo_dispatch(&s, m);
+			for (p = 0; p < DD_PRIO_COUNT; p++)
+				for (d = 0; d < DD_DIR_COUNT; d++)
+					roots[p][d] = s.dd.per_prio[p].sort_root[d];
 			s.dd = dd;
+			for (p = 0; p < DD_PRIO_COUNT; p++)
+				for (d = 0; d < DD_DIR_COUNT; d++)
+					s.dd.per_prio[p].sort_root[d] = roots[p][d];
 			dd_apply_dispatch(&s, x, e[3] & 0xffff, e[3] >> 16);
 			k++;
 		} else {
@@ -75,6 +82,5 @@ int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *start, c
 	ret = (int)k;
 out:
 	free(s.rq);
-	free(saved);
 	return ret;
 }

@@ -273,6 +273,28 @@ uint32_t dd_dispatch_request(struct blk_sim *s, uint64_t now)
 	return x;
 }
 
+/*
+ * Put back a request a dispatch took off the lists: its own FIFO links still name its
+ * neighbours (fifo_del() leaves them), and the sort tree takes it again (its shape may
+ * differ, its order does not). The counters are the caller's to restore.
+ */
+void dd_undo_dispatch(struct blk_sim *s, uint32_t x)
+{
+	struct blk_rq *r = s->rq;
+	struct dd_per_prio *pp = &s->dd.per_prio[r[x].prio];
+	int dir = rq_dir(r, x);
+
+	if (r[x].fifo_prev == BLK_NIL)
+		pp->fifo_head[dir] = x;
+	else
+		r[r[x].fifo_prev].fifo_next = x;
+	if (r[x].fifo_next == BLK_NIL)
+		pp->fifo_tail[dir] = x;
+	else
+		r[r[x].fifo_next].fifo_prev = x;
+	pp->sort_root[dir] = treap_insert(r, pp->sort_root[dir], x);
+}
+
 void dd_apply_dispatch(struct blk_sim *s, uint32_t x, uint32_t batching, uint32_t starved)
 {
 	struct deadline_data *dd = &s->dd;
