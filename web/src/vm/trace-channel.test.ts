@@ -36,4 +36,15 @@ describe("TraceChannel", () => {
     expect(ch.stats).toEqual({ lines: 3, lost: 2, unknown: 0, overrun: 3 });
     expect(ch.take()).toHaveLength(0);
   });
+
+  it("hands views the tracefs lines themselves, numbers stripped, once each; its own mark and dd_dispatch_request are known lines", () => {
+    const ch = new TraceChannel();
+    const enc = new TextEncoder();
+    const dd = "kworker/0:1H-66 [000] ...1. 4.27: dd_dispatch_request: 254,1 R 40600 + 8 prio=BE because=batch pick=sorted batching=11 starved=0 jiffies=4294937705 fifo_left_ms=100 fifo=29,0";
+    const mark = "bash-60 [000] ..... 4.20: tracing_mark_write: fslab: iosched read_expire=100 write_expire=400 fifo_batch=16 writes_starved=2";
+    ch.feed(enc.encode(`1 ${mark}\n2 ${dd}\n3 cat-1 [000] ..... 1.0: sched_switch: prev_comm=cat\n`));
+    expect(ch.takeLines()).toEqual([mark, dd, "cat-1 [000] ..... 1.0: sched_switch: prev_comm=cat"]);
+    expect(ch.takeLines()).toEqual([]);
+    expect(ch.stats.unknown).toBe(1); // the sched_switch line: no view reads it
+  });
 });
