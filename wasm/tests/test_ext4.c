@@ -30,6 +30,27 @@ int main(void)
 	CHECK_EQ(ext4_write_file(&k4, EXT4_BUFFERED, 160ull << 20, 4096, 96u << 20, &r), 0);
 	CHECK_EQ(r.allocations, 2);
 	CHECK_EQ(r.bitmap_updates, 3);
+	/* direct 4 KiB writes on 64 KiB blocks: each extends the file, so iomap zeroes its block
+	 * from the write's end to the block's end: 60+56+...+4 KiB = 480 KiB per block, 16 blocks.
+	 * 1 MiB of data and 7680 KiB of zeros: 8704 KiB, what the guest's kernel wrote */
+	CHECK_EQ(ext4_write_file(&lbs, EXT4_DIRECT, 1 << 20, 4096, 1 << 25, &r), 0);
+	CHECK_EQ(r.zero_bytes, 16 * 480 * 1024);
+	/* 16 KiB writes: 48+32+16 KiB per block (the guest: 2560 KiB in all) */
+	CHECK_EQ(ext4_write_file(&lbs, EXT4_DIRECT, 1 << 20, 16384, 1 << 25, &r), 0);
+	CHECK_EQ(r.zero_bytes, 16 * 96 * 1024);
+	/* whole-block writes, and 4 KiB blocks (bigalloc's too), never write a block in part */
+	CHECK_EQ(ext4_write_file(&lbs, EXT4_DIRECT, 1 << 20, 65536, 1 << 25, &r), 0);
+	CHECK_EQ(r.zero_bytes, 0);
+	CHECK_EQ(ext4_write_file(&big, EXT4_DIRECT, 1 << 20, 4096, 1 << 25, &r), 0);
+	CHECK_EQ(r.zero_bytes, 0);
+	/* a write that starts inside a new block: its head is zeroed too (24 KiB writes: the
+	 * second starts at 24 KiB of block 0, mapped; the third, 48..72 KiB, reaches block 1,
+	 * new, at its start). 72 KiB file: write 1 tail 40, write 2 tail 16, write 3 tail 56 */
+	CHECK_EQ(ext4_write_file(&lbs, EXT4_DIRECT, 72 * 1024, 24 * 1024, 1 << 25, &r), 0);
+	CHECK_EQ(r.zero_bytes, (40 + 16 + 56) * 1024);
+	/* buffered writes go through the page cache: no iomap zeroing */
+	CHECK_EQ(ext4_write_file(&lbs, EXT4_BUFFERED, 1 << 20, 4096, 1 << 25, &r), 0);
+	CHECK_EQ(r.zero_bytes, 0);
 	CHECK_EQ(ext4_write_file(&(struct ext4_layout){ 4096, 2048 }, EXT4_DIRECT, 1, 1, 1, &r), -22);
 	return CHECK_DONE("test_ext4");
 }

@@ -35,10 +35,30 @@ int ext4_write_file(const struct ext4_layout *l, enum ext4_write_mode mode, uint
 	out->bitmap_bytes = B;
 
 	uint64_t allocated = 0; /* bytes of the file that have clusters */
+	uint64_t mapped = 0;    /* bytes of the file whose blocks a write has mapped (iomap: not new) */
 	uint64_t pos = 0, group = 0, goal = 0;
 	uint64_t step = mode == EXT4_DIRECT ? bs : extent_max;
 	while (pos < bytes) {
 		uint64_t end = pos + step < bytes ? pos + step : bytes;
+
+		if (mode == EXT4_DIRECT) {
+			/* iomap_dio_bio_iter(), block by block of this write: a block not mapped before
+			 * is IOMAP_F_NEW (need_zeroout: its head is zeroed); its tail is zeroed when new
+			 * or when the write reaches EOF, which every write of a new file does */
+			uint64_t a = pos;
+			while (a < end) {
+				uint64_t blk_end = (a / B + 1) * B, b = end < blk_end ? end : blk_end;
+				int is_new = a >= mapped;
+
+				if (is_new && a % B)
+					out->zero_bytes += a % B;
+				if (b % B && (is_new || b == end))
+					out->zero_bytes += B - b % B;
+				a = b;
+			}
+			if ((end + B - 1) / B * B > mapped)
+				mapped = (end + B - 1) / B * B;
+		}
 		pos = end;
 		if (end <= allocated)
 			continue; /* this write lands in clusters an earlier one allocated */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The ext4 core's wasm surface (web/src/cores/ext4-core.ts). out[6]: allocations,
- * bitmap_updates, csum_bytes, clusters, bitmap_bytes, last_csum. */
+/* The ext4 core's wasm surface (web/src/cores/ext4-core.ts). out[7]: allocations,
+ * bitmap_updates, csum_bytes, clusters, bitmap_bytes, last_csum, zero_bytes. */
 #include "fslab/ext4.h"
 
 int fx_ext4_write_file(uint32_t block_size, uint32_t cluster_size, int direct, double bytes, uint32_t bs,
@@ -16,5 +16,6 @@ int fx_ext4_write_file(uint32_t block_size, uint32_t cluster_size, int direct, d
 	out[3] = (double)r.clusters;
 	out[4] = r.bitmap_bytes;
 	out[5] = r.last_csum;
+	out[6] = (double)r.zero_bytes;
 	return ret;
 }

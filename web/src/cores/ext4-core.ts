@@ -19,20 +19,22 @@ export interface Ext4Write {
   csum_bytes: number;
   clusters: number;
   bitmap_bytes: number;
+  /** direct: zeros iomap writes to the device around writes smaller than a block (ext4.h) */
+  zero_bytes: number;
   ms: number; // time the model took, mostly the checksums (measured, so it varies)
 }
 
 export class Ext4Error extends Error {}
 
 export function ext4WriteFile(m: any, layout: Ext4Layout, direct: boolean, bytes: number, bs: number, extentMax = 32 << 20): Ext4Write {
-  const out = m._fx_malloc(6 * 8);
+  const out = m._fx_malloc(7 * 8);
   try {
     const t0 = performance.now();
     const ret = m._fx_ext4_write_file(layout.block_size, layout.cluster_size, direct ? 1 : 0, bytes, bs, extentMax, out);
     const ms = performance.now() - t0;
     if (ret < 0) throw new Ext4Error(`layout ${layout.block_size}/${layout.cluster_size} or write size ${bs} refused`);
-    const r = m.HEAPF64.subarray(out >>> 3, (out >>> 3) + 6);
-    return { allocations: r[0], bitmap_updates: r[1], csum_bytes: r[2], clusters: r[3], bitmap_bytes: r[4], ms };
+    const r = m.HEAPF64.subarray(out >>> 3, (out >>> 3) + 7);
+    return { allocations: r[0], bitmap_updates: r[1], csum_bytes: r[2], clusters: r[3], bitmap_bytes: r[4], zero_bytes: r[6], ms };
   } finally {
     m._fx_free(out);
   }
