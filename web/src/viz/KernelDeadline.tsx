@@ -70,7 +70,24 @@ export function KernelDeadline({ client }: { client: BlkClient | null }) {
  * "fslab: iosched ..." mark the lab writes before a run; the newest run followed as it grows,
  * the model's verdicts recomputed (in the worker) once the stream pauses for a moment.
  */
-export function KernelDeadlineLive({ lines }: { lines: string[] }) {
+/** The value, at most once per `ms` while it keeps changing (and its last value when it stops). */
+function useThrottled<T>(value: T, ms: number): T {
+  const [shown, setShown] = useState(value);
+  const last = useRef(0);
+  useEffect(() => {
+    const wait = last.current + ms - performance.now();
+    const t = setTimeout(() => {
+      last.current = performance.now();
+      setShown(value);
+    }, Math.max(0, wait));
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return shown;
+}
+
+export function KernelDeadlineLive({ lines: streaming }: { lines: string[] }) {
+  // a long load streams thousands of lines a second; each update re-reads the run, so at most 4 a second
+  const lines = useThrottled(streaming, 250);
   const client = useRef<BlkClient | null>(null);
   useEffect(() => {
     client.current = new BlkClient();
