@@ -53,10 +53,11 @@ describe("ext4 direct writes smaller than a block", () => {
     const mkfs: Record<string, string> = { "4k": "-b 4096", "bigalloc-64k": "-b 4096 -O bigalloc -C 65536", "64k (LBS)": "-b 65536" };
     for (const l of LAYOUTS) {
       // 1 MiB to a new file by dd oflag=direct, on a fresh volume over loop; the loop device's
-      // sectors-written counter before and after (no sync: direct writes are done when dd is)
+      // sectors-written counter before and after (no sync after: direct writes are done when dd is;
+      // a sync before, so the journal commit of the last file does not land in this window)
       const out = await sh(
         `truncate -s 128M /tmp/e.img && dev=$(losetup -f --show /tmp/e.img) && mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 ${mkfs[l.name]} $dev >/dev/null 2>&1 && mkdir -p /mnt/e && mount $dev /mnt/e && sync && ` +
-          `for bs in 4 16 64; do w0=$(awk '{print $7}' /sys/block/\${dev#/dev/}/stat); dd if=/dev/zero of=/mnt/e/f$bs bs=\${bs}k count=$((1024 / bs)) oflag=direct status=none; ` +
+          `for bs in 4 16 64; do sync; w0=$(awk '{print $7}' /sys/block/\${dev#/dev/}/stat); dd if=/dev/zero of=/mnt/e/f$bs bs=\${bs}k count=$((1024 / bs)) oflag=direct status=none; ` +
           `w1=$(awk '{print $7}' /sys/block/\${dev#/dev/}/stat); echo $bs $(( (w1 - w0) * 512 )); done; umount /mnt/e; losetup -d $dev; rm /tmp/e.img`,
       );
       const measured = Object.fromEntries(out.trim().split("\n").map((line) => line.split(" ").map(Number)));
