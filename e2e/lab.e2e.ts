@@ -9,6 +9,7 @@ import { ExfatLab } from "../web/src/cores/exfat-scenario";
 import { DiscardPolicy } from "../web/src/cores/events";
 import { dirRun, runDirScript, LAB_SCENARIO } from "../web/src/cores/exfat-dir";
 import { slotRuns } from "../web/src/cores/exfat-disk";
+import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
 
 const base = () => inject("baseUrl");
 
@@ -361,6 +362,33 @@ describe("mq-deadline lab", () => {
     // the first run is still there to step through
     await panel.getByLabel("run").selectOption("0");
     await expect.poll(summary).toMatch(new RegExp(`^Run 1: ${one.dispatches} dispatches`));
+  });
+});
+
+describe("ext4-lbs lab", () => {
+  it("measures 1 MiB of direct writes at three layouts and three sizes in the guest: every count is the model's", async () => {
+    const b = await launch();
+    try {
+      await b.page.goto(`${base()}#/lab/ext4-lbs`);
+      await b.page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
+      const run = (n: number) => b.page.locator(".vm-cmd button").nth(n).click();
+      await run(0); // three volumes
+      await runInTerminal(b.page, "grep -c ' /mnt/lbs ext4' /proc/mounts", 60_000);
+      await run(1); // measure
+      await runInTerminal(b.page, "wc -l < /mnt/host/ext4-direct.txt", 120_000);
+      await b.page.getByRole("button", { name: "Load the guest's measurements" }).click();
+      const verdict = b.page.getByTestId("ext4-direct-verdict");
+      await expect.poll(() => verdict.getAttribute("data-measured").catch(() => null), { timeout: 30_000 }).toBe("9");
+      expect(await verdict.getAttribute("data-differ")).toBe("0");
+      // the cell the lab is about: 4 KiB writes on 64 KiB blocks
+      const m = await loadCoreModule("ext4");
+      const lbs = ext4WriteFile(m, LAYOUTS[2], true, 1 << 20, 4096);
+      expect(await b.page.locator('[data-cell="64k (LBS)/4096"]').textContent()).toBe(`${Math.round(((1 << 20) + lbs.zero_bytes) / 1024)} KiB`);
+      expect(lbs.zero_bytes).toBe(7680 * 1024);
+      await screenshot(b.page, "ext4-lbs-lab");
+    } finally {
+      await b.close();
+    }
   });
 });
 

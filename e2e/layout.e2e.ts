@@ -15,6 +15,7 @@ const PAGES: Array<{ name: string; hash: string; run?: string }> = [
   { name: "play-blk", hash: "#/play/blk", run: "Run without predicting" },
   { name: "play-blk-kernel", hash: "#/play/blk", run: "recorded: null_blk, two readers and a writer" },
   { name: "lab-mq-deadline", hash: "#/lab/mq-deadline" },
+  { name: "lab-ext4-lbs", hash: "#/lab/ext4-lbs" },
   { name: "play-f2fs", hash: "#/play/f2fs", run: "Run without predicting" },
   { name: "play-ext4", hash: "#/play/ext4", run: "Show the real volumes" },
   { name: "play-vfat", hash: "#/play/vfat" },

@@ -4,7 +4,7 @@
 // Parsing is strict and every error names its line, so `npm run labs:check` can point at it.
 import { parse as parseYaml } from "yaml";
 
-export const KNOWN_VIEWS = ["exfat-clusters", "exfat-dir", "write-path", "f2fs-nid", "mq-deadline"] as const;
+export const KNOWN_VIEWS = ["exfat-clusters", "exfat-dir", "write-path", "f2fs-nid", "mq-deadline", "ext4-direct"] as const;
 
 export interface LabMeta {
   id: string;

@@ -12,6 +12,7 @@ import { WritePathView } from "../viz/WritePathView";
 import { KernelNidScans, runUnder, useLabNidRuns } from "../viz/KernelNidScans";
 import { F2fsDiskNat } from "../viz/F2fsDiskNat";
 import { KernelDeadlineLive } from "../viz/KernelDeadline";
+import { Ext4DirectView } from "../viz/Ext4DirectView";
 import { discardsOf } from "../cores/events";
 import type { TraceStats } from "../vm/trace-channel";
 
@@ -40,6 +41,7 @@ const VIEWS: Record<string, (live: Live, vm: VmHandle | null) => ReactElement> =
   "write-path": (_live, vm) => <WritePathView key="write-path" vm={vm} />,
   "f2fs-nid": (live, vm) => <F2fsNidViews key="f2fs-nid" live={live} vm={vm} />,
   "mq-deadline": (live) => <KernelDeadlineLive key="mq-deadline" lines={live.lines} />,
+  "ext4-direct": (_live, vm) => <Ext4DirectView key="ext4-direct" vm={vm} />,
 };
 
 /** The f2fs-clue lab's panels: the model runs once for both (the lab's last run is under clue 4). */
