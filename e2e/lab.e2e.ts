@@ -266,8 +266,11 @@ describe("write-path lab", () => {
     expect(await calls("driver")).toBeGreaterThan(0);
     // the page is cross-origin isolated, so the guest's clock is fine enough to time calls
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    // a 100 µs clock would give 0 or 100+ µs; fine timing gives many calls between (the
+    // shortest leaf calls can still read 0.0: the isolated clock ticks in a few µs)
     const times = await page.locator(".call-time").allTextContents();
-    expect(times.filter((t) => t === "0.0 µs").length).toBeLessThan(times.length / 10);
+    const between = times.filter((t) => /^\d+\.\d µs$/.test(t) && parseFloat(t) > 0 && parseFloat(t) < 100);
+    expect(between.length, times.join(" ")).toBeGreaterThan(times.length / 4);
   });
 });
 
