@@ -11,7 +11,7 @@ import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
 import { hex, vfatName } from "../web/src/cores/vfat-core";
 import { inspectImage, type Ext4Report, type VfatReport } from "../web/src/cores/inspect";
 import { VFAT_MOUNTS, VFAT_NAMES } from "../wasm/tests/images/vfat-names";
-import { dirRun, dirScenarioOps } from "../web/src/cores/exfat-dir";
+import { dirRun, dirScenarioOps, dirSweeps } from "../web/src/cores/exfat-dir";
 import { slotRuns } from "../web/src/cores/exfat-disk";
 import { compareBlkTrace, parseBlkTrace, simulateBlkTrace } from "../web/src/cores/blk-trace";
 import { kernelDdTimeline, replayDdDecisions } from "../web/src/cores/dd-kernel";
@@ -365,6 +365,20 @@ describe("/play/exfat-dir", () => {
       // the slots drawn are the model's, slot for slot
       expect(await b.page.getByTestId("slots-1").getAttribute("data-slots")).toBe(slotRuns(hint.slots));
       expect(await b.page.getByTestId("slots-0").getAttribute("data-slots")).toBe(slotRuns(old.slots));
+      // the search sweeping across the slots, create by create: the core's records, in words
+      const sweeps = [true, false].map((h) => dirSweeps(m, h, ops));
+      const words = (sw: (typeof sweeps)[number][number]) =>
+        sw.searches.map((q) => `examined ${q.examined} from slot ${q.start}${q.result === null ? ", found no room (the directory grows a cluster)" : `, found room at ${q.result}`}`).join("; then ");
+      const view = b.page.getByTestId("dir-sweep");
+      // 680 creates: the first 50 and the last 350 are kept; step 369 is create 650, a long name after the removals
+      expect(sweeps[0][369].create).toBe(650);
+      await view.getByTestId("scrub").fill("369");
+      await expect.poll(() => view.getByTestId("sweep-op").textContent()).toMatch(/^Create 650: file-with-long-name-650 /);
+      for (const [i, h] of [[0, 1], [1, 0]] as const) expect(await view.getByTestId(`sweep-${h}`).textContent()).toBe(words(sweeps[i][369]));
+      expect(sweeps[1][369].searches[0].examined).toBeGreaterThan(100 * sweeps[0][369].searches[0].examined);
+      await view.getByTestId("step").focus();
+      await b.page.keyboard.press("ArrowRight");
+      await expect.poll(() => view.getByTestId("sweep-op").textContent()).toMatch(/^Create 651: /);
       await screenshot(b.page, "play-exfat-dir");
       // a changed parameter goes into the link and clears the answer
       await b.page.getByLabel(/then create long names/).fill("10");

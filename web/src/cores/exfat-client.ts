@@ -2,7 +2,7 @@
 import type { ExfatSnapshot } from "./exfat-core";
 import type { DeleteResult } from "./exfat-scenario";
 import type { DiscardPolicy } from "./events";
-import type { DirRun } from "./exfat-dir";
+import type { DirRun, DirSweep } from "./exfat-dir";
 import { WorkerClient } from "./worker-client";
 
 export type ExfatRequest =
@@ -11,12 +11,15 @@ export type ExfatRequest =
   | { op: "createFragmented"; clusters: number; runs: number }
   | { op: "createRuns"; lengths: number[] }
   | { op: "delete"; id: number; policy: DiscardPolicy }
-  | { op: "dir"; ops: string[] };
+  | { op: "dir"; ops: string[] }
+  | { op: "dirSweeps"; ops: string[] };
 
 type Reply<R extends ExfatRequest> = R["op"] extends "reset"
   ? ExfatSnapshot
   : R["op"] extends "dir"
     ? DirRun[]
+  : R["op"] extends "dirSweeps"
+    ? DirSweep[][]
   : R["op"] extends "delete"
     ? { result: DeleteResult; snapshot: ExfatSnapshot }
     : { id: number; snapshot: ExfatSnapshot };

@@ -72,6 +72,60 @@ export function runDirScript(m: any, emptyHint: boolean, ops: string[]): { event
   return { events: dir.takeEvents(), examined: dir.examined, dir, slotOf: at };
 }
 
+/** One create's search(es), and the directory just after it (where the new set went). */
+export interface DirSweep {
+  op: number; // index into the script
+  create: number; // which create of the script, from 1
+  name: string;
+  searches: Array<{ start: number; examined: number; result: number | null }>; // result null: -ENOSPC (the directory grew)
+  slot: number; // where the entry set went
+  entries: number; // how many entries it takes
+  slots: Uint8Array; // 0 unused, 1 deleted, 2 in use, after the create
+  clusters: number;
+}
+
+/**
+ * A script's creates, each with its searches as the EXFAT_EMPTY_SEARCH records give them (from
+ * the hint, or from slot 0 without one, `examined` entries on) and the directory after it, for
+ * a step-through of the search sweeping across the slots. Each keeps a copy of the slots, so
+ * only the first `head` and the last `tail` creates are kept (the start, and where removals
+ * have left holes).
+ */
+export function dirSweeps(m: any, emptyHint: boolean, ops: string[], head = 50, tail = 350): DirSweep[] {
+  const dir = new ExfatDir(m, emptyHint);
+  const at = new Map<string, number>();
+  const out: DirSweep[] = [];
+  const NONE = 0xffffffff;
+  const creates = ops.filter((o) => o[0] === "+").length;
+  const keep = (n: number) => n <= head || n > creates - tail;
+  let n = 0;
+  try {
+    for (let i = 0; i < ops.length; i++) {
+      const name = ops[i].slice(1);
+      if (ops[i][0] === "-") {
+        dir.remove(at.get(name)!, [...name].length);
+        at.delete(name);
+        continue;
+      }
+      dir.takeEvents();
+      const slot = dir.create([...name].length);
+      at.set(name, slot);
+      const ev = dir.takeEvents();
+      if (!keep(++n)) continue;
+      const searches = [];
+      for (let k = 0; k + WORDS_PER_EVENT <= ev.length; k += WORDS_PER_EVENT)
+        searches.push({ start: ev[k + 2] === NONE ? 0 : ev[k + 2], examined: ev[k + 1], result: ev[k + 3] === NONE ? null : ev[k + 3] });
+      out.push({ op: i, create: n, name, searches, slot, entries: entrySetSize([...name].length), slots: dir.slots(), clusters: dir.clusters });
+    }
+    return out;
+  } finally {
+    dir.dispose();
+  }
+}
+
+/** file, stream extension, and a name entry per 15 UTF-16 units */
+export const entrySetSize = (nameLength: number) => 2 + Math.ceil(nameLength / 15);
+
 /** The lab's steps (labs/exfat-empty-hint): 200 short names, every third removed, then 60 long
  *  names of 4 entries that do not fit the 3-entry holes. The guest test runs the same. */
 export const LAB_SCENARIO: string[] = [

@@ -7,7 +7,7 @@ import wasmUrl from "@wasm/exfat.wasm?url";
 import { ExfatCore } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
 import type { ExfatRequest } from "./exfat-client";
-import { dirRun } from "./exfat-dir";
+import { dirRun, dirSweeps } from "./exfat-dir";
 
 let lab: ExfatLab | null = null;
 const ready = createExfat({ locateFile: () => wasmUrl });
@@ -44,6 +44,9 @@ self.onmessage = async (e: MessageEvent<{ seq: number; req: ExfatRequest }>) => 
         break;
       case "dir": // one directory per setting of empty_hint, replayed from its first step
         result = [true, false].map((hint) => dirRun(module, hint, req.ops));
+        break;
+      case "dirSweeps": // the first creates' searches, with the hint and without
+        result = [true, false].map((hint) => dirSweeps(module, hint, req.ops));
         break;
     }
     (self as unknown as Worker).postMessage({ seq, result }, transferables(result));

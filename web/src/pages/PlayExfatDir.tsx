@@ -6,8 +6,9 @@
 // record (the exfat-empty-hint lab checks it live). The link holds every parameter.
 import { useEffect, useMemo, useState } from "react";
 import { ExfatClient } from "../cores/exfat-client";
-import { dirScenarioOps, type DirRun, type DirScenario } from "../cores/exfat-dir";
+import { dirScenarioOps, type DirRun, type DirScenario, type DirSweep } from "../cores/exfat-dir";
 import { DirRunsView } from "../viz/DirectoryView";
+import { DirSweepView } from "../viz/DirSweep";
 import { intParam } from "./query";
 
 export function parseDirParams(query: string): DirScenario {
@@ -31,6 +32,7 @@ export function PlayExfatDir({ query }: { query: string }) {
   const [p, setP] = useState<DirScenario>(() => parseDirParams(query));
   const [guess, setGuess] = useState("");
   const [runs, setRuns] = useState<DirRun[] | null>(null);
+  const [sweeps, setSweeps] = useState<DirSweep[][] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const client = useMemo(() => new ExfatClient(), []);
@@ -40,6 +42,7 @@ export function PlayExfatDir({ query }: { query: string }) {
     const next = { ...p, [k]: v };
     setP(next);
     setRuns(null);
+    setSweeps(null);
     history.replaceState(null, "", `#/play/exfat-dir?${toQuery(next)}`);
   };
   async function reveal() {
@@ -47,6 +50,7 @@ export function PlayExfatDir({ query }: { query: string }) {
     setError(null);
     try {
       setRuns(await client.call({ op: "dir", ops: dirScenarioOps(p) }));
+      setSweeps(await client.call({ op: "dirSweeps", ops: dirScenarioOps(p) }));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -88,6 +92,7 @@ export function PlayExfatDir({ query }: { query: string }) {
             entries already cached is cheap. The seed's 57% is whole creates timed on a real device.
           </p>
           <DirRunsView runs={runs} />
+          {sweeps && <DirSweepView sweeps={sweeps} />}
         </div>
       )}
     </section>

@@ -5,7 +5,8 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { line, max, scaleLinear, select, axisLeft } from "d3";
 import { ExfatClient } from "../cores/exfat-client";
-import type { DirRun } from "../cores/exfat-dir";
+import type { DirRun, DirSweep } from "../cores/exfat-dir";
+import { DirSweepView } from "./DirSweep";
 import { OKABE_ITO } from "./palette";
 import { slotRuns } from "../cores/exfat-disk";
 
@@ -99,10 +100,12 @@ export function DirectoryView() {
   const client = useMemo(() => new ExfatClient(), []);
   const [ops, setOps] = useState<string[]>([]);
   const [runs, setRuns] = useState<DirRun[] | null>(null);
+  const [sweeps, setSweeps] = useState<DirSweep[][] | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => () => client.terminate(), [client]);
   useEffect(() => {
     client.call({ op: "dir", ops }).then(setRuns, (e) => setError(e.message));
+    client.call({ op: "dirSweeps", ops }).then(setSweeps, (e) => setError(e.message));
   }, [client, ops]);
 
   const live = (o: string[]) => new Set(o.filter((x) => x[0] === "+").map((x) => x.slice(1)).filter((n) => !o.includes(`-${n}`)));
@@ -122,6 +125,7 @@ export function DirectoryView() {
       </div>
       {error && <p className="error">{error}</p>}
       {runs && <DirRunsView runs={runs} />}
+      {sweeps && <DirSweepView key={ops.length} sweeps={sweeps} />}
     </section>
   );
 }
