@@ -205,24 +205,9 @@ const OP_NAME: Record<number, string> = { [BlkOp.Read]: "R", [BlkOp.Write]: "W",
 
 /** fslab simulate blk --trace FILE: the kernel's requests through the model, its times beside the kernel's */
 async function simulateBlkTraceCommand(file: string, o: TraceCommand): Promise<number> {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (e: any) {
-    throw new Error(`--trace: cannot read ${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
-  }
   let trace: BlkTrace;
   try {
-    if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-      try {
-        bytes = gunzipSync(bytes);
-      } catch (e) {
-        throw new BlkTraceError(`a damaged gzip file (${(e as Error).message})`);
-      }
-    }
-    const text = bytes.toString("utf8");
-    if (text.includes("\0")) throw new BlkTraceError("binary data, not tracefs text (cat /sys/kernel/tracing/trace, not trace_pipe_raw)");
-    trace = parseBlkTrace(text);
+    trace = parseBlkTrace(readTrace(file));
     if (!trace.requests.length)
       throw new BlkTraceError(`no block requests in ${trace.lines} lines: capture with events/block/block_rq_insert, block_rq_issue and block_rq_complete enabled (block_bio_queue too for direct issues)`);
     if (o.dev !== undefined) trace = onDevice(trace, o.dev);
@@ -516,6 +501,7 @@ async function simulateExt4Command(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** --trace FILE's text: gzipped or not; a file that is not tracefs text is a BlkTraceError */
 function readTrace(file: string): string {
   let bytes: Buffer;
   try {
@@ -523,8 +509,16 @@ function readTrace(file: string): string {
   } catch (e: any) {
     throw new Error(`--trace: cannot read ${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
   }
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
-  return bytes.toString("utf8");
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      bytes = gunzipSync(bytes);
+    } catch (e) {
+      throw new BlkTraceError(`a damaged gzip file (${(e as Error).message})`);
+    }
+  }
+  const text = bytes.toString("utf8");
+  if (text.includes("\0")) throw new BlkTraceError("binary data, not tracefs text (cat /sys/kernel/tracing/trace, not trace_pipe_raw)");
+  return text;
 }
 
 async function simulateDecisionsCommand(file: string, dev: string | undefined, over: Partial<DdTunables>, hz: number, json: boolean): Promise<number> {

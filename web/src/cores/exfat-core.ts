@@ -6,6 +6,7 @@
 //     -> event records copied out of linear memory into a fresh Uint32Array
 //     -> returned to the caller, who may transfer its buffer
 import { DiscardPolicy } from "./events";
+import type { Run } from "./inspect";
 
 export const EXFAT_FIRST_CLUSTER = 2;
 export const ALLOC_FAT_CHAIN = 0x01;
@@ -140,9 +141,23 @@ export class ExfatCore {
   }
 }
 
+/** A chain's contiguous runs, [first cluster, clusters], in chain order. */
+export function chainRuns(clusters: Uint32Array): Run[] {
+  const out: Run[] = [];
+  for (let i = 0; i < clusters.length; i++) {
+    const last = out[out.length - 1];
+    if (last && clusters[i] === last[0] + last[1]) last[1]++;
+    else out.push([clusters[i], 1]);
+  }
+  return out;
+}
+
 /** Number of contiguous runs in a chain: the discard requests a batched delete issues. */
 export function runsOf(clusters: Uint32Array): number {
-  let runs = clusters.length ? 1 : 0;
-  for (let i = 1; i < clusters.length; i++) if (clusters[i] !== clusters[i - 1] + 1) runs++;
-  return runs;
+  return chainRuns(clusters).length;
+}
+
+/** Runs as text: "2–17, 40" ("–" for none) */
+export function formatRuns(rs: Run[]): string {
+  return rs.length ? rs.map(([s, n]) => (n > 1 ? `${s}–${s + n - 1}` : `${s}`)).join(", ") : "–";
 }

@@ -3,9 +3,9 @@
 // over all of it: one block. Predict the ratio, then see checksum bytes per byte written for
 // each write size, buffered and direct, from the ext4 core (in a worker).
 import { useEffect, useMemo, useRef, useState } from "react";
-import { WorkerClient } from "../cores/worker-client";
 import { inspectClient, type InspectClient } from "../cores/inspect-client";
-import { LAYOUTS, type Ext4Write } from "../cores/ext4-core";
+import { LAYOUTS } from "../cores/ext4-core";
+import { ext4Client, type Ext4Client, type Ext4Row as Row } from "../cores/ext4-client";
 import { ScalingChart } from "../viz/ScalingChart";
 import { Ext4GroupBitmaps, type Ext4Volume } from "../viz/Ext4GroupBitmaps";
 import { groupBitmaps } from "../cores/ext4-bitmaps";
@@ -19,7 +19,6 @@ const IMAGES = [
   { name: "64k blocks (LBS)", url: new URL("../../../wasm/tests/images/ext4-64k.img.gz", import.meta.url).href },
 ];
 
-type Row = Ext4Write & { layout: string; bs: number };
 const SIZES = [4096, 8192, 16384, 32768, 65536];
 const VOLUME = 1 << 30; // for the groups table: a 1 GiB volume
 
@@ -29,9 +28,9 @@ export function PlayExt4({ query }: { query: string }) {
   const [guess, setGuess] = useState("");
   const [rows, setRows] = useState<Row[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const client = useRef<WorkerClient<{ bytes: number; direct: boolean; sizes: number[] }, Row[]> | null>(null);
+  const client = useRef<Ext4Client | null>(null);
   useEffect(() => {
-    client.current = new WorkerClient(new Worker(new URL("../cores/ext4.worker.ts", import.meta.url), { type: "module" }), "ext4", (d) => d.results);
+    client.current = ext4Client();
     return () => client.current?.terminate();
   }, []);
 

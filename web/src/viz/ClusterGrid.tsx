@@ -5,7 +5,7 @@
 // few marks on top.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { line, curveMonotoneX, scaleLinear } from "d3";
-import { EXFAT_FIRST_CLUSTER, ALLOC_NO_FAT_CHAIN, type ExfatSnapshot } from "../cores/exfat-core";
+import { EXFAT_FIRST_CLUSTER, ALLOC_NO_FAT_CHAIN, chainRuns, formatRuns, type ExfatSnapshot } from "../cores/exfat-core";
 import type { ExfatDiscard } from "../cores/events";
 import { fileColour, FREE } from "./palette";
 import { paintCells, rgbaWord } from "./paint";
@@ -62,14 +62,8 @@ export function ClusterGrid({ snapshot, bitmap = snapshot.bitmap, selected, disc
   const fileRuns = useMemo(
     () =>
       snapshot.files.map((f) => {
-        const runs: string[] = [];
-        for (let k = 0; k < f.clusters.length; ) {
-          let e = k;
-          while (e + 1 < f.clusters.length && f.clusters[e + 1] === f.clusters[e] + 1) e++;
-          runs.push(e > k ? `${f.clusters[k]}–${f.clusters[e]}` : `${f.clusters[k]}`);
-          k = e + 1;
-        }
-        return [f.name, f.clusters.length, runs.length > 12 ? `${runs.slice(0, 12).join(", ")}, … (${runs.length} runs)` : runs.join(", "), f.flags === ALLOC_NO_FAT_CHAIN ? "NoFatChain (contiguous)" : "FAT chain"];
+        const runs = chainRuns(f.clusters);
+        return [f.name, f.clusters.length, runs.length > 12 ? `${formatRuns(runs.slice(0, 12))}, … (${runs.length} runs)` : formatRuns(runs), f.flags === ALLOC_NO_FAT_CHAIN ? "NoFatChain (contiguous)" : "FAT chain"];
       }),
     [snapshot],
   );

@@ -1,43 +1,11 @@
 // The empty-entry search sweeping across a directory, one create at a time, with the hint and
 // without: each create's search(es) drawn over the directory's 32-byte slots (the entries it
-// examined outlined, from the hint or from slot 0), and where the new entry set went. Steps
-// through the script's first creates (dirSweeps in the exfat worker).
-import { useEffect, useRef, useState } from "react";
+// examined underlined, from the hint or from slot 0), and where the new entry set went, in the
+// same SlotStrip as the whole directories. Steps through the creates dirSweeps kept.
+import { useState } from "react";
 import type { DirSweep as Sweep } from "../cores/exfat-dir";
 import { StepControls } from "./StepControls";
-
-const SLOT_COLOURS = ["#e8e8e8", "#E69F00", "#0072B2"]; // unused, deleted, in use (as SlotStrip)
-const EXAMINED = "#000000";
-const PLACED = "#CC79A7";
-const W = 4;
-const H = 9;
-
-function SweepStrip({ s, testId }: { s: Sweep; testId: string }) {
-  const ref = useRef<HTMLCanvasElement>(null);
-  const per = s.slots.length / s.clusters;
-  useEffect(() => {
-    const c = ref.current!;
-    const ratio = window.devicePixelRatio || 1;
-    c.width = per * W * ratio;
-    c.height = s.clusters * (H + 2) * ratio;
-    const g = c.getContext("2d")!;
-    g.scale(ratio, ratio);
-    const at = (i: number): [number, number] => [(i % per) * W, Math.floor(i / per) * (H + 2)];
-    s.slots.forEach((v, i) => {
-      const [x, y] = at(i);
-      g.fillStyle = i >= s.slot && i < s.slot + s.entries ? PLACED : SLOT_COLOURS[v];
-      g.fillRect(x, y, W - 0.5, H);
-    });
-    // the examined entries: a line under each
-    g.fillStyle = EXAMINED;
-    for (const q of s.searches)
-      for (let i = q.start; i < q.start + q.examined && i < s.slots.length; i++) {
-        const [x, y] = at(i);
-        g.fillRect(x, y + H - 2, W - 0.5, 2);
-      }
-  }, [s, per]);
-  return <canvas ref={ref} style={{ width: per * W, height: s.clusters * (H + 2) }} aria-hidden="true" data-testid={testId} />;
-}
+import { PLACED, SlotStrip } from "./SlotStrip";
 
 const words = (s: Sweep) =>
   s.searches
@@ -64,7 +32,12 @@ export function DirSweepView({ sweeps }: { sweeps: Sweep[][] }) {
               <strong>{i === 0 ? "with the hint" : "without"}</strong>: <span data-testid={`sweep-${i === 0 ? 1 : 0}`}>{words(s)}</span>; placed at{" "}
               {s.slot}.
             </figcaption>
-            <SweepStrip s={s} testId={`sweep-strip-${i === 0 ? 1 : 0}`} />
+            <SlotStrip
+              run={s}
+              testId={`sweep-strip-${i === 0 ? 1 : 0}`}
+              placed={{ start: s.slot, count: s.entries }}
+              underlined={s.searches.map((q) => ({ start: q.start, count: q.examined }))}
+            />
           </figure>
         ))}
       </div>

@@ -8,32 +8,7 @@ import { ExfatClient } from "../cores/exfat-client";
 import type { DirRun, DirSweep } from "../cores/exfat-dir";
 import { DirSweepView } from "./DirSweep";
 import { OKABE_ITO } from "./palette";
-import { slotRuns } from "../cores/exfat-disk";
-
-const SLOT_COLOURS = ["#e8e8e8", "#E69F00", "#0072B2"]; // unused, deleted, in use
-const CELL_W = 4;
-const CELL_H = 9;
-
-/** A directory's slots, a row of them per cluster; the model's runs and the disk's alike. */
-export function SlotStrip({ run, testId = `slots-${run.emptyHint ? 1 : 0}` }: { run: Pick<DirRun, "slots" | "clusters"> & { emptyHint?: boolean }; testId?: string }) {
-  const ref = useRef<HTMLCanvasElement>(null);
-  const per = run.slots.length / run.clusters;
-  useEffect(() => {
-    const c = ref.current!;
-    const ratio = window.devicePixelRatio || 1;
-    c.width = per * CELL_W * ratio;
-    c.height = run.clusters * (CELL_H + 2) * ratio;
-    const g = c.getContext("2d")!;
-    g.scale(ratio, ratio);
-    run.slots.forEach((s, i) => {
-      g.fillStyle = SLOT_COLOURS[s] ?? "#f00";
-      g.fillRect((i % per) * CELL_W, Math.floor(i / per) * (CELL_H + 2), CELL_W - 0.5, CELL_H);
-    });
-  }, [run, per]);
-  return (
-    <canvas ref={ref} style={{ width: per * CELL_W, height: run.clusters * (CELL_H + 2) }} aria-hidden="true" data-testid={testId} data-slots={slotRuns(run.slots)} />
-  );
-}
+import { SLOT_COLOURS, SlotStrip } from "./SlotStrip";
 
 function ExaminedChart({ runs }: { runs: DirRun[] }) {
   const ref = useRef<SVGSVGElement>(null);

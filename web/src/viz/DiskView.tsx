@@ -4,14 +4,13 @@
 // against what the kernel actually wrote.
 import { useEffect, useRef, useState } from "react";
 import { inspectClient, type InspectClient } from "../cores/inspect-client";
-import type { InspectReport, Run } from "../cores/inspect";
+import type { InspectReport } from "../cores/inspect";
 import type { VmHandle } from "../vm/VmConsole";
-import type { ExfatSnapshot } from "../cores/exfat-core";
+import { formatRuns, type ExfatSnapshot } from "../cores/exfat-core";
 import { slotsOfDisk, snapshotOfDisk } from "../cores/exfat-disk";
 import { ClusterGrid } from "./ClusterGrid";
-import { SlotStrip } from "./DirectoryView";
+import { SlotStrip } from "./SlotStrip";
 
-const runs = (rs: Run[]) => (rs.length ? rs.map(([s, n]) => (n > 1 ? `${s}–${s + n - 1}` : `${s}`)).join(", ") : "–");
 
 /** dir: a directory to draw slot by slot, as the directory model draws its own */
 export function DiskView({ vm, file, dir }: { vm: VmHandle | null; file: string; dir?: string }) {
@@ -94,7 +93,7 @@ export function DiskView({ vm, file, dir }: { vm: VmHandle | null; file: string;
               <thead><tr><th>path</th><th>entry</th><th>entries</th><th>clusters</th></tr></thead>
               <tbody>
                 {report.files.slice(0, 500).map((f) => (
-                  <tr key={f.path + f.entry}><td>{f.path}</td><td>{f.entry}</td><td>{f.secondary_count + 1}</td><td>{runs(f.runs)}</td></tr>
+                  <tr key={f.path + f.entry}><td>{f.path}</td><td>{f.entry}</td><td>{f.secondary_count + 1}</td><td>{formatRuns(f.runs)}</td></tr>
                 ))}
               </tbody>
             </table>

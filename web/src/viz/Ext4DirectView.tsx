@@ -4,15 +4,14 @@
 // the lab's `measure` writes to /mnt/host/ext4-direct.txt ("layout bs_KiB bytes" per line),
 // are read over 9p and set beside it, cell by cell.
 import { useEffect, useRef, useState } from "react";
-import { WorkerClient } from "../cores/worker-client";
-import { LAYOUTS, type Ext4Write } from "../cores/ext4-core";
+import { ext4Client, type Ext4Client, type Ext4Row } from "../cores/ext4-client";
+import { LAYOUTS } from "../cores/ext4-core";
 import type { VmHandle } from "../vm/VmConsole";
 
 const SIZES = [4096, 16384, 65536];
 const BYTES = 1 << 20;
 /** the lab's names for the layouts (its mount points) */
 export const LAB_LAYOUT: Record<string, string> = { "4k": "4k", big: "bigalloc-64k", lbs: "64k (LBS)" };
-type Row = Ext4Write & { layout: string; bs: number };
 
 /** "layout bs_KiB bytes" lines; a line that is not one is an error that names it */
 export function parseMeasurements(text: string): Map<string, number> {
@@ -27,12 +26,12 @@ export function parseMeasurements(text: string): Map<string, number> {
 }
 
 export function Ext4DirectView({ vm }: { vm: VmHandle | null }) {
-  const client = useRef<WorkerClient<{ bytes: number; direct: boolean; sizes: number[] }, Row[]> | null>(null);
-  const [rows, setRows] = useState<Row[] | null>(null);
+  const client = useRef<Ext4Client | null>(null);
+  const [rows, setRows] = useState<Ext4Row[] | null>(null);
   const [kernel, setKernel] = useState<Map<string, number> | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    client.current = new WorkerClient(new Worker(new URL("../cores/ext4.worker.ts", import.meta.url), { type: "module" }), "ext4", (d) => d.results);
+    client.current = ext4Client();
     client.current.request({ bytes: BYTES, direct: true, sizes: SIZES }).then(setRows, (e) => setError(e.message));
     return () => client.current?.terminate();
   }, []);

@@ -7,36 +7,21 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { BlkClient } from "../cores/blk-client";
 import { onDevice, parseBlkTrace, type BlkTrace } from "../cores/blk-trace";
 import { DD_FRESH, ddEndState, kernelDdTimeline, splitRuns, traceTunables, type DdReplay } from "../cores/dd-kernel";
-import { fetchBytes, gunzipMaybe } from "../cores/gunzip";
+import { fetchBytes } from "../cores/gunzip";
+import { useTraceFile } from "./useTraceFile";
 import { DeadlineQueues } from "./DeadlineQueues";
 
 const RECORDED = new URL("../cores/traces/blk-nullb-dd.trace.gz", import.meta.url).href;
 
 export function KernelDeadline({ client }: { client: BlkClient | null }) {
-  const [trace, setTrace] = useState<{ name: string; trace: BlkTrace } | null>(null);
-  const [replay, setReplay] = useState<DdReplay | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function load(name: string, bytes: () => Promise<Uint8Array>) {
-    setBusy(true);
-    setError(null);
-    setTrace(null);
-    setReplay(null);
-    try {
-      const t = parseBlkTrace(new TextDecoder().decode(await gunzipMaybe(await bytes())));
-      if (t.devices.length !== 1) throw new Error(`the trace has requests on ${t.devices.length} devices (${t.devices.join(", ")}): trace one device`);
-      kernelDdTimeline(t); // says what is missing before the worker is asked
-      setTrace({ name, trace: t });
-      setReplay(await client!.decisions(t));
-    } catch (e) {
-      setError(`${name}: ${e instanceof Error ? e.message : String(e)}`);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  const timeline = useMemo(() => (trace ? kernelDdTimeline(trace.trace) : null), [trace]);
+  // the timeline first: it says what is missing (no dd_dispatch_request events) before the worker is asked
+  const { loaded, error, busy, load, onFile } = useTraceFile(async (t) => {
+    const timeline = kernelDdTimeline(t);
+    return { timeline, replay: await client!.decisions(t) };
+  });
+  const trace = loaded?.result ? loaded : null;
+  const timeline = trace?.result?.timeline ?? null;
+  const replay = trace?.result?.replay ?? null;
 
   return (
     <div className="kernel-deadline" data-testid="kernel-deadline">
@@ -46,10 +31,7 @@ export function KernelDeadline({ client }: { client: BlkClient | null }) {
         </button>
         <label>
           or your own (tracefs text with dd_dispatch_request){" "}
-          <input type="file" aria-label="an mq-deadline trace file" disabled={!client || busy} onChange={(e) => {
-            const f = e.target.files?.[0];
-            if (f) load(f.name, async () => new Uint8Array(await f.arrayBuffer()));
-          }} />
+          <input type="file" aria-label="an mq-deadline trace file" disabled={!client || busy} onChange={onFile} />
         </label>
       </div>
       {error && <p className="error" role="alert">{error}</p>}
@@ -97,15 +79,25 @@ export function KernelDeadlineLive({ lines: streaming }: { lines: string[] }) {
   const [chosen, setChosen] = useState<number | null>(null); // null: the newest
   const [follow, setFollow] = useState(true);
   const run = chosen ?? runs.length - 1;
+  // runs already parsed, by their first line (its timestamp) and length: only the growing run is read again
+  const parsedRuns = useRef(new Map<string, BlkTrace>());
   const parsed = useMemo(() => {
     if (run < 0) return null;
     try {
       // each run on the device mq-deadline dispatched on (other devices' block events are left out)
+      const seen = new Map<string, BlkTrace>();
       const traces = runs.slice(0, run + 1).map((lines) => {
-        const t = parseBlkTrace(lines.join("\n"));
-        const dev = t.requests.find((r) => r.dd)?.dev;
-        return dev ? onDevice(t, dev) : t;
+        const key = `${lines.length}:${lines[0]}`;
+        let t = parsedRuns.current.get(key);
+        if (!t) {
+          t = parseBlkTrace(lines.join("\n"));
+          const dev = t.requests.find((r) => r.dd)?.dev;
+          if (dev) t = onDevice(t, dev);
+        }
+        seen.set(key, t);
+        return t;
       });
+      parsedRuns.current = seen;
       const trace = traces[run];
       // the scheduler was switched on before the first run; each later run starts where the last ended
       const start = traces.slice(0, run).reduce((s, t) => ddEndState(t, s), DD_FRESH);

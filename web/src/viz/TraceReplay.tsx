@@ -2,12 +2,13 @@
 // _complete) beside the blk core replaying the same arrivals under none, mq-deadline, kyber
 // and bfq, on the service times the kernel measured (and the waits it left a tag free before a
 // queue run). Same numbers, same offset-vs-time plots for kernel and model.
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import type { BlkClient, BlkReplay } from "../cores/blk-client";
 import { BlkOp } from "../cores/events";
 import { ROW, ROW_WIDTH, type Scheduler } from "../cores/blk-core";
-import { kernelRows, parseBlkTrace, type BlkTrace } from "../cores/blk-trace";
-import { fetchBytes, gunzipMaybe } from "../cores/gunzip";
+import { kernelRows } from "../cores/blk-trace";
+import { fetchBytes } from "../cores/gunzip";
+import { useTraceFile } from "./useTraceFile";
 import { OffsetTimePlot } from "./OffsetTimePlot";
 
 const SCHEDS: Scheduler[] = ["none", "mq-deadline", "kyber", "bfq"];
@@ -19,27 +20,8 @@ const OPS: Array<[BlkOp, string]> = [[BlkOp.Read, "reads"], [BlkOp.Write, "write
 const ms = (us: number) => (us / 1000).toFixed(1);
 
 export function TraceReplay({ client }: { client: BlkClient | null }) {
-  const [trace, setTrace] = useState<{ name: string; trace: BlkTrace } | null>(null);
-  const [replay, setReplay] = useState<BlkReplay | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function load(name: string, bytes: () => Promise<Uint8Array>) {
-    setBusy(true);
-    setError(null);
-    setReplay(null);
-    setTrace(null);
-    try {
-      const t = parseBlkTrace(new TextDecoder().decode(await gunzipMaybe(await bytes())));
-      if (t.devices.length !== 1) throw new Error(`the trace has requests on ${t.devices.length} devices (${t.devices.join(", ")}): trace one device`);
-      setTrace({ name, trace: t });
-      setReplay(await client!.replay(t, SCHEDS));
-    } catch (e) {
-      setError(`${name}: ${e instanceof Error ? e.message : String(e)}`);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { loaded: trace, error, busy, load, onFile } = useTraceFile((t) => client!.replay(t, SCHEDS));
+  const replay: BlkReplay | null = trace?.result ?? null;
 
   // once per trace and replay, not per render: a trace can hold 100k requests
   const { kernel, timeMax, sectorMax } = useMemo(() => {
@@ -66,10 +48,7 @@ export function TraceReplay({ client }: { client: BlkClient | null }) {
         ))}
         <label>
           or your own (tracefs text, gzip is fine){" "}
-          <input type="file" aria-label="a block trace file" disabled={!client || busy} onChange={(e) => {
-            const f = e.target.files?.[0];
-            if (f) load(f.name, async () => new Uint8Array(await f.arrayBuffer()));
-          }} />
+          <input type="file" aria-label="a block trace file" disabled={!client || busy} onChange={onFile} />
         </label>
       </div>
       {error && <p className="error" role="alert">{error}</p>}
