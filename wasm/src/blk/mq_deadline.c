@@ -169,6 +169,15 @@ static void deadline_move_request(struct blk_sim *s, struct dd_per_prio *pp, uin
 	fifo_del(s->rq, pp, dir, x);
 }
 
+/* dd_start_request(): where its direction's next sorted pick starts, and the count */
+static void dd_start_request(struct blk_sim *s, uint32_t x)
+{
+	struct dd_per_prio *pp = &s->dd.per_prio[s->rq[x].prio];
+
+	pp->latest_pos[rq_dir(s->rq, x)] = s->rq[x].sector;
+	pp->dispatched++;
+}
+
 static uint32_t dd_queued(const struct deadline_data *dd, int prio)
 {
 	return dd->per_prio[prio].inserted - dd->per_prio[prio].completed;
@@ -233,9 +242,7 @@ dispatch_request:
 		return BLK_NIL;
 	dd->batching++;
 	deadline_move_request(s, pp, x);
-	/* dd_start_request() */
-	dd->per_prio[r[x].prio].latest_pos[dir] = r[x].sector;
-	dd->per_prio[r[x].prio].dispatched++;
+	dd_start_request(s, x);
 	return x;
 }
 
@@ -302,8 +309,7 @@ void dd_apply_dispatch(struct blk_sim *s, uint32_t x, uint32_t batching, uint32_
 	int dir = rq_dir(s->rq, x);
 
 	deadline_move_request(s, pp, x);
-	pp->latest_pos[dir] = s->rq[x].sector;
-	pp->dispatched++;
+	dd_start_request(s, x);
 	dd->last_dir = dir;
 	dd->batching = batching;
 	dd->starved = starved;
