@@ -2,10 +2,10 @@
 // boot, seen through the events fslab-trace streams and the counters in sysfs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NodeVm } from "../web/src/vm/node-vm";
-import { loadCoreModule } from "../web/src/cores/node-load";
+import { loadCoreModule } from "../web/src/shared/node-load";
 import { runDirScript } from "../web/src/cores/exfat-dir";
 import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
-import { EV, countOf, discardsOf, DiscardPolicy, nidScansOf, NidScanPhase, type NidScan } from "../web/src/cores/events";
+import { EV, countOf, discardsOf, DiscardPolicy, nidScansOf, NidScanPhase, type NidScan } from "../web/src/shared/events";
 
 let vm: NodeVm;
 beforeAll(async () => {

@@ -3,10 +3,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { launch, runInTerminal, screenshot } from "./browser";
-import { loadCoreModule } from "../web/src/cores/node-load";
+import { loadCoreModule } from "../web/src/shared/node-load";
 import { ExfatCore } from "../web/src/cores/exfat-core";
 import { ExfatLab } from "../web/src/cores/exfat-scenario";
-import { DiscardPolicy } from "../web/src/cores/events";
+import { DiscardPolicy } from "../web/src/shared/events";
 import { dirRun, runDirScript, LAB_SCENARIO } from "../web/src/cores/exfat-dir";
 import { slotRuns } from "../web/src/cores/exfat-disk";
 import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";

@@ -3,13 +3,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { launch, screenshot } from "./browser";
-import { loadCoreModule } from "../web/src/cores/node-load";
+import { loadCoreModule } from "../web/src/shared/node-load";
 import { DD_DEFAULTS, DEVICES, fioJobs, parseDdState, parseKyberState, simulateBlk, stepBlk } from "../web/src/cores/blk-core";
 import { tailVerdict } from "../web/src/pages/PlayBlk";
 import { benchWorkloadSteps, FXMARK_COSTS, fxmarkTrace, fxmarkUnlink, GUEST_NAT_BLOCKS, LOCKS, NAT_ENTRY_PER_BLOCK, nidFrames, timelineTotals } from "../web/src/cores/f2fs-core";
 import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
 import { hex, vfatName } from "../web/src/cores/vfat-core";
-import { inspectImage, type Ext4Report, type VfatReport } from "../web/src/cores/inspect";
+import { inspectImage, type Ext4Report, type VfatReport } from "../web/src/shared/inspect/inspect";
 import { VFAT_MOUNTS, VFAT_NAMES } from "../wasm/tests/images/vfat-names";
 import { dirRun, dirScenarioOps, dirSweeps } from "../web/src/cores/exfat-dir";
 import { slotRuns } from "../web/src/cores/exfat-disk";
@@ -18,7 +18,7 @@ import { kernelDdTimeline, replayDdDecisions } from "../web/src/cores/dd-kernel"
 import { readFileSync } from "node:fs";
 import { ExfatCore } from "../web/src/cores/exfat-core";
 import { ExfatLab } from "../web/src/cores/exfat-scenario";
-import { DiscardPolicy } from "../web/src/cores/events";
+import { DiscardPolicy } from "../web/src/shared/events";
 import { gunzipSync } from "node:zlib";
 
 const base = () => inject("baseUrl");

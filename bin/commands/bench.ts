@@ -6,7 +6,7 @@
 //   5. the guest's cold boot and saved-state restore to a shell prompt in Node
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { loadCoreModule } from "../../web/src/cores/node-load";
+import { loadCoreModule } from "../../web/src/shared/node-load";
 import { NodeVm } from "../../web/src/vm/node-vm";
 import { CASES, wasmFreeMs } from "../../bench/exfat-free";
 import { BLK_CASE, wasmBlkRunMs } from "../../bench/blk-dispatch";

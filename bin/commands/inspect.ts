@@ -1,7 +1,7 @@
 // fslab inspect <image> [--json]: what the inspectors read in a real image (exFAT, ext2/3/4, F2FS, FAT/VFAT).
 import { readFileSync } from "node:fs";
-import { loadCoreModule } from "../../web/src/cores/node-load";
-import { inspectImage, type ExfatReport, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/cores/inspect";
+import { loadCoreModule } from "../../web/src/shared/node-load";
+import { inspectImage, type ExfatReport, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
 
 const runs = (rs: Run[]) => (rs.length ? rs.map(([s, n]) => (n > 1 ? `${s}-${s + n - 1}` : `${s}`)).join(",") : "-");
 

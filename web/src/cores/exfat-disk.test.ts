@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCoreModule } from "./node-load";
-import { inspectImage, type ExfatReport } from "./inspect";
+import { loadCoreModule } from "../shared/node-load";
+import { inspectImage, type ExfatReport } from "../shared/inspect/inspect";
 import { slotRuns, slotsOfDisk, snapshotOfDisk } from "./exfat-disk";
 
 let m: any;

@@ -3,8 +3,8 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCoreModule } from "./node-load";
-import { inspectImage, type Ext4Report } from "./inspect";
+import { loadCoreModule } from "../shared/node-load";
+import { inspectImage, type Ext4Report } from "../shared/inspect/inspect";
 import { groupBitmaps } from "./ext4-bitmaps";
 
 let m: any;

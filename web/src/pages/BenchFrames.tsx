@@ -9,10 +9,10 @@ import { useEffect, useMemo, useState } from "react";
 import { flushSync } from "react-dom";
 import { ExfatClient } from "../cores/exfat-client";
 import type { ExfatSnapshot } from "../cores/exfat-core";
-import { DiscardPolicy } from "../cores/events";
+import { DiscardPolicy } from "../shared/events";
 import { DeleteReplay } from "../cores/exfat-replay";
 import { ClusterGrid } from "../viz/ClusterGrid";
-import { BitmapCanvas } from "../viz/BitmapCanvas";
+import { BitmapCanvas } from "../shared/view/BitmapCanvas";
 
 const CELLS = 65_536;
 const BITS = 1 << 24;

@@ -13,7 +13,7 @@ import { KernelNidScans, runUnder, useLabNidRuns } from "../viz/KernelNidScans";
 import { F2fsDiskNat } from "../viz/F2fsDiskNat";
 import { KernelDeadlineLive } from "../viz/KernelDeadline";
 import { Ext4DirectView } from "../viz/Ext4DirectView";
-import { discardsOf } from "../cores/events";
+import { discardsOf } from "../shared/events";
 import type { TraceStats } from "../vm/trace-channel";
 
 /** the guest's events so far, in the models' record format, and the channel's counters */

@@ -11,7 +11,7 @@ import { KyberDepths, KyberQueues } from "../viz/KyberQueues";
 import { TraceReplay } from "../viz/TraceReplay";
 import { KernelDeadline } from "../viz/KernelDeadline";
 import type { BlkSteps } from "../cores/blk-core";
-import { intParam, oneOf } from "./query";
+import { intParam, oneOf } from "../shared/query";
 
 const SIZES = { "4k": 4096, "64k": 65536, "1M": 1 << 20 } as const;
 const SPANS = { "1M": 1 << 20, "4M": 4 << 20, "16M": 16 << 20, "64M": 64 << 20 } as const;

@@ -5,13 +5,13 @@
 // up against the other policy's. The link holds every parameter.
 import { useEffect, useMemo, useState } from "react";
 import { ExfatClient } from "../cores/exfat-client";
-import { DiscardPolicy } from "../cores/events";
+import { DiscardPolicy } from "../shared/events";
 import type { ExfatSnapshot } from "../cores/exfat-core";
 import { DeleteReplay } from "../cores/exfat-replay";
 import type { DeleteResult } from "../cores/exfat-scenario";
 import { ClusterGrid } from "../viz/ClusterGrid";
 import { DeleteReplayControls, otherPolicy, policyName } from "../viz/DeleteReplayControls";
-import { intParam } from "./query";
+import { intParam } from "../shared/query";
 
 export interface ExfatParams {
   clusters: number; // the file's, 4 KiB each

@@ -9,7 +9,7 @@ import { ExfatClient } from "../cores/exfat-client";
 import { dirScenarioOps, type DirRun, type DirScenario, type DirSweep } from "../cores/exfat-dir";
 import { DirRunsView } from "../viz/DirectoryView";
 import { DirSweepView } from "../viz/DirSweep";
-import { intParam } from "./query";
+import { intParam } from "../shared/query";
 
 export function parseDirParams(query: string): DirScenario {
   const q = new URLSearchParams(query);

@@ -3,14 +3,14 @@
 // over all of it: one block. Predict the ratio, then see checksum bytes per byte written for
 // each write size, buffered and direct, from the ext4 core (in a worker).
 import { useEffect, useMemo, useRef, useState } from "react";
-import { inspectClient, type InspectClient } from "../cores/inspect-client";
+import { inspectClient, type InspectClient } from "../shared/inspect/inspect-client";
 import { LAYOUTS } from "../cores/ext4-core";
 import { ext4Client, type Ext4Client, type Ext4Row as Row } from "../cores/ext4-client";
-import { ScalingChart } from "../viz/ScalingChart";
+import { ScalingChart } from "../shared/view/ScalingChart";
 import { Ext4GroupBitmaps, type Ext4Volume } from "../viz/Ext4GroupBitmaps";
 import { groupBitmaps } from "../cores/ext4-bitmaps";
-import { fetchBytes } from "../cores/gunzip";
-import type { Ext4Report } from "../cores/inspect";
+import { fetchBytes } from "../shared/gunzip";
+import type { Ext4Report } from "../shared/inspect/inspect";
 
 // images the guest's mkfs.ext4 made and its kernel wrote (wasm/tests/images/make-images.ts)
 const IMAGES = [

@@ -4,12 +4,12 @@
 // the characters. The vfat core runs in a worker; its model matches the guest kernel's
 // entries for the same names (web/src/cores/vfat-core.test.ts).
 import { useEffect, useRef, useState } from "react";
-import { WorkerClient } from "../cores/worker-client";
+import { WorkerClient } from "../shared/worker-client";
 import { hex, type Codepage, type IoCharset } from "../cores/vfat-core";
 import type { VfatResult } from "../cores/vfat.worker";
-import { inspectClient } from "../cores/inspect-client";
-import type { VfatEntry, VfatReport } from "../cores/inspect";
-import { fetchBytes } from "../cores/gunzip";
+import { inspectClient } from "../shared/inspect/inspect-client";
+import type { VfatEntry, VfatReport } from "../shared/inspect/inspect";
+import { fetchBytes } from "../shared/gunzip";
 import { VFAT_MOUNTS, VFAT_NAMES } from "../../../wasm/tests/images/vfat-names";
 
 // made in the guest by wasm/tests/images/make-images.ts: VFAT_NAMES created in order under each of VFAT_MOUNTS

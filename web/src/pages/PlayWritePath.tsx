@@ -4,9 +4,9 @@
 // the call tree. The link holds the choice.
 import { useEffect, useMemo, useState } from "react";
 import { parseFunctionGraph, pathTo, walk, type CallGraph, type Layer } from "../cores/ftrace-graph";
-import { fetchBytes } from "../cores/gunzip";
+import { fetchBytes } from "../shared/gunzip";
 import { CallTree, LAYER_COLOUR } from "../viz/CallTree";
-import { oneOf } from "./query";
+import { oneOf } from "../shared/query";
 
 const TRACES = {
   buffered: { label: "a buffered write()", task: "dd", url: new URL("../cores/traces/write-path-buffered.trace.gz", import.meta.url).href },

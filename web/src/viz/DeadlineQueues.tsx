@@ -9,7 +9,7 @@ import { useEffect, useMemo, useState, type ReactElement } from "react";
 import { DD_DIRS, DD_PRIOS, type DdState, type DdTimeline } from "../cores/blk-core";
 import { DD_BECAUSE, DD_PICK } from "../cores/blk-trace";
 import type { DdReplay, DdVerdict } from "../cores/dd-kernel";
-import { StepControls } from "./StepControls";
+import { StepControls } from "../shared/view/StepControls";
 
 const SHOWN = 48; // boxes per list before "+N more"
 const OP_CLASS = ["rq-read", "rq-write"];

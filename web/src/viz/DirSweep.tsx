@@ -4,7 +4,7 @@
 // same SlotStrip as the whole directories. Steps through the creates dirSweeps kept.
 import { useState } from "react";
 import type { DirSweep as Sweep } from "../cores/exfat-dir";
-import { StepControls } from "./StepControls";
+import { StepControls } from "../shared/view/StepControls";
 import { PLACED, SlotStrip } from "./SlotStrip";
 
 const words = (s: Sweep) =>

@@ -7,7 +7,7 @@ import { line, max, scaleLinear, select, axisLeft } from "d3";
 import { ExfatClient } from "../cores/exfat-client";
 import type { DirRun, DirSweep } from "../cores/exfat-dir";
 import { DirSweepView } from "./DirSweep";
-import { OKABE_ITO } from "./palette";
+import { OKABE_ITO } from "../shared/view/palette";
 import { SLOT_COLOURS, SlotStrip } from "./SlotStrip";
 
 function ExaminedChart({ runs }: { runs: DirRun[] }) {

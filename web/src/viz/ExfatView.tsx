@@ -3,12 +3,12 @@
 import { useEffect, useMemo, useState } from "react";
 import { ExfatClient } from "../cores/exfat-client";
 import { ALLOC_NO_FAT_CHAIN, runsOf, type ExfatSnapshot } from "../cores/exfat-core";
-import { DiscardPolicy } from "../cores/events";
+import { DiscardPolicy } from "../shared/events";
 import type { DeleteResult } from "../cores/exfat-scenario";
 import { ClusterGrid } from "./ClusterGrid";
 import { DeleteReplay } from "../cores/exfat-replay";
 import { DeleteReplayControls, otherPolicy, policyName } from "./DeleteReplayControls";
-import { fileColour } from "./palette";
+import { fileColour } from "../shared/view/palette";
 
 const CLUSTERS = 512; // a 2 MiB heap of 4 KiB clusters: small enough to see every cluster
 const SECT_PER_CLUS_BITS = 3;

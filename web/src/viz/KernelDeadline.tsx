@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { BlkClient } from "../cores/blk-client";
 import { onDevice, parseBlkTrace, type BlkTrace } from "../cores/blk-trace";
 import { DD_FRESH, ddEndState, kernelDdTimeline, splitRuns, traceTunables, type DdReplay } from "../cores/dd-kernel";
-import { fetchBytes } from "../cores/gunzip";
+import { fetchBytes } from "../shared/gunzip";
 import { useTraceFile } from "./useTraceFile";
 import { DeadlineQueues } from "./DeadlineQueues";
 

@@ -5,8 +5,8 @@
 // should be as many and of the same lengths. (Where the kernel placed the runs, and in what
 // chain order, the model does not reproduce: its allocator started from another volume.)
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { ExfatDiscard } from "../cores/events";
-import { DiscardPolicy } from "../cores/events";
+import type { ExfatDiscard } from "../shared/events";
+import { DiscardPolicy } from "../shared/events";
 import { ExfatClient } from "../cores/exfat-client";
 import { ALLOC_FAT_CHAIN, ALLOC_NO_FAT_CHAIN, EXFAT_FIRST_CLUSTER, type ExfatSnapshot } from "../cores/exfat-core";
 import { ClusterGrid } from "./ClusterGrid";

@@ -4,7 +4,7 @@
 // is shown with both records.
 import { useEffect, useMemo, useState } from "react";
 import { ExfatClient } from "../cores/exfat-client";
-import { EV, WORDS_PER_EVENT } from "../cores/events";
+import { EV, WORDS_PER_EVENT } from "../shared/events";
 import { LAB_SCENARIO, firstDifference, type DirRun } from "../cores/exfat-dir";
 import type { TraceStats } from "../vm/trace-channel";
 

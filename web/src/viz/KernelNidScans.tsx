@@ -4,7 +4,7 @@
 // shown when they part.
 import { useEffect, useMemo, useState } from "react";
 import { F2fsClient } from "../cores/f2fs-client";
-import { nidScansOf, NidScanPhase, type NidScan } from "../cores/events";
+import { nidScansOf, NidScanPhase, type NidScan } from "../shared/events";
 import { oneWriterScript, type NidRun } from "../cores/f2fs-core";
 import type { TraceStats } from "../vm/trace-channel";
 import { NidScanStrip } from "./NidScanStrip";

@@ -6,8 +6,8 @@
 import { useMemo, useState, type ReactElement } from "react";
 import { curveStepAfter, line, scaleLinear } from "d3";
 import { KYBER_DOMAINS, parseKyberState, ROW, ROW_WIDTH, type BlkSteps, type KyberTimerRun } from "../cores/blk-core";
-import { StepControls } from "./StepControls";
-import { TableAlt } from "./TableAlt";
+import { StepControls } from "../shared/view/StepControls";
+import { TableAlt } from "../shared/view/TableAlt";
 
 const SHOWN = 48;
 const DOMAIN_COLOUR = ["#0072B2", "#E69F00"];

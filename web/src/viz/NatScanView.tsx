@@ -5,9 +5,9 @@
 // thresholds that start and trim it. Step, play and scrub through the run.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { FREE_NID_PAGES, MAX_FREE_NIDS, NAT_ENTRY_PER_BLOCK, type NidFrame } from "../cores/f2fs-core";
-import { NidScanPhase, type NidScan } from "../cores/events";
-import { StepControls } from "./StepControls";
-import { densityWord, paintCells, rgbaWord } from "./paint";
+import { NidScanPhase, type NidScan } from "../shared/events";
+import { StepControls } from "../shared/view/StepControls";
+import { densityWord, paintCells, rgbaWord } from "../shared/view/paint";
 
 const PHASE = ["bitmap", "nat", "deferred"];
 const LOADED = rgbaWord("#555555");

@@ -5,8 +5,8 @@
 import { useEffect, useMemo, useRef } from "react";
 import { axisBottom, axisLeft, line, max, scaleLinear, select, curveStepAfter } from "d3";
 import { ROW, ROW_WIDTH } from "../cores/blk-core";
-import { OKABE_ITO } from "./palette";
-import { TableAlt } from "./TableAlt";
+import { OKABE_ITO } from "../shared/view/palette";
+import { TableAlt } from "../shared/view/TableAlt";
 
 interface Props {
   title: string;

@@ -4,10 +4,10 @@
 // queue run). Same numbers, same offset-vs-time plots for kernel and model.
 import { useMemo } from "react";
 import type { BlkClient, BlkReplay } from "../cores/blk-client";
-import { BlkOp } from "../cores/events";
+import { BlkOp } from "../shared/events";
 import { ROW, ROW_WIDTH, type Scheduler } from "../cores/blk-core";
 import { kernelRows } from "../cores/blk-trace";
-import { fetchBytes } from "../cores/gunzip";
+import { fetchBytes } from "../shared/gunzip";
 import { useTraceFile } from "./useTraceFile";
 import { OffsetTimePlot } from "./OffsetTimePlot";
 

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { parseFunctionGraph, type CallGraph } from "../cores/ftrace-graph";
 import type { VmHandle } from "../vm/VmConsole";
 import { CallTree } from "./CallTree";
-import { fetchBytes, gunzipMaybe } from "../cores/gunzip";
+import { fetchBytes, gunzipMaybe } from "../shared/gunzip";
 
 const RECORDED: Record<string, string> = {
   "buffered write": new URL("../cores/traces/write-path-buffered.trace.gz", import.meta.url).href,

@@ -3,7 +3,7 @@
 // name the file; nothing is shown half-loaded.
 import { useState } from "react";
 import { parseBlkTrace, type BlkTrace } from "../cores/blk-trace";
-import { gunzipMaybe } from "../cores/gunzip";
+import { gunzipMaybe } from "../shared/gunzip";
 
 export function useTraceFile<R>(analyse: (trace: BlkTrace) => Promise<R>) {
   // the trace as soon as it is parsed; its result when the analysis is done

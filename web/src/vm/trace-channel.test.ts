@@ -1,7 +1,7 @@
 // Lines as our kernel prints them (captured from the guest), through the parser.
 import { describe, expect, it } from "vitest";
 import { parseTraceLine, TraceChannel } from "./trace-channel";
-import { EV, NONE, BlkOp, discardsOf, DiscardPolicy } from "../cores/events";
+import { EV, NONE, BlkOp, discardsOf, DiscardPolicy } from "../shared/events";
 
 describe("parseTraceLine", () => {
   it("reads our exFAT and F2FS tracepoints", () => {

@@ -2,7 +2,7 @@
 // prefixed with a sequence number) parsed into the same records the wasm models emit
 // (cores/events.ts). A gap in the sequence numbers counts as lost lines; the guest's final
 // "fslab-trace: overrun N" line gives the events the kernel's ring buffer dropped.
-import { EV, NONE, BlkOp, WORDS_PER_EVENT } from "../cores/events";
+import { EV, NONE, BlkOp, WORDS_PER_EVENT } from "../shared/events";
 
 const u32 = (n: number) => (n < 0 ? NONE : n >>> 0);
 

@@ -6,10 +6,10 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCoreModule } from "./node-load";
+import { loadCoreModule } from "../node-load";
 import { inspectImage, InspectError, type ExfatReport, type Ext4Report, type F2fsReport } from "./inspect";
 
-const IMAGES = new URL("../../../wasm/tests/images/", import.meta.url);
+const IMAGES = new URL("../../../../wasm/tests/images/", import.meta.url);
 const tmp = mkdtempSync("/tmp/fslab-inspect-");
 let module: any;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 // The page's handle on the inspect worker: an image's bytes in, its report out.
 import type { InspectReport } from "./inspect";
-import { WorkerClient } from "./worker-client";
+import { WorkerClient } from "../worker-client";
 
 export type InspectClient = WorkerClient<{ bytes: Uint8Array }, InspectReport>;
 

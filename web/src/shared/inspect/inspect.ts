@@ -1,7 +1,7 @@
 // Inspectors over real disk images (wasm/src/*/inspect.c): bytes in, a typed report out.
 // The same call serves the CLI (`fslab inspect`), the tests and, in a worker, the page.
 
-import { cString } from "./wasm-mem";
+import { cString } from "../wasm-mem";
 
 export class InspectError extends Error {}
 
