@@ -1,6 +1,6 @@
 // The wasm side of the exFAT free benchmark: the same cases as wasm/bench/bench_exfat.c,
 // through the same exports the page uses. Setup is not timed; only the delete is.
-import { ExfatCore } from "../web/src/cores/exfat-core";
+import { ExfatCore } from "../web/src/topics/exfat/exfat-core";
 import { DiscardPolicy } from "../web/src/shared/events";
 
 // samples: as in bench_exfat.c; the NoFatChain free takes ~0.1 ms (a memory-bound clear of

@@ -1,5 +1,5 @@
 // The views' frame times in Chromium: builds the page, serves it, opens #/bench/frames
-// (web/src/pages/BenchFrames.tsx) headless and reads what it measured.
+// (web/src/topics/exfat/BenchFrames.tsx) headless and reads what it measured.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { preview } from "vite";
 import { chromium } from "playwright-core";
-import type { FrameStats } from "../web/src/pages/BenchFrames";
+import type { FrameStats } from "../web/src/topics/exfat/BenchFrames";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const CONFIG = `${REPO}web/vite.config.ts`;

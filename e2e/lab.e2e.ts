@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { launch, runInTerminal, screenshot } from "./browser";
 import { loadCoreModule } from "../web/src/shared/node-load";
-import { ExfatCore } from "../web/src/cores/exfat-core";
-import { ExfatLab } from "../web/src/cores/exfat-scenario";
+import { ExfatCore } from "../web/src/topics/exfat/exfat-core";
+import { ExfatLab } from "../web/src/topics/exfat/exfat-scenario";
 import { DiscardPolicy } from "../web/src/shared/events";
-import { dirRun, runDirScript, LAB_SCENARIO } from "../web/src/cores/exfat-dir";
-import { slotRuns } from "../web/src/cores/exfat-disk";
+import { dirRun, runDirScript, LAB_SCENARIO } from "../web/src/topics/exfat/exfat-dir";
+import { slotRuns } from "../web/src/topics/exfat/exfat-disk";
 import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
 
 const base = () => inject("baseUrl");

@@ -11,13 +11,13 @@ import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
 import { hex, vfatName } from "../web/src/cores/vfat-core";
 import { inspectImage, type Ext4Report, type VfatReport } from "../web/src/shared/inspect/inspect";
 import { VFAT_MOUNTS, VFAT_NAMES } from "../wasm/tests/images/vfat-names";
-import { dirRun, dirScenarioOps, dirSweeps } from "../web/src/cores/exfat-dir";
-import { slotRuns } from "../web/src/cores/exfat-disk";
+import { dirRun, dirScenarioOps, dirSweeps } from "../web/src/topics/exfat/exfat-dir";
+import { slotRuns } from "../web/src/topics/exfat/exfat-disk";
 import { compareBlkTrace, parseBlkTrace, simulateBlkTrace } from "../web/src/cores/blk-trace";
 import { kernelDdTimeline, replayDdDecisions } from "../web/src/cores/dd-kernel";
 import { readFileSync } from "node:fs";
-import { ExfatCore } from "../web/src/cores/exfat-core";
-import { ExfatLab } from "../web/src/cores/exfat-scenario";
+import { ExfatCore } from "../web/src/topics/exfat/exfat-core";
+import { ExfatLab } from "../web/src/topics/exfat/exfat-scenario";
 import { DiscardPolicy } from "../web/src/shared/events";
 import { gunzipSync } from "node:zlib";
 

@@ -15,10 +15,10 @@ import { LabPage } from "./pages/LabPage";
 import { PlayBlk } from "./pages/PlayBlk";
 import { PlayF2fs } from "./pages/PlayF2fs";
 import { PlayExt4 } from "./pages/PlayExt4";
-import { BenchFrames } from "./pages/BenchFrames";
+import { BenchFrames } from "./topics/exfat/BenchFrames";
 import { PlayVfat } from "./pages/PlayVfat";
-import { PlayExfatDir } from "./pages/PlayExfatDir";
-import { PlayExfat } from "./pages/PlayExfat";
+import { PlayExfatDir } from "./topics/exfat/PlayExfatDir";
+import { PlayExfat } from "./topics/exfat/PlayExfat";
 import { PlayWritePath } from "./pages/PlayWritePath";
 
 /** each playground by its route name: its page, given the link's query */

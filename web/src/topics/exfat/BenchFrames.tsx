@@ -7,12 +7,12 @@
 // the time each frame's work took, in window.__frameBench.
 import { useEffect, useMemo, useState } from "react";
 import { flushSync } from "react-dom";
-import { ExfatClient } from "../cores/exfat-client";
-import type { ExfatSnapshot } from "../cores/exfat-core";
-import { DiscardPolicy } from "../shared/events";
-import { DeleteReplay } from "../cores/exfat-replay";
-import { ClusterGrid } from "../viz/ClusterGrid";
-import { BitmapCanvas } from "../shared/view/BitmapCanvas";
+import { ExfatClient } from "./exfat-client";
+import type { ExfatSnapshot } from "./exfat-core";
+import { DiscardPolicy } from "../../shared/events";
+import { DeleteReplay } from "./exfat-replay";
+import { ClusterGrid } from "./ClusterGrid";
+import { BitmapCanvas } from "../../shared/view/BitmapCanvas";
 
 const CELLS = 65_536;
 const BITS = 1 << 24;

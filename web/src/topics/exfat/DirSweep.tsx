@@ -3,8 +3,8 @@
 // examined underlined, from the hint or from slot 0), and where the new entry set went, in the
 // same SlotStrip as the whole directories. Steps through the creates dirSweeps kept.
 import { useState } from "react";
-import type { DirSweep as Sweep } from "../cores/exfat-dir";
-import { StepControls } from "../shared/view/StepControls";
+import type { DirSweep as Sweep } from "./exfat-dir";
+import { StepControls } from "../../shared/view/StepControls";
 import { PLACED, SlotStrip } from "./SlotStrip";
 
 const words = (s: Sweep) =>

@@ -1,8 +1,8 @@
 // The directory model through its TypeScript API (the guest e2e compares it with the kernel).
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCoreModule } from "../shared/node-load";
+import { loadCoreModule } from "../../shared/node-load";
 import { ExfatDir, ExfatDirError, runDirScript } from "./exfat-dir";
-import { EV, countOf } from "../shared/events";
+import { EV, countOf } from "../../shared/events";
 
 let m: any;
 beforeAll(async () => {

@@ -4,10 +4,10 @@
 // the empty-entry search examined for each create, and a table of the totals.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { line, max, scaleLinear, select, axisLeft } from "d3";
-import { ExfatClient } from "../cores/exfat-client";
-import type { DirRun, DirSweep } from "../cores/exfat-dir";
+import { ExfatClient } from "./exfat-client";
+import type { DirRun, DirSweep } from "./exfat-dir";
 import { DirSweepView } from "./DirSweep";
-import { OKABE_ITO } from "../shared/view/palette";
+import { OKABE_ITO } from "../../shared/view/palette";
 import { SLOT_COLOURS, SlotStrip } from "./SlotStrip";
 
 function ExaminedChart({ runs }: { runs: DirRun[] }) {

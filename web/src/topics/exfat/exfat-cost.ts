@@ -6,7 +6,7 @@
 //   per cluster 20,971,520 requests x 13.56 us + the same    = 286 s
 import { ExfatCore } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
-import { DiscardPolicy } from "../shared/events";
+import { DiscardPolicy } from "../../shared/events";
 
 export const SEED_80G = { clusters: 20_971_520, perClusterMs: 286_000, batchedMs: 1_660 };
 export const DEFAULT_COST = {

@@ -1,14 +1,14 @@
 // The exFAT view: a model volume in the worker, the buttons that change it, the cluster
 // grid, the file table (the grid's text alternative) and the discard requests of a delete.
 import { useEffect, useMemo, useState } from "react";
-import { ExfatClient } from "../cores/exfat-client";
-import { ALLOC_NO_FAT_CHAIN, runsOf, type ExfatSnapshot } from "../cores/exfat-core";
-import { DiscardPolicy } from "../shared/events";
-import type { DeleteResult } from "../cores/exfat-scenario";
+import { ExfatClient } from "./exfat-client";
+import { ALLOC_NO_FAT_CHAIN, runsOf, type ExfatSnapshot } from "./exfat-core";
+import { DiscardPolicy } from "../../shared/events";
+import type { DeleteResult } from "./exfat-scenario";
 import { ClusterGrid } from "./ClusterGrid";
-import { DeleteReplay } from "../cores/exfat-replay";
+import { DeleteReplay } from "./exfat-replay";
 import { DeleteReplayControls, otherPolicy, policyName } from "./DeleteReplayControls";
-import { fileColour } from "../shared/view/palette";
+import { fileColour } from "../../shared/view/palette";
 
 const CLUSTERS = 512; // a 2 MiB heap of 4 KiB clusters: small enough to see every cluster
 const SECT_PER_CLUS_BITS = 3;

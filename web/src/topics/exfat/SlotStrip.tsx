@@ -2,8 +2,8 @@
 // disk's, and the search step-through alike. Optional marks: a run of slots drawn in the
 // "placed" colour (a new entry set) and runs underlined (entries a search examined).
 import { useEffect, useRef } from "react";
-import type { DirRun } from "../cores/exfat-dir";
-import { slotRuns } from "../cores/exfat-disk";
+import type { DirRun } from "./exfat-dir";
+import { slotRuns } from "./exfat-disk";
 
 export const SLOT_COLOURS = ["#e8e8e8", "#E69F00", "#0072B2"]; // unused, deleted, in use
 export const PLACED = "#CC79A7";

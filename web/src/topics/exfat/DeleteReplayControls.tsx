@@ -1,10 +1,10 @@
 // The controls under a replayed delete, shared by the exFAT view and /play/exfat: step, play
 // and scrub through its events, and the modelled time so far against the other policy's.
-import { DiscardPolicy } from "../shared/events";
-import { priceMs } from "../cores/exfat-cost";
-import type { DeleteReplay } from "../cores/exfat-replay";
+import { DiscardPolicy } from "../../shared/events";
+import { priceMs } from "./exfat-cost";
+import type { DeleteReplay } from "./exfat-replay";
 import { CostTimeline } from "./CostTimeline";
-import { StepControls } from "../shared/view/StepControls";
+import { StepControls } from "../../shared/view/StepControls";
 
 export const policyName = (p: DiscardPolicy) => (p === DiscardPolicy.Batched ? "Linux ≥ 6.15, batched" : "Linux ≤ 6.14, per cluster");
 export const otherPolicy = (p: DiscardPolicy) => (p === DiscardPolicy.Batched ? DiscardPolicy.PerCluster : DiscardPolicy.Batched);

@@ -5,8 +5,8 @@
 //     -> _fx_exfat_set_policy + _fx_exfat_delete   (C: __exfat_free_cluster)
 //     -> event records copied out of linear memory into a fresh Uint32Array
 //     -> returned to the caller, who may transfer its buffer
-import { DiscardPolicy } from "../shared/events";
-import type { Run } from "../shared/inspect/inspect";
+import { DiscardPolicy } from "../../shared/events";
+import type { Run } from "../../shared/inspect/inspect";
 
 export const EXFAT_FIRST_CLUSTER = 2;
 export const ALLOC_FAT_CHAIN = 0x01;

@@ -1,9 +1,9 @@
 // The page's typed handle on the exfat worker: one promise per request, typed by its op.
 import type { ExfatSnapshot } from "./exfat-core";
 import type { DeleteResult } from "./exfat-scenario";
-import type { DiscardPolicy } from "../shared/events";
+import type { DiscardPolicy } from "../../shared/events";
 import type { DirRun, DirSweep } from "./exfat-dir";
-import { WorkerClient } from "../shared/worker-client";
+import { WorkerClient } from "../../shared/worker-client";
 
 export type ExfatRequest =
   | { op: "reset"; clusters: number; sectPerClusBits: number }

@@ -4,14 +4,14 @@
 // and replay the delete event by event on the cluster grid, with the modelled time building
 // up against the other policy's. The link holds every parameter.
 import { useEffect, useMemo, useState } from "react";
-import { ExfatClient } from "../cores/exfat-client";
-import { DiscardPolicy } from "../shared/events";
-import type { ExfatSnapshot } from "../cores/exfat-core";
-import { DeleteReplay } from "../cores/exfat-replay";
-import type { DeleteResult } from "../cores/exfat-scenario";
-import { ClusterGrid } from "../viz/ClusterGrid";
-import { DeleteReplayControls, otherPolicy, policyName } from "../viz/DeleteReplayControls";
-import { intParam } from "../shared/query";
+import { ExfatClient } from "./exfat-client";
+import { DiscardPolicy } from "../../shared/events";
+import type { ExfatSnapshot } from "./exfat-core";
+import { DeleteReplay } from "./exfat-replay";
+import type { DeleteResult } from "./exfat-scenario";
+import { ClusterGrid } from "./ClusterGrid";
+import { DeleteReplayControls, otherPolicy, policyName } from "./DeleteReplayControls";
+import { intParam } from "../../shared/query";
 
 export interface ExfatParams {
   clusters: number; // the file's, 4 KiB each

@@ -3,10 +3,10 @@
 // Model and kernel should agree record for record; where they do not, the first difference
 // is shown with both records.
 import { useEffect, useMemo, useState } from "react";
-import { ExfatClient } from "../cores/exfat-client";
-import { EV, WORDS_PER_EVENT } from "../shared/events";
-import { LAB_SCENARIO, firstDifference, type DirRun } from "../cores/exfat-dir";
-import type { TraceStats } from "../vm/trace-channel";
+import { ExfatClient } from "./exfat-client";
+import { EV, WORDS_PER_EVENT } from "../../shared/events";
+import { LAB_SCENARIO, firstDifference, type DirRun } from "./exfat-dir";
+import type { TraceStats } from "../../vm/trace-channel";
 
 function onlySearches(events: Uint32Array): Uint32Array {
   const out: number[] = [];

@@ -2,7 +2,7 @@
 // many entries the empty-entry search examines, with the Linux 6.2 hint or without it. Its
 // EXFAT_EMPTY_SEARCH records carry the same fields as the guest kernel's exfat_empty_search
 // tracepoint, so the two streams compare record for record.
-import { WORDS_PER_EVENT } from "../shared/events";
+import { WORDS_PER_EVENT } from "../../shared/events";
 
 export class ExfatDirError extends Error {}
 

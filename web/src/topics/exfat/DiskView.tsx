@@ -3,11 +3,11 @@
 // entry sets with the directory slots they occupy, so the model's picture can be checked
 // against what the kernel actually wrote.
 import { useEffect, useRef, useState } from "react";
-import { inspectClient, type InspectClient } from "../shared/inspect/inspect-client";
-import type { InspectReport } from "../shared/inspect/inspect";
-import type { VmHandle } from "../vm/VmConsole";
-import { formatRuns, type ExfatSnapshot } from "../cores/exfat-core";
-import { slotsOfDisk, snapshotOfDisk } from "../cores/exfat-disk";
+import { inspectClient, type InspectClient } from "../../shared/inspect/inspect-client";
+import type { InspectReport } from "../../shared/inspect/inspect";
+import type { VmHandle } from "../../vm/VmConsole";
+import { formatRuns, type ExfatSnapshot } from "./exfat-core";
+import { slotsOfDisk, snapshotOfDisk } from "./exfat-disk";
 import { ClusterGrid } from "./ClusterGrid";
 import { SlotStrip } from "./SlotStrip";
 

@@ -1,9 +1,9 @@
 // Delete costs: the discard counts come from the model of __exfat_free_cluster, so a
 // fragmented file frees with one discard per run when batched and one per cluster before.
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCoreModule } from "../shared/node-load";
+import { loadCoreModule } from "../../shared/node-load";
 import { deleteCost, DEFAULT_COST, SEED_80G } from "./exfat-cost";
-import { DiscardPolicy } from "../shared/events";
+import { DiscardPolicy } from "../../shared/events";
 
 let m: any;
 beforeAll(async () => {

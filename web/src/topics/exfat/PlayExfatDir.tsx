@@ -5,11 +5,11 @@
 // the totals. The model matches the guest kernel's exfat_empty_search events record for
 // record (the exfat-empty-hint lab checks it live). The link holds every parameter.
 import { useEffect, useMemo, useState } from "react";
-import { ExfatClient } from "../cores/exfat-client";
-import { dirScenarioOps, type DirRun, type DirScenario, type DirSweep } from "../cores/exfat-dir";
-import { DirRunsView } from "../viz/DirectoryView";
-import { DirSweepView } from "../viz/DirSweep";
-import { intParam } from "../shared/query";
+import { ExfatClient } from "./exfat-client";
+import { dirScenarioOps, type DirRun, type DirScenario, type DirSweep } from "./exfat-dir";
+import { DirRunsView } from "./DirectoryView";
+import { DirSweepView } from "./DirSweep";
+import { intParam } from "../../shared/query";
 
 export function parseDirParams(query: string): DirScenario {
   const q = new URLSearchParams(query);

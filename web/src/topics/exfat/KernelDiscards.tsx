@@ -5,12 +5,12 @@
 // should be as many and of the same lengths. (Where the kernel placed the runs, and in what
 // chain order, the model does not reproduce: its allocator started from another volume.)
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { ExfatDiscard } from "../shared/events";
-import { DiscardPolicy } from "../shared/events";
-import { ExfatClient } from "../cores/exfat-client";
-import { ALLOC_FAT_CHAIN, ALLOC_NO_FAT_CHAIN, EXFAT_FIRST_CLUSTER, type ExfatSnapshot } from "../cores/exfat-core";
+import type { ExfatDiscard } from "../../shared/events";
+import { DiscardPolicy } from "../../shared/events";
+import { ExfatClient } from "./exfat-client";
+import { ALLOC_FAT_CHAIN, ALLOC_NO_FAT_CHAIN, EXFAT_FIRST_CLUSTER, type ExfatSnapshot } from "./exfat-core";
 import { ClusterGrid } from "./ClusterGrid";
-import type { TraceStats } from "../vm/trace-channel";
+import type { TraceStats } from "../../vm/trace-channel";
 
 /** Consecutive discards under one policy: one delete (two deletes in a row under one policy merge). */
 export function deletesOf(discards: ExfatDiscard[]): ExfatDiscard[][] {

@@ -2,15 +2,15 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCoreModule } from "../shared/node-load";
-import { inspectImage, type ExfatReport } from "../shared/inspect/inspect";
+import { loadCoreModule } from "../../shared/node-load";
+import { inspectImage, type ExfatReport } from "../../shared/inspect/inspect";
 import { slotRuns, slotsOfDisk, snapshotOfDisk } from "./exfat-disk";
 
 let m: any;
 beforeAll(async () => {
   m = await loadCoreModule("inspect");
 });
-const image = (name: string) => gunzipSync(readFileSync(new URL(`../../../wasm/tests/images/${name}.img.gz`, import.meta.url)));
+const image = (name: string) => gunzipSync(readFileSync(new URL(`../../../../wasm/tests/images/${name}.img.gz`, import.meta.url)));
 
 describe("snapshotOfDisk", () => {
   for (const name of ["exfat-4k", "exfat-512"]) {

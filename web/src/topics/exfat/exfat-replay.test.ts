@@ -1,9 +1,9 @@
 // Replaying a delete: the model's own events for a four-run file, stepped forwards and back.
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCoreModule } from "../shared/node-load";
+import { loadCoreModule } from "../../shared/node-load";
 import { ExfatCore, EXFAT_FIRST_CLUSTER } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
-import { DiscardPolicy } from "../shared/events";
+import { DiscardPolicy } from "../../shared/events";
 import { deleteCost } from "./exfat-cost";
 import { DeleteReplay } from "./exfat-replay";
 

@@ -5,11 +5,11 @@
 // few marks on top.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { line, curveMonotoneX, scaleLinear } from "d3";
-import { EXFAT_FIRST_CLUSTER, ALLOC_NO_FAT_CHAIN, chainRuns, formatRuns, type ExfatSnapshot } from "../cores/exfat-core";
-import type { ExfatDiscard } from "../shared/events";
-import { fileColour, FREE } from "../shared/view/palette";
-import { paintCells, rgbaWord } from "../shared/view/paint";
-import { TableAlt } from "../shared/view/TableAlt";
+import { EXFAT_FIRST_CLUSTER, ALLOC_NO_FAT_CHAIN, chainRuns, formatRuns, type ExfatSnapshot } from "./exfat-core";
+import type { ExfatDiscard } from "../../shared/events";
+import { fileColour, FREE } from "../../shared/view/palette";
+import { paintCells, rgbaWord } from "../../shared/view/paint";
+import { TableAlt } from "../../shared/view/TableAlt";
 
 interface Props {
   snapshot: ExfatSnapshot;
