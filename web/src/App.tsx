@@ -19,7 +19,7 @@ import { BenchFrames } from "./topics/exfat/BenchFrames";
 import { PlayVfat } from "./pages/PlayVfat";
 import { PlayExfatDir } from "./topics/exfat/PlayExfatDir";
 import { PlayExfat } from "./topics/exfat/PlayExfat";
-import { PlayWritePath } from "./pages/PlayWritePath";
+import { PlayWritePath } from "./topics/write-path/PlayWritePath";
 
 /** each playground by its route name: its page, given the link's query */
 const PLAYGROUNDS: Record<string, (query: string) => ReactElement> = {

@@ -8,7 +8,7 @@ import { KernelDiscards } from "../topics/exfat/KernelDiscards";
 import { DirectoryView } from "../topics/exfat/DirectoryView";
 import { KernelEmptySearch } from "../topics/exfat/KernelEmptySearch";
 import { DiskView } from "../topics/exfat/DiskView";
-import { WritePathView } from "../viz/WritePathView";
+import { WritePathView } from "../topics/write-path/WritePathView";
 import { KernelNidScans, runUnder, useLabNidRuns } from "../viz/KernelNidScans";
 import { F2fsDiskNat } from "../viz/F2fsDiskNat";
 import { KernelDeadlineLive } from "../viz/KernelDeadline";

@@ -5,7 +5,7 @@
 // Keyboard: arrows move between rows, Right opens, Left closes or goes to the caller.
 import { useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { scaleLinear } from "d3";
-import { LAYERS, selfTimeByLayer, walk, type CallGraph, type CallNode, type Layer } from "../cores/ftrace-graph";
+import { LAYERS, selfTimeByLayer, walk, type CallGraph, type CallNode, type Layer } from "./ftrace-graph";
 
 export const LAYER_COLOUR: Record<Layer, string> = {
   vfs: "#0072B2",

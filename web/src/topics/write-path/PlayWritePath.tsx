@@ -3,16 +3,16 @@
 // pick how the data is written, predict how far down the calling task itself goes, then see
 // the call tree. The link holds the choice.
 import { useEffect, useMemo, useState } from "react";
-import { parseFunctionGraph, pathTo, walk, type CallGraph, type Layer } from "../cores/ftrace-graph";
-import { fetchBytes } from "../shared/gunzip";
-import { CallTree, LAYER_COLOUR } from "../viz/CallTree";
-import { oneOf } from "../shared/query";
+import { parseFunctionGraph, pathTo, walk, type CallGraph, type Layer } from "./ftrace-graph";
+import { fetchBytes } from "../../shared/gunzip";
+import { CallTree, LAYER_COLOUR } from "./CallTree";
+import { oneOf } from "../../shared/query";
 
 const TRACES = {
-  buffered: { label: "a buffered write()", task: "dd", url: new URL("../cores/traces/write-path-buffered.trace.gz", import.meta.url).href },
-  fsync: { label: "write() then fsync()", task: "dd", url: new URL("../cores/traces/write-path-fsync.trace.gz", import.meta.url).href },
-  direct: { label: "an O_DIRECT write()", task: "dd", url: new URL("../cores/traces/write-path-direct.trace.gz", import.meta.url).href },
-  sync: { label: "sync: the flusher writes back", task: "kworker", url: new URL("../cores/traces/write-path-sync.trace.gz", import.meta.url).href },
+  buffered: { label: "a buffered write()", task: "dd", url: new URL("./traces/write-path-buffered.trace.gz", import.meta.url).href },
+  fsync: { label: "write() then fsync()", task: "dd", url: new URL("./traces/write-path-fsync.trace.gz", import.meta.url).href },
+  direct: { label: "an O_DIRECT write()", task: "dd", url: new URL("./traces/write-path-direct.trace.gz", import.meta.url).href },
+  sync: { label: "sync: the flusher writes back", task: "kworker", url: new URL("./traces/write-path-sync.trace.gz", import.meta.url).href },
 } as const;
 type Kind = keyof typeof TRACES;
 const KINDS = Object.keys(TRACES) as Kind[];

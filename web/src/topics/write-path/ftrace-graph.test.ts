@@ -123,7 +123,7 @@ describe("function_graph, hand-made lines", () => {
 
 describe("the write-path playground's question", () => {
   it("the writer's own calls reach the page cache when buffered, the driver with fsync, O_DIRECT, and the flusher's sync", async () => {
-    const { deepestLayer } = await import("../pages/PlayWritePath");
+    const { deepestLayer } = await import("./PlayWritePath");
     expect(deepestLayer(parseFunctionGraph(trace("buffered")), "dd")).toBe("page cache");
     expect(deepestLayer(parseFunctionGraph(trace("fsync")), "dd")).toBe("driver");
     expect(deepestLayer(parseFunctionGraph(trace("direct")), "dd")).toBe("driver");

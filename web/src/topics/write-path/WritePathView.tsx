@@ -2,16 +2,16 @@
 // guest (read from /mnt/host/write-path.trace over 9p), or one of the traces recorded by the
 // same lab steps on our kernel, so the page shows something true before the VM is used.
 import { useState } from "react";
-import { parseFunctionGraph, type CallGraph } from "../cores/ftrace-graph";
-import type { VmHandle } from "../vm/VmConsole";
+import { parseFunctionGraph, type CallGraph } from "./ftrace-graph";
+import type { VmHandle } from "../../vm/VmConsole";
 import { CallTree } from "./CallTree";
-import { fetchBytes, gunzipMaybe } from "../shared/gunzip";
+import { fetchBytes, gunzipMaybe } from "../../shared/gunzip";
 
 const RECORDED: Record<string, string> = {
-  "buffered write": new URL("../cores/traces/write-path-buffered.trace.gz", import.meta.url).href,
-  sync: new URL("../cores/traces/write-path-sync.trace.gz", import.meta.url).href,
-  fsync: new URL("../cores/traces/write-path-fsync.trace.gz", import.meta.url).href,
-  "O_DIRECT": new URL("../cores/traces/write-path-direct.trace.gz", import.meta.url).href,
+  "buffered write": new URL("./traces/write-path-buffered.trace.gz", import.meta.url).href,
+  sync: new URL("./traces/write-path-sync.trace.gz", import.meta.url).href,
+  fsync: new URL("./traces/write-path-fsync.trace.gz", import.meta.url).href,
+  "O_DIRECT": new URL("./traces/write-path-direct.trace.gz", import.meta.url).href,
 };
 
 export function WritePathView({ vm }: { vm: VmHandle | null }) {
