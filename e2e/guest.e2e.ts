@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NodeVm } from "../web/src/vm/node-vm";
 import { loadCoreModule } from "../web/src/shared/node-load";
 import { runDirScript } from "../web/src/topics/exfat/exfat-dir";
-import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
+import { LAYOUTS, ext4WriteFile } from "../web/src/topics/ext4/ext4-core";
 import { EV, countOf, discardsOf, DiscardPolicy, nidScansOf, NidScanPhase, type NidScan } from "../web/src/shared/events";
 
 let vm: NodeVm;

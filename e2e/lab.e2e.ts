@@ -9,7 +9,7 @@ import { ExfatLab } from "../web/src/topics/exfat/exfat-scenario";
 import { DiscardPolicy } from "../web/src/shared/events";
 import { dirRun, runDirScript, LAB_SCENARIO } from "../web/src/topics/exfat/exfat-dir";
 import { slotRuns } from "../web/src/topics/exfat/exfat-disk";
-import { LAYOUTS, ext4WriteFile } from "../web/src/cores/ext4-core";
+import { LAYOUTS, ext4WriteFile } from "../web/src/topics/ext4/ext4-core";
 
 const base = () => inject("baseUrl");
 

@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import { loadCoreModule } from "../../web/src/shared/node-load";
 import { FXMARK_COSTS, fxmarkUnlink, type Workload, GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, NidModel, SYNC_BG_CALLS, SYNCER_EVERY, benchWorkloadSteps } from "../../web/src/cores/f2fs-core";
 import { ExfatDir } from "../../web/src/topics/exfat/exfat-dir";
-import { LAYOUTS, ext4WriteFile } from "../../web/src/cores/ext4-core";
+import { LAYOUTS, ext4WriteFile } from "../../web/src/topics/ext4/ext4-core";
 import { DEFAULT_COST, SEED_80G, deleteCost } from "../../web/src/topics/exfat/exfat-cost";
 import { DiscardPolicy, NidScanPhase, nidScansOf, type NidScan } from "../../web/src/shared/events";
 import { DEVICES, DD_DEFAULTS, KYBER_DEFAULTS, KYBER_DEPTH, KYBER_DOMAINS, SCHEDULERS, fioJobs, simulateBlk, stats, ROW, ROW_WIDTH, type BlkDevice, type DdTunables, type FioPattern, type KyberTunables, type OpStats, type Scheduler } from "../../web/src/cores/blk-core";

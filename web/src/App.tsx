@@ -14,7 +14,7 @@ import { Home } from "./pages/Home";
 import { LabPage } from "./pages/LabPage";
 import { PlayBlk } from "./pages/PlayBlk";
 import { PlayF2fs } from "./pages/PlayF2fs";
-import { PlayExt4 } from "./pages/PlayExt4";
+import { PlayExt4 } from "./topics/ext4/PlayExt4";
 import { BenchFrames } from "./topics/exfat/BenchFrames";
 import { PlayVfat } from "./pages/PlayVfat";
 import { PlayExfatDir } from "./topics/exfat/PlayExfatDir";

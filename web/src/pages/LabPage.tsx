@@ -12,7 +12,7 @@ import { WritePathView } from "../topics/write-path/WritePathView";
 import { KernelNidScans, runUnder, useLabNidRuns } from "../viz/KernelNidScans";
 import { F2fsDiskNat } from "../viz/F2fsDiskNat";
 import { KernelDeadlineLive } from "../viz/KernelDeadline";
-import { Ext4DirectView } from "../viz/Ext4DirectView";
+import { Ext4DirectView } from "../topics/ext4/Ext4DirectView";
 import { discardsOf } from "../shared/events";
 import type { TraceStats } from "../vm/trace-channel";
 

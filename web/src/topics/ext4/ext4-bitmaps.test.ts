@@ -3,15 +3,15 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCoreModule } from "../shared/node-load";
-import { inspectImage, type Ext4Report } from "../shared/inspect/inspect";
+import { loadCoreModule } from "../../shared/node-load";
+import { inspectImage, type Ext4Report } from "../../shared/inspect/inspect";
 import { groupBitmaps } from "./ext4-bitmaps";
 
 let m: any;
 beforeAll(async () => {
   m = await loadCoreModule("inspect");
 });
-const image = (name: string) => gunzipSync(readFileSync(new URL(`../../../wasm/tests/images/${name}.img.gz`, import.meta.url)));
+const image = (name: string) => gunzipSync(readFileSync(new URL(`../../../../wasm/tests/images/${name}.img.gz`, import.meta.url)));
 
 describe("groupBitmaps", () => {
   for (const name of ["ext4-4k", "ext4-bigalloc", "ext4-64k"]) {

@@ -4,9 +4,9 @@
 // the lab's `measure` writes to /mnt/host/ext4-direct.txt ("layout bs_KiB bytes" per line),
 // are read over 9p and set beside it, cell by cell.
 import { useEffect, useRef, useState } from "react";
-import { ext4Client, type Ext4Client, type Ext4Row } from "../cores/ext4-client";
-import { LAYOUTS } from "../cores/ext4-core";
-import type { VmHandle } from "../vm/VmConsole";
+import { ext4Client, type Ext4Client, type Ext4Row } from "./ext4-client";
+import { LAYOUTS } from "./ext4-core";
+import type { VmHandle } from "../../vm/VmConsole";
 
 const SIZES = [4096, 16384, 65536];
 const BYTES = 1 << 20;

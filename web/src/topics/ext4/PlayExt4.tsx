@@ -3,20 +3,20 @@
 // over all of it: one block. Predict the ratio, then see checksum bytes per byte written for
 // each write size, buffered and direct, from the ext4 core (in a worker).
 import { useEffect, useMemo, useRef, useState } from "react";
-import { inspectClient, type InspectClient } from "../shared/inspect/inspect-client";
-import { LAYOUTS } from "../cores/ext4-core";
-import { ext4Client, type Ext4Client, type Ext4Row as Row } from "../cores/ext4-client";
-import { ScalingChart } from "../shared/view/ScalingChart";
-import { Ext4GroupBitmaps, type Ext4Volume } from "../viz/Ext4GroupBitmaps";
-import { groupBitmaps } from "../cores/ext4-bitmaps";
-import { fetchBytes } from "../shared/gunzip";
-import type { Ext4Report } from "../shared/inspect/inspect";
+import { inspectClient, type InspectClient } from "../../shared/inspect/inspect-client";
+import { LAYOUTS } from "./ext4-core";
+import { ext4Client, type Ext4Client, type Ext4Row as Row } from "./ext4-client";
+import { ScalingChart } from "../../shared/view/ScalingChart";
+import { Ext4GroupBitmaps, type Ext4Volume } from "./Ext4GroupBitmaps";
+import { groupBitmaps } from "./ext4-bitmaps";
+import { fetchBytes } from "../../shared/gunzip";
+import type { Ext4Report } from "../../shared/inspect/inspect";
 
 // images the guest's mkfs.ext4 made and its kernel wrote (wasm/tests/images/make-images.ts)
 const IMAGES = [
-  { name: "4k blocks", url: new URL("../../../wasm/tests/images/ext4-4k.img.gz", import.meta.url).href },
-  { name: "bigalloc 64k clusters", url: new URL("../../../wasm/tests/images/ext4-bigalloc.img.gz", import.meta.url).href },
-  { name: "64k blocks (LBS)", url: new URL("../../../wasm/tests/images/ext4-64k.img.gz", import.meta.url).href },
+  { name: "4k blocks", url: new URL("../../../../wasm/tests/images/ext4-4k.img.gz", import.meta.url).href },
+  { name: "bigalloc 64k clusters", url: new URL("../../../../wasm/tests/images/ext4-bigalloc.img.gz", import.meta.url).href },
+  { name: "64k blocks (LBS)", url: new URL("../../../../wasm/tests/images/ext4-64k.img.gz", import.meta.url).href },
 ];
 
 const SIZES = [4096, 8192, 16384, 32768, 65536];

@@ -1,7 +1,7 @@
 // The page's handle on the ext4 worker: a write sweep (bytes, buffered or direct, write sizes)
 // in, one row per layout and size out.
 import type { Ext4Write } from "./ext4-core";
-import { WorkerClient } from "../shared/worker-client";
+import { WorkerClient } from "../../shared/worker-client";
 
 export type Ext4Row = Ext4Write & { layout: string; bs: number };
 export type Ext4Client = WorkerClient<{ bytes: number; direct: boolean; sizes: number[] }, Ext4Row[]>;

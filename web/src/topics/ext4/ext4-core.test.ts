@@ -1,6 +1,6 @@
 // The ext4 model through its TypeScript API: counts the native tests work by hand.
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCoreModule } from "../shared/node-load";
+import { loadCoreModule } from "../../shared/node-load";
 import { Ext4Error, LAYOUTS, ext4WriteFile } from "./ext4-core";
 
 let m: any;
