@@ -6,7 +6,7 @@ import { launch, screenshot } from "./browser";
 import { loadCoreModule } from "../web/src/shared/node-load";
 import { DD_DEFAULTS, DEVICES, fioJobs, parseDdState, parseKyberState, simulateBlk, stepBlk } from "../web/src/cores/blk-core";
 import { tailVerdict } from "../web/src/pages/PlayBlk";
-import { benchWorkloadSteps, FXMARK_COSTS, fxmarkTrace, fxmarkUnlink, GUEST_NAT_BLOCKS, LOCKS, NAT_ENTRY_PER_BLOCK, nidFrames, timelineTotals } from "../web/src/cores/f2fs-core";
+import { benchWorkloadSteps, FXMARK_COSTS, fxmarkTrace, fxmarkUnlink, GUEST_NAT_BLOCKS, LOCKS, NAT_ENTRY_PER_BLOCK, nidFrames, timelineTotals } from "../web/src/topics/f2fs/f2fs-core";
 import { LAYOUTS, ext4WriteFile } from "../web/src/topics/ext4/ext4-core";
 import { hex, vfatName } from "../web/src/cores/vfat-core";
 import { inspectImage, type Ext4Report, type VfatReport } from "../web/src/shared/inspect/inspect";

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { loadCoreModule } from "../../web/src/shared/node-load";
-import { FXMARK_COSTS, fxmarkUnlink, type Workload, GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, NidModel, SYNC_BG_CALLS, SYNCER_EVERY, benchWorkloadSteps } from "../../web/src/cores/f2fs-core";
+import { FXMARK_COSTS, fxmarkUnlink, type Workload, GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, NidModel, SYNC_BG_CALLS, SYNCER_EVERY, benchWorkloadSteps } from "../../web/src/topics/f2fs/f2fs-core";
 import { ExfatDir } from "../../web/src/topics/exfat/exfat-dir";
 import { LAYOUTS, ext4WriteFile } from "../../web/src/topics/ext4/ext4-core";
 import { DEFAULT_COST, SEED_80G, deleteCost } from "../../web/src/topics/exfat/exfat-cost";
@@ -350,7 +350,7 @@ async function simulateF2fsCommand(argv: string[]): Promise<number> {
     console.log(JSON.stringify({ costs: FXMARK_COSTS, unlinks_per_core: unlinks, seed, results }));
     return 0;
   }
-  console.log(`FxMark unlink, ${unlinks} unlinks per core; thousands of unlinks/s (simulated; costs in web/src/cores/f2fs-core.ts)`);
+  console.log(`FxMark unlink, ${unlinks} unlinks per core; thousands of unlinks/s (simulated; costs in web/src/topics/f2fs/f2fs-core.ts)`);
   const names: Record<number, string> = { 0: "upstream", 1: "optimistic", 2: "heuristic", 4: "lazy", 7: "CLUE (all)" };
   for (const wl of workloads) {
     console.log(`\n${wl}${wl === "MWUL" ? " (private directories)" : " (one shared directory)"}`);

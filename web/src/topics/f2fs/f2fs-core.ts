@@ -2,8 +2,8 @@
 // the locks an F2FS unlink takes, upstream and with each CLUE technique (the same bits as
 // the guest's /sys/fs/f2fs/<dev>/clue). The VM has one CPU; the scaling comes from here.
 // Below it, the free-NID model: the scans themselves, record for record with the guest's.
-import { nidScansOf, WORDS_PER_EVENT, type NidScan } from "../shared/events";
-import { allocU32 } from "../shared/wasm-mem";
+import { nidScansOf, WORDS_PER_EVENT, type NidScan } from "../../shared/events";
+import { allocU32 } from "../../shared/wasm-mem";
 
 export type Workload = "MWUL" | "MWUM";
 

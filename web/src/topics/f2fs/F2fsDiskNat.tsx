@@ -4,11 +4,11 @@
 // reads it: each block's current copy with the checkpoint's NAT journal on top), is set beside
 // the free-NID model's count after the same steps.
 import { useEffect, useMemo, useRef, useState } from "react";
-import { inspectClient, type InspectClient } from "../shared/inspect/inspect-client";
-import { NAT_ENTRY_PER_BLOCK, type NidRun } from "../cores/f2fs-core";
-import type { F2fsReport } from "../shared/inspect/inspect";
-import type { VmHandle } from "../vm/VmConsole";
-import { densityWord, paintCells } from "../shared/view/paint";
+import { inspectClient, type InspectClient } from "../../shared/inspect/inspect-client";
+import { NAT_ENTRY_PER_BLOCK, type NidRun } from "./f2fs-core";
+import type { F2fsReport } from "../../shared/inspect/inspect";
+import type { VmHandle } from "../../vm/VmConsole";
+import { densityWord, paintCells } from "../../shared/view/paint";
 
 /** NIDs 1 and 2 (node and meta inode) hold NAT entries but no node: the inspector skips them, the model counts them. */
 const NO_NODE_IN_BLOCK_0 = 2;

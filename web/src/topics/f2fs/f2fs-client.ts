@@ -1,7 +1,7 @@
 // The page's handle on the f2fs worker: FxMark sweeps, their lock-wait timelines and
 // free-NID model runs share it.
 import type { F2fsCosts, FxmarkResult, LockTrace, LockTraceOptions, NidFrame, NidModelOptions, NidOp, NidRun, Workload } from "./f2fs-core";
-import { WorkerClient } from "../shared/worker-client";
+import { WorkerClient } from "../../shared/worker-client";
 
 type Request =
   | { kind: "sweep"; workload: Workload; clues: number[]; cores: number[]; unlinks: number; costs: F2fsCosts; seed: number }

@@ -1,9 +1,9 @@
 // The f2fs core through its TypeScript API: the same numbers the CLI prints; the free-NID
 // model's scans worked by hand from fs/f2fs/node.c (as in wasm/tests/test_f2fs.c).
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCoreModule } from "../shared/node-load";
+import { loadCoreModule } from "../../shared/node-load";
 import { benchWorkload, benchWorkloadSteps, F2fsError, FXMARK_COSTS, fxmarkTrace, fxmarkUnlink, GUEST_NAT_BLOCKS, LOCKS, TIMELINE_WINDOW_NS, timelineTotals, MAX_FREE_NIDS, NAT_ENTRY_PER_BLOCK, NID_BITMAP_BYTES, nidFrames, nidModel, nidRun, oneWriterScript, type NidOp, type NidRun } from "./f2fs-core";
-import { NidScanPhase, nidScansOf } from "../shared/events";
+import { NidScanPhase, nidScansOf } from "../../shared/events";
 
 let m: any;
 beforeAll(async () => {

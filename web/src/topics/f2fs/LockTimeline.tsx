@@ -5,8 +5,8 @@
 // directory's i_rwsem in MWUM) is a narrower bar on top. The table says the same per core.
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { axisBottom, scaleBand, scaleLinear, select } from "d3";
-import { LOCK_LABELS, LOCKS, timelineTotals, type LockName, type LockSpan, type LockTrace } from "../cores/f2fs-core";
-import { OKABE_ITO } from "../shared/view/palette";
+import { LOCK_LABELS, LOCKS, timelineTotals, type LockName, type LockSpan, type LockTrace } from "./f2fs-core";
+import { OKABE_ITO } from "../../shared/view/palette";
 import "./LockTimeline.css";
 
 // Okabe–Ito without its yellow (too light for thin bars on white)

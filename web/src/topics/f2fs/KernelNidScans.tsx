@@ -3,10 +3,10 @@
 // (clue 0) and the lazy NAT update (clue 4): record for record, with the first difference
 // shown when they part.
 import { useEffect, useMemo, useState } from "react";
-import { F2fsClient } from "../cores/f2fs-client";
-import { nidScansOf, NidScanPhase, type NidScan } from "../shared/events";
-import { oneWriterScript, type NidRun } from "../cores/f2fs-core";
-import type { TraceStats } from "../vm/trace-channel";
+import { F2fsClient } from "./f2fs-client";
+import { nidScansOf, NidScanPhase, type NidScan } from "../../shared/events";
+import { oneWriterScript, type NidRun } from "./f2fs-core";
+import type { TraceStats } from "../../vm/trace-channel";
 import { NidScanStrip } from "./NidScanStrip";
 
 const PHASE = ["bitmap", "nat", "deferred"];

@@ -4,12 +4,12 @@
 // per-core lock timelines of a few cores' runs, upstream beside CLUE.
 // The guest VM has one CPU: this is where the scaling lesson happens.
 import { useEffect, useMemo, useRef, useState } from "react";
-import { F2fsClient } from "../cores/f2fs-client";
-import { benchWorkloadSteps, FXMARK_COSTS, GUEST_NAT_BLOCKS, LOCKS, NAT_ENTRY_PER_BLOCK, TIMELINE_MAX_SPANS, TIMELINE_ROWS, type FxmarkResult, type LockTrace, type NidFrame, type Workload } from "../cores/f2fs-core";
-import { LockLegend, LockTimeline } from "../viz/LockTimeline";
-import { NatScanView } from "../viz/NatScanView";
-import { ScalingChart } from "../shared/view/ScalingChart";
-import { intParam } from "../shared/query";
+import { F2fsClient } from "./f2fs-client";
+import { benchWorkloadSteps, FXMARK_COSTS, GUEST_NAT_BLOCKS, LOCKS, NAT_ENTRY_PER_BLOCK, TIMELINE_MAX_SPANS, TIMELINE_ROWS, type FxmarkResult, type LockTrace, type NidFrame, type Workload } from "./f2fs-core";
+import { LockLegend, LockTimeline } from "./LockTimeline";
+import { NatScanView } from "./NatScanView";
+import { ScalingChart } from "../../shared/view/ScalingChart";
+import { intParam } from "../../shared/query";
 
 const CORES = [1, 2, 4, 8, 15, 30, 60, 120];
 const CLUES = [0, 1, 2, 4, 7];
