@@ -1,6 +1,6 @@
 // The wasm side of the blk benchmark: the case of wasm/bench/bench_blk.c through the same
 // exports the page uses; only the run is timed, not building the jobs or copying results.
-import { DEVICES, fioJobs, newBlkSim } from "../web/src/cores/blk-core";
+import { DEVICES, fioJobs, newBlkSim } from "../web/src/topics/blk/blk-core";
 
 export const BLK_CASE = "mq-deadline, 1000000 requests";
 

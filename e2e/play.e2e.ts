@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { launch, screenshot } from "./browser";
 import { loadCoreModule } from "../web/src/shared/node-load";
-import { DD_DEFAULTS, DEVICES, fioJobs, parseDdState, parseKyberState, simulateBlk, stepBlk } from "../web/src/cores/blk-core";
-import { tailVerdict } from "../web/src/pages/PlayBlk";
+import { DD_DEFAULTS, DEVICES, fioJobs, parseDdState, parseKyberState, simulateBlk, stepBlk } from "../web/src/topics/blk/blk-core";
+import { tailVerdict } from "../web/src/topics/blk/PlayBlk";
 import { benchWorkloadSteps, FXMARK_COSTS, fxmarkTrace, fxmarkUnlink, GUEST_NAT_BLOCKS, LOCKS, NAT_ENTRY_PER_BLOCK, nidFrames, timelineTotals } from "../web/src/topics/f2fs/f2fs-core";
 import { LAYOUTS, ext4WriteFile } from "../web/src/topics/ext4/ext4-core";
 import { hex, vfatName } from "../web/src/cores/vfat-core";
@@ -13,8 +13,8 @@ import { inspectImage, type Ext4Report, type VfatReport } from "../web/src/share
 import { VFAT_MOUNTS, VFAT_NAMES } from "../wasm/tests/images/vfat-names";
 import { dirRun, dirScenarioOps, dirSweeps } from "../web/src/topics/exfat/exfat-dir";
 import { slotRuns } from "../web/src/topics/exfat/exfat-disk";
-import { compareBlkTrace, parseBlkTrace, simulateBlkTrace } from "../web/src/cores/blk-trace";
-import { kernelDdTimeline, replayDdDecisions } from "../web/src/cores/dd-kernel";
+import { compareBlkTrace, parseBlkTrace, simulateBlkTrace } from "../web/src/topics/blk/blk-trace";
+import { kernelDdTimeline, replayDdDecisions } from "../web/src/topics/blk/dd-kernel";
 import { readFileSync } from "node:fs";
 import { ExfatCore } from "../web/src/topics/exfat/exfat-core";
 import { ExfatLab } from "../web/src/topics/exfat/exfat-scenario";
@@ -136,7 +136,7 @@ describe("/play/blk", () => {
 
   it("replays a trace the guest recorded: the kernel's queue times and the model's per scheduler, as the core computes them", async () => {
     const m = await loadCoreModule("blk");
-    const trace = parseBlkTrace(gunzipSync(readFileSync(new URL("../web/src/cores/traces/blk-nullb-mq-deadline.trace.gz", import.meta.url))).toString("utf8"));
+    const trace = parseBlkTrace(gunzipSync(readFileSync(new URL("../web/src/topics/blk/traces/blk-nullb-mq-deadline.trace.gz", import.meta.url))).toString("utf8"));
     const cmp = (["none", "mq-deadline", "kyber", "bfq"] as const).map((s) => compareBlkTrace(trace, simulateBlkTrace(m, trace, s, "kernel", { dispatchGaps: true })));
     await page.getByRole("button", { name: "null_blk under mq-deadline" }).click();
     const reads = page.locator('[data-testid="trace-replay"] tr[data-op="reads"] td');
@@ -154,7 +154,7 @@ describe("/play/blk", () => {
 
   it("steps through the kernel's own mq-deadline decisions in the same view, each judged by the model from the same lists", async () => {
     const m = await loadCoreModule("blk");
-    const trace = parseBlkTrace(gunzipSync(readFileSync(new URL("../web/src/cores/traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8"));
+    const trace = parseBlkTrace(gunzipSync(readFileSync(new URL("../web/src/topics/blk/traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8"));
     const tl = kernelDdTimeline(trace);
     const rep = replayDdDecisions(m, trace);
     const panel = page.getByTestId("kernel-deadline");
@@ -188,7 +188,7 @@ describe("/play/blk", () => {
     // a file without the tracepoint's events gets an error that says what is missing
     await panel.getByLabel("an mq-deadline trace file").setInputFiles({
       name: "plain.trace", mimeType: "text/plain",
-      buffer: gunzipSync(readFileSync(new URL("../web/src/cores/traces/blk-nullb-mq-deadline.trace.gz", import.meta.url))),
+      buffer: gunzipSync(readFileSync(new URL("../web/src/topics/blk/traces/blk-nullb-mq-deadline.trace.gz", import.meta.url))),
     });
     await expect.poll(() => panel.locator("[role=alert]").textContent()).toMatch(/plain\.trace: .*no mq_deadline:dd_dispatch_request events/);
   });

@@ -9,7 +9,7 @@ const fslab = (...args: string[]) => {
   const r = spawnSync(process.execPath, [`${repo}bin/fslab.mjs`, ...args], { encoding: "utf8", cwd: repo });
   return { status: r.status, out: r.stdout, err: r.stderr };
 };
-const DD_TRACE = "web/src/cores/traces/blk-nullb-dd.trace.gz";
+const DD_TRACE = "web/src/topics/blk/traces/blk-nullb-dd.trace.gz";
 
 describe("fslab simulate vfat", () => {
   it("writes seed 003's three outcomes for ＳＪＩＳ, and the ~N tails a sequence of names gets", () => {
@@ -49,7 +49,7 @@ describe("fslab simulate blk --trace --decisions", () => {
   });
 
   it("says what is missing from a trace without the tracepoint", () => {
-    const r = fslab("simulate", "blk", "--trace", "web/src/cores/traces/blk-nullb-mq-deadline.trace.gz", "--decisions");
+    const r = fslab("simulate", "blk", "--trace", "web/src/topics/blk/traces/blk-nullb-mq-deadline.trace.gz", "--decisions");
     expect(r.status).not.toBe(0);
     expect(r.err).toMatch(/no mq_deadline:dd_dispatch_request events/);
     expect(fslab("simulate", "blk", "--decisions").err).toMatch(/--decisions: needs --trace FILE/);

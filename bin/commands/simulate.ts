@@ -9,10 +9,10 @@ import { ExfatDir } from "../../web/src/topics/exfat/exfat-dir";
 import { LAYOUTS, ext4WriteFile } from "../../web/src/topics/ext4/ext4-core";
 import { DEFAULT_COST, SEED_80G, deleteCost } from "../../web/src/topics/exfat/exfat-cost";
 import { DiscardPolicy, NidScanPhase, nidScansOf, type NidScan } from "../../web/src/shared/events";
-import { DEVICES, DD_DEFAULTS, KYBER_DEFAULTS, KYBER_DEPTH, KYBER_DOMAINS, SCHEDULERS, fioJobs, simulateBlk, stats, ROW, ROW_WIDTH, type BlkDevice, type DdTunables, type FioPattern, type KyberTunables, type OpStats, type Scheduler } from "../../web/src/cores/blk-core";
-import { BlkTraceError, GUEST_HZ, compareBlkTrace, kernelDispatchGaps, kernelOrder, measuredDevice, onDevice, parseBlkTrace, simulateBlkTrace, type BlkTrace } from "../../web/src/cores/blk-trace";
+import { DEVICES, DD_DEFAULTS, KYBER_DEFAULTS, KYBER_DEPTH, KYBER_DOMAINS, SCHEDULERS, fioJobs, simulateBlk, stats, ROW, ROW_WIDTH, type BlkDevice, type DdTunables, type FioPattern, type KyberTunables, type OpStats, type Scheduler } from "../../web/src/topics/blk/blk-core";
+import { BlkTraceError, GUEST_HZ, compareBlkTrace, kernelDispatchGaps, kernelOrder, measuredDevice, onDevice, parseBlkTrace, simulateBlkTrace, type BlkTrace } from "../../web/src/topics/blk/blk-trace";
 import { BlkOp } from "../../web/src/shared/events";
-import { kernelDdTimeline, replayDdDecisions, traceTunables } from "../../web/src/cores/dd-kernel";
+import { kernelDdTimeline, replayDdDecisions, traceTunables } from "../../web/src/topics/blk/dd-kernel";
 import { hex, vfatName, VfatError, type Codepage, type IoCharset } from "../../web/src/cores/vfat-core";
 
 const USAGE = `usage: fslab simulate exfat [--size SIZE] [--cluster SIZE] [--runs N] [--request-us US] [--cluster-ns NS] [--json]

@@ -12,7 +12,7 @@
 import { useEffect, useState, type ReactElement } from "react";
 import { Home } from "./pages/Home";
 import { LabPage } from "./pages/LabPage";
-import { PlayBlk } from "./pages/PlayBlk";
+import { PlayBlk } from "./topics/blk/PlayBlk";
 import { PlayF2fs } from "./topics/f2fs/PlayF2fs";
 import { PlayExt4 } from "./topics/ext4/PlayExt4";
 import { BenchFrames } from "./topics/exfat/BenchFrames";

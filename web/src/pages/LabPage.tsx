@@ -11,7 +11,7 @@ import { DiskView } from "../topics/exfat/DiskView";
 import { WritePathView } from "../topics/write-path/WritePathView";
 import { KernelNidScans, runUnder, useLabNidRuns } from "../topics/f2fs/KernelNidScans";
 import { F2fsDiskNat } from "../topics/f2fs/F2fsDiskNat";
-import { KernelDeadlineLive } from "../viz/KernelDeadline";
+import { KernelDeadlineLive } from "../topics/blk/KernelDeadline";
 import { Ext4DirectView } from "../topics/ext4/Ext4DirectView";
 import { discardsOf } from "../shared/events";
 import type { TraceStats } from "../vm/trace-channel";

@@ -8,8 +8,8 @@
 //     -> simulateBlkTrace() -> fx_blk_new_trace (wasm/src/blk/exports.c: one flat array per
 //        field) -> blk_sim_new_trace / blk_sim_run (sim.c) -> BlkResult, rows in the same order
 //     -> compareBlkTrace() -> per request and per op: kernel queue/service beside the model's
-import { BlkOp } from "../shared/events";
-import { allocU32 } from "../shared/wasm-mem";
+import { BlkOp } from "../../shared/events";
+import { allocU32 } from "../../shared/wasm-mem";
 import {
   BlkError, DD_DEFAULTS, KYBER_DEFAULTS, ROW, ROW_WIDTH, SCHED_CODE, allocDevice, allocTunables, readBlkResult, stats,
   type BlkDevice, type BlkResult, type DdTunables, type KyberTunables, type OpStats, type Scheduler,

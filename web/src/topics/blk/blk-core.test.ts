@@ -1,9 +1,9 @@
 // The blk core through its TypeScript API and the real wasm build: the same scheduler the
 // native tests pin to block/mq-deadline.c, seen the way the CLI and the page see it.
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCoreModule } from "../shared/node-load";
+import { loadCoreModule } from "../../shared/node-load";
 import { BlkError, DEVICES, EV_BLK, fioJobs, parseDdState, parseKyberState, simulateBlk, stepBlk, KYBER_DEPTH, ROW, ROW_WIDTH, type BlkJob } from "./blk-core";
-import { countOf } from "../shared/events";
+import { countOf } from "../../shared/events";
 
 let m: any;
 beforeAll(async () => {

@@ -3,18 +3,18 @@
 // and bfq, on the service times the kernel measured (and the waits it left a tag free before a
 // queue run). Same numbers, same offset-vs-time plots for kernel and model.
 import { useMemo } from "react";
-import type { BlkClient, BlkReplay } from "../cores/blk-client";
-import { BlkOp } from "../shared/events";
-import { ROW, ROW_WIDTH, type Scheduler } from "../cores/blk-core";
-import { kernelRows } from "../cores/blk-trace";
-import { fetchBytes } from "../shared/gunzip";
+import type { BlkClient, BlkReplay } from "./blk-client";
+import { BlkOp } from "../../shared/events";
+import { ROW, ROW_WIDTH, type Scheduler } from "./blk-core";
+import { kernelRows } from "./blk-trace";
+import { fetchBytes } from "../../shared/gunzip";
 import { useTraceFile } from "./useTraceFile";
 import { OffsetTimePlot } from "./OffsetTimePlot";
 
 const SCHEDS: Scheduler[] = ["none", "mq-deadline", "kyber", "bfq"];
 const RECORDED: Record<string, string> = {
-  "null_blk under mq-deadline": new URL("../cores/traces/blk-nullb-mq-deadline.trace.gz", import.meta.url).href,
-  "null_blk under none": new URL("../cores/traces/blk-nullb-none.trace.gz", import.meta.url).href,
+  "null_blk under mq-deadline": new URL("./traces/blk-nullb-mq-deadline.trace.gz", import.meta.url).href,
+  "null_blk under none": new URL("./traces/blk-nullb-none.trace.gz", import.meta.url).href,
 };
 const OPS: Array<[BlkOp, string]> = [[BlkOp.Read, "reads"], [BlkOp.Write, "writes"]];
 const ms = (us: number) => (us / 1000).toFixed(1);

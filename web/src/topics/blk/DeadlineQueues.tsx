@@ -6,10 +6,10 @@
 // with the kernel, each step also says why it chose, and what the model chose from the same
 // lists. Reads and writes differ by colour and by letter.
 import { useEffect, useMemo, useState, type ReactElement } from "react";
-import { DD_DIRS, DD_PRIOS, type DdState, type DdTimeline } from "../cores/blk-core";
-import { DD_BECAUSE, DD_PICK } from "../cores/blk-trace";
-import type { DdReplay, DdVerdict } from "../cores/dd-kernel";
-import { StepControls } from "../shared/view/StepControls";
+import { DD_DIRS, DD_PRIOS, type DdState, type DdTimeline } from "./blk-core";
+import { DD_BECAUSE, DD_PICK } from "./blk-trace";
+import type { DdReplay, DdVerdict } from "./dd-kernel";
+import { StepControls } from "../../shared/view/StepControls";
 
 const SHOWN = 48; // boxes per list before "+N more"
 const OP_CLASS = ["rq-read", "rq-write"];

@@ -8,8 +8,8 @@
 //     -> replayDdDecisions(): the model (wasm/src/blk/dd_replay.c) decides from the same lists
 //        at each of those moments; its choice beside the kernel's
 import { DD_DEFAULTS, type DdList, type DdState, type DdTimeline, type DdTunables } from "./blk-core";
-import { BlkOp } from "../shared/events";
-import { allocU32 } from "../shared/wasm-mem";
+import { BlkOp } from "../../shared/events";
+import { allocU32 } from "../../shared/wasm-mem";
 import { BlkTraceError, DD_BECAUSE, DD_PICK, GUEST_HZ, type BlkTrace, type DdBecause, type DdPick } from "./blk-trace";
 
 /** A line a lab writes to trace_marker before each run, so a stream can be cut into runs, each with its tunables. */

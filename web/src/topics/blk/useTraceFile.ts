@@ -2,8 +2,8 @@
 // gzipped or not), parsed, held to one device, then analysed (in the blk worker). Errors
 // name the file; nothing is shown half-loaded.
 import { useState } from "react";
-import { parseBlkTrace, type BlkTrace } from "../cores/blk-trace";
-import { gunzipMaybe } from "../shared/gunzip";
+import { parseBlkTrace, type BlkTrace } from "./blk-trace";
+import { gunzipMaybe } from "../../shared/gunzip";
 
 export function useTraceFile<R>(analyse: (trace: BlkTrace) => Promise<R>) {
   // the trace as soon as it is parsed; its result when the analysis is done

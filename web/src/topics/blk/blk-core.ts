@@ -2,8 +2,8 @@
 // time, driven by fio-like jobs (or a recorded trace: blk-trace.ts). One call runs a whole scenario and returns typed arrays
 // (transferable from a worker) plus a summary; the CLI (`fslab simulate blk`), tests and page
 // share it.
-import { EV, WORDS_PER_EVENT } from "../shared/events";
-import { allocU32 } from "../shared/wasm-mem";
+import { EV, WORDS_PER_EVENT } from "../../shared/events";
+import { allocU32 } from "../../shared/wasm-mem";
 
 export const EV_BLK = [EV.BLK_RQ_INSERT, EV.BLK_RQ_ISSUE, EV.BLK_RQ_COMPLETE] as const;
 

@@ -5,9 +5,9 @@
 // Below, what the timer did: the domains' depths over time, one point per kyber_timer_fn().
 import { useMemo, useState, type ReactElement } from "react";
 import { curveStepAfter, line, scaleLinear } from "d3";
-import { KYBER_DOMAINS, parseKyberState, ROW, ROW_WIDTH, type BlkSteps, type KyberTimerRun } from "../cores/blk-core";
-import { StepControls } from "../shared/view/StepControls";
-import { TableAlt } from "../shared/view/TableAlt";
+import { KYBER_DOMAINS, parseKyberState, ROW, ROW_WIDTH, type BlkSteps, type KyberTimerRun } from "./blk-core";
+import { StepControls } from "../../shared/view/StepControls";
+import { TableAlt } from "../../shared/view/TableAlt";
 
 const SHOWN = 48;
 const DOMAIN_COLOUR = ["#0072B2", "#E69F00"];

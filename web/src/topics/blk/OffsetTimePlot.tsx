@@ -4,9 +4,9 @@
 // Dots are drawn on a canvas (a run has up to hundreds of thousands), axes with D3 in SVG.
 import { useEffect, useMemo, useRef } from "react";
 import { axisBottom, axisLeft, line, max, scaleLinear, select, curveStepAfter } from "d3";
-import { ROW, ROW_WIDTH } from "../cores/blk-core";
-import { OKABE_ITO } from "../shared/view/palette";
-import { TableAlt } from "../shared/view/TableAlt";
+import { ROW, ROW_WIDTH } from "./blk-core";
+import { OKABE_ITO } from "../../shared/view/palette";
+import { TableAlt } from "../../shared/view/TableAlt";
 
 interface Props {
   title: string;

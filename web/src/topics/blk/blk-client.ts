@@ -7,7 +7,7 @@ export interface BlkReplay {
   results: BlkResult[];
   comparisons: TraceComparison[];
 }
-import { WorkerClient } from "../shared/worker-client";
+import { WorkerClient } from "../../shared/worker-client";
 
 export class BlkClient {
   private client = new WorkerClient<

@@ -24,9 +24,9 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCoreModule } from "../shared/node-load";
+import { loadCoreModule } from "../../shared/node-load";
 import { BlkError, DEVICES, ROW, ROW_WIDTH } from "./blk-core";
-import { BlkOp } from "../shared/events";
+import { BlkOp } from "../../shared/events";
 import {
   BlkTraceError, compareBlkTrace, kernelDispatchGaps, kernelOrder, measuredDevice, onDevice, opOfRwbs, parseBlkTrace, pluggedOf, simulateBlkTrace,
 } from "./blk-trace";

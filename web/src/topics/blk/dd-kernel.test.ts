@@ -16,7 +16,7 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCoreModule } from "../shared/node-load";
+import { loadCoreModule } from "../../shared/node-load";
 import { DD_DEFAULTS } from "./blk-core";
 import { BlkTraceError, parseBlkTrace, type BlkTrace } from "./blk-trace";
 import { DD_FRESH, ddEndState, kernelDdTimeline, replayDdDecisions, splitRuns, traceTunables } from "./dd-kernel";

@@ -3,15 +3,15 @@
 // worker) and see each request's sector against time, the queue depth and the numbers.
 // The URL holds every parameter, so a link reproduces the exact scenario.
 import { useEffect, useMemo, useRef, useState } from "react";
-import { BlkClient } from "../cores/blk-client";
-import { DD_DEFAULTS, DEVICES, fioJobs, modelDdTimeline, type BlkResult, type FioPattern } from "../cores/blk-core";
-import { OffsetTimePlot } from "../viz/OffsetTimePlot";
-import { DeadlineQueues } from "../viz/DeadlineQueues";
-import { KyberDepths, KyberQueues } from "../viz/KyberQueues";
-import { TraceReplay } from "../viz/TraceReplay";
-import { KernelDeadline } from "../viz/KernelDeadline";
-import type { BlkSteps } from "../cores/blk-core";
-import { intParam, oneOf } from "../shared/query";
+import { BlkClient } from "./blk-client";
+import { DD_DEFAULTS, DEVICES, fioJobs, modelDdTimeline, type BlkResult, type FioPattern } from "./blk-core";
+import { OffsetTimePlot } from "./OffsetTimePlot";
+import { DeadlineQueues } from "./DeadlineQueues";
+import { KyberDepths, KyberQueues } from "./KyberQueues";
+import { TraceReplay } from "./TraceReplay";
+import { KernelDeadline } from "./KernelDeadline";
+import type { BlkSteps } from "./blk-core";
+import { intParam, oneOf } from "../../shared/query";
 
 const SIZES = { "4k": 4096, "64k": 65536, "1M": 1 << 20 } as const;
 const SPANS = { "1M": 1 << 20, "4M": 4 << 20, "16M": 16 << 20, "64M": 64 << 20 } as const;

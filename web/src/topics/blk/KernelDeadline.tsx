@@ -4,14 +4,14 @@
 // dispatch the model decides from the same lists (in the blk worker) and differences are marked.
 // KernelDeadlineLive does the same for a lab's live stream from the guest.
 import { useEffect, useMemo, useRef, useState } from "react";
-import { BlkClient } from "../cores/blk-client";
-import { onDevice, parseBlkTrace, type BlkTrace } from "../cores/blk-trace";
-import { DD_FRESH, ddEndState, kernelDdTimeline, splitRuns, traceTunables, type DdReplay } from "../cores/dd-kernel";
-import { fetchBytes } from "../shared/gunzip";
+import { BlkClient } from "./blk-client";
+import { onDevice, parseBlkTrace, type BlkTrace } from "./blk-trace";
+import { DD_FRESH, ddEndState, kernelDdTimeline, splitRuns, traceTunables, type DdReplay } from "./dd-kernel";
+import { fetchBytes } from "../../shared/gunzip";
 import { useTraceFile } from "./useTraceFile";
 import { DeadlineQueues } from "./DeadlineQueues";
 
-const RECORDED = new URL("../cores/traces/blk-nullb-dd.trace.gz", import.meta.url).href;
+const RECORDED = new URL("./traces/blk-nullb-dd.trace.gz", import.meta.url).href;
 
 export function KernelDeadline({ client }: { client: BlkClient | null }) {
   // the timeline first: it says what is missing (no dd_dispatch_request events) before the worker is asked
