@@ -8,7 +8,7 @@ import { DD_DEFAULTS, DEVICES, fioJobs, parseDdState, parseKyberState, simulateB
 import { tailVerdict } from "../web/src/topics/blk/PlayBlk";
 import { benchWorkloadSteps, FXMARK_COSTS, fxmarkTrace, fxmarkUnlink, GUEST_NAT_BLOCKS, LOCKS, NAT_ENTRY_PER_BLOCK, nidFrames, timelineTotals } from "../web/src/topics/f2fs/f2fs-core";
 import { LAYOUTS, ext4WriteFile } from "../web/src/topics/ext4/ext4-core";
-import { hex, vfatName } from "../web/src/cores/vfat-core";
+import { hex, vfatName } from "../web/src/topics/vfat/vfat-core";
 import { inspectImage, type Ext4Report, type VfatReport } from "../web/src/shared/inspect/inspect";
 import { VFAT_MOUNTS, VFAT_NAMES } from "../wasm/tests/images/vfat-names";
 import { dirRun, dirScenarioOps, dirSweeps } from "../web/src/topics/exfat/exfat-dir";

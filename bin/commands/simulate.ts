@@ -13,7 +13,7 @@ import { DEVICES, DD_DEFAULTS, KYBER_DEFAULTS, KYBER_DEPTH, KYBER_DOMAINS, SCHED
 import { BlkTraceError, GUEST_HZ, compareBlkTrace, kernelDispatchGaps, kernelOrder, measuredDevice, onDevice, parseBlkTrace, simulateBlkTrace, type BlkTrace } from "../../web/src/topics/blk/blk-trace";
 import { BlkOp } from "../../web/src/shared/events";
 import { kernelDdTimeline, replayDdDecisions, traceTunables } from "../../web/src/topics/blk/dd-kernel";
-import { hex, vfatName, VfatError, type Codepage, type IoCharset } from "../../web/src/cores/vfat-core";
+import { hex, vfatName, VfatError, type Codepage, type IoCharset } from "../../web/src/topics/vfat/vfat-core";
 
 const USAGE = `usage: fslab simulate exfat [--size SIZE] [--cluster SIZE] [--runs N] [--request-us US] [--cluster-ns NS] [--json]
   Deletes one file under both discard policies (per cluster, Linux <= 6.14; batched, 6.15+) and

@@ -16,7 +16,7 @@ import { PlayBlk } from "./topics/blk/PlayBlk";
 import { PlayF2fs } from "./topics/f2fs/PlayF2fs";
 import { PlayExt4 } from "./topics/ext4/PlayExt4";
 import { BenchFrames } from "./topics/exfat/BenchFrames";
-import { PlayVfat } from "./pages/PlayVfat";
+import { PlayVfat } from "./topics/vfat/PlayVfat";
 import { PlayExfatDir } from "./topics/exfat/PlayExfatDir";
 import { PlayExfat } from "./topics/exfat/PlayExfat";
 import { PlayWritePath } from "./topics/write-path/PlayWritePath";

@@ -2,18 +2,18 @@
 // (seed 003): the 8.3 short name's bytes and how each code page reads them, the long-name
 // entries as raw 32-byte slots, their checksum. Predict first whether the short name keeps
 // the characters. The vfat core runs in a worker; its model matches the guest kernel's
-// entries for the same names (web/src/cores/vfat-core.test.ts).
+// entries for the same names (web/src/topics/vfat/vfat-core.test.ts).
 import { useEffect, useRef, useState } from "react";
-import { WorkerClient } from "../shared/worker-client";
-import { hex, type Codepage, type IoCharset } from "../cores/vfat-core";
-import type { VfatResult } from "../cores/vfat.worker";
-import { inspectClient } from "../shared/inspect/inspect-client";
-import type { VfatEntry, VfatReport } from "../shared/inspect/inspect";
-import { fetchBytes } from "../shared/gunzip";
-import { VFAT_MOUNTS, VFAT_NAMES } from "../../../wasm/tests/images/vfat-names";
+import { WorkerClient } from "../../shared/worker-client";
+import { hex, type Codepage, type IoCharset } from "./vfat-core";
+import type { VfatResult } from "./vfat.worker";
+import { inspectClient } from "../../shared/inspect/inspect-client";
+import type { VfatEntry, VfatReport } from "../../shared/inspect/inspect";
+import { fetchBytes } from "../../shared/gunzip";
+import { VFAT_MOUNTS, VFAT_NAMES } from "../../../../wasm/tests/images/vfat-names";
 
 // made in the guest by wasm/tests/images/make-images.ts: VFAT_NAMES created in order under each of VFAT_MOUNTS
-const VOLUME = new URL("../../../wasm/tests/images/vfat-names.img.gz", import.meta.url).href;
+const VOLUME = new URL("../../../../wasm/tests/images/vfat-names.img.gz", import.meta.url).href;
 type VfatClient = WorkerClient<{ names: string[]; mounts: Array<{ io: IoCharset; cp: Codepage }> }, VfatResult[]>;
 
 /**
@@ -107,7 +107,7 @@ export function PlayVfat({ query }: { query: string }) {
   const client = useRef<WorkerClient<{ names: string[]; mounts: Array<{ io: IoCharset; cp: Codepage }> }, VfatResult[]> | null>(null);
   const [ready, setReady] = useState(false);
   useEffect(() => {
-    client.current = new WorkerClient(new Worker(new URL("../cores/vfat.worker.ts", import.meta.url), { type: "module" }), "vfat", (d) => d.results);
+    client.current = new WorkerClient(new Worker(new URL("./vfat.worker.ts", import.meta.url), { type: "module" }), "vfat", (d) => d.results);
     setReady(true);
     return () => client.current?.terminate();
   }, []);

@@ -14,7 +14,7 @@ export interface VfatName {
   asCp932: string; // and as code page 932 does
 }
 
-import { cString } from "../shared/wasm-mem";
+import { cString } from "../../shared/wasm-mem";
 
 export class VfatError extends Error {}
 

@@ -6,17 +6,17 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCoreModule } from "../shared/node-load";
-import { inspectImage, type VfatReport } from "../shared/inspect/inspect";
+import { loadCoreModule } from "../../shared/node-load";
+import { inspectImage, type VfatReport } from "../../shared/inspect/inspect";
 import { hex, vfatName, VfatError } from "./vfat-core";
-import { VFAT_MOUNTS, VFAT_NAMES } from "../../../wasm/tests/images/vfat-names";
+import { VFAT_MOUNTS, VFAT_NAMES } from "../../../../wasm/tests/images/vfat-names";
 
 let m: any;
 let report: VfatReport;
 let path: string;
 beforeAll(async () => {
   m = await loadCoreModule("vfat");
-  const bytes = gunzipSync(readFileSync(new URL("../../../wasm/tests/images/vfat-names.img.gz", import.meta.url)));
+  const bytes = gunzipSync(readFileSync(new URL("../../../../wasm/tests/images/vfat-names.img.gz", import.meta.url)));
   path = `${mkdtempSync("/tmp/fslab-vfat-")}/vfat-names.img`;
   writeFileSync(path, bytes);
   report = inspectImage(await loadCoreModule("inspect"), bytes) as VfatReport;
