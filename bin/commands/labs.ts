@@ -3,12 +3,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseLab } from "../../web/src/labs/lab-format";
+import { loadTopics } from "../../web/src/topics/node-index";
 
-export function labsCheck(dir = "labs"): number {
+export async function labsCheck(dir = "labs"): Promise<number> {
   if (!existsSync(dir)) {
     console.error(`fslab labs check: no directory ${dir}`);
     return 1;
   }
+  const views = (await loadTopics()).flatMap((t) => t.views.map((v) => v.id));
   let bad = 0;
   const ids = readdirSync(dir).filter((d) => statSync(join(dir, d)).isDirectory());
   for (const id of ids) {
@@ -20,7 +22,7 @@ export function labsCheck(dir = "labs"): number {
       continue;
     }
     try {
-      const lab = parseLab(readFileSync(file, "utf8"), name, id);
+      const lab = parseLab(readFileSync(file, "utf8"), views, name, id);
       console.log(`ok  ${name}: ${lab.meta.title} (${lab.steps.length} step${lab.steps.length === 1 ? "" : "s"})`);
     } catch (e) {
       console.error(e instanceof Error ? e.message : String(e));

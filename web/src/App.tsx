@@ -1,36 +1,13 @@
 // Hash routes, so the built site works from any static host without rewrite rules:
-//   #/              the labs
-//   #/lab/<id>      one lab: its steps, the VM's terminal, its views
-//   #/play/blk?...  the block-layer playground (its parameters in the query)
-//   #/play/f2fs?... F2FS unlink scaling, upstream against CLUE
-//   #/play/ext4?... ext4 bitmap checksum cost at 4k, bigalloc and 64k blocks
-//   #/bench/frames  the views' frame-time benchmark (npm run bench opens it in Chromium)
-//   #/play/exfat?... an exFAT delete's discard requests, per cluster or batched, replayed
-//   #/play/write-path?... recorded function_graph traces of a write, as a call tree
-//   #/play/vfat?... a name's short and long entries under iocharsets and codepages
-//   #/play/exfat-dir?... the empty-entry search with and without Linux 6.2's hint
-import { useEffect, useState, type ReactElement } from "react";
+//   #/                the labs and the playgrounds (cards from the topic manifests)
+//   #/lab/<id>        one lab: its steps, the VM's terminal, its views
+//   #/play/<route>?.. a playground a topic manifest declares, its parameters in the query
+//   #/bench/<route>   a benchmark page a topic declares (npm run bench opens it in Chromium)
+// Pages come from the manifests (topics/index.ts) and load lazily, each its own chunk.
+import { Suspense, lazy, useEffect, useState } from "react";
 import { Home } from "./pages/Home";
-import { LabPage } from "./pages/LabPage";
-import { PlayBlk } from "./topics/blk/PlayBlk";
-import { PlayF2fs } from "./topics/f2fs/PlayF2fs";
-import { PlayExt4 } from "./topics/ext4/PlayExt4";
-import { BenchFrames } from "./topics/exfat/BenchFrames";
-import { PlayVfat } from "./topics/vfat/PlayVfat";
-import { PlayExfatDir } from "./topics/exfat/PlayExfatDir";
-import { PlayExfat } from "./topics/exfat/PlayExfat";
-import { PlayWritePath } from "./topics/write-path/PlayWritePath";
-
-/** each playground by its route name: its page, given the link's query */
-const PLAYGROUNDS: Record<string, (query: string) => ReactElement> = {
-  blk: (q) => <PlayBlk query={q} />,
-  f2fs: (q) => <PlayF2fs query={q} />,
-  ext4: (q) => <PlayExt4 query={q} />,
-  vfat: (q) => <PlayVfat query={q} />,
-  exfat: (q) => <PlayExfat query={q} />,
-  "exfat-dir": (q) => <PlayExfatDir query={q} />,
-  "write-path": (q) => <PlayWritePath query={q} />,
-};
+import { bench, playground } from "./topics";
+import { lazyOf } from "./shared/lazy";
 
 function useHashRoute(): string {
   const [hash, setHash] = useState(location.hash);
@@ -42,11 +19,29 @@ function useHashRoute(): string {
   return hash.replace(/^#/, "") || "/";
 }
 
+// the lab page brings v86 and xterm.js: its own chunk, loaded only when a lab is opened
+const LabPage = lazy(() => import("./pages/LabPage").then((m) => ({ default: m.LabPage })));
+
+const loading = <p className="muted">Loading…</p>;
+
 export function App() {
   const route = useHashRoute();
   const lab = route.match(/^\/lab\/([\w-]+)$/);
-  if (route === "/bench/frames") return <BenchFrames />;
+  const benchPage = route.match(/^\/bench\/([\w-]+)$/);
+  const b = benchPage && bench(benchPage[1]);
+  if (b) {
+    const Page = lazyOf(b.load);
+    return <Suspense fallback={loading}><Page /></Suspense>;
+  }
   const play = route.match(/^\/play\/([\w-]+)(?:\?(.*))?$/);
+  const p = play && playground(play[1]);
+  let page;
+  if (lab) page = <LabPage id={lab[1]} key={lab[1]} />;
+  else if (p) {
+    const Page = lazyOf(p.load);
+    page = <Page query={play![2] ?? ""} />;
+  } else if (route === "/") page = <Home />;
+  else page = <p>No page at {route}. <a href="#/">All labs</a></p>;
   return (
     <>
       <header className="top">
@@ -54,7 +49,7 @@ export function App() {
         <span className="muted">Linux filesystem and block-layer internals, in a real kernel</span>
       </header>
       <main>
-        {lab ? <LabPage id={lab[1]} key={lab[1]} /> : play && PLAYGROUNDS[play[1]] ? PLAYGROUNDS[play[1]](play[2] ?? "") : route === "/" ? <Home /> : <p>No page at {route}. <a href="#/">All labs</a></p>}
+        <Suspense fallback={loading}>{page}</Suspense>
       </main>
     </>
   );

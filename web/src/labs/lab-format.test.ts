@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import { parseLab, LabFormatError } from "./lab-format";
+import { VIEW_IDS } from "../topics";
 
 const good = `---
 id: demo
@@ -26,7 +27,7 @@ test -e /tmp
 
 function errorOf(src: string, folder?: string): LabFormatError {
   try {
-    parseLab(src, "lab.md", folder);
+    parseLab(src, VIEW_IDS, "lab.md", folder);
   } catch (e) {
     if (e instanceof LabFormatError) return e;
     throw e;
@@ -36,7 +37,7 @@ function errorOf(src: string, folder?: string): LabFormatError {
 
 describe("parseLab", () => {
   it("reads frontmatter, steps and their vm/check blocks with line numbers", () => {
-    const lab = parseLab(good, "lab.md", "demo");
+    const lab = parseLab(good, VIEW_IDS, "lab.md", "demo");
     expect(lab.meta).toMatchObject({ id: "demo", title: "A demo", topics: ["exfat"], disks: [], views: ["exfat-clusters"] });
     expect(lab.steps).toHaveLength(1);
     expect(lab.steps[0].blocks.map((b) => [b.kind, b.line])).toEqual([["markdown", 12], ["vm", 14], ["check", 18]]);
@@ -64,12 +65,12 @@ describe("parseLab", () => {
     expect(errorOf(good, "other").message).toMatch(/lab.md:2: id "demo" does not match its folder "other"/);
   });
 
-  it("every lab in labs/ is valid", () => {
+  it("every lab in labs/ is valid, and names only views a topic manifest declares", () => {
     const root = new URL("../../../labs/", import.meta.url);
     const ids = readdirSync(root);
     expect(ids.length).toBeGreaterThan(0);
     for (const id of ids) {
-      const lab = parseLab(readFileSync(new URL(`${id}/lab.md`, root), "utf8"), `labs/${id}/lab.md`, id);
+      const lab = parseLab(readFileSync(new URL(`${id}/lab.md`, root), "utf8"), VIEW_IDS, `labs/${id}/lab.md`, id);
       expect(lab.steps.length).toBeGreaterThan(0);
     }
   });

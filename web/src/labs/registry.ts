@@ -1,5 +1,6 @@
 // Every lab in labs/, bundled into the page at build time.
 import { parseLab, type Lab } from "./lab-format";
+import { VIEW_IDS } from "../topics";
 
 const sources = import.meta.glob("@labs/*/lab.md", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
 
@@ -13,7 +14,7 @@ export const LABS: LabEntry[] = Object.entries(sources)
   .map(([path, source]) => {
     const id = path.split("/").at(-2)!;
     try {
-      return { id, lab: parseLab(source, `labs/${id}/lab.md`, id) };
+      return { id, lab: parseLab(source, VIEW_IDS, `labs/${id}/lab.md`, id) };
     } catch (e) {
       return { id, error: e instanceof Error ? e.message : String(e) };
     }

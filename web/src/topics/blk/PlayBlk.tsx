@@ -11,7 +11,9 @@ import { KyberDepths, KyberQueues } from "./KyberQueues";
 import { TraceReplay } from "./TraceReplay";
 import { KernelDeadline } from "./KernelDeadline";
 import type { BlkSteps } from "./blk-core";
-import { intParam, oneOf } from "../../shared/query";
+import { intParam } from "../../shared/query";
+import { paramsQuery, parseParams } from "../../shared/params";
+import { BLK_PARAMS } from "./topic";
 
 const SIZES = { "4k": 4096, "64k": 65536, "1M": 1 << 20 } as const;
 const SPANS = { "1M": 1 << 20, "4M": 4 << 20, "16M": 16 << 20, "64M": 64 << 20 } as const;
@@ -30,26 +32,14 @@ export interface BlkParams {
   seed: number;
 }
 
-export const BLK_DEFAULTS: BlkParams = { device: "hdd", rw: "randread", numjobs: 4, iodepth: 4, bs: "64k", size: "4M", fifo_batch: DD_DEFAULTS.fifo_batch, writes_starved: DD_DEFAULTS.writes_starved, seed: 1 };
+export const BLK_DEFAULTS: BlkParams = parseBlkParams("");
 
 
 export function parseBlkParams(query: string): BlkParams {
-  const q = new URLSearchParams(query);
-  const d = BLK_DEFAULTS;
-  return {
-    device: oneOf(q.get("device"), Object.keys(DEVICES) as Array<keyof typeof DEVICES>, d.device),
-    rw: oneOf(q.get("rw"), ["read", "write", "randread", "randwrite", "randrw"] as const, d.rw),
-    numjobs: intParam(q.get("numjobs"), 1, 16, d.numjobs),
-    iodepth: intParam(q.get("iodepth"), 1, 64, d.iodepth),
-    bs: oneOf(q.get("bs"), Object.keys(SIZES) as Array<keyof typeof SIZES>, d.bs),
-    size: oneOf(q.get("size"), Object.keys(SPANS) as Array<keyof typeof SPANS>, d.size),
-    fifo_batch: intParam(q.get("fifo_batch"), 1, 256, d.fifo_batch),
-    writes_starved: intParam(q.get("writes_starved"), 0, 16, d.writes_starved),
-    seed: intParam(q.get("seed"), 0, 2 ** 31 - 1, d.seed),
-  };
+  return parseParams(BLK_PARAMS, query);
 }
 
-const toQuery = (p: BlkParams) => new URLSearchParams(Object.entries(p).map(([k, v]) => [k, String(v)])).toString();
+const toQuery = (p: BlkParams) => paramsQuery(BLK_PARAMS, p);
 
 type Prediction = "lower" | "same" | "higher";
 

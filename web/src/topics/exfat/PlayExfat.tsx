@@ -12,6 +12,8 @@ import type { DeleteResult } from "./exfat-scenario";
 import { ClusterGrid } from "./ClusterGrid";
 import { DeleteReplayControls, otherPolicy, policyName } from "./DeleteReplayControls";
 import { intParam } from "../../shared/query";
+import { paramsQuery, parseParams } from "../../shared/params";
+import { EXFAT_PARAMS } from "./topic";
 
 export interface ExfatParams {
   clusters: number; // the file's, 4 KiB each
@@ -20,12 +22,13 @@ export interface ExfatParams {
 }
 
 export function parseExfatParams(query: string): ExfatParams {
-  const q = new URLSearchParams(query);
-  const clusters = intParam(q.get("clusters"), 1, 60_000, 256);
-  return { clusters, runs: intParam(q.get("runs"), 1, Math.min(64, clusters), Math.min(4, clusters)), batch: q.get("batch") === "0" ? 0 : 1 };
+  const v = parseParams(EXFAT_PARAMS, query);
+  // a file has at most as many pieces as clusters
+  const runs = v.runs <= v.clusters ? v.runs : Math.min(EXFAT_PARAMS.runs.default, v.clusters);
+  return { clusters: v.clusters, runs, batch: v.batch ? 1 : 0 };
 }
 
-const toQuery = (p: ExfatParams) => new URLSearchParams(Object.entries(p).map(([k, v]) => [k, String(v)])).toString();
+const toQuery = (p: ExfatParams) => paramsQuery(EXFAT_PARAMS, p);
 
 export function PlayExfat({ query }: { query: string }) {
   const [p, setP] = useState<ExfatParams>(() => parseExfatParams(query));

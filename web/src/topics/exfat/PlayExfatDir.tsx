@@ -10,17 +10,15 @@ import { dirScenarioOps, type DirRun, type DirScenario, type DirSweep } from "./
 import { DirRunsView } from "./DirectoryView";
 import { DirSweepView } from "./DirSweep";
 import { intParam } from "../../shared/query";
+import { paramsQuery, parseParams } from "../../shared/params";
+import { EXFAT_DIR_PARAMS } from "./topic";
 
 export function parseDirParams(query: string): DirScenario {
-  const q = new URLSearchParams(query);
-  return {
-    files: intParam(q.get("files"), 1, 5000, 1000),
-    removeEvery: intParam(q.get("remove"), 0, 10, 3),
-    longNames: intParam(q.get("long"), 0, 1000, 100),
-  };
+  const v = parseParams(EXFAT_DIR_PARAMS, query);
+  return { files: v.files, removeEvery: v.remove, longNames: v.long };
 }
 
-const toQuery = (p: DirScenario) => `files=${p.files}&remove=${p.removeEvery}&long=${p.longNames}`;
+const toQuery = (p: DirScenario) => paramsQuery(EXFAT_DIR_PARAMS, { files: p.files, remove: p.removeEvery, long: p.longNames });
 
 /** entries examined without the hint per entry examined with it */
 export const examinedRatio = (runs: DirRun[]) => {

@@ -2,6 +2,8 @@
 // blocks (LBS). Every allocation changes a group's bitmap, and metadata_csum recomputes crc32c
 // over all of it: one block. Predict the ratio, then see checksum bytes per byte written for
 // each write size, buffered and direct, from the ext4 core (in a worker).
+import { parseParams } from "../../shared/params";
+import { EXT4_PARAMS } from "./topic";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { inspectClient, type InspectClient } from "../../shared/inspect/inspect-client";
 import { LAYOUTS } from "./ext4-core";
@@ -23,8 +25,7 @@ const SIZES = [4096, 8192, 16384, 32768, 65536];
 const VOLUME = 1 << 30; // for the groups table: a 1 GiB volume
 
 export function PlayExt4({ query }: { query: string }) {
-  const q = new URLSearchParams(query);
-  const [direct, setDirect] = useState(q.get("mode") !== "buffered");
+  const [direct, setDirect] = useState(() => parseParams(EXT4_PARAMS, query).mode === "direct");
   const [guess, setGuess] = useState("");
   const [rows, setRows] = useState<Row[] | null>(null);
   const [error, setError] = useState<string | null>(null);

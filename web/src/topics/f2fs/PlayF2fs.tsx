@@ -10,6 +10,8 @@ import { LockLegend, LockTimeline } from "./LockTimeline";
 import { NatScanView } from "./NatScanView";
 import { ScalingChart } from "../../shared/view/ScalingChart";
 import { intParam } from "../../shared/query";
+import { parseParams } from "../../shared/params";
+import { F2FS_PARAMS } from "./topic";
 
 const CORES = [1, 2, 4, 8, 15, 30, 60, 120];
 const CLUES = [0, 1, 2, 4, 7];
@@ -17,8 +19,8 @@ const NAMES: Record<number, string> = { 0: "upstream", 1: "optimistic (1)", 2: "
 // the lock timelines: upstream beside all of CLUE, at one of these core counts, over the
 // first this many µs of simulated time
 const TL_CLUES = [0, 7];
-const TL_CORES = [2, 4, 8, 15, 30, 120];
-const TL_WINDOWS_US = [50, 250, 1000];
+const TL_CORES = F2FS_PARAMS.tl_cores.options!;
+const TL_WINDOWS_US = F2FS_PARAMS.tl_us.options!;
 
 export interface F2fsParams {
   workload: Workload;
@@ -31,20 +33,10 @@ export interface F2fsParams {
 }
 
 
-const listed = (n: number, options: number[], dflt: number) => (options.includes(n) ? n : dflt);
 const costsOf = (p: F2fsParams) => ({ ...FXMARK_COSTS, remote_ns: p.remote_ns, nat_scan_ns: p.nat_scan_ns });
 
 export function parseF2fsParams(query: string): F2fsParams {
-  const q = new URLSearchParams(query);
-  return {
-    workload: q.get("workload") === "MWUM" ? "MWUM" : "MWUL",
-    unlinks: intParam(q.get("unlinks"), 100, 10000, 2000),
-    remote_ns: intParam(q.get("remote_ns"), 0, 20000, FXMARK_COSTS.remote_ns),
-    nat_scan_ns: intParam(q.get("nat_scan_ns"), 0, 100000, FXMARK_COSTS.nat_scan_ns),
-    seed: intParam(q.get("seed"), 0, 2 ** 31 - 1, 1),
-    tl_cores: listed(intParam(q.get("tl_cores"), 1, 120, 8), TL_CORES, 8),
-    tl_us: listed(intParam(q.get("tl_us"), 1, 1000, 250), TL_WINDOWS_US, 250),
-  };
+  return parseParams(F2FS_PARAMS, query);
 }
 
 /** CLUE (7) over upstream (0) at the most cores */

@@ -3,6 +3,8 @@
 // entries as raw 32-byte slots, their checksum. Predict first whether the short name keeps
 // the characters. The vfat core runs in a worker; its model matches the guest kernel's
 // entries for the same names (web/src/topics/vfat/vfat-core.test.ts).
+import { parseParams } from "../../shared/params";
+import { VFAT_PARAMS } from "./topic";
 import { useEffect, useRef, useState } from "react";
 import { WorkerClient } from "../../shared/worker-client";
 import { hex, type Codepage, type IoCharset } from "./vfat-core";
@@ -100,7 +102,7 @@ const MOUNTS: Array<{ io: IoCharset; cp: Codepage; label: string }> = [
 ];
 
 export function PlayVfat({ query }: { query: string }) {
-  const [name, setName] = useState(new URLSearchParams(query).get("name") ?? "ＳＪＩＳ");
+  const [name, setName] = useState(() => parseParams(VFAT_PARAMS, query).name);
   const [guess, setGuess] = useState<"kept" | "lost" | null>(null);
   const [results, setResults] = useState<VfatResult[] | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -6,7 +6,8 @@ import { useEffect, useMemo, useState } from "react";
 import { parseFunctionGraph, pathTo, walk, type CallGraph, type Layer } from "./ftrace-graph";
 import { fetchBytes } from "../../shared/gunzip";
 import { CallTree, LAYER_COLOUR } from "./CallTree";
-import { oneOf } from "../../shared/query";
+import { parseParams } from "../../shared/params";
+import { WRITE_PATH_PARAMS } from "./topic";
 
 const TRACES = {
   buffered: { label: "a buffered write()", task: "dd", url: new URL("./traces/write-path-buffered.trace.gz", import.meta.url).href },
@@ -29,7 +30,7 @@ export function deepestLayer(g: CallGraph, task: string): Layer {
 }
 
 export function PlayWritePath({ query }: { query: string }) {
-  const [kind, setKind] = useState<Kind>(() => oneOf(new URLSearchParams(query).get("trace"), KINDS, "buffered"));
+  const [kind, setKind] = useState<Kind>(() => parseParams(WRITE_PATH_PARAMS, query).trace);
   const [guess, setGuess] = useState<Layer | null>(null);
   const [graph, setGraph] = useState<CallGraph | null>(null);
   const [shown, setShown] = useState(false);

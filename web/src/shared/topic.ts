@@ -1,0 +1,79 @@
+// What a topic declares about itself (web/src/topics/<id>/topic.ts): its playgrounds, the views
+// a lab or an embed may name, its command-line commands and its benchmark pages. Everything a
+// manifest points at is imported lazily, so reading the manifests (the shell, the lab
+// validator, the CLI under tsx) loads no view, no worker and no wasm. The shell, the lab page,
+// the validator and the CLI know topics only through these declarations: none of them names a
+// topic.
+//
+// A manifest has no JSX and imports only types and shared/params, so Node can load it.
+import type { ComponentType } from "react";
+import type { ParamSchema } from "./params";
+import type { VmHandle } from "../vm/VmConsole";
+import type { TraceStats } from "../vm/trace-channel";
+
+/** A playground page: #/play/<route>?<params>. */
+export interface PlaygroundSpec {
+  route: string;
+  title: string;
+  blurb: string; // one line for the home page's card
+  params: ParamSchema;
+  load: () => Promise<ComponentType<{ query: string }>>;
+}
+
+/** The guest's events so far, in the models' record format, and the channel's counters. */
+export interface LiveTrace {
+  events: Uint32Array;
+  stats: TraceStats | null;
+  lines: string[]; // the tracefs lines themselves, newest last
+}
+
+/** What a lab page hands each of its views. */
+export interface LabViewProps {
+  live: LiveTrace;
+  vm: VmHandle | null;
+}
+
+/** A view a lab's frontmatter (`views:`) may name. */
+export interface ViewSpec {
+  id: string;
+  title: string;
+  params: ParamSchema;
+  load: () => Promise<ComponentType<LabViewProps>>;
+}
+
+/** One command of a topic's CLI module: `export const cli = { <name>: { run, usage } }`. */
+export interface CliCommand {
+  /** runs the command with the arguments after its name; returns the exit status */
+  run(args: string[]): Promise<number>;
+  /** the command's options, printed by `fslab simulate` and on a usage error */
+  usage: string;
+}
+
+/**
+ * `fslab simulate <name>`. The module is named by its file (beside topic.ts), not imported
+ * here: it uses Node's fs and zlib, which the page's bundle must never see.
+ */
+export interface CliSpec {
+  name: string;
+  synopsis: string; // what follows the name in the usage line, e.g. "[options] [--json]"
+  summary: string; // one line
+  module: string; // e.g. "cli.ts", exporting `cli`
+}
+
+/** A benchmark page: #/bench/<route>, opened by `npm run bench` in Chromium. */
+export interface BenchSpec {
+  route: string;
+  title: string;
+  load: () => Promise<ComponentType>;
+}
+
+export interface TopicManifest {
+  id: string; // its folder's name
+  title: string;
+  playgrounds: PlaygroundSpec[];
+  views: ViewSpec[];
+  cli: CliSpec[];
+  benches?: BenchSpec[];
+}
+
+export const defineTopic = (t: TopicManifest): TopicManifest => t;

@@ -1,0 +1,8 @@
+// The blk topic's lab view (declared in topic.ts).
+import type { LabViewProps } from "../../shared/topic";
+import { KernelDeadlineLive } from "./KernelDeadline";
+
+/** mq-deadline's lists followed live from the kernel's tracepoint, each decision judged by the model */
+export function MqDeadlineLab({ live }: LabViewProps) {
+  return <KernelDeadlineLive lines={live.lines} />;
+}

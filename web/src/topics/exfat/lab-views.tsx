@@ -1,0 +1,29 @@
+// The exfat topic's lab views (declared in topic.ts): what a lab page shows beside the VM.
+import type { LabViewProps } from "../../shared/topic";
+import { discardsOf } from "../../shared/events";
+import { ExfatView } from "./ExfatView";
+import { KernelDiscards } from "./KernelDiscards";
+import { DirectoryView } from "./DirectoryView";
+import { KernelEmptySearch } from "./KernelEmptySearch";
+import { DiskView } from "./DiskView";
+
+/** the model's delete on the cluster grid, beside the kernel's discards as they stream in */
+export function ExfatClustersLab({ live }: LabViewProps) {
+  return (
+    <div className="view-pair">
+      <ExfatView />
+      <KernelDiscards discards={discardsOf(live.events)} stats={live.stats} />
+    </div>
+  );
+}
+
+/** the directory model, the kernel's empty-entry searches against it, and the volume the kernel wrote */
+export function ExfatDirLab({ live, vm }: LabViewProps) {
+  return (
+    <div className="view-pair">
+      <DirectoryView />
+      <KernelEmptySearch events={live.events} stats={live.stats} />
+      <DiskView vm={vm} file="dir.img" dir="/dir" />
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+// exFAT: batched discard on delete (Linux 6.15) and the empty-entry hint (6.2). C core:
+// wasm/src/exfat; labs exfat-discard and exfat-empty-hint.
+import { defineTopic } from "../../shared/topic";
+import { int } from "../../shared/params";
+
+/** /play/exfat: one file deleted under batch_discard 0 or 1 */
+export const EXFAT_PARAMS = {
+  clusters: int("the file's clusters (4 KiB each)", 1, 60_000, 256),
+  runs: int("pieces (at most the clusters)", 1, 64, 4),
+  batch: int("batch_discard", 0, 1, 1),
+};
+
+/** /play/exfat-dir: creates, removals and long names in one directory */
+export const EXFAT_DIR_PARAMS = {
+  files: int("files created", 1, 5000, 1000),
+  remove: int("remove every k-th (0: none)", 0, 10, 3),
+  long: int("long names created after", 0, 1000, 100),
+};
+
+export default defineTopic({
+  id: "exfat",
+  title: "exFAT",
+  playgrounds: [
+    {
+      route: "exfat",
+      title: "exFAT: what deleting a file costs in discard requests",
+      blurb: "Choose a file's size and pieces; predict the discard requests under Linux 6.14 and 6.15, then replay the delete.",
+      params: EXFAT_PARAMS,
+      load: () => import("./PlayExfat").then((m) => m.PlayExfat),
+    },
+    {
+      route: "exfat-dir",
+      title: "exFAT: how far does a create search for free directory entries?",
+      blurb: "Create, remove and create again in one directory; predict how much more the search examines without Linux 6.2's hint.",
+      params: EXFAT_DIR_PARAMS,
+      load: () => import("./PlayExfatDir").then((m) => m.PlayExfatDir),
+    },
+  ],
+  views: [
+    {
+      id: "exfat-clusters",
+      title: "the cluster heap: a delete's discard requests, model beside kernel",
+      params: {},
+      load: () => import("./lab-views").then((m) => m.ExfatClustersLab),
+    },
+    {
+      id: "exfat-dir",
+      title: "a directory's entry slots: the empty-entry search, model, kernel and disk",
+      params: {},
+      load: () => import("./lab-views").then((m) => m.ExfatDirLab),
+    },
+  ],
+  cli: [
+    { name: "exfat", synopsis: "[options] [--json]", summary: "a delete's discard requests and cost, per cluster vs batched", module: "cli.ts" },
+    { name: "exfat-dir", synopsis: "[options] [--json]", summary: "entries the empty-entry search examines, with and without the 6.2 hint", module: "cli.ts" },
+  ],
+  benches: [{ route: "frames", title: "frame times of the cluster grid and bitmap views", load: () => import("./BenchFrames").then((m) => m.BenchFrames) }],
+});

@@ -1,0 +1,15 @@
+// The f2fs topic's lab view (declared in topic.ts).
+import type { LabViewProps } from "../../shared/topic";
+import { KernelNidScans, runUnder, useLabNidRuns } from "./KernelNidScans";
+import { F2fsDiskNat } from "./F2fsDiskNat";
+
+/** The f2fs-clue lab's panels: the model runs once for both (the lab's last run is under clue 4). */
+export function F2fsNidLab({ live, vm }: LabViewProps) {
+  const runs = useLabNidRuns();
+  return (
+    <div className="view-pair">
+      <KernelNidScans events={live.events} stats={live.stats} modelRuns={runs} />
+      <F2fsDiskNat vm={vm} model={runUnder(runs, 4)} />
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+// VFAT names under code pages and iocharsets. C core: wasm/src/vfat (names.c).
+import { defineTopic } from "../../shared/topic";
+import { text } from "../../shared/params";
+
+export const VFAT_PARAMS = {
+  name: text("a file name", 255, "ＳＪＩＳ"),
+};
+
+export default defineTopic({
+  id: "vfat",
+  title: "VFAT names and code pages",
+  playgrounds: [
+    {
+      route: "vfat",
+      title: "VFAT: one name, two names on disk",
+      blurb: "Type a name; see its 8.3 bytes and long-name entries under code pages 437 and 932 and two iocharsets.",
+      params: VFAT_PARAMS,
+      load: () => import("./PlayVfat").then((m) => m.PlayVfat),
+    },
+  ],
+  views: [],
+  cli: [{ name: "vfat", synopsis: "NAME... [--json]", summary: "the 8.3 and long-name entries VFAT writes, per iocharset and codepage", module: "cli.ts" }],
+});

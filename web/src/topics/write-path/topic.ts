@@ -1,0 +1,24 @@
+// The write path from write() to the driver, from function_graph traces of our kernel. No C
+// core: the traces are parsed in TypeScript (ftrace-graph.ts); lab write-path.
+import { defineTopic } from "../../shared/topic";
+import { oneOf } from "../../shared/params";
+
+export const WRITE_PATH_PARAMS = {
+  trace: oneOf("how the data is written", ["buffered", "fsync", "direct", "sync"] as const, "buffered"),
+};
+
+export default defineTopic({
+  id: "write-path",
+  title: "The write path",
+  playgrounds: [
+    {
+      route: "write-path",
+      title: "The write path: how far down does the writer go?",
+      blurb: "Call trees our kernel recorded for a buffered write, fsync, O_DIRECT and sync; predict the deepest layer, then open the tree.",
+      params: WRITE_PATH_PARAMS,
+      load: () => import("./PlayWritePath").then((m) => m.PlayWritePath),
+    },
+  ],
+  views: [{ id: "write-path", title: "a write's call tree, layer by layer", params: {}, load: () => import("./lab-views").then((m) => m.WritePathLab) }],
+  cli: [],
+});
