@@ -1,9 +1,7 @@
-// The page's handle on the inspect worker: an image's bytes in, its report out.
-import type { InspectReport } from "./inspect";
-import { WorkerClient } from "../worker-client";
+// The page's typed handle on the inspect worker (its handlers: inspect.worker.ts).
+import { workerClient, type WorkerClient } from "../worker-protocol";
+import type { InspectWorker } from "./inspect.worker";
 
-export type InspectClient = WorkerClient<{ bytes: Uint8Array }, InspectReport>;
+export type InspectClient = WorkerClient<InspectWorker>;
 
-export function inspectClient(): InspectClient {
-  return new WorkerClient(new Worker(new URL("./inspect.worker.ts", import.meta.url), { type: "module" }), "inspect", (d) => d.report);
-}
+export const inspectClient = (): InspectClient => workerClient<InspectWorker>(new Worker(new URL("./inspect.worker.ts", import.meta.url), { type: "module" }), "inspect");

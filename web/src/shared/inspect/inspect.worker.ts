@@ -1,15 +1,12 @@
-// The inspectors' worker: image bytes in (transferred), a report out.
+// The inspectors' worker: image bytes in (transferred), a report out. Protocol:
+// shared/worker-protocol.ts.
 import createInspect from "@wasm/inspect.mjs";
 import wasmUrl from "@wasm/inspect.wasm?url";
+import { serve } from "../worker-protocol";
 import { inspectImage } from "./inspect";
 
-const ready = createInspect({ locateFile: () => wasmUrl });
+const handlers = serve(createInspect({ locateFile: () => wasmUrl }), {
+  inspect: (m, bytes: Uint8Array) => inspectImage(m, bytes),
+});
 
-self.onmessage = async (e: MessageEvent<{ seq: number; bytes: Uint8Array }>) => {
-  const { seq, bytes } = e.data;
-  try {
-    (self as unknown as Worker).postMessage({ seq, report: inspectImage(await ready, bytes) });
-  } catch (err) {
-    (self as unknown as Worker).postMessage({ seq, error: err instanceof Error ? err.message : String(err) });
-  }
-};
+export type InspectWorker = typeof handlers;

@@ -4,7 +4,8 @@
 // dispatch the model decides from the same lists (in the blk worker) and differences are marked.
 // KernelDeadlineLive does the same for a lab's live stream from the guest.
 import { useEffect, useMemo, useRef, useState } from "react";
-import { BlkClient } from "./blk-client";
+import { blkClient, type BlkClient } from "./blk-client";
+import { useWorker } from "../../shared/useWorker";
 import { onDevice, parseBlkTrace, type BlkTrace } from "./blk-trace";
 import { DD_FRESH, ddEndState, kernelDdTimeline, splitRuns, traceTunables, type DdReplay } from "./dd-kernel";
 import { fetchBytes } from "../../shared/gunzip";
@@ -70,11 +71,7 @@ function useThrottled<T>(value: T, ms: number): T {
 export function KernelDeadlineLive({ lines: streaming }: { lines: string[] }) {
   // a long load streams thousands of lines a second; each update re-reads the run, so at most 4 a second
   const lines = useThrottled(streaming, 250);
-  const client = useRef<BlkClient | null>(null);
-  useEffect(() => {
-    client.current = new BlkClient();
-    return () => client.current?.terminate();
-  }, []);
+  const { client } = useWorker(blkClient);
   const runs = useMemo(() => splitRuns(lines).filter((r) => r.some((l) => l.includes(" dd_dispatch_request: "))), [lines]);
   const [chosen, setChosen] = useState<number | null>(null); // null: the newest
   const [follow, setFollow] = useState(true);
@@ -110,12 +107,12 @@ export function KernelDeadlineLive({ lines: streaming }: { lines: string[] }) {
   useEffect(() => {
     const trace = parsed?.trace;
     const steps = parsed?.timeline?.steps ?? 0;
-    if (!trace || !client.current || (replay && replay.run === run && replay.steps === steps)) return;
+    if (!trace || !client || (replay && replay.run === run && replay.steps === steps)) return;
     const t = setTimeout(() => {
-      client.current!.decisions(trace, parsed!.start).then((r) => setReplay({ run, steps, replay: r }), () => {});
+      client.decisions(trace, parsed!.start).then((r) => setReplay({ run, steps, replay: r }), () => {});
     }, 400);
     return () => clearTimeout(t);
-  }, [parsed]);
+  }, [parsed, client]);
 
   if (!runs.length)
     return (

@@ -3,7 +3,8 @@
 // worker) and see each request's sector against time, the queue depth and the numbers.
 // The URL holds every parameter, so a link reproduces the exact scenario.
 import { useEffect, useMemo, useRef, useState } from "react";
-import { BlkClient } from "./blk-client";
+import { blkClient } from "./blk-client";
+import { useWorker } from "../../shared/useWorker";
 import { DD_DEFAULTS, DEVICES, fioJobs, modelDdTimeline, type BlkResult, type FioPattern } from "./blk-core";
 import { OffsetTimePlot } from "./OffsetTimePlot";
 import { DeadlineQueues } from "./DeadlineQueues";
@@ -58,13 +59,7 @@ export function PlayBlk({ query }: { query: string }) {
   const [running, setRunning] = useState(false);
   const [steps, setSteps] = useState<BlkSteps | null>(null);
   const [kySteps, setKySteps] = useState<BlkSteps | null>(null);
-  const [ready, setReady] = useState(false);
-  const client = useRef<BlkClient | null>(null);
-  useEffect(() => {
-    client.current = new BlkClient();
-    setReady(true);
-    return () => client.current?.terminate();
-  }, []);
+  const { client } = useWorker(blkClient);
 
   const jobs = useMemo(() => fioJobs({ numjobs: p.numjobs, iodepth: p.iodepth, bs: SIZES[p.bs], rw: p.rw, size: SPANS[p.size] }), [p]);
   const requests = jobs.reduce((n, j) => n + j.ios, 0);
@@ -86,9 +81,9 @@ export function PlayBlk({ query }: { query: string }) {
     try {
       const tunables = { ...DD_DEFAULTS, fifo_batch: p.fifo_batch, writes_starved: p.writes_starved };
       const scenario = { device: DEVICES[p.device], jobs, tunables, seed: p.seed };
-      setResults(await client.current!.run(scenario, ["none", "mq-deadline", "kyber", "bfq"]));
-      setSteps(await client.current!.steps(scenario, "mq-deadline", STEPS));
-      setKySteps(await client.current!.steps(scenario, "kyber", STEPS));
+      setResults(await client!.run(scenario, ["none", "mq-deadline", "kyber", "bfq"]));
+      setSteps(await client!.steps(scenario, "mq-deadline", STEPS));
+      setKySteps(await client!.steps(scenario, "kyber", STEPS));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -192,7 +187,7 @@ export function PlayBlk({ query }: { query: string }) {
         <code>_issue</code>, <code>_complete</code> in <code>/sys/kernel/tracing</code>) while fio ran on a null_blk disk. The
         blk core replays the same requests under each scheduler; compare the queue times and the order with the kernel's.
       </p>
-      <TraceReplay client={ready ? client.current : null} />
+      <TraceReplay client={client} />
       <h2>mq-deadline in the kernel, decision by decision</h2>
       <p>
         Our kernel adds a tracepoint, <code>mq_deadline:dd_dispatch_request</code>: for each request mq-deadline hands on,
@@ -201,7 +196,7 @@ export function PlayBlk({ query }: { query: string }) {
         the block events the page rebuilds the scheduler's lists before each decision and draws them in the view above; the
         model decides from the same lists, and the page marks where it chose otherwise.
       </p>
-      <KernelDeadline client={ready ? client.current : null} />
+      <KernelDeadline client={client} />
     </section>
   );
 }

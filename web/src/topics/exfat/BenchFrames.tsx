@@ -7,7 +7,8 @@
 // the time each frame's work took, in window.__frameBench.
 import { useEffect, useMemo, useState } from "react";
 import { flushSync } from "react-dom";
-import { ExfatClient } from "./exfat-client";
+import { exfatClient } from "./exfat-client";
+import { useWorker } from "../../shared/useWorker";
 import type { ExfatSnapshot } from "./exfat-core";
 import { DiscardPolicy } from "../../shared/events";
 import { DeleteReplay } from "./exfat-replay";
@@ -53,7 +54,7 @@ function measure(step: (i: number) => void): Promise<FrameStats> {
 }
 
 export function BenchFrames() {
-  const client = useMemo(() => new ExfatClient(), []);
+  const { client } = useWorker(exfatClient);
   const [phase, setPhase] = useState("preparing");
   const [cells, setCells] = useState<{ before: ExfatSnapshot; replay: DeleteReplay } | null>(null);
   const [, setTick] = useState(0);
@@ -62,12 +63,13 @@ export function BenchFrames() {
   const [showBitmap, setShowBitmap] = useState(false);
 
   useEffect(() => {
+    if (!client) return;
     (async () => {
       try {
         window.__frameBench = {};
-        await client.call({ op: "reset", clusters: CELLS + 2, sectPerClusBits: 3 });
-        const made = await client.call({ op: "createFragmented", clusters: CELLS - 64, runs: 64 });
-        const del = await client.call({ op: "delete", id: made.id, policy: DiscardPolicy.PerCluster });
+        await client.reset(CELLS + 2, 3);
+        const made = await client.createFragmented(CELLS - 64, 64);
+        const del = await client.delete(made.id, DiscardPolicy.PerCluster);
         const replay = new DeleteReplay(made.snapshot.bitmap, del.result.events);
         setCells({ before: made.snapshot, replay });
         setPhase("cells");
@@ -93,7 +95,6 @@ export function BenchFrames() {
         setPhase("failed");
       }
     })();
-    return () => client.terminate();
   }, [client, bitmap]);
 
   return (

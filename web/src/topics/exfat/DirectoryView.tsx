@@ -4,7 +4,8 @@
 // the empty-entry search examined for each create, and a table of the totals.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { line, max, scaleLinear, select, axisLeft } from "d3";
-import { ExfatClient } from "./exfat-client";
+import { exfatClient } from "./exfat-client";
+import { useWorker } from "../../shared/useWorker";
 import type { DirRun, DirSweep } from "./exfat-dir";
 import { DirSweepView } from "./DirSweep";
 import { OKABE_ITO } from "../../shared/view/palette";
@@ -72,15 +73,15 @@ export function DirRunsView({ runs }: { runs: DirRun[] }) {
 }
 
 export function DirectoryView() {
-  const client = useMemo(() => new ExfatClient(), []);
+  const { client } = useWorker(exfatClient);
   const [ops, setOps] = useState<string[]>([]);
   const [runs, setRuns] = useState<DirRun[] | null>(null);
   const [sweeps, setSweeps] = useState<DirSweep[][] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => () => client.terminate(), [client]);
   useEffect(() => {
-    client.call({ op: "dir", ops }).then(setRuns, (e) => setError(e.message));
-    client.call({ op: "dirSweeps", ops }).then(setSweeps, (e) => setError(e.message));
+    if (!client) return;
+    client.dir(ops).then(setRuns, (e) => setError(e.message));
+    client.dirSweeps(ops).then(setSweeps, (e) => setError(e.message));
   }, [client, ops]);
 
   const live = (o: string[]) => new Set(o.filter((x) => x[0] === "+").map((x) => x.slice(1)).filter((n) => !o.includes(`-${n}`)));

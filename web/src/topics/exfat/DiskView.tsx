@@ -3,7 +3,8 @@
 // entry sets with the directory slots they occupy, so the model's picture can be checked
 // against what the kernel actually wrote.
 import { useEffect, useRef, useState } from "react";
-import { inspectClient, type InspectClient } from "../../shared/inspect/inspect-client";
+import { inspectClient } from "../../shared/inspect/inspect-client";
+import { useWorker } from "../../shared/useWorker";
 import type { InspectReport } from "../../shared/inspect/inspect";
 import type { VmHandle } from "../../vm/VmConsole";
 import { formatRuns, type ExfatSnapshot } from "./exfat-core";
@@ -14,24 +15,20 @@ import { SlotStrip } from "./SlotStrip";
 
 /** dir: a directory to draw slot by slot, as the directory model draws its own */
 export function DiskView({ vm, file, dir }: { vm: VmHandle | null; file: string; dir?: string }) {
-  const client = useRef<InspectClient | null>(null);
+  const { client } = useWorker(inspectClient);
   const [report, setReport] = useState<InspectReport | null>(null);
   const [grid, setGrid] = useState<ExfatSnapshot | null>(null);
   const [dirSlots, setDirSlots] = useState<{ slots: Uint8Array; clusters: number } | { error: string } | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    client.current = inspectClient();
-    return () => client.current?.terminate();
-  }, []);
 
   async function inspect() {
     setBusy(true);
     setError(null);
     try {
       const bytes = await vm!.readSharedFile(file);
-      const r = await client.current!.request({ bytes });
+      const r = await client!.inspect(bytes);
       setReport(r);
       // the same cluster grid the model draws, from the disk's own bitmap and chains
       setGrid(r.fs === "exfat" ? snapshotOfDisk(bytes, r) : null);

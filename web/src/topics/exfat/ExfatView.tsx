@@ -1,7 +1,8 @@
 // The exFAT view: a model volume in the worker, the buttons that change it, the cluster
 // grid, the file table (the grid's text alternative) and the discard requests of a delete.
 import { useEffect, useMemo, useState } from "react";
-import { ExfatClient } from "./exfat-client";
+import { exfatClient, type ExfatClient } from "./exfat-client";
+import { useWorker } from "../../shared/useWorker";
 import { ALLOC_NO_FAT_CHAIN, runsOf, type ExfatSnapshot } from "./exfat-core";
 import { DiscardPolicy } from "../../shared/events";
 import type { DeleteResult } from "./exfat-scenario";
@@ -14,7 +15,8 @@ const CLUSTERS = 512; // a 2 MiB heap of 4 KiB clusters: small enough to see eve
 const SECT_PER_CLUS_BITS = 3;
 
 export function ExfatView() {
-  const client = useMemo(() => new ExfatClient(), []);
+  const worker = useWorker(exfatClient);
+  const { client, busy, error } = worker;
   const [snap, setSnap] = useState<ExfatSnapshot | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [policy, setPolicy] = useState<DiscardPolicy>(DiscardPolicy.Batched);
@@ -22,46 +24,34 @@ export function ExfatView() {
   // the last delete, replayable: the volume before it and its events applied up to a step
   const [replay, setReplay] = useState<{ before: ExfatSnapshot; r: DeleteReplay } | null>(null);
   const [, setStep] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    client.call({ op: "reset", clusters: CLUSTERS, sectPerClusBits: SECT_PER_CLUS_BITS }).then(setSnap, (e) => setError(e.message));
-    return () => client.terminate();
-  }, [client]);
+    if (client) void worker.run(async (c) => setSnap(await c.reset(CLUSTERS, SECT_PER_CLUS_BITS)));
+  }, [client, worker.run]);
 
-  async function act(fn: () => Promise<void>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await fn();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const act = (fn: (client: ExfatClient) => Promise<void>) => worker.run(fn);
+
 
   const createContiguous = () =>
-    act(async () => {
-      const r = await client.call({ op: "createContiguous", clusters: 24 });
+    act(async (client) => {
+      const r = await client.createContiguous(24);
       setSnap(r.snapshot);
       setSelected(r.id);
       setLast(null);
       setReplay(null);
     });
   const createFragmented = () =>
-    act(async () => {
-      const r = await client.call({ op: "createFragmented", clusters: 20, runs: 4 });
+    act(async (client) => {
+      const r = await client.createFragmented(20, 4);
       setSnap(r.snapshot);
       setSelected(r.id);
       setLast(null);
       setReplay(null);
     });
   const remove = () =>
-    act(async () => {
+    act(async (client) => {
       if (selected === null) return;
-      const r = await client.call({ op: "delete", id: selected, policy });
+      const r = await client.delete(selected, policy);
       const rp = new DeleteReplay(snap!.bitmap, r.result.events);
       rp.seek(rp.total);
       setReplay({ before: snap!, r: rp });
@@ -71,8 +61,8 @@ export function ExfatView() {
       setSelected(null);
     });
   const reset = () =>
-    act(async () => {
-      setSnap(await client.call({ op: "reset", clusters: CLUSTERS, sectPerClusBits: SECT_PER_CLUS_BITS }));
+    act(async (client) => {
+      setSnap(await client.reset(CLUSTERS, SECT_PER_CLUS_BITS));
       setSelected(null);
       setLast(null);
       setReplay(null);

@@ -7,7 +7,8 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { ExfatDiscard } from "../../shared/events";
 import { DiscardPolicy } from "../../shared/events";
-import { ExfatClient } from "./exfat-client";
+import { exfatClient } from "./exfat-client";
+import { useWorker } from "../../shared/useWorker";
 import { ALLOC_FAT_CHAIN, ALLOC_NO_FAT_CHAIN, EXFAT_FIRST_CLUSTER, type ExfatSnapshot } from "./exfat-core";
 import { ClusterGrid } from "./ClusterGrid";
 import type { TraceStats } from "../../vm/trace-channel";
@@ -60,8 +61,7 @@ export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; 
   const clusters = discards.reduce((n, d) => n + d.count, 0);
   const batched = discards.filter((d) => d.policy === DiscardPolicy.Batched).length;
   const groups = useMemo(() => deletesOf(discards), [discards]);
-  const client = useMemo(() => new ExfatClient(), []);
-  useEffect(() => () => client.terminate(), [client]);
+  const { client } = useWorker(exfatClient);
   // the model's delete of each file shape the kernel deleted, one at a time: the worker holds
   // one volume, so the runs are chained, never interleaved; a shape is computed once
   const model = useRef(new Map<string, ExfatDiscard[]>());
@@ -74,6 +74,7 @@ export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; 
   const snap = useMemo(() => (groups[at] ? snapshotOfDelete(groups[at], gridCols) : null), [groups, at, gridCols]);
   const key = (g: ExfatDiscard[]) => `${g[0].policy}:${runsOf(g).join(",")}`;
   useEffect(() => {
+    if (!client) return;
     for (const g of groups) {
       const k = key(g);
       if (queued.current.has(k)) continue;
@@ -81,9 +82,9 @@ export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; 
       const runs = runsOf(g);
       chain.current = chain.current
         .then(async () => {
-          await client.call({ op: "reset", clusters: runs.reduce((a, b) => a + b, 0) + runs.length + 16, sectPerClusBits: 3 });
-          const made = await client.call({ op: "createRuns", lengths: runs });
-          const del = await client.call({ op: "delete", id: made.id, policy: g[0].policy });
+          await client.reset(runs.reduce((a, b) => a + b, 0) + runs.length + 16, 3);
+          const made = await client.createRuns(runs);
+          const del = await client.delete(made.id, g[0].policy);
           model.current.set(k, del.result.discards);
           setDone((n) => n + 1);
         })

@@ -3,7 +3,8 @@
 // Model and kernel should agree record for record; where they do not, the first difference
 // is shown with both records.
 import { useEffect, useMemo, useState } from "react";
-import { ExfatClient } from "./exfat-client";
+import { exfatClient } from "./exfat-client";
+import { useWorker } from "../../shared/useWorker";
 import { EV, WORDS_PER_EVENT } from "../../shared/events";
 import { LAB_SCENARIO, firstDifference, type DirRun } from "./exfat-dir";
 import type { TraceStats } from "../../vm/trace-channel";
@@ -23,11 +24,10 @@ export function modelMatching(kernel: Uint32Array, models: DirRun[]): DirRun | n
 }
 
 export function KernelEmptySearch({ events, stats }: { events: Uint32Array; stats: TraceStats | null }) {
-  const client = useMemo(() => new ExfatClient(), []);
+  const { client } = useWorker(exfatClient);
   const [models, setModels] = useState<DirRun[] | null>(null);
   useEffect(() => {
-    client.call({ op: "dir", ops: LAB_SCENARIO }).then(setModels, () => setModels(null));
-    return () => client.terminate();
+    client?.dir(LAB_SCENARIO).then(setModels, () => setModels(null));
   }, [client]);
   const kernel = useMemo(() => onlySearches(events), [events]);
   const searches = kernel.length / WORDS_PER_EVENT;

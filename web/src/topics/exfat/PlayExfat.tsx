@@ -4,7 +4,8 @@
 // and replay the delete event by event on the cluster grid, with the modelled time building
 // up against the other policy's. The link holds every parameter.
 import { useEffect, useMemo, useState } from "react";
-import { ExfatClient } from "./exfat-client";
+import { exfatClient } from "./exfat-client";
+import { useWorker } from "../../shared/useWorker";
 import { DiscardPolicy } from "../../shared/events";
 import type { ExfatSnapshot } from "./exfat-core";
 import { DeleteReplay } from "./exfat-replay";
@@ -35,9 +36,8 @@ export function PlayExfat({ query }: { query: string }) {
   const [guess, setGuess] = useState("");
   const [run, setRun] = useState<{ before: ExfatSnapshot; result: DeleteResult; replay: DeleteReplay } | null>(null);
   const [, setStep] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  const client = useMemo(() => new ExfatClient(), []);
-  useEffect(() => () => client.terminate(), [client]);
+  const worker = useWorker(exfatClient);
+  const { error } = worker;
 
   const set = <K extends keyof ExfatParams>(k: K, v: ExfatParams[K]) => {
     const next = { ...p, [k]: v };
@@ -48,20 +48,16 @@ export function PlayExfat({ query }: { query: string }) {
   };
 
   const policy = p.batch ? DiscardPolicy.Batched : DiscardPolicy.PerCluster;
-  async function reveal() {
-    setError(null);
-    try {
+  const reveal = () =>
+    worker.run(async (client) => {
       // the file, and a second file growing between its pieces: runs - 1 spacer clusters
-      await client.call({ op: "reset", clusters: p.clusters + p.runs + 64, sectPerClusBits: 3 });
-      const made = p.runs > 1 ? await client.call({ op: "createFragmented", clusters: p.clusters, runs: p.runs }) : await client.call({ op: "createContiguous", clusters: p.clusters });
-      const del = await client.call({ op: "delete", id: made.id, policy });
+      await client.reset(p.clusters + p.runs + 64, 3);
+      const made = p.runs > 1 ? await client.createFragmented(p.clusters, p.runs) : await client.createContiguous(p.clusters);
+      const del = await client.delete(made.id, policy);
       const replay = new DeleteReplay(made.snapshot.bitmap, del.result.events);
       setRun({ before: made.snapshot, result: del.result, replay });
       setStep(0);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    }
-  }
+    });
 
   const discards = run?.result.discards.length ?? 0;
   const cols = p.clusters + p.runs > 2048 ? 128 : p.clusters + p.runs > 512 ? 64 : 32;

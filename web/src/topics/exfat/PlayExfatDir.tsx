@@ -5,7 +5,8 @@
 // the totals. The model matches the guest kernel's exfat_empty_search events record for
 // record (the exfat-empty-hint lab checks it live). The link holds every parameter.
 import { useEffect, useMemo, useState } from "react";
-import { ExfatClient } from "./exfat-client";
+import { exfatClient } from "./exfat-client";
+import { useWorker } from "../../shared/useWorker";
 import { dirScenarioOps, type DirRun, type DirScenario, type DirSweep } from "./exfat-dir";
 import { DirRunsView } from "./DirectoryView";
 import { DirSweepView } from "./DirSweep";
@@ -31,10 +32,8 @@ export function PlayExfatDir({ query }: { query: string }) {
   const [guess, setGuess] = useState("");
   const [runs, setRuns] = useState<DirRun[] | null>(null);
   const [sweeps, setSweeps] = useState<DirSweep[][] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const client = useMemo(() => new ExfatClient(), []);
-  useEffect(() => () => client.terminate(), [client]);
+  const worker = useWorker(exfatClient);
+  const { busy, error } = worker;
 
   const set = <K extends keyof DirScenario>(k: K, v: DirScenario[K]) => {
     const next = { ...p, [k]: v };
@@ -43,18 +42,11 @@ export function PlayExfatDir({ query }: { query: string }) {
     setSweeps(null);
     history.replaceState(null, "", `#/play/exfat-dir?${toQuery(next)}`);
   };
-  async function reveal() {
-    setBusy(true);
-    setError(null);
-    try {
-      setRuns(await client.call({ op: "dir", ops: dirScenarioOps(p) }));
-      setSweeps(await client.call({ op: "dirSweeps", ops: dirScenarioOps(p) }));
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const reveal = () =>
+    worker.run(async (client) => {
+      setRuns(await client.dir(dirScenarioOps(p)));
+      setSweeps(await client.dirSweeps(dirScenarioOps(p)));
+    });
   const ratio = runs ? examinedRatio(runs) : null;
   const g = Number(guess);
 

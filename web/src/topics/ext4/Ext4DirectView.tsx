@@ -4,7 +4,8 @@
 // the lab's `measure` writes to /mnt/host/ext4-direct.txt ("layout bs_KiB bytes" per line),
 // are read over 9p and set beside it, cell by cell.
 import { useEffect, useRef, useState } from "react";
-import { ext4Client, type Ext4Client, type Ext4Row } from "./ext4-client";
+import { ext4Client, type Ext4Row } from "./ext4-client";
+import { useWorker } from "../../shared/useWorker";
 import { LAYOUTS } from "./ext4-core";
 import type { VmHandle } from "../../vm/VmConsole";
 
@@ -26,15 +27,13 @@ export function parseMeasurements(text: string): Map<string, number> {
 }
 
 export function Ext4DirectView({ vm }: { vm: VmHandle | null }) {
-  const client = useRef<Ext4Client | null>(null);
+  const { client } = useWorker(ext4Client);
   const [rows, setRows] = useState<Ext4Row[] | null>(null);
   const [kernel, setKernel] = useState<Map<string, number> | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    client.current = ext4Client();
-    client.current.request({ bytes: BYTES, direct: true, sizes: SIZES }).then(setRows, (e) => setError(e.message));
-    return () => client.current?.terminate();
-  }, []);
+    client?.writeSweep(BYTES, true, SIZES).then(setRows, (e) => setError(e.message));
+  }, [client]);
   async function load() {
     setError(null);
     try {

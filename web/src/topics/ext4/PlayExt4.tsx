@@ -5,9 +5,10 @@
 import { parseParams } from "../../shared/params";
 import { EXT4_PARAMS } from "./topic";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { inspectClient, type InspectClient } from "../../shared/inspect/inspect-client";
+import { inspectClient } from "../../shared/inspect/inspect-client";
+import { useWorker } from "../../shared/useWorker";
 import { LAYOUTS } from "./ext4-core";
-import { ext4Client, type Ext4Client, type Ext4Row as Row } from "./ext4-client";
+import { ext4Client, type Ext4Row as Row } from "./ext4-client";
 import { ScalingChart } from "../../shared/view/ScalingChart";
 import { Ext4GroupBitmaps, type Ext4Volume } from "./Ext4GroupBitmaps";
 import { groupBitmaps } from "./ext4-bitmaps";
@@ -29,24 +30,16 @@ export function PlayExt4({ query }: { query: string }) {
   const [guess, setGuess] = useState("");
   const [rows, setRows] = useState<Row[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const client = useRef<Ext4Client | null>(null);
-  useEffect(() => {
-    client.current = ext4Client();
-    return () => client.current?.terminate();
-  }, []);
+  const { client } = useWorker(ext4Client);
 
   const [volumes, setVolumes] = useState<Ext4Volume[] | null>(null);
-  const inspector = useRef<InspectClient | null>(null);
-  useEffect(() => {
-    inspector.current = inspectClient();
-    return () => inspector.current?.terminate();
-  }, []);
+  const { client: inspector } = useWorker(inspectClient);
   const showVolumes = async () => {
     try {
       const out: Ext4Volume[] = [];
       for (const img of IMAGES) {
         const bytes = await fetchBytes(img.url);
-        const report = await inspector.current!.request({ bytes: bytes.slice() });
+        const report = await inspector!.inspect(bytes.slice());
         if (report.fs !== "ext4") throw new Error(`${img.name}: not ext4 but ${report.fs}`);
         out.push({ name: img.name, report: report as Ext4Report, groups: groupBitmaps(bytes, report as Ext4Report) });
       }
@@ -57,7 +50,7 @@ export function PlayExt4({ query }: { query: string }) {
   };
 
   const bytes = 64 << 20;
-  const run = () => client.current!.request({ bytes, direct, sizes: SIZES }).then(setRows, (e) => setError(e.message));
+  const run = () => client!.writeSweep(bytes, direct, SIZES).then(setRows, (e) => setError(e.message));
   const setMode = (d: boolean) => {
     setDirect(d);
     setRows(null);

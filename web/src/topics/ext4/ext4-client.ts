@@ -1,11 +1,8 @@
-// The page's handle on the ext4 worker: a write sweep (bytes, buffered or direct, write sizes)
-// in, one row per layout and size out.
-import type { Ext4Write } from "./ext4-core";
-import { WorkerClient } from "../../shared/worker-client";
+// The page's typed handle on the ext4 worker (its handlers: ext4.worker.ts).
+import { workerClient, type WorkerClient } from "../../shared/worker-protocol";
+import type { Ext4Worker } from "./ext4.worker";
 
-export type Ext4Row = Ext4Write & { layout: string; bs: number };
-export type Ext4Client = WorkerClient<{ bytes: number; direct: boolean; sizes: number[] }, Ext4Row[]>;
+export type { Ext4Row } from "./ext4.worker";
+export type Ext4Client = WorkerClient<Ext4Worker>;
 
-export function ext4Client(): Ext4Client {
-  return new WorkerClient(new Worker(new URL("./ext4.worker.ts", import.meta.url), { type: "module" }), "ext4", (d) => d.results);
-}
+export const ext4Client = (): Ext4Client => workerClient<Ext4Worker>(new Worker(new URL("./ext4.worker.ts", import.meta.url), { type: "module" }), "ext4");

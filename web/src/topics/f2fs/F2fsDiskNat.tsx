@@ -4,7 +4,8 @@
 // reads it: each block's current copy with the checkpoint's NAT journal on top), is set beside
 // the free-NID model's count after the same steps.
 import { useEffect, useMemo, useRef, useState } from "react";
-import { inspectClient, type InspectClient } from "../../shared/inspect/inspect-client";
+import { inspectClient } from "../../shared/inspect/inspect-client";
+import { useWorker } from "../../shared/useWorker";
 import { NAT_ENTRY_PER_BLOCK, type NidRun } from "./f2fs-core";
 import type { F2fsReport } from "../../shared/inspect/inspect";
 import type { VmHandle } from "../../vm/VmConsole";
@@ -24,21 +25,17 @@ function Strip({ counts, blocks, label }: { counts: number[]; blocks: number; la
 
 /** `model`: the free-NID model's run of the lab's last steps (clue 4), whose NIDs in use per NAT block the disk's are set against. */
 export function F2fsDiskNat({ vm, model: run, file = "f2fs.img" }: { vm: VmHandle | null; model: NidRun | null; file?: string }) {
-  const inspector = useRef<InspectClient | null>(null);
+  const { client: inspector } = useWorker(inspectClient);
   const [report, setReport] = useState<F2fsReport | null>(null);
   const model = useMemo(() => (run ? Array.from(run.state.blocks.used) : null), [run]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    inspector.current = inspectClient();
-    return () => inspector.current?.terminate();
-  }, []);
 
   async function inspect() {
     setBusy(true);
     setError(null);
     try {
-      const r = await inspector.current!.request({ bytes: await vm!.readSharedFile(file) });
+      const r = await inspector!.inspect(await vm!.readSharedFile(file));
       if (r.fs !== "f2fs") throw new Error(`${file} is a ${r.fs} volume, not F2FS`);
       setReport(r);
     } catch (e) {

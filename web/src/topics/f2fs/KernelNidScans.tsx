@@ -3,7 +3,8 @@
 // (clue 0) and the lazy NAT update (clue 4): record for record, with the first difference
 // shown when they part.
 import { useEffect, useMemo, useState } from "react";
-import { F2fsClient } from "./f2fs-client";
+import { f2fsClient } from "./f2fs-client";
+import { useWorker } from "../../shared/useWorker";
 import { nidScansOf, NidScanPhase, type NidScan } from "../../shared/events";
 import { oneWriterScript, type NidRun } from "./f2fs-core";
 import type { TraceStats } from "../../vm/trace-channel";
@@ -54,11 +55,11 @@ function firstDiff(run: Repeated[], model: Repeated[]): number {
 
 /** The free-NID model's runs of the lab's steps under each of CLUES (null until they are in), for this panel and the disk's. */
 export function useLabNidRuns(): NidRun[] | null {
-  const client = useMemo(() => new F2fsClient(), []);
+  const { client } = useWorker(f2fsClient);
   const [runs, setRuns] = useState<NidRun[] | null>(null);
   useEffect(() => {
+    if (!client) return;
     Promise.all(CLUES.map((clue) => client.nidRun({ clue }, oneWriterScript()))).then(setRuns, () => setRuns(null));
-    return () => client.terminate();
   }, [client]);
   return runs;
 }

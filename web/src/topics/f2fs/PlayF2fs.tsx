@@ -4,7 +4,8 @@
 // per-core lock timelines of a few cores' runs, upstream beside CLUE.
 // The guest VM has one CPU: this is where the scaling lesson happens.
 import { useEffect, useMemo, useRef, useState } from "react";
-import { F2fsClient } from "./f2fs-client";
+import { f2fsClient } from "./f2fs-client";
+import { useWorker } from "../../shared/useWorker";
 import { benchWorkloadSteps, FXMARK_COSTS, GUEST_NAT_BLOCKS, LOCKS, NAT_ENTRY_PER_BLOCK, TIMELINE_MAX_SPANS, TIMELINE_ROWS, type FxmarkResult, type LockTrace, type NidFrame, type Workload } from "./f2fs-core";
 import { LockLegend, LockTimeline } from "./LockTimeline";
 import { NatScanView } from "./NatScanView";
@@ -52,11 +53,7 @@ export function PlayF2fs({ query }: { query: string }) {
   const [results, setResults] = useState<FxmarkResult[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
-  const client = useRef<F2fsClient | null>(null);
-  useEffect(() => {
-    client.current = new F2fsClient();
-    return () => client.current?.terminate();
-  }, []);
+  const { client } = useWorker(f2fsClient);
 
   // lock timelines of the scenario's runs; a newer request makes an older reply stale
   const [traces, setTraces] = useState<LockTrace[] | null>(null);
@@ -64,7 +61,7 @@ export function PlayF2fs({ query }: { query: string }) {
   const requestTraces = (q: F2fsParams) => {
     const seq = ++traceSeq.current;
     setTraces(null);
-    return client.current!.traces(q.workload, TL_CLUES, q.tl_cores, q.unlinks, costsOf(q), q.seed, { untilNs: q.tl_us * 1000 }).then((t) => {
+    return client!.traces(q.workload, TL_CLUES, q.tl_cores, q.unlinks, costsOf(q), q.seed, { untilNs: q.tl_us * 1000 }).then((t) => {
       if (seq === traceSeq.current) setTraces(t);
     });
   };
@@ -88,7 +85,7 @@ export function PlayF2fs({ query }: { query: string }) {
     setError(null);
     try {
       // the worker answers in order: the sweep, then the timelines of two of its scenarios
-      const [sweep] = await Promise.all([client.current!.sweep(p.workload, CLUES, CORES, p.unlinks, costsOf(p), p.seed), requestTraces(p)]);
+      const [sweep] = await Promise.all([client!.sweep(p.workload, CLUES, CORES, p.unlinks, costsOf(p), p.seed), requestTraces(p)]);
       setResults(sweep);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -104,7 +101,7 @@ export function PlayF2fs({ query }: { query: string }) {
     setNidClue(clue);
     setFrames(null);
     try {
-      setFrames(await client.current!.nidFrames({ clue }, benchWorkloadSteps(8000, GUEST_NAT_BLOCKS * NAT_ENTRY_PER_BLOCK)));
+      setFrames(await client!.nidFrames({ clue }, benchWorkloadSteps(8000, GUEST_NAT_BLOCKS * NAT_ENTRY_PER_BLOCK)));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     }

@@ -6,17 +6,16 @@
 import { parseParams } from "../../shared/params";
 import { VFAT_PARAMS } from "./topic";
 import { useEffect, useRef, useState } from "react";
-import { WorkerClient } from "../../shared/worker-client";
 import { hex, type Codepage, type IoCharset } from "./vfat-core";
-import type { VfatResult } from "./vfat.worker";
+import { vfatClient, type VfatClient, type VfatResult } from "./vfat-client";
 import { inspectClient } from "../../shared/inspect/inspect-client";
+import { useWorker } from "../../shared/useWorker";
 import type { VfatEntry, VfatReport } from "../../shared/inspect/inspect";
 import { fetchBytes } from "../../shared/gunzip";
 import { VFAT_MOUNTS, VFAT_NAMES } from "../../../../wasm/tests/images/vfat-names";
 
 // made in the guest by wasm/tests/images/make-images.ts: VFAT_NAMES created in order under each of VFAT_MOUNTS
 const VOLUME = new URL("../../../../wasm/tests/images/vfat-names.img.gz", import.meta.url).href;
-type VfatClient = WorkerClient<{ names: string[]; mounts: Array<{ io: IoCharset; cp: Codepage }> }, VfatResult[]>;
 
 /**
  * The same name on a real volume: mkfs.vfat and our kernel wrote VFAT_NAMES, in order, under
@@ -33,9 +32,9 @@ function RealVolume({ name, client, onPick }: { name: string; client: VfatClient
     setError(null);
     const inspector = inspectClient();
     try {
-      const report = (await inspector.request({ bytes: await fetchBytes(VOLUME) })) as VfatReport;
+      const report = (await inspector.inspect(await fetchBytes(VOLUME))) as VfatReport;
       if (report.fs !== "vfat") throw new Error(`the recorded volume reads as ${report.fs}, not vfat`);
-      const model = await client!.request({ names: [...VFAT_NAMES], mounts: VFAT_MOUNTS.map((mt) => ({ io: mt.io, cp: mt.codepage as Codepage })) });
+      const model = await client!.names([...VFAT_NAMES], VFAT_MOUNTS.map((mt) => ({ io: mt.io, cp: mt.codepage as Codepage })));
       const at = VFAT_NAMES.indexOf(name);
       setRows(
         VFAT_MOUNTS.map((mt, i) => {
@@ -106,15 +105,9 @@ export function PlayVfat({ query }: { query: string }) {
   const [guess, setGuess] = useState<"kept" | "lost" | null>(null);
   const [results, setResults] = useState<VfatResult[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const client = useRef<WorkerClient<{ names: string[]; mounts: Array<{ io: IoCharset; cp: Codepage }> }, VfatResult[]> | null>(null);
-  const [ready, setReady] = useState(false);
-  useEffect(() => {
-    client.current = new WorkerClient(new Worker(new URL("./vfat.worker.ts", import.meta.url), { type: "module" }), "vfat", (d) => d.results);
-    setReady(true);
-    return () => client.current?.terminate();
-  }, []);
+  const { client } = useWorker(vfatClient);
 
-  const run = () => client.current!.request({ names: [name], mounts: MOUNTS.map(({ io, cp }) => ({ io, cp })) }).then(setResults, (e) => setError(e.message));
+  const run = () => client!.names([name], MOUNTS.map(({ io, cp }) => ({ io, cp }))).then(setResults, (e) => setError(e.message));
   const change = (v: string) => {
     setName(v);
     setResults(null);
@@ -152,7 +145,7 @@ export function PlayVfat({ query }: { query: string }) {
         inspector reads the entries back from the image. (The model for the same sequence: a name's <code>~N</code> tail
         depends on the names before it.)
       </p>
-      <RealVolume name={name} client={ready ? client.current : null} onPick={change} />
+      <RealVolume name={name} client={client} onPick={change} />
       {results && (
         <div className="reveal" role="status" data-verdict={verdict ?? ""}>
           {verdict && <p>Under code page 437 the short name {verdict === "kept" ? "keeps" : "loses"} characters{guess ? (guess === verdict ? ": as you predicted." : `: you predicted it would be ${guess}.`) : "."}</p>}
