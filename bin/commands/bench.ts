@@ -10,7 +10,7 @@ import { loadCoreModule } from "../../web/src/shared/node-load";
 import { NodeVm } from "../../web/src/vm/node-vm";
 import { CASES, wasmFreeMs } from "../../bench/exfat-free";
 import { BLK_CASE, wasmBlkRunMs } from "../../bench/blk-dispatch";
-import { fxmarkUnlink } from "../../web/src/topics/f2fs/f2fs-core";
+import { fxmarkUnlink } from "../../web/src/topics/f2fs/fxmark";
 import { frameStats, describe, describeVm } from "../../bench/frames";
 
 const WASM_DIR = fileURLToPath(new URL("../../wasm/", import.meta.url));

@@ -6,7 +6,7 @@ import { BENCHES, PLAYGROUNDS, TOPICS, VIEWS, VIEW_IDS } from ".";
 import { loadCli, loadTopics } from "./node-index";
 import { describeParam, paramValue } from "../shared/params";
 import { DD_DEFAULTS } from "./blk/blk-core";
-import { FXMARK_COSTS } from "./f2fs/f2fs-core";
+import { FXMARK_COSTS } from "./f2fs/fxmark";
 import { BLK_PARAMS } from "./blk/topic";
 import { F2FS_PARAMS } from "./f2fs/topic";
 

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { inspectClient } from "../../shared/inspect/inspect-client";
 import { useWorker } from "../../shared/useWorker";
-import { NAT_ENTRY_PER_BLOCK, type NidRun } from "./f2fs-core";
+import { NAT_ENTRY_PER_BLOCK, type NidRun } from "./nid";
 import type { F2fsReport } from "../../shared/inspect/inspect";
 import type { VmHandle } from "../../vm/VmConsole";
 import { densityWord, paintCells } from "../../shared/view/paint";

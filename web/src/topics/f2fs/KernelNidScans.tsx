@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from "react";
 import { f2fsClient } from "./f2fs-client";
 import { useWorker } from "../../shared/useWorker";
 import { nidScansOf, NidScanPhase, type NidScan } from "../../shared/events";
-import { oneWriterScript, type NidRun } from "./f2fs-core";
+import { oneWriterScript, type NidRun } from "./nid";
 import type { TraceStats } from "../../vm/trace-channel";
 import { NidScanStrip } from "./NidScanStrip";
 

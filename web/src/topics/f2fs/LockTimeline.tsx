@@ -5,7 +5,7 @@
 // directory's i_rwsem in MWUM) is a narrower bar on top. The table says the same per core.
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { axisBottom, scaleBand, scaleLinear, select } from "d3";
-import { LOCK_LABELS, LOCKS, timelineTotals, type LockName, type LockSpan, type LockTrace } from "./f2fs-core";
+import { LOCK_LABELS, LOCKS, timelineTotals, type LockName, type LockSpan, type LockTrace } from "./fxmark";
 import { OKABE_ITO } from "../../shared/view/palette";
 import "./LockTimeline.css";
 

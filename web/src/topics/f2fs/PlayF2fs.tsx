@@ -6,7 +6,8 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { f2fsClient } from "./f2fs-client";
 import { useWorker } from "../../shared/useWorker";
-import { benchWorkloadSteps, FXMARK_COSTS, GUEST_NAT_BLOCKS, LOCKS, NAT_ENTRY_PER_BLOCK, TIMELINE_MAX_SPANS, TIMELINE_ROWS, type FxmarkResult, type LockTrace, type NidFrame, type Workload } from "./f2fs-core";
+import { benchWorkloadSteps, GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, type NidFrame } from "./nid";
+import { FXMARK_COSTS, LOCKS, TIMELINE_MAX_SPANS, TIMELINE_ROWS, type FxmarkResult, type LockTrace, type Workload } from "./fxmark";
 import { LockLegend, LockTimeline } from "./LockTimeline";
 import { NatScanView } from "./NatScanView";
 import { ScalingChart } from "../../shared/view/ScalingChart";

@@ -4,7 +4,8 @@ import { parseArgs } from "node:util";
 import { loadCoreModule } from "../../shared/node-load";
 import { NidScanPhase, nidScansOf, type NidScan } from "../../shared/events";
 import { int, list } from "../../shared/cli-args";
-import { FXMARK_COSTS, fxmarkUnlink, type Workload, GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, NidModel, SYNC_BG_CALLS, SYNCER_EVERY, benchWorkloadSteps } from "./f2fs-core";
+import { FXMARK_COSTS, fxmarkUnlink, type Workload } from "./fxmark";
+import { GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, NidModel, SYNC_BG_CALLS, SYNCER_EVERY, benchWorkloadSteps } from "./nid";
 
 async function simulateF2fsCommand(argv: string[]): Promise<number> {
   const { values: v } = parseArgs({

@@ -5,7 +5,8 @@
 import createF2fs from "@wasm/f2fs.mjs";
 import wasmUrl from "@wasm/f2fs.wasm?url";
 import { serve } from "../../shared/worker-protocol";
-import { fxmarkTrace, fxmarkUnlink, nidFrames, nidRun, type F2fsCosts, type LockTraceOptions, type NidModelOptions, type NidOp, type Workload } from "./f2fs-core";
+import { fxmarkTrace, fxmarkUnlink, type F2fsCosts, type LockTraceOptions, type Workload } from "./fxmark";
+import { nidFrames, nidRun, type NidModelOptions, type NidOp } from "./nid";
 
 const handlers = serve(createF2fs({ locateFile: () => wasmUrl }), {
   /** one run per clue mask and core count */
