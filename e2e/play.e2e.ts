@@ -14,7 +14,9 @@ import { inspectImage, type Ext4Report, type VfatReport } from "../web/src/share
 import { VFAT_MOUNTS, VFAT_NAMES } from "../wasm/tests/images/vfat-names";
 import { dirRun, dirScenarioOps, dirSweeps } from "../web/src/topics/exfat/exfat-dir";
 import { slotRuns } from "../web/src/topics/exfat/exfat-disk";
-import { compareBlkTrace, parseBlkTrace, simulateBlkTrace } from "../web/src/topics/blk/blk-trace";
+import { compareBlkTrace } from "../web/src/topics/blk/trace-compare";
+import { parseBlkTrace } from "../web/src/topics/blk/blk-trace";
+import { simulateBlkTrace } from "../web/src/topics/blk/trace-replay";
 import { kernelDdTimeline, replayDdDecisions } from "../web/src/topics/blk/dd-kernel";
 import { readFileSync } from "node:fs";
 import { ExfatCore } from "../web/src/topics/exfat/exfat-core";

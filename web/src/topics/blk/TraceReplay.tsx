@@ -6,7 +6,7 @@ import { useMemo } from "react";
 import type { BlkClient, BlkReplay } from "./blk-client";
 import { BlkOp } from "../../shared/events";
 import { ROW, ROW_WIDTH, type Scheduler } from "./blk-core";
-import { kernelRows } from "./blk-trace";
+import { kernelRows } from "./trace-kernel";
 import { fetchBytes } from "../../shared/gunzip";
 import { useTraceFile } from "./useTraceFile";
 import { OffsetTimePlot } from "./OffsetTimePlot";

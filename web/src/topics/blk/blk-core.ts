@@ -3,6 +3,7 @@
 // (transferable from a worker) plus a summary; the CLI (`fslab simulate blk`), tests and page
 // share it.
 import { EV, WORDS_PER_EVENT } from "../../shared/events";
+import type { BlkModule } from "@wasm/blk.mjs";
 import { allocU32 } from "../../shared/wasm-mem";
 
 export const EV_BLK = [EV.BLK_RQ_INSERT, EV.BLK_RQ_ISSUE, EV.BLK_RQ_COMPLETE] as const;
@@ -159,7 +160,7 @@ export function summarize(sched: Scheduler, rows: Float64Array, order: Uint32Arr
 }
 
 /** tun[7] of wasm/src/blk/exports.c in wasm memory (free it with _fx_free): mq-deadline's tunables, then kyber's targets. */
-export function allocTunables(m: any, t: DdTunables, k: KyberTunables): number {
+export function allocTunables(m: BlkModule, t: DdTunables, k: KyberTunables): number {
   for (const ns of [k.read_lat_nsec, k.write_lat_nsec]) {
     if (!Number.isInteger(ns) || ns < 0 || ns >= 2 ** 32) throw new BlkError("kyber's latency targets are whole nanoseconds below 2^32 (4.29 s)");
   }
@@ -167,13 +168,13 @@ export function allocTunables(m: any, t: DdTunables, k: KyberTunables): number {
 }
 
 /** dev[7] of wasm/src/blk/exports.c in wasm memory (free it with _fx_free). */
-export function allocDevice(m: any, d: BlkDevice): number {
+export function allocDevice(m: BlkModule, d: BlkDevice): number {
   return allocU32(m, [d.queue_depth, d.channels, d.base_ns, d.per_sector_ns, d.seek_max_sectors, Math.round(d.per_seek_sector_ns * 1000), Math.min(d.capacity_sectors, 2 ** 32 - 1)]);
 }
 
 /** A simulation ready to run (free it with _fx_blk_free): the scenario marshalled as flat
  *  u32 arrays for fx_blk_new (wasm/src/blk/exports.c). */
-export function newBlkSim(m: any, sc: BlkScenario): number {
+export function newBlkSim(m: BlkModule, sc: BlkScenario): number {
   const t = sc.tunables ?? DD_DEFAULTS;
   const k = sc.kyber ?? KYBER_DEFAULTS;
   const d = sc.device;
@@ -191,7 +192,7 @@ export function newBlkSim(m: any, sc: BlkScenario): number {
   return sim;
 }
 
-export function simulateBlk(m: any, sc: BlkScenario): BlkResult {
+export function simulateBlk(m: BlkModule, sc: BlkScenario): BlkResult {
   const sim = newBlkSim(m, sc);
   try {
     return readBlkResult(m, sim, sc.sched, m._fx_blk_run(sim));
@@ -201,7 +202,7 @@ export function simulateBlk(m: any, sc: BlkScenario): BlkResult {
 }
 
 /** A finished run's rows, order, events and summary, copied out of wasm memory (ret: fx_blk_run's). */
-export function readBlkResult(m: any, sim: number, sched: Scheduler, ret: number): BlkResult {
+export function readBlkResult(m: BlkModule, sim: number, sched: Scheduler, ret: number): BlkResult {
   const len = m._fx_blk_events_len(sim);
   if (ret < 0 || len < 0) throw new BlkError("the simulation ran out of memory");
   const n = m._fx_blk_count(sim);
@@ -219,7 +220,7 @@ export function readBlkResult(m: any, sim: number, sched: Scheduler, ret: number
 }
 
 /** A whole "words" export (fx_blk_state and its kind: (sim, out, cap) -> words needed), copied out. */
-function readWords(m: any, fn: (sim: number, out: number, cap: number) => number, sim: number): Uint32Array {
+function readWords(m: BlkModule, fn: (sim: number, out: number, cap: number) => number, sim: number): Uint32Array {
   const n = fn(sim, 0, 0);
   const buf = m._fx_malloc(Math.max(1, n) * 4);
   if (!buf) throw new BlkError("out of memory for the scheduler's state");
@@ -420,7 +421,7 @@ export interface BlkSteps {
   kyber?: { words: Uint32Array; offsets: Uint32Array };
 }
 
-export function stepBlk(m: any, sc: BlkScenario, maxSteps: number): BlkSteps {
+export function stepBlk(m: BlkModule, sc: BlkScenario, maxSteps: number): BlkSteps {
   const sim = newBlkSim(m, sc);
   let cap = 4096;
   let buf = m._fx_malloc(cap * 4);

@@ -27,9 +27,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadCoreModule } from "../../shared/node-load";
 import { BlkError, DEVICES, ROW, ROW_WIDTH } from "./blk-core";
 import { BlkOp } from "../../shared/events";
-import {
-  BlkTraceError, compareBlkTrace, kernelDispatchGaps, kernelOrder, measuredDevice, onDevice, opOfRwbs, parseBlkTrace, pluggedOf, simulateBlkTrace,
-} from "./blk-trace";
+import { BlkTraceError, onDevice, opOfRwbs, parseBlkTrace } from "./blk-trace";
+import { compareBlkTrace } from "./trace-compare";
+import { kernelDispatchGaps, kernelOrder, measuredDevice } from "./trace-kernel";
+import { pluggedOf, simulateBlkTrace } from "./trace-replay";
 
 const read = (name: string) => gunzipSync(readFileSync(new URL(`./traces/${name}.trace.gz`, import.meta.url))).toString("utf8");
 const text = read("blk-nullb-mq-deadline");

@@ -5,7 +5,9 @@ import createBlk from "@wasm/blk.mjs";
 import wasmUrl from "@wasm/blk.wasm?url";
 import { serve } from "../../shared/worker-protocol";
 import { simulateBlk, stepBlk, type BlkScenario, type Scheduler } from "./blk-core";
-import { compareBlkTrace, simulateBlkTrace, type BlkTrace } from "./blk-trace";
+import { compareBlkTrace } from "./trace-compare";
+import { simulateBlkTrace } from "./trace-replay";
+import { type BlkTrace } from "./blk-trace";
 import { replayDdDecisions, type DdStart } from "./dd-kernel";
 
 const handlers = serve(createBlk({ locateFile: () => wasmUrl }), {

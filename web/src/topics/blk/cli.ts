@@ -7,7 +7,10 @@ import { loadCoreModule } from "../../shared/node-load";
 import { BlkOp } from "../../shared/events";
 import { int, num, size } from "../../shared/cli-args";
 import { DEVICES, DD_DEFAULTS, KYBER_DEFAULTS, KYBER_DEPTH, KYBER_DOMAINS, SCHEDULERS, fioJobs, simulateBlk, stats, ROW, ROW_WIDTH, type BlkDevice, type DdTunables, type FioPattern, type KyberTunables, type OpStats, type Scheduler } from "./blk-core";
-import { BlkTraceError, GUEST_HZ, compareBlkTrace, kernelDispatchGaps, kernelOrder, measuredDevice, onDevice, parseBlkTrace, simulateBlkTrace, type BlkTrace } from "./blk-trace";
+import { BlkTraceError, onDevice, parseBlkTrace, type BlkTrace } from "./blk-trace";
+import { GUEST_HZ, simulateBlkTrace } from "./trace-replay";
+import { compareBlkTrace } from "./trace-compare";
+import { kernelDispatchGaps, kernelOrder, measuredDevice } from "./trace-kernel";
 import { kernelDdTimeline, replayDdDecisions, traceTunables } from "./dd-kernel";
 
 async function simulateBlkCommand(argv: string[]): Promise<number> {

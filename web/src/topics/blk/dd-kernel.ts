@@ -7,10 +7,12 @@
 //     -> kernelDdTimeline(): DdState after each of the kernel's dispatches, for DeadlineQueues
 //     -> replayDdDecisions(): the model (wasm/src/blk/dd_replay.c) decides from the same lists
 //        at each of those moments; its choice beside the kernel's
+import type { BlkModule } from "@wasm/blk.mjs";
 import { DD_DEFAULTS, type DdList, type DdState, type DdTimeline, type DdTunables } from "./blk-core";
 import { BlkOp } from "../../shared/events";
 import { allocU32 } from "../../shared/wasm-mem";
-import { BlkTraceError, DD_BECAUSE, DD_PICK, GUEST_HZ, type BlkTrace, type DdBecause, type DdPick } from "./blk-trace";
+import { BlkTraceError, DD_BECAUSE, DD_PICK, type BlkTrace, type DdBecause, type DdPick } from "./blk-trace";
+import { GUEST_HZ } from "./trace-replay";
 
 /** A line a lab writes to trace_marker before each run, so a stream can be cut into runs, each with its tunables. */
 export const RUN_MARK = /tracing_mark_write: fslab: iosched /;
@@ -175,7 +177,7 @@ export interface DdReplay {
  * inserts at the same jiffies; after each decision, the kernel's choice and counters), so
  * every decision is judged on its own: a difference does not carry into the next.
  */
-export function replayDdDecisions(m: any, trace: BlkTrace, tun: DdTunables = traceTunables(trace), hz = GUEST_HZ, start: DdStart = DD_FRESH): DdReplay {
+export function replayDdDecisions(m: BlkModule, trace: BlkTrace, tun: DdTunables = traceTunables(trace), hz = GUEST_HZ, start: DdStart = DD_FRESH): DdReplay {
   requireDd(trace);
   const reqs = trace.requests;
   const deadline = deadlines(trace, tun, hz);
