@@ -1,19 +1,33 @@
 // The one event schema shared by the wasm models and the live kernel: records of four u32
-// (type, a, b, c), mirroring wasm/include/fslab/events.h. A stream travels as one
+// (type, a, b, c), mirroring wasm/include/fslab/events.h (event-table.test.ts holds them equal). A stream travels as one
 // Uint32Array (transferred between threads, never copied record by record).
 
 export const EV = {
-  EXFAT_BITMAP_SET: 0x0101, // a = first cluster, b = clusters (a run)
-  EXFAT_BITMAP_CLEAR: 0x0102, // a = first cluster, b = clusters (a run)
-  EXFAT_FAT_WRITE: 0x0103, // a = cluster, b = new FAT entry
-  EXFAT_DISCARD: 0x0104, // a = start cluster, b = clusters, c = DiscardPolicy
-  EXFAT_EMPTY_SEARCH: 0x0105, // a = entries examined, b = hint (NONE: none), c = result (NONE: -ENOSPC)
-  F2FS_NID_SCAN: 0x0301, // a = phase | skipped << 8, b = start nid, c = end nid
-  F2FS_NID_SCAN_RESULT: 0x0302, // a = entries scanned, b = free NIDs found
-  BLK_RQ_INSERT: 0x0401, // a = sector (low 32 bits), b = sectors, c = BlkOp
+  EXFAT_BITMAP_SET: 0x0101,
+  EXFAT_BITMAP_CLEAR: 0x0102,
+  EXFAT_FAT_WRITE: 0x0103,
+  EXFAT_DISCARD: 0x0104,
+  EXFAT_EMPTY_SEARCH: 0x0105,
+  F2FS_NID_SCAN: 0x0301,
+  F2FS_NID_SCAN_RESULT: 0x0302,
+  BLK_RQ_INSERT: 0x0401,
   BLK_RQ_ISSUE: 0x0402,
   BLK_RQ_COMPLETE: 0x0403,
 } as const;
+
+/** What a, b and c of each record hold (the C header says the same; event-table.test.ts compares them). */
+export const RECORD_FIELDS: Record<keyof typeof EV, { a: string; b?: string; c?: string }> = {
+  EXFAT_BITMAP_SET: { a: "first cluster", b: "clusters (a run)" },
+  EXFAT_BITMAP_CLEAR: { a: "first cluster", b: "clusters (a run)" },
+  EXFAT_FAT_WRITE: { a: "cluster", b: "new FAT entry" },
+  EXFAT_DISCARD: { a: "start cluster", b: "clusters", c: "DiscardPolicy" },
+  EXFAT_EMPTY_SEARCH: { a: "entries examined", b: "hint (NONE: none)", c: "result slot (NONE: -ENOSPC)" },
+  F2FS_NID_SCAN: { a: "phase | skipped << 8", b: "start nid", c: "end nid" },
+  F2FS_NID_SCAN_RESULT: { a: "entries scanned", b: "free NIDs found" },
+  BLK_RQ_INSERT: { a: "sector (low 32 bits)", b: "sectors", c: "BlkOp" },
+  BLK_RQ_ISSUE: { a: "sector (low 32 bits)", b: "sectors", c: "BlkOp" },
+  BLK_RQ_COMPLETE: { a: "sector (low 32 bits)", b: "sectors", c: "BlkOp" },
+};
 
 /** A u32 field that holds "none" (the kernel's -1). */
 export const NONE = 0xffffffff;

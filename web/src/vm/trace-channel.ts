@@ -1,48 +1,18 @@
 // The live kernel's events: lines from the guest's fslab-trace (tracefs -> /dev/hvc1, each
 // prefixed with a sequence number) parsed into the same records the wasm models emit
-// (cores/events.ts). A gap in the sequence numbers counts as lost lines; the guest's final
+// (shared/events.ts) by the event table (shared/event-table.ts). A gap in the sequence numbers counts as lost lines; the guest's final
 // "fslab-trace: overrun N" line gives the events the kernel's ring buffer dropped.
-import { EV, NONE, BlkOp, WORDS_PER_EVENT } from "../shared/events";
+import { WORDS_PER_EVENT } from "../shared/events";
+import { recordsOf, splitTraceLine } from "../shared/event-table";
 
-const u32 = (n: number) => (n < 0 ? NONE : n >>> 0);
-
-function blkOp(rwbs: string): BlkOp {
-  if (rwbs.includes("D")) return BlkOp.Discard;
-  if (rwbs.includes("W")) return BlkOp.Write;
-  if (rwbs.includes("R")) return BlkOp.Read;
-  if (rwbs.includes("F")) return BlkOp.Flush;
-  return BlkOp.Other;
-}
-
-const PATTERNS: Array<[RegExp, (m: RegExpMatchArray) => number[]]> = [
-  [/exfat_discard: dev \d+,\d+ clu (\d+) count (\d+) batched (\d)/, (m) => [EV.EXFAT_DISCARD, +m[1], +m[2], +m[3]]],
-  [
-    /exfat_empty_search: dev \d+,\d+ hint (-?\d+) start -?\d+ examined (\d+) result (-?\d+)/,
-    (m) => [EV.EXFAT_EMPTY_SEARCH, +m[2], u32(+m[1]), u32(+m[3])],
-  ],
-  [
-    /f2fs_free_nid_scan: dev = \(\d+,\d+\), phase = (\w+), start = (\d+), end = (\d+), scanned = (\d+), found = (\d+), skipped = (\d)/,
-    (m) => {
-      const phase = { bitmap: 0, nat: 1, deferred: 2 }[m[1]] ?? 255;
-      return [EV.F2FS_NID_SCAN, phase | (+m[6] << 8), +m[2], +m[3], EV.F2FS_NID_SCAN_RESULT, +m[4], +m[5], 0];
-    },
-  ],
-  [
-    /block_rq_(insert|issue|complete): \d+,\d+ (\S+) (?:\d+ )?\(.*?\) (\d+) \+ (\d+)/,
-    (m) => {
-      const type = m[1] === "insert" ? EV.BLK_RQ_INSERT : m[1] === "issue" ? EV.BLK_RQ_ISSUE : EV.BLK_RQ_COMPLETE;
-      return [type, Number(BigInt(m[3]) & 0xffffffffn), +m[4], blkOp(m[2])];
-    },
-  ],
-];
-
-/** One tracefs line to event records (words, 4 per record); null if not an event we know. */
+/**
+ * One tracefs line to event records (words, 4 per record), through the event table: null if
+ * it is not an event the table knows, [] if the event has no model record (block events,
+ * which views read as lines through the block trace parser).
+ */
 export function parseTraceLine(line: string): number[] | null {
-  for (const [re, make] of PATTERNS) {
-    const m = line.match(re);
-    if (m) return make(m);
-  }
-  return null;
+  const l = splitTraceLine(line);
+  return l ? recordsOf(l) : null;
 }
 
 export interface TraceStats {
@@ -87,7 +57,7 @@ export class TraceChannel {
     this.text.push(m[2]);
     const rec = parseTraceLine(m[2]);
     if (rec) this.words.push(...rec);
-    else if (!/ (dd_dispatch_request|tracing_mark_write): /.test(m[2])) this.stats.unknown++;
+    else if (!/ tracing_mark_write: /.test(m[2])) this.stats.unknown++;
   }
 
   /** The records parsed since the last take, as one transferable array. */

@@ -27,7 +27,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadCoreModule } from "../../shared/node-load";
 import { BlkError, DEVICES, ROW, ROW_WIDTH } from "./blk-core";
 import { BlkOp } from "../../shared/events";
-import { BlkTraceError, onDevice, opOfRwbs, parseBlkTrace } from "./blk-trace";
+import { BlkTraceError, onDevice, parseBlkTrace } from "./blk-trace";
 import { compareBlkTrace } from "./trace-compare";
 import { kernelDispatchGaps, kernelOrder, measuredDevice } from "./trace-kernel";
 import { pluggedOf, simulateBlkTrace } from "./trace-replay";
@@ -185,13 +185,6 @@ describe("the guest's trace under none: direct issues", () => {
 
 describe("parseBlkTrace on hand-made lines", () => {
   const ev = (task: string, us: string, event: string, body: string) => `${task.padStart(16)} [000] ..... ${us.padStart(12)}: ${event}: ${body}`;
-
-  it("decodes rwbs as blk_fill_rwbs() writes it", () => {
-    expect(["R", "RA", "W", "WS", "WFS", "FWS", "FWFS", "D", "DE", "FF", "F", "FN", "N"].map(opOfRwbs)).toEqual([
-      BlkOp.Read, BlkOp.Read, BlkOp.Write, BlkOp.Write, BlkOp.Write, BlkOp.Write, BlkOp.Write, BlkOp.Discard, BlkOp.Discard,
-      BlkOp.Flush, BlkOp.Flush, BlkOp.Other, BlkOp.Other,
-    ]);
-  });
 
   it("a request issued without an insert arrives with its bio; one with neither began before the trace", () => {
     const t = parseBlkTrace([

@@ -8,6 +8,7 @@
 //     -> trace-replay.ts simulateBlkTrace(): the same arrivals through the model (wasm/src/blk/sim.c)
 //     -> trace-compare.ts compareBlkTrace(): the model's queue and service times beside the kernel's
 import { BlkOp } from "../../shared/events";
+import { TRACE_EVENTS, decodeEvent, opOfRwbs, splitTraceLine } from "../../shared/event-table";
 import type { DdTunables } from "./blk-core";
 
 /** One request as the kernel's block events tell it. Times are the trace clock's, in µs. */
@@ -73,26 +74,10 @@ export interface BlkTrace {
 
 export class BlkTraceError extends Error {}
 
-// the tracefs line: task-pid, optional (tgid), [cpu], optional irq/preempt flags, secs.frac: event: body
-const LINE = /^\s*(.*?)-(\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[(\d+)\]\s+(?:[^\s:]+\s+)?(\d+)\.(\d+):\s+([A-Za-z0-9_]+):\s?(.*)$/;
-// print fmts from include/trace/events/block.h (7.2); the ioprio "class,level,hint" came in 6.x
-const RQ = /^(\d+),(\d+) (\S+) (\d+ )?\((.*?)\) (\d+) \+ (\d+)(?: ([a-z]+),\d+,\d+)? \[(.*)\]$/;
-const BIO = /^(\d+),(\d+) (\S+) (\d+) \+ (\d+) \[(.*)\]$/;
-// include/trace/events/mq_deadline.h (our patch 0003)
-const DD = /^(\d+),(\d+) ([RW]) (\d+) \+ (\d+) prio=(RT|BE|IDLE) because=([a-z_]+) pick=([a-z_]+) batching=(\d+) starved=(\d+) jiffies=(\d+) fifo_left_ms=(-?\d+) fifo=(\d+),(\d+)$/;
 const IOSCHED: Record<string, keyof DdTunables> = {
   read_expire: "read_expire_ms", write_expire: "write_expire_ms", prio_aging_expire: "prio_aging_expire_ms", writes_starved: "writes_starved", fifo_batch: "fifo_batch",
 };
 const IOPRIO_CLASS: Record<string, number> = { none: 0, rt: 1, be: 2, idle: 3, invalid: 0 };
-
-/**
- * blk_fill_rwbs(): an optional F (REQ_PREFLUSH), then the op (W, D, DE, F, R, N), then flags
- * (F for FUA, A, S, M). "FF" is a flush, "FWS" a write after a flush, "WFS" a FUA write.
- */
-export function opOfRwbs(rwbs: string): BlkOp {
-  const c = rwbs.length > 1 && rwbs[0] === "F" && "WDFRN".includes(rwbs[1]) ? rwbs[1] : rwbs[0];
-  return c === "R" ? BlkOp.Read : c === "W" ? BlkOp.Write : c === "D" ? BlkOp.Discard : c === "F" ? BlkOp.Flush : BlkOp.Other;
-}
 
 /** secs.frac to µs: tracefs prints µs (6 digits), ns (9) with some clocks */
 function micros(secs: string, frac: string): number {
@@ -192,15 +177,15 @@ export function parseBlkTrace(text: string): BlkTrace {
       out.lost += Number(lost[1]);
       continue;
     }
-    const m = raw.match(LINE);
+    const m = splitTraceLine(raw);
     if (!m) fail(n, "not a tracefs event line (task-pid [cpu] flags seconds: event: ...)", raw);
-    const [, comm, pid, , secs, frac, event, body] = m!;
+    const { comm, pid, secs, frac, event, body } = m!;
     const task = `${comm}-${pid}`;
     const us = micros(secs, frac);
     if (event === "block_bio_queue") {
-      const b = body.match(BIO);
-      if (!b) fail(n, "block_bio_queue: expected \"major,minor rwbs sector + sectors [comm]\"", raw);
-      bios.push(`${b![1]},${b![2]},${b![4]}`, { us, task, line: n });
+      const b = decodeEvent("block_bio_queue", body);
+      if (!b) fail(n, `block_bio_queue: expected "${TRACE_EVENTS.block_bio_queue.expect}"`, raw);
+      bios.push(`${b!.dev},${b!.sector}`, { us, task, line: n });
       out.events++;
       continue;
     }
@@ -210,14 +195,14 @@ export function parseBlkTrace(text: string): BlkTrace {
       continue;
     }
     if (event === "dd_dispatch_request") {
-      const d = body.match(DD);
-      if (!d) fail(n, "dd_dispatch_request: expected \"major,minor R|W sector + sectors prio= because= pick= batching= starved= jiffies= fifo_left_ms= fifo=r,w\"", raw);
-      const [, major, minor, dir, sec, cnt, prio, because, pick, batching, starved, jiffies, left, fr, fw] = d!;
+      const d = decodeEvent("dd_dispatch_request", body);
+      if (!d) fail(n, `dd_dispatch_request: expected "${TRACE_EVENTS.dd_dispatch_request.expect}"`, raw);
+      const { dev: ddDev, dir, sector: sec, sectors: cnt, prio, because, pick, batching, starved, jiffies, fifoLeftMs, fifoRead, fifoWrite } = d!;
       if (!(DD_BECAUSE as readonly string[]).includes(because) || !(DD_PICK as readonly string[]).includes(pick)) fail(n, `dd_dispatch_request: unknown reason ${because}/${pick}`, raw);
       // still in the scheduler's hands: inserted, not yet issued (block_rq_issue follows)
       const ops = dir === "W" ? [BlkOp.Write, BlkOp.Discard] : [BlkOp.Read, BlkOp.Flush, BlkOp.Other];
       let r: TraceRequest | undefined;
-      for (const op of ops) r ??= inserted.peek(`${major},${minor},${sec},${cnt},${op}`);
+      for (const op of ops) r ??= inserted.peek(`${ddDev},${sec},${cnt},${op}`);
       if (!r) {
         // bios merged into it since the insert (block_bio_backmerge/frontmerge): the request
         // grew to cover more; it goes on under its new extent, which its issue and completion show
@@ -225,19 +210,19 @@ export function parseBlkTrace(text: string): BlkTrace {
         const hi = lo + Number(cnt);
         const k = inserted.keys().find((x) => {
           const [ma, mi, s0, n0, op] = x.split(",").map(Number);
-          return `${ma},${mi}` === `${major},${minor}` && ops.includes(op) && s0 >= lo && s0 + n0 <= hi;
+          return `${ma},${mi}` === ddDev && ops.includes(op) && s0 >= lo && s0 + n0 <= hi;
         });
         if (k) {
           r = inserted.shift(k)!;
           r.sector = lo;
           r.sectors = Number(cnt);
-          inserted.push(`${major},${minor},${sec},${cnt},${r.op}`, r);
+          inserted.push(`${ddDev},${sec},${cnt},${r.op}`, r);
         }
       }
       if (r) {
         r.dd = {
           us, line: n, prio: ["RT", "BE", "IDLE"].indexOf(prio), dir: dir === "W" ? 1 : 0, because: because as DdBecause, pick: pick as DdPick,
-          batching: Number(batching), starved: Number(starved), jiffies: Number(jiffies), fifoLeftMs: Number(left), fifoRead: Number(fr), fifoWrite: Number(fw),
+          batching, starved, jiffies, fifoLeftMs, fifoRead, fifoWrite,
         };
         sched.push({ kind: "dispatch", r, us });
       } else out.unmatched.issue++;
@@ -248,13 +233,11 @@ export function parseBlkTrace(text: string): BlkTrace {
       out.ignored++;
       continue;
     }
-    const b = body.match(RQ);
-    if (!b) fail(n, `${event}: expected "major,minor rwbs [bytes] (cmd) sector + sectors [class,level,hint] [comm]"`, raw);
-    const [, major, minor, rwbs, , , sec, cnt, prio] = b!;
+    const b = decodeEvent(event, body);
+    if (!b) fail(n, `${event}: expected "${TRACE_EVENTS[event].expect}"`, raw);
+    const { dev, rwbs, sector: sec, sectors, ioprio: prio } = b!;
     const sector = Number(sec);
-    const sectors = Number(cnt);
     if (!Number.isSafeInteger(sector)) fail(n, `sector ${sec} is too large`, raw);
-    const dev = `${major},${minor}`;
     // the op too: a read and a write of the same sectors can be queued at once
     const key = `${dev},${sector},${sectors},${opOfRwbs(rwbs)}`;
     out.events++;
