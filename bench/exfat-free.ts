@@ -1,5 +1,6 @@
 // The wasm side of the exFAT free benchmark: the same cases as wasm/bench/bench_exfat.c,
 // through the same exports the page uses. Setup is not timed; only the delete is.
+import type { ExfatModule } from "@wasm/exfat.mjs";
 import { ExfatCore } from "../web/src/topics/exfat/exfat-core";
 import { DiscardPolicy } from "../web/src/shared/events";
 
@@ -10,7 +11,7 @@ export const CASES = [
   { name: "free 20971520 clusters, FAT chain of 1024 runs", clusters: 20_971_520, runs: 1024, samples: 15 },
 ];
 
-export function wasmFreeMs(module: any, clusters: number, runs: number): number {
+export function wasmFreeMs(module: ExfatModule, clusters: number, runs: number): number {
   const core = ExfatCore.create(module, clusters + runs, 3);
   try {
     core.setPolicy(true, DiscardPolicy.Batched);

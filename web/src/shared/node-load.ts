@@ -2,10 +2,28 @@
 // web/worker factory, handed the .wasm bytes directly.
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import type { BlkModule } from "@wasm/blk.mjs";
+import type { ExfatModule } from "@wasm/exfat.mjs";
+import type { Ext4Module } from "@wasm/ext4.mjs";
+import type { F2fsModule } from "@wasm/f2fs.mjs";
+import type { InspectModule } from "@wasm/inspect.mjs";
+import type { VfatModule } from "@wasm/vfat.mjs";
 
 const WASM_DIR = fileURLToPath(new URL("../../../wasm/build/wasm/", import.meta.url));
 
-export async function loadCoreModule(core: "exfat" | "blk" | "f2fs" | "inspect" | "vfat" | "ext4"): Promise<any> {
+/** each core's module, as wasm/gen-dts.py declares it from the core's exports.c */
+export interface CoreModules {
+  exfat: ExfatModule;
+  blk: BlkModule;
+  f2fs: F2fsModule;
+  inspect: InspectModule;
+  vfat: VfatModule;
+  ext4: Ext4Module;
+}
+
+export type CoreName = keyof CoreModules;
+
+export async function loadCoreModule<C extends CoreName>(core: C): Promise<CoreModules[C]> {
   const js = `${WASM_DIR}${core}.mjs`;
   let wasmBinary: Buffer;
   try {
@@ -13,6 +31,7 @@ export async function loadCoreModule(core: "exfat" | "blk" | "f2fs" | "inspect" 
   } catch {
     throw new Error(`the ${core} wasm core is not built: run \`npm run wasm\` (make -C wasm wasm)`);
   }
-  const { default: factory } = await import(/* @vite-ignore */ js);
+  // the path is built at run time, so TypeScript cannot follow it: the factory is typed by the map
+  const { default: factory } = (await import(/* @vite-ignore */ js)) as { default: (opts: { wasmBinary: Uint8Array }) => Promise<CoreModules[C]> };
   return factory({ wasmBinary });
 }

@@ -6,12 +6,13 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { InspectModule } from "@wasm/inspect.mjs";
 import { loadCoreModule } from "../node-load";
 import { inspectImage, InspectError, type ExfatReport, type Ext4Report, type F2fsReport } from "./inspect";
 
 const IMAGES = new URL("../../../../wasm/tests/images/", import.meta.url);
 const tmp = mkdtempSync("/tmp/fslab-inspect-");
-let module: any;
+let module: InspectModule;
 beforeAll(async () => {
   module = await loadCoreModule("inspect");
 });

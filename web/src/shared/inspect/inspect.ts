@@ -1,6 +1,7 @@
 // Inspectors over real disk images (wasm/src/*/inspect.c): bytes in, a typed report out.
 // The same call serves the CLI (`fslab inspect`), the tests and, in a worker, the page.
 
+import type { InspectModule } from "@wasm/inspect.mjs";
 import { cString } from "../wasm-mem";
 
 export class InspectError extends Error {}
@@ -154,7 +155,7 @@ export interface F2fsReport {
 export type InspectReport = ExfatReport | Ext4Report | VfatReport | F2fsReport;
 
 /** Detects the filesystem in `image` and parses it; throws InspectError naming what is wrong. */
-export function inspectImage(m: any, image: Uint8Array): InspectReport {
+export function inspectImage(m: InspectModule, image: Uint8Array): InspectReport {
   const ptr = m._fx_malloc(Math.max(1, image.length));
   if (!ptr) throw new InspectError(`cannot hold a ${image.length}-byte image in wasm memory`);
   try {

@@ -1,11 +1,12 @@
 // The blk core through its TypeScript API and the real wasm build: the same scheduler the
 // native tests pin to block/mq-deadline.c, seen the way the CLI and the page see it.
 import { beforeAll, describe, expect, it } from "vitest";
+import type { BlkModule } from "@wasm/blk.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { BlkError, DEVICES, EV_BLK, fioJobs, parseDdState, parseKyberState, simulateBlk, stepBlk, KYBER_DEPTH, ROW, ROW_WIDTH, type BlkJob } from "./blk-core";
 import { countOf } from "../../shared/events";
 
-let m: any;
+let m: BlkModule;
 beforeAll(async () => {
   m = await loadCoreModule("blk");
 });

@@ -16,13 +16,14 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { BlkModule } from "@wasm/blk.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { DD_DEFAULTS } from "./blk-core";
 import { BlkTraceError, parseBlkTrace, type BlkTrace } from "./blk-trace";
 import { DD_FRESH, ddEndState, kernelDdTimeline, replayDdDecisions, splitRuns, traceTunables } from "./dd-kernel";
 
 const text = gunzipSync(readFileSync(new URL("./traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8");
-let m: any;
+let m: BlkModule;
 let trace: BlkTrace;
 beforeAll(async () => {
   m = await loadCoreModule("blk");

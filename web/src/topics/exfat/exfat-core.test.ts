@@ -1,12 +1,13 @@
 // The exfat core through its TypeScript API and the real wasm build: the numbers the page
 // shows come from here, so these pin them to cases worked by hand from fs/exfat/fatent.c.
 import { beforeAll, describe, expect, it } from "vitest";
+import type { ExfatModule } from "@wasm/exfat.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { ExfatCore, ExfatError, ALLOC_FAT_CHAIN, ALLOC_NO_FAT_CHAIN, runsOf } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
 import { DiscardPolicy, EV, countOf, unitsOf } from "../../shared/events";
 
-let module: any;
+let module: ExfatModule;
 beforeAll(async () => {
   module = await loadCoreModule("exfat");
 });

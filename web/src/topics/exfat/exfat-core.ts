@@ -5,6 +5,7 @@
 //     -> _fx_exfat_set_policy + _fx_exfat_delete   (C: __exfat_free_cluster)
 //     -> event records copied out of linear memory into a fresh Uint32Array
 //     -> returned to the caller, who may transfer its buffer
+import type { ExfatModule } from "@wasm/exfat.mjs";
 import { DiscardPolicy } from "../../shared/events";
 import type { Run } from "../../shared/inspect/inspect";
 
@@ -39,12 +40,12 @@ export class ExfatCore {
   private vol: number;
   private names = new Map<number, string>();
 
-  private constructor(private m: any, vol: number) {
+  private constructor(private m: ExfatModule, vol: number) {
     this.vol = vol;
   }
 
   /** dataClusters clusters of (512 << sectPerClusBits) bytes. */
-  static create(module: any, dataClusters: number, sectPerClusBits = 3): ExfatCore {
+  static create(module: ExfatModule, dataClusters: number, sectPerClusBits = 3): ExfatCore {
     const vol = module._fx_exfat_new(dataClusters, sectPerClusBits);
     if (!vol) throw new ExfatError(`cannot make a volume of ${dataClusters} clusters`);
     return new ExfatCore(module, vol);

@@ -1,11 +1,12 @@
 // Delete costs: the discard counts come from the model of __exfat_free_cluster, so a
 // fragmented file frees with one discard per run when batched and one per cluster before.
 import { beforeAll, describe, expect, it } from "vitest";
+import type { ExfatModule } from "@wasm/exfat.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { deleteCost, DEFAULT_COST, SEED_80G } from "./exfat-cost";
 import { DiscardPolicy } from "../../shared/events";
 
-let m: any;
+let m: ExfatModule;
 beforeAll(async () => {
   m = await loadCoreModule("exfat");
 });

@@ -4,6 +4,7 @@
 // 4 KiB clusters: 4m46s one discard per cluster, 1.66 s batched, one request):
 //   batched     1 request  + 20,971,520 clusters x 79.2 ns  = 1.66 s
 //   per cluster 20,971,520 requests x 13.56 us + the same    = 286 s
+import type { ExfatModule } from "@wasm/exfat.mjs";
 import { ExfatCore } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
 import { DiscardPolicy } from "../../shared/events";
@@ -26,7 +27,7 @@ export interface DeleteCost {
 }
 
 /** Deletes a file of `clusters` clusters in `runs` pieces under both policies. */
-export function deleteCost(m: any, clusters: number, runs: number, sectPerClusBits: number, cost = DEFAULT_COST): DeleteCost[] {
+export function deleteCost(m: ExfatModule, clusters: number, runs: number, sectPerClusBits: number, cost = DEFAULT_COST): DeleteCost[] {
   const core = ExfatCore.create(m, clusters + runs, sectPerClusBits);
   try {
     core.recordEvents(false);

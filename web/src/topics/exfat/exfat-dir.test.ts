@@ -1,10 +1,11 @@
 // The directory model through its TypeScript API (the guest e2e compares it with the kernel).
 import { beforeAll, describe, expect, it } from "vitest";
+import type { ExfatModule } from "@wasm/exfat.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { ExfatDir, ExfatDirError, runDirScript } from "./exfat-dir";
 import { EV, countOf } from "../../shared/events";
 
-let m: any;
+let m: ExfatModule;
 beforeAll(async () => {
   m = await loadCoreModule("exfat");
 });

@@ -2,6 +2,7 @@
 // many entries the empty-entry search examines, with the Linux 6.2 hint or without it. Its
 // EXFAT_EMPTY_SEARCH records carry the same fields as the guest kernel's exfat_empty_search
 // tracepoint, so the two streams compare record for record.
+import type { ExfatModule } from "@wasm/exfat.mjs";
 import { WORDS_PER_EVENT } from "../../shared/events";
 
 export class ExfatDirError extends Error {}
@@ -10,7 +11,7 @@ export class ExfatDir {
   private d: number;
 
   /** a new directory of one cluster; 128 entries per cluster for 4 KiB clusters */
-  constructor(private m: any, emptyHint: boolean, private dentriesPerCluster = 128) {
+  constructor(private m: ExfatModule, emptyHint: boolean, private dentriesPerCluster = 128) {
     this.d = m._fx_exfat_dir_new(dentriesPerCluster, emptyHint ? 1 : 0);
     if (!this.d) throw new ExfatDirError(`cannot model a directory of ${dentriesPerCluster} entries per cluster (a power of two)`);
   }
@@ -58,7 +59,7 @@ export class ExfatDir {
 
 /** Runs creates ("+name") and removes ("-name") in one new directory. Names are ASCII here:
  *  the kernel counts UTF-16 units. */
-export function runDirScript(m: any, emptyHint: boolean, ops: string[]): { events: Uint32Array; examined: number; dir: ExfatDir; slotOf: Map<string, number> } {
+export function runDirScript(m: ExfatModule, emptyHint: boolean, ops: string[]): { events: Uint32Array; examined: number; dir: ExfatDir; slotOf: Map<string, number> } {
   const dir = new ExfatDir(m, emptyHint);
   const at = new Map<string, number>();
   for (const op of ops) {
@@ -91,7 +92,7 @@ export interface DirSweep {
  * only the first `head` and the last `tail` creates are kept (the start, and where removals
  * have left holes).
  */
-export function dirSweeps(m: any, emptyHint: boolean, ops: string[], head = 50, tail = 350): DirSweep[] {
+export function dirSweeps(m: ExfatModule, emptyHint: boolean, ops: string[], head = 50, tail = 350): DirSweep[] {
   const dir = new ExfatDir(m, emptyHint);
   const at = new Map<string, number>();
   const out: DirSweep[] = [];
@@ -158,7 +159,7 @@ export interface DirRun {
 }
 
 /** A fresh directory after `ops`: what the lab's views draw. */
-export function dirRun(m: any, emptyHint: boolean, ops: string[]): DirRun {
+export function dirRun(m: ExfatModule, emptyHint: boolean, ops: string[]): DirRun {
   const r = runDirScript(m, emptyHint, ops);
   try {
     return { emptyHint, events: r.events, slots: r.dir.slots(), examined: r.examined, clusters: r.dir.clusters };

@@ -2,11 +2,12 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { InspectModule } from "@wasm/inspect.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { inspectImage, type ExfatReport } from "../../shared/inspect/inspect";
 import { slotRuns, slotsOfDisk, snapshotOfDisk } from "./exfat-disk";
 
-let m: any;
+let m: InspectModule;
 beforeAll(async () => {
   m = await loadCoreModule("inspect");
 });

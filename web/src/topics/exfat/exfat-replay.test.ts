@@ -1,5 +1,6 @@
 // Replaying a delete: the model's own events for a four-run file, stepped forwards and back.
 import { beforeAll, describe, expect, it } from "vitest";
+import type { ExfatModule } from "@wasm/exfat.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { ExfatCore, EXFAT_FIRST_CLUSTER } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
@@ -7,7 +8,7 @@ import { DiscardPolicy } from "../../shared/events";
 import { deleteCost } from "./exfat-cost";
 import { DeleteReplay } from "./exfat-replay";
 
-let m: any;
+let m: ExfatModule;
 beforeAll(async () => {
   m = await loadCoreModule("exfat");
 });

@@ -3,11 +3,12 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { InspectModule } from "@wasm/inspect.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { inspectImage, type Ext4Report } from "../../shared/inspect/inspect";
 import { groupBitmaps } from "./ext4-bitmaps";
 
-let m: any;
+let m: InspectModule;
 beforeAll(async () => {
   m = await loadCoreModule("inspect");
 });

@@ -1,9 +1,10 @@
 // The ext4 model through its TypeScript API: counts the native tests work by hand.
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Ext4Module } from "@wasm/ext4.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { Ext4Error, LAYOUTS, ext4WriteFile } from "./ext4-core";
 
-let m: any;
+let m: Ext4Module;
 beforeAll(async () => {
   m = await loadCoreModule("ext4");
 });

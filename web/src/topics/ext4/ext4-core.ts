@@ -1,6 +1,8 @@
 // The ext4 core (wasm/src/ext4): a file written at a layout, buffered or direct, and what
 // its allocations cost in bitmap checksums (ext4_block_bitmap_csum_set: crc32c over the
 // whole bitmap, one block, on every change).
+import type { Ext4Module } from "@wasm/ext4.mjs";
+
 export interface Ext4Layout {
   name: string;
   block_size: number;
@@ -26,7 +28,7 @@ export interface Ext4Write {
 
 export class Ext4Error extends Error {}
 
-export function ext4WriteFile(m: any, layout: Ext4Layout, direct: boolean, bytes: number, bs: number, extentMax = 32 << 20): Ext4Write {
+export function ext4WriteFile(m: Ext4Module, layout: Ext4Layout, direct: boolean, bytes: number, bs: number, extentMax = 32 << 20): Ext4Write {
   const out = m._fx_malloc(7 * 8);
   try {
     const t0 = performance.now();

@@ -6,12 +6,13 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { VfatModule } from "@wasm/vfat.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { inspectImage, type VfatReport } from "../../shared/inspect/inspect";
 import { hex, vfatName, VfatError } from "./vfat-core";
 import { VFAT_MOUNTS, VFAT_NAMES } from "../../../../wasm/tests/images/vfat-names";
 
-let m: any;
+let m: VfatModule;
 let report: VfatReport;
 let path: string;
 beforeAll(async () => {

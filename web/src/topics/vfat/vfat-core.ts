@@ -14,6 +14,7 @@ export interface VfatName {
   asCp932: string; // and as code page 932 does
 }
 
+import type { VfatModule } from "@wasm/vfat.mjs";
 import { cString } from "../../shared/wasm-mem";
 
 export class VfatError extends Error {}
@@ -21,7 +22,7 @@ export class VfatError extends Error {}
 const ERR: Record<number, string> = { 22: "a character VFAT does not allow, or bytes that are not UTF-8", 36: "longer than 255 characters", 17: "the short name is taken (a name differing only in case, or every ~1..~9 tail)" };
 
 /** existing: the directory's 8.3 names so far (for ~N tails and clashes) */
-export function vfatName(m: any, name: string | Uint8Array, io: IoCharset, cp: Codepage, existing: Uint8Array[] = []): VfatName {
+export function vfatName(m: VfatModule, name: string | Uint8Array, io: IoCharset, cp: Codepage, existing: Uint8Array[] = []): VfatName {
   const bytes = typeof name === "string" ? new TextEncoder().encode(name) : name;
   const p = m._fx_malloc(Math.max(1, bytes.length));
   const e = m._fx_malloc(Math.max(1, existing.length * 11));
