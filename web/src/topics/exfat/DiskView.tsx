@@ -2,53 +2,19 @@
 // share), read by the page and parsed by the inspectors in a worker. For exFAT it lists the
 // entry sets with the directory slots they occupy, so the model's picture can be checked
 // against what the kernel actually wrote.
-import { useEffect, useRef, useState } from "react";
-import { inspectClient } from "../../shared/inspect/inspect-client";
-import { useWorker } from "../../shared/useWorker";
+import { useMemo, useState } from "react";
+import { useGuestImage } from "../../shared/inspect/useGuestImage";
 import type { InspectReport } from "../../shared/inspect/inspect";
 import type { VmHandle } from "../../vm/VmConsole";
-import { formatRuns, type ExfatSnapshot } from "./exfat-core";
+import { formatRuns } from "./exfat-core";
 import { slotsOfDisk, snapshotOfDisk } from "./exfat-disk";
 import { ClusterGrid } from "./ClusterGrid";
 import { SlotStrip } from "./SlotStrip";
 
 
-/** dir: a directory to draw slot by slot, as the directory model draws its own */
+/** The lab's disk panel: /mnt/host/<file> read and inspected on request; dir: a directory to draw slot by slot, as the directory model draws its own. */
 export function DiskView({ vm, file, dir }: { vm: VmHandle | null; file: string; dir?: string }) {
-  const { client } = useWorker(inspectClient);
-  const [report, setReport] = useState<InspectReport | null>(null);
-  const [grid, setGrid] = useState<ExfatSnapshot | null>(null);
-  const [dirSlots, setDirSlots] = useState<{ slots: Uint8Array; clusters: number } | { error: string } | null>(null);
-  const [selected, setSelected] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function inspect() {
-    setBusy(true);
-    setError(null);
-    try {
-      const bytes = await vm!.readSharedFile(file);
-      const r = await client!.inspect(bytes);
-      setReport(r);
-      // the same cluster grid the model draws, from the disk's own bitmap and chains
-      setGrid(r.fs === "exfat" ? snapshotOfDisk(bytes, r) : null);
-      if (r.fs === "exfat" && dir) {
-        try {
-          setDirSlots(slotsOfDisk(bytes, r, dir));
-        } catch (e) {
-          setDirSlots({ error: e instanceof Error ? e.message : String(e) });
-        }
-      } else setDirSlots(null);
-      setSelected(null);
-    } catch (e) {
-      setReport(null);
-      setGrid(null);
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
-  }
-
+  const img = useGuestImage(vm, file);
   return (
     <section className="kernel-discards" aria-label="The real disk, inspected" data-testid="disk-view">
       <h2>The real disk</h2>
@@ -56,9 +22,29 @@ export function DiskView({ vm, file, dir }: { vm: VmHandle | null; file: string;
         In the guest, copy the volume's image to <code>/mnt/host/{file}</code>; the page reads it through the 9p share and
         the inspector parses the real on-disk structures.
       </p>
-      <button onClick={inspect} disabled={!vm || busy}>{busy ? "Reading…" : `Inspect ${file}`}</button>
-      {error && <p className="error" role="alert">{error}</p>}
-      {report?.fs === "exfat" && (
+      <button onClick={img.inspect} disabled={!vm || img.busy}>{img.busy ? "Reading…" : `Inspect ${file}`}</button>
+      {img.error && <p className="error" role="alert">{img.error}</p>}
+      {img.report && img.bytes && <DiskReport report={img.report} bytes={img.bytes} dir={dir} />}
+    </section>
+  );
+}
+
+/** Draws an inspected image: for exFAT, the cluster grid from its own bitmap and chains, a directory's slots, its entry sets. */
+export function DiskReport({ report, bytes, dir }: { report: InspectReport; bytes: Uint8Array; dir?: string }) {
+  const [selected, setSelected] = useState<number | null>(null);
+  // the same cluster grid the model draws, from the disk's own bitmap and chains
+  const grid = useMemo(() => (report.fs === "exfat" ? snapshotOfDisk(bytes, report) : null), [report, bytes]);
+  const dirSlots = useMemo(() => {
+    if (report.fs !== "exfat" || !dir) return null;
+    try {
+      return slotsOfDisk(bytes, report, dir);
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
+  }, [report, bytes, dir]);
+  return (
+    <>
+      {report.fs === "exfat" && (
         <>
           <p data-testid="disk-summary">
             exFAT, {report.boot.cluster_count} clusters of {report.cluster_size} B: {report.counts.directories} directories,{" "}
@@ -98,7 +84,7 @@ export function DiskView({ vm, file, dir }: { vm: VmHandle | null; file: string;
           {report.files.length > 500 && <p className="muted">showing the first 500 of {report.files.length}</p>}
         </>
       )}
-      {report && report.fs !== "exfat" && <p data-testid="disk-summary">A {report.fs} volume: run <code>npx fslab inspect</code> on it for the details.</p>}
-    </section>
+      {report.fs !== "exfat" && <p data-testid="disk-summary">A {report.fs} volume: run <code>npx fslab inspect</code> on it for the details.</p>}
+    </>
   );
 }

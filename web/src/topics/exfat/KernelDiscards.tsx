@@ -57,10 +57,13 @@ export function snapshotOfDelete(group: ExfatDiscard[], cols: number): ExfatSnap
 
 const shape = (g: ExfatDiscard[]) => g.map((d) => d.count).sort((a, b) => a - b).join(",");
 
-export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; stats: TraceStats | null }) {
-  const clusters = discards.reduce((n, d) => n + d.count, 0);
-  const batched = discards.filter((d) => d.policy === DiscardPolicy.Batched).length;
-  const groups = useMemo(() => deletesOf(discards), [discards]);
+const key = (g: ExfatDiscard[]) => `${g[0].policy}:${runsOf(g).join(",")}`;
+
+/**
+ * The model's delete of each file shape the kernel deleted (by the file's runs and the
+ * policy): computed in the exfat worker once per shape; re-renders as each arrives.
+ */
+export function useModelDeletes(groups: ExfatDiscard[][]): (g: ExfatDiscard[]) => ExfatDiscard[] | undefined {
   const { client } = useWorker(exfatClient);
   // the model's delete of each file shape the kernel deleted, one at a time: the worker holds
   // one volume, so the runs are chained, never interleaved; a shape is computed once
@@ -68,11 +71,6 @@ export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; 
   const queued = useRef(new Set<string>());
   const chain = useRef<Promise<void>>(Promise.resolve());
   const [, setDone] = useState(0);
-  const [shown, setShown] = useState<number | null>(null); // null: the newest delete
-  const at = shown ?? groups.length - 1;
-  const gridCols = useMemo(() => (groups[at] && Math.max(...groups[at].map((d) => d.start + d.count)) > 4096 ? 128 : 32), [groups, at]);
-  const snap = useMemo(() => (groups[at] ? snapshotOfDelete(groups[at], gridCols) : null), [groups, at, gridCols]);
-  const key = (g: ExfatDiscard[]) => `${g[0].policy}:${runsOf(g).join(",")}`;
   useEffect(() => {
     if (!client) return;
     for (const g of groups) {
@@ -93,6 +91,31 @@ export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; 
         });
     }
   }, [groups, client]);
+  return (g) => model.current.get(key(g));
+}
+
+/** The lab's panel: the kernel's discards as they stream in, each delete beside the model's. */
+export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; stats: TraceStats | null }) {
+  const groups = useMemo(() => deletesOf(discards), [discards]);
+  return <KernelDiscardsView discards={discards} groups={groups} stats={stats} modelOf={useModelDeletes(groups)} />;
+}
+
+interface ViewProps {
+  discards: ExfatDiscard[];
+  groups: ExfatDiscard[][]; // deletesOf(discards)
+  stats: TraceStats | null;
+  /** the model's discards for the same delete, once known */
+  modelOf(g: ExfatDiscard[]): ExfatDiscard[] | undefined;
+}
+
+/** Draws the kernel's discards: counts, each delete against the model's, one delete on the cluster grid. */
+export function KernelDiscardsView({ discards, groups, stats, modelOf }: ViewProps) {
+  const clusters = discards.reduce((n, d) => n + d.count, 0);
+  const batched = discards.filter((d) => d.policy === DiscardPolicy.Batched).length;
+  const [shown, setShown] = useState<number | null>(null); // null: the newest delete
+  const at = shown ?? groups.length - 1;
+  const gridCols = useMemo(() => (groups[at] && Math.max(...groups[at].map((d) => d.start + d.count)) > 4096 ? 128 : 32), [groups, at]);
+  const snap = useMemo(() => (groups[at] ? snapshotOfDelete(groups[at], gridCols) : null), [groups, at, gridCols]);
 
   return (
     <section className="kernel-discards" aria-label="Discard requests of the real kernel" data-testid="kernel-discards">
@@ -114,7 +137,7 @@ export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; 
             <thead><tr><th>delete</th><th>policy</th><th>file's runs</th><th>kernel requests</th><th>model requests</th><th>same?</th></tr></thead>
             <tbody>
               {groups.map((g, i) => {
-                const m = model.current.get(key(g));
+                const m = modelOf(g);
                 const same = m ? shape(m) === shape(g) : null;
                 return (
                   <tr key={i} data-testid={`kernel-delete-${i}`} data-match={same === null ? "pending" : same ? "yes" : "no"} className={same === false ? "differs" : ""}>

@@ -23,12 +23,23 @@ export function modelMatching(kernel: Uint32Array, models: DirRun[]): DirRun | n
   return models.find((m) => m.events.length && kernel.length >= m.events.length && firstDifference(kernel.subarray(kernel.length - m.events.length), m.events) < 0) ?? null;
 }
 
-export function KernelEmptySearch({ events, stats }: { events: Uint32Array; stats: TraceStats | null }) {
+/** The directory model through the lab's steps, with the hint and without (null until the worker answers). */
+export function useLabDirModels(): DirRun[] | null {
   const { client } = useWorker(exfatClient);
   const [models, setModels] = useState<DirRun[] | null>(null);
   useEffect(() => {
     client?.dir(LAB_SCENARIO).then(setModels, () => setModels(null));
   }, [client]);
+  return models;
+}
+
+/** The lab's panel: the kernel's searches as they stream in, against the model it computes for the lab's steps. */
+export function KernelEmptySearch({ events, stats }: { events: Uint32Array; stats: TraceStats | null }) {
+  return <EmptySearchVerdict events={events} stats={stats} models={useLabDirModels()} />;
+}
+
+/** Draws the kernel's exfat_empty_search records against model runs it is given. */
+export function EmptySearchVerdict({ events, stats, models }: { events: Uint32Array; stats: TraceStats | null; models: DirRun[] | null }) {
   const kernel = useMemo(() => onlySearches(events), [events]);
   const searches = kernel.length / WORDS_PER_EVENT;
   let examined = 0;

@@ -3,9 +3,8 @@
 // by the F2FS inspector. Its NAT, block by block (valid NIDs per NAT block, as the kernel
 // reads it: each block's current copy with the checkpoint's NAT journal on top), is set beside
 // the free-NID model's count after the same steps.
-import { useEffect, useMemo, useRef, useState } from "react";
-import { inspectClient } from "../../shared/inspect/inspect-client";
-import { useWorker } from "../../shared/useWorker";
+import { useEffect, useMemo, useRef } from "react";
+import { useGuestImage } from "../../shared/inspect/useGuestImage";
 import { NAT_ENTRY_PER_BLOCK, type NidRun } from "./nid";
 import type { F2fsReport } from "../../shared/inspect/inspect";
 import type { VmHandle } from "../../vm/VmConsole";
@@ -23,36 +22,9 @@ function Strip({ counts, blocks, label }: { counts: number[]; blocks: number; la
   return <canvas ref={canvas} className="nat-canvas" role="img" aria-label={label} />;
 }
 
-/** `model`: the free-NID model's run of the lab's last steps (clue 4), whose NIDs in use per NAT block the disk's are set against. */
-export function F2fsDiskNat({ vm, model: run, file = "f2fs.img" }: { vm: VmHandle | null; model: NidRun | null; file?: string }) {
-  const { client: inspector } = useWorker(inspectClient);
-  const [report, setReport] = useState<F2fsReport | null>(null);
-  const model = useMemo(() => (run ? Array.from(run.state.blocks.used) : null), [run]);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function inspect() {
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await inspector!.inspect(await vm!.readSharedFile(file));
-      if (r.fs !== "f2fs") throw new Error(`${file} is a ${r.fs} volume, not F2FS`);
-      setReport(r);
-    } catch (e) {
-      setReport(null);
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  const disk = report?.nat.valid_per_block ?? [];
-  const predicted = model ? model.map((n, b) => (b === 0 ? n - NO_NODE_IN_BLOCK_0 : n)) : [];
-  let used = predicted.length;
-  while (used && !predicted[used - 1]) used--;
-  const shown = Math.max(8, disk.length, used);
-  const differ = report && model ? Array.from({ length: shown }, (_, b) => b).filter((b) => (disk[b] ?? 0) !== (predicted[b] ?? 0)) : [];
-
+/** The lab's panel: /mnt/host/<file> read and inspected on request, against `model`, the free-NID model's run of the lab's last steps (clue 4). */
+export function F2fsDiskNat({ vm, model, file = "f2fs.img" }: { vm: VmHandle | null; model: NidRun | null; file?: string }) {
+  const img = useGuestImage<F2fsReport>(vm, file, "f2fs");
   return (
     <section className="kernel-discards" aria-label="The real disk's NAT" data-testid="f2fs-disk">
       <h2>The real disk's NAT</h2>
@@ -60,32 +32,45 @@ export function F2fsDiskNat({ vm, model: run, file = "f2fs.img" }: { vm: VmHandl
         The lab's last step copies the volume's metadata area to <code>/mnt/host/{file}</code>; the F2FS inspector reads its
         NAT as the kernel does.
       </p>
-      <button onClick={inspect} disabled={!vm || busy}>{busy ? "Reading…" : `Inspect ${file}`}</button>
-      {error && <p className="error" role="alert">{error}</p>}
-      {report && (
-        <>
-          <p data-testid="f2fs-disk-summary">
-            {report.nat.valid_nids} valid NIDs in {report.nat.blocks} NAT blocks ({report.nat.journal_entries} of them from the
-            checkpoint's NAT journal); {report.counts.nat_matches_checkpoint ? "the checkpoint's valid_node_count agrees" : "the checkpoint's valid_node_count does NOT agree"}.
-          </p>
-          <div className="nat-strips">
-            <div className="nat-row"><span>disk</span><Strip counts={disk} blocks={shown} label="valid NIDs per NAT block on disk" /></div>
-            <div className="nat-row"><span>model</span><Strip counts={predicted} blocks={shown} label="NIDs in use per NAT block in the model" /></div>
-          </div>
-          <p data-testid="f2fs-disk-verdict" data-differ={differ.length}>
-            {differ.length === 0
-              ? `Every NAT block holds as many valid NIDs as the model says (block 0 less NIDs 1 and 2, the node and meta inodes, which have NAT entries but no node).`
-              : `${differ.length} NAT block(s) differ from the model: ${differ.map((b) => `block ${b}: disk ${disk[b] ?? 0}, model ${predicted[b] ?? 0}`).join("; ")}.`}
-          </p>
-          <table className="files" aria-label="valid NIDs per NAT block, disk and model">
-            <thead><tr><th>NAT block</th>{Array.from({ length: shown }, (_, b) => <th key={b}>{b}</th>)}</tr></thead>
-            <tbody>
-              <tr><td>disk</td>{Array.from({ length: shown }, (_, b) => <td key={b} className={differ.includes(b) ? "differs" : ""}>{disk[b] ?? 0}</td>)}</tr>
-              <tr><td>model</td>{Array.from({ length: shown }, (_, b) => <td key={b}>{predicted[b] ?? 0}</td>)}</tr>
-            </tbody>
-          </table>
-        </>
-      )}
+      <button onClick={img.inspect} disabled={!vm || img.busy}>{img.busy ? "Reading…" : `Inspect ${file}`}</button>
+      {img.error && <p className="error" role="alert">{img.error}</p>}
+      {img.report && <NatAgainstModel report={img.report} run={model} />}
     </section>
+  );
+}
+
+/** Draws the NAT's valid NIDs per block on disk against the NIDs in use per block in a model run. */
+export function NatAgainstModel({ report, run }: { report: F2fsReport; run: NidRun | null }) {
+  const model = useMemo(() => (run ? Array.from(run.state.blocks.used) : null), [run]);
+  const disk = report.nat.valid_per_block;
+  const predicted = model ? model.map((n, b) => (b === 0 ? n - NO_NODE_IN_BLOCK_0 : n)) : [];
+  let used = predicted.length;
+  while (used && !predicted[used - 1]) used--;
+  const shown = Math.max(8, disk.length, used);
+  const differ = model ? Array.from({ length: shown }, (_, b) => b).filter((b) => (disk[b] ?? 0) !== (predicted[b] ?? 0)) : [];
+
+  return (
+    <>
+      <p data-testid="f2fs-disk-summary">
+        {report.nat.valid_nids} valid NIDs in {report.nat.blocks} NAT blocks ({report.nat.journal_entries} of them from the
+        checkpoint's NAT journal); {report.counts.nat_matches_checkpoint ? "the checkpoint's valid_node_count agrees" : "the checkpoint's valid_node_count does NOT agree"}.
+      </p>
+      <div className="nat-strips">
+        <div className="nat-row"><span>disk</span><Strip counts={disk} blocks={shown} label="valid NIDs per NAT block on disk" /></div>
+        <div className="nat-row"><span>model</span><Strip counts={predicted} blocks={shown} label="NIDs in use per NAT block in the model" /></div>
+      </div>
+      <p data-testid="f2fs-disk-verdict" data-differ={differ.length}>
+        {differ.length === 0
+          ? `Every NAT block holds as many valid NIDs as the model says (block 0 less NIDs 1 and 2, the node and meta inodes, which have NAT entries but no node).`
+          : `${differ.length} NAT block(s) differ from the model: ${differ.map((b) => `block ${b}: disk ${disk[b] ?? 0}, model ${predicted[b] ?? 0}`).join("; ")}.`}
+      </p>
+      <table className="files" aria-label="valid NIDs per NAT block, disk and model">
+        <thead><tr><th>NAT block</th>{Array.from({ length: shown }, (_, b) => <th key={b}>{b}</th>)}</tr></thead>
+        <tbody>
+          <tr><td>disk</td>{Array.from({ length: shown }, (_, b) => <td key={b} className={differ.includes(b) ? "differs" : ""}>{disk[b] ?? 0}</td>)}</tr>
+          <tr><td>model</td>{Array.from({ length: shown }, (_, b) => <td key={b}>{predicted[b] ?? 0}</td>)}</tr>
+        </tbody>
+      </table>
+    </>
   );
 }

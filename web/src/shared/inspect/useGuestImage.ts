@@ -1,0 +1,42 @@
+// An image the learner made in the guest and copied to /mnt/host (the 9p share), read by the
+// page and parsed by the inspectors in a worker, on request: the thin fetching half of the
+// disk panels, whose drawing halves take the report (and the bytes) as data.
+import { useState } from "react";
+import type { VmHandle } from "../../vm/VmConsole";
+import { useWorker } from "../useWorker";
+import { inspectClient } from "./inspect-client";
+import type { InspectReport } from "./inspect";
+
+export interface GuestImage<R extends InspectReport> {
+  report: R | null;
+  bytes: Uint8Array | null;
+  busy: boolean;
+  error: string | null;
+  /** reads /mnt/host/<file> and inspects it (a report of another filesystem than `fs` is an error) */
+  inspect(): Promise<void>;
+}
+
+export function useGuestImage<R extends InspectReport = InspectReport>(vm: VmHandle | null, file: string, fs?: R["fs"]): GuestImage<R> {
+  const { client } = useWorker(inspectClient);
+  const [got, setGot] = useState<{ report: R; bytes: Uint8Array } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function inspect() {
+    if (!vm || !client) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const bytes = await vm.readSharedFile(file);
+      // requests are copied to the worker, not transferred: the bytes stay here for the drawing
+      const report = (await client.inspect(bytes)) as R;
+      if (fs && report.fs !== fs) throw new Error(`${file} is a ${report.fs} volume, not ${fs}`);
+      setGot({ report, bytes });
+    } catch (e) {
+      setGot(null);
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { report: got?.report ?? null, bytes: got?.bytes ?? null, busy, error, inspect };
+}
