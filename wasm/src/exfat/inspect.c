@@ -10,7 +10,7 @@
 #include <string.h>
 #include "fslab/errno.h"
 #include "fslab/exfat.h"
-#include "fslab/inspect.h"
+#include "fslab/inspectors.h"
 #include "fslab/le.h"
 
 #define EXFAT_DENTRY_SIZE 32

@@ -10,7 +10,7 @@
 #include <string.h>
 #include "fslab/crc32c.h"
 #include "fslab/errno.h"
-#include "fslab/inspect.h"
+#include "fslab/inspectors.h"
 #include "fslab/le.h"
 
 #define SB_OFFSET 1024

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "fslab/crc32.h"
 #include "fslab/errno.h"
-#include "fslab/inspect.h"
+#include "fslab/inspectors.h"
 #include "fslab/le.h"
 
 #define F2FS_SUPER_OFFSET 1024

@@ -1,28 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Which filesystem is this? The magic numbers the kernel's own probes look at. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "fslab/errno.h"
 #include "fslab/inspect.h"
-
-int inspect_error(char *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, FSLAB_ERR_LEN, fmt, ap);
-	va_end(ap);
-	return -FSLAB_EINVAL;
-}
-
-void inspect_json_run(struct fslab_json *j, uint64_t first, uint64_t count)
-{
-	fslab_json_open(j, NULL, '[');
-	fslab_json_u64(j, NULL, first);
-	fslab_json_u64(j, NULL, count);
-	fslab_json_close(j, ']');
-}
+#include "fslab/inspectors.h"
 
 int fslab_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslab/errno.h"
-#include "fslab/inspect.h"
+#include "fslab/inspectors.h"
 #include "fslab/le.h"
 #include "fslab/vfat.h"
 
