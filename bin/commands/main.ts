@@ -6,6 +6,7 @@ import { bench } from "./bench";
 import { benchVm } from "./bench-vm";
 import { inspectCommand } from "./inspect";
 import { simulateCommand, simulateUsageLines } from "./simulate";
+import { readmeCommand } from "./readme";
 
 async function usage(): Promise<never> {
   console.error(`usage:
@@ -14,6 +15,7 @@ async function usage(): Promise<never> {
 ${(await simulateUsageLines()).join("\n")}
   fslab simulate                                the options of each
   fslab labs check [dir]                        validate every lab (default: labs/)
+  fslab readme [--check]                        rewrite the README's lists of views and playgrounds from the topic manifests
   fslab bench [exfat|blk|f2fs|frames|vm]        print the benchmarks (wasm vs native, frame times in Chromium, boot time)
   fslab bench-vm [scenario...]                  run the seeds' experiments in the guest, print tables`);
   process.exit(2);
@@ -26,6 +28,7 @@ try {
   else if (cmd === "inspect") code = await inspectCommand(args);
   else if (cmd === "simulate") code = await simulateCommand(args);
   else if (cmd === "labs" && args[0] === "check") code = await labsCheck(args[1]);
+  else if (cmd === "readme") code = await readmeCommand(args);
   else if (cmd === "bench") code = await bench(args);
   else if (cmd === "bench-vm") code = await benchVm(args);
   else await usage();

@@ -27,7 +27,7 @@ export default defineTopic({
       load: () => import("./PlayBlk").then((m) => m.PlayBlk),
     },
   ],
-  views: [{ id: "mq-deadline", title: "mq-deadline's lists, followed live, each decision judged by the model", params: {}, load: () => import("./lab-views").then((m) => m.MqDeadlineLab) }],
+  views: [{ id: "mq-deadline", title: "the kernel's mq-deadline lists and decisions followed live, each judged by the model; a line `fslab: iosched read_expire=… fifo_batch=…` written to `trace_marker` starts a new run with those settings", params: {}, load: () => import("./lab-views").then((m) => m.MqDeadlineLab) }],
   cli: [
     {
       name: "blk",

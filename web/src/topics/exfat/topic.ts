@@ -39,13 +39,13 @@ export default defineTopic({
   views: [
     {
       id: "exfat-clusters",
-      title: "the cluster heap: a delete's discard requests, model beside kernel",
+      title: "the cluster heap model and the kernel's discards, live",
       params: {},
       load: () => import("./lab-views").then((m) => m.ExfatClustersLab),
     },
     {
       id: "exfat-dir",
-      title: "a directory's entry slots: the empty-entry search, model, kernel and disk",
+      title: "the directory slots model, the kernel's empty-entry searches compared with it live, and the disk image `/mnt/host/dir.img` inspected",
       params: {},
       load: () => import("./lab-views").then((m) => m.ExfatDirLab),
     },

@@ -18,6 +18,6 @@ export default defineTopic({
       load: () => import("./PlayExt4").then((m) => m.PlayExt4),
     },
   ],
-  views: [{ id: "ext4-direct", title: "bytes to the device per direct write, guest beside model", params: {}, load: () => import("./lab-views").then((m) => m.Ext4DirectLab) }],
+  views: [{ id: "ext4-direct", title: "the bytes a device wrote for direct writes, read from `/mnt/host/ext4-direct.txt`, against the ext4 model's", params: {}, load: () => import("./lab-views").then((m) => m.Ext4DirectLab) }],
   cli: [{ name: "ext4", synopsis: "[--size SIZE] [--json]", summary: "bitmap-checksum cost of allocations at 4k, bigalloc and 64k blocks", module: "cli.ts" }],
 });

@@ -19,6 +19,6 @@ export default defineTopic({
       load: () => import("./PlayWritePath").then((m) => m.PlayWritePath),
     },
   ],
-  views: [{ id: "write-path", title: "a write's call tree, layer by layer", params: {}, load: () => import("./lab-views").then((m) => m.WritePathLab) }],
+  views: [{ id: "write-path", title: "the call tree of `/mnt/host/write-path.trace` (function_graph output), or of a trace recorded on our kernel", params: {}, load: () => import("./lab-views").then((m) => m.WritePathLab) }],
   cli: [],
 });

@@ -1,0 +1,18 @@
+// The README's view list and playground routes are the manifests'.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { TOPICS } from ".";
+import { generatedSections, rewriteReadme } from "./readme";
+
+describe("the README", () => {
+  it("lists the views and playgrounds the manifests declare (fslab readme rewrites them)", () => {
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+    const sections = generatedSections(TOPICS);
+    expect(sections.views.split("\n")).toHaveLength(TOPICS.flatMap((t) => t.views).length);
+    expect(rewriteReadme(readme, sections)).toBe(readme);
+  });
+
+  it("refuses a README without a section's markers", () => {
+    expect(() => rewriteReadme("# x\n", { views: "- a" })).toThrow(/no <!-- generated:views -->/);
+  });
+});
