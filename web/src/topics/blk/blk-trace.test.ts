@@ -21,6 +21,7 @@
 // left as it is (1: without a scheduler it cannot exceed the tags). No block_rq_insert at all:
 // each bio waits for the one tag and its request is issued directly.
 
+import type { BlkModule } from "@wasm/blk.mjs";
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -35,7 +36,7 @@ import { pluggedOf, simulateBlkTrace } from "./trace-replay";
 const read = (name: string) => gunzipSync(readFileSync(new URL(`./traces/${name}.trace.gz`, import.meta.url))).toString("utf8");
 const text = read("blk-nullb-mq-deadline");
 
-let m: any;
+let m: BlkModule;
 beforeAll(async () => {
   m = await loadCoreModule("blk");
 });

@@ -2,6 +2,7 @@
 // kernel inserted it and goes through the model's scheduler to a device (the kernel's own
 // service times, or a modelled one): fx_blk_new_trace (wasm/src/blk/exports.c, one flat array
 // per field) -> blk_sim_new_trace / blk_sim_run (sim.c) -> BlkResult, rows in the trace's order.
+import type { BlkModule } from "@wasm/blk.mjs";
 import { allocU32 } from "../../shared/wasm-mem";
 import { BlkError, DD_DEFAULTS, KYBER_DEFAULTS, SCHED_CODE, allocDevice, allocTunables, readBlkResult, type BlkDevice, type BlkResult, type DdTunables, type KyberTunables, type Scheduler } from "./blk-core";
 import type { BlkTrace, TraceRequest } from "./blk-trace";
@@ -46,7 +47,7 @@ export function pluggedOf(requests: TraceRequest[], plugUs: number): number[] {
  * the model's scheduler dispatches it (measuredDevice()'s time for one the trace never saw complete).
  * The rows are in the trace's request order; insert_us is the arrival, from the first at 0.
  */
-export function simulateBlkTrace(m: any, trace: BlkTrace, sched: Scheduler, device: BlkDevice | "kernel", tun: TraceTunables = {}): BlkResult {
+export function simulateBlkTrace(m: BlkModule, trace: BlkTrace, sched: Scheduler, device: BlkDevice | "kernel", tun: TraceTunables = {}): BlkResult {
   if (trace.devices.length > 1) throw new BlkError(`the trace holds requests on ${trace.devices.join(" and ")}: replay one device (onDevice)`);
   const rqs = trace.requests;
   if (!rqs.length) throw new BlkError("the trace has no requests to replay");
@@ -71,7 +72,7 @@ export function simulateBlkTrace(m: any, trace: BlkTrace, sched: Scheduler, devi
     m.HEAPF64.set(xs, p >>> 3);
     return p;
   };
-  const bufs = [
+  const bufs: [number, number, number, number, number, number, number, number, number] = [
     allocTunables(m, t, k),
     allocDevice(m, d),
     f64(rqs.map((r) => Math.round((r.arrivalUs - t0) * 1000))),

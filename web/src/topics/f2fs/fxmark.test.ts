@@ -1,10 +1,11 @@
 // The f2fs core's FxMark model through its TypeScript API (fxmark.ts): the same numbers the CLI prints.
+import type { F2fsModule } from "@wasm/f2fs.mjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCoreModule } from "../../shared/node-load";
 import { F2fsError } from "./f2fs-error";
 import { FXMARK_COSTS, fxmarkTrace, fxmarkUnlink, LOCKS, TIMELINE_WINDOW_NS, timelineTotals } from "./fxmark";
 
-let m: any;
+let m: F2fsModule;
 beforeAll(async () => {
   m = await loadCoreModule("f2fs");
 });

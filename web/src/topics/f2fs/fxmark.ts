@@ -2,6 +2,7 @@
 // cores, simulated over the locks an F2FS unlink takes, upstream and with each CLUE technique
 // (the same bits as the guest's /sys/fs/f2fs/<dev>/clue). The VM has one CPU; the scaling
 // comes from here. The free-NID model is nid.ts.
+import type { F2fsModule } from "@wasm/f2fs.mjs";
 import { F2fsError } from "./f2fs-error";
 
 
@@ -52,7 +53,7 @@ export interface FxmarkResult {
   wait_ms: Record<(typeof LOCKS)[number], number>; // summed over cores
 }
 
-function costWords(m: any, costs: F2fsCosts): number {
+function costWords(m: F2fsModule, costs: F2fsCosts): number {
   const c = m._fx_malloc(9 * 4);
   const vals = [costs.vfs_ns, costs.unlink_ns, costs.check_ns, costs.bitmap_scan_ns, costs.heuristic_pct, costs.nat_scan_ns, costs.remote_ns, costs.cores_per_socket, costs.low_pct];
   m.HEAPU32.set(vals.map((v) => v >>> 0), c >>> 2);
@@ -64,7 +65,7 @@ function fxmarkError(ret: number, cores: number, unlinksPerCore: number): F2fsEr
 }
 
 /** out[16] of fx_f2fs_fxmark (and fx_f2fs_fxmark_trace) */
-function resultOf(m: any, out: number, workload: Workload, clue: number, cores: number): FxmarkResult {
+function resultOf(m: F2fsModule, out: number, workload: Workload, clue: number, cores: number): FxmarkResult {
   const r = m.HEAPF64.slice(out >>> 3, (out >>> 3) + 16);
   return {
     workload, clue, cores,
@@ -74,7 +75,7 @@ function resultOf(m: any, out: number, workload: Workload, clue: number, cores: 
   };
 }
 
-export function fxmarkUnlink(m: any, workload: Workload, clue: number, cores: number, unlinksPerCore: number, costs = FXMARK_COSTS, seed = 1): FxmarkResult {
+export function fxmarkUnlink(m: F2fsModule, workload: Workload, clue: number, cores: number, unlinksPerCore: number, costs = FXMARK_COSTS, seed = 1): FxmarkResult {
   const c = costWords(m, costs);
   const out = m._fx_malloc(16 * 8);
   try {
@@ -145,7 +146,7 @@ export const timelineStride = (cores: number, rows = TIMELINE_ROWS): number => M
 
 const SPAN_WORDS = 5;
 
-export function fxmarkTrace(m: any, workload: Workload, clue: number, cores: number, unlinksPerCore: number, opts: LockTraceOptions = {}, costs = FXMARK_COSTS, seed = 1): LockTrace {
+export function fxmarkTrace(m: F2fsModule, workload: Workload, clue: number, cores: number, unlinksPerCore: number, opts: LockTraceOptions = {}, costs = FXMARK_COSTS, seed = 1): LockTrace {
   const fromNs = opts.fromNs ?? 0;
   const untilNs = opts.untilNs ?? TIMELINE_WINDOW_NS;
   const every = opts.every ?? timelineStride(cores);

@@ -1,12 +1,13 @@
 // The f2fs core's free-NID model through its TypeScript API (nid.ts): scans worked by hand from
 // fs/f2fs/node.c (as in wasm/tests/test_f2fs.c), and the records the guest kernel traced.
+import type { F2fsModule } from "@wasm/f2fs.mjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCoreModule } from "../../shared/node-load";
 import { benchWorkload, benchWorkloadSteps, GUEST_NAT_BLOCKS, MAX_FREE_NIDS, NAT_ENTRY_PER_BLOCK, NID_BITMAP_BYTES, nidFrames, nidModel, nidRun, oneWriterScript, type NidRun } from "./nid";
 import { F2fsError } from "./f2fs-error";
 import { NidScanPhase, nidScansOf } from "../../shared/events";
 
-let m: any;
+let m: F2fsModule;
 beforeAll(async () => {
   m = await loadCoreModule("f2fs");
 });

@@ -3,6 +3,7 @@
 // NAT's blocks (loaded or not, their free-NID bitmaps and counts), the free-NID list, and
 // the scans that refill it. Its F2FS_NID_SCAN records carry the fields of the guest's
 // f2fs_free_nid_scan tracepoint, so a model run and a kernel trace compare record by record.
+import type { F2fsModule } from "@wasm/f2fs.mjs";
 import { nidScansOf, WORDS_PER_EVENT, type NidScan } from "../../shared/events";
 import { allocU32 } from "../../shared/wasm-mem";
 import { F2fsError } from "./f2fs-error";
@@ -87,7 +88,7 @@ export class NidModel {
   private nm: number;
 
   /** mkfs.f2fs's NAT, mounted: the mount's NAT entry scan is the first record */
-  constructor(private m: any, opts: NidModelOptions = {}) {
+  constructor(private m: F2fsModule, opts: NidModelOptions = {}) {
     const blocks = opts.natBlocks ?? GUEST_NAT_BLOCKS;
     this.nm = m._fx_f2fs_nid_new(blocks, opts.clue ?? 0, opts.ramPages ?? 0);
     if (!this.nm) throw new F2fsError(`cannot model ${blocks} NAT blocks with clue ${opts.clue} (1..4096 blocks, clue 0..7)`);
@@ -248,7 +249,7 @@ export class NidModel {
   }
 }
 
-export function nidModel(m: any, opts: NidModelOptions = {}): NidModel {
+export function nidModel(m: F2fsModule, opts: NidModelOptions = {}): NidModel {
   return new NidModel(m, opts);
 }
 
@@ -303,7 +304,7 @@ export interface NidRun {
 }
 
 /** A fresh model through a script: what the CLI prints and a view draws. */
-export function nidRun(m: any, opts: NidModelOptions, ops: NidOp[]): NidRun {
+export function nidRun(m: F2fsModule, opts: NidModelOptions, ops: NidOp[]): NidRun {
   const model = new NidModel(m, opts);
   try {
     model.run(ops);
@@ -328,7 +329,7 @@ export interface NidFrame {
  * after each operation that scanned: the scans and the per-block state they left. The bitmap
  * bytes are left out (a view draws free_nid_count per block), so a frame is ~1.5 KiB.
  */
-export function nidFrames(m: any, opts: NidModelOptions, steps: { step: string; ops: NidOp[] }[]): NidFrame[] {
+export function nidFrames(m: F2fsModule, opts: NidModelOptions, steps: { step: string; ops: NidOp[] }[]): NidFrame[] {
   const model = new NidModel(m, opts);
   const frames: NidFrame[] = [];
   const keep = (step: string, op: NidOp | null) => {
