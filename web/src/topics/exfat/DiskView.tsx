@@ -16,7 +16,7 @@ import { SlotStrip } from "./SlotStrip";
 export function DiskView({ vm, file, dir }: { vm: VmHandle | null; file: string; dir?: string }) {
   const img = useGuestImage(vm, file);
   return (
-    <section className="kernel-discards" aria-label="The real disk, inspected" data-testid="disk-view">
+    <section className="panel" aria-label="The real disk, inspected" data-testid="disk-view">
       <h2>The real disk</h2>
       <p className="muted">
         In the guest, copy the volume's image to <code>/mnt/host/{file}</code>; the page reads it through the 9p share and

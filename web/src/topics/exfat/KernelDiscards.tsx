@@ -118,7 +118,7 @@ export function KernelDiscardsView({ discards, groups, stats, modelOf }: ViewPro
   const snap = useMemo(() => (groups[at] ? snapshotOfDelete(groups[at], gridCols) : null), [groups, at, gridCols]);
 
   return (
-    <section className="kernel-discards" aria-label="Discard requests of the real kernel" data-testid="kernel-discards">
+    <section className="panel" aria-label="Discard requests of the real kernel" data-testid="kernel-discards">
       <h2>The kernel's discards (live)</h2>
       {!stats ? (
         <p className="muted">

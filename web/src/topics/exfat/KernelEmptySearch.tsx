@@ -49,7 +49,7 @@ export function EmptySearchVerdict({ events, stats, models }: { events: Uint32Ar
   const first = models && !match && searches ? firstDifference(kernel, models[0].events) : -1;
 
   return (
-    <section className="kernel-discards" aria-label="Empty-entry searches of the real kernel" data-testid="kernel-searches">
+    <section className="panel" aria-label="Empty-entry searches of the real kernel" data-testid="kernel-searches">
       <h2>The kernel's empty-entry searches (live)</h2>
       {!stats ? (
         <p className="muted">Nothing yet. In the terminal, run <code>fslab-trace start exfat/exfat_empty_search</code>, then create files.</p>

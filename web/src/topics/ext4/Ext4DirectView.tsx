@@ -48,7 +48,7 @@ export function Ext4DirectView({ vm }: { vm: VmHandle | null }) {
   const measured = cells.filter((c) => c.kernel !== undefined);
   const differ = measured.filter((c) => c.kernel !== c.model).length;
   return (
-    <section className="kernel-discards" aria-label="ext4 direct writes, model and kernel" data-testid="ext4-direct">
+    <section className="panel" aria-label="ext4 direct writes, model and kernel" data-testid="ext4-direct">
       <h2>1 MiB written direct: bytes the device wrote</h2>
       <button type="button" onClick={load} disabled={!vm}>Load the guest's measurements</button>
       {error && <p className="error" role="alert">{error}</p>}

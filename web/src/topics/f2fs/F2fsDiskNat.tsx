@@ -26,7 +26,7 @@ function Strip({ counts, blocks, label }: { counts: number[]; blocks: number; la
 export function F2fsDiskNat({ vm, model, file = "f2fs.img" }: { vm: VmHandle | null; model: NidRun | null; file?: string }) {
   const img = useGuestImage<F2fsReport>(vm, file, "f2fs");
   return (
-    <section className="kernel-discards" aria-label="The real disk's NAT" data-testid="f2fs-disk">
+    <section className="panel" aria-label="The real disk's NAT" data-testid="f2fs-disk">
       <h2>The real disk's NAT</h2>
       <p className="muted">
         The lab's last step copies the volume's metadata area to <code>/mnt/host/{file}</code>; the F2FS inspector reads its

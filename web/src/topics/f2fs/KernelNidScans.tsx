@@ -74,7 +74,7 @@ export function KernelNidScans({ events, stats, modelRuns }: { events: Uint32Arr
   const maxNid = useMemo(() => Math.max(1, ...[...runs.flat(), ...(models ?? []).flat()].map(({ scan: s }) => Math.max(s.start, s.end))), [runs, models]);
 
   return (
-    <section className="kernel-discards" aria-label="Free-NID scans of the real kernel" data-testid="kernel-nid-scans">
+    <section className="panel" aria-label="Free-NID scans of the real kernel" data-testid="kernel-nid-scans">
       <h2>The kernel's free-NID scans (live) against the model</h2>
       {!stats ? (
         <p className="muted">Nothing yet. Run the lab's first step: it streams <code>f2fs_free_nid_scan</code> from before the mount.</p>

@@ -34,7 +34,7 @@ export function WritePathView({ vm }: { vm: VmHandle | null }) {
     }
   }
   return (
-    <section className="kernel-discards" aria-label="The write path, traced" data-testid="write-path">
+    <section className="panel" aria-label="The write path, traced" data-testid="write-path">
       <h2>The write path, traced</h2>
       <div className="toolbar">
         <button onClick={() => load("the guest's last trace", () => vm!.readSharedFile("write-path.trace"))} disabled={!vm || busy}>
