@@ -18,7 +18,7 @@ static double now_ms(void)
 
 int main(void)
 {
-	/* web/src/cores/f2fs-core.ts FXMARK_COSTS */
+	/* web/src/topics/f2fs/fxmark.ts FXMARK_COSTS */
 	const struct f2fs_unlink_costs c = { 3000, 4000, 100, 8000, 40, 12000, 1500, 15, 100 };
 	const unsigned clues[] = { 0, 7 };
 	struct f2fs_fxmark_result r;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The FxMark unlink simulation: exact times worked by hand for one and two cores, then the
- * shape the CLUE paper reports, from the default costs (web/src/cores/f2fs-core.ts).
+ * shape the CLUE paper reports, from the default costs (web/src/topics/f2fs/fxmark.ts).
  * Then the free-NID model (fslab/f2fs_nid.h): scans worked by hand from fs/f2fs/node.c.
  */
 #include <stdlib.h>
@@ -662,7 +662,7 @@ static void test_nid_misc(void)
 	f2fs_nm_free(nm);
 }
 
-/* fslab-bench f2fs-clue's shape (web/src/cores/f2fs-core.ts's benchWorkload() without its syncer) */
+/* fslab-bench f2fs-clue's shape (web/src/topics/f2fs/nid.ts's benchWorkload() without its syncer) */
 static void workload(struct f2fs_nm_info *nm, uint32_t files)
 {
 	uint32_t ops[64 * 3], n = 0, done, i, j;

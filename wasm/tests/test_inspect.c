@@ -4,7 +4,7 @@
  * make-images.ts), then on those images damaged on purpose: each damage must give a clear
  * error or a report that names the problem, never a crash (this runs under ASan/UBSan).
  * The agreement with the tools' own reports (dump.exfat, fsck.exfat, dumpe2fs) is checked
- * in web/src/cores/inspect.test.ts.
+ * in web/src/shared/inspect/inspect.test.ts.
  * Usage: test_inspect <dir of .img files> [regression inputs...]
  */
 #include <stdio.h>

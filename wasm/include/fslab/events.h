@@ -3,7 +3,7 @@
  * The event stream every fslab core returns: a growable array of fixed-size records
  * (four little-endian u32: type, a, b, c). The browser reads it as one Uint32Array and
  * transfers it; the live-kernel parser emits the same records, so one view draws both.
- * Types are grouped by topic in the high byte; web/src/cores/events.ts mirrors this file.
+ * Types are grouped by topic in the high byte; web/src/shared/events.ts mirrors this file (event-table.test.ts compares them).
  */
 #ifndef FSLAB_EVENTS_H
 #define FSLAB_EVENTS_H

@@ -18,7 +18,7 @@
  * Costs are parameters (ns). A lock that passes between cores on different sockets costs
  * remote_ns more, which is what bends the curves after one socket (cores_per_socket).
  * This is a model of lock structure with costs chosen to match the paper's shape, not a
- * cycle-accurate F2FS: see web/src/cores/f2fs-core.ts for the defaults and why.
+ * cycle-accurate F2FS: see web/src/topics/f2fs/fxmark.ts for the defaults and why.
  */
 #ifndef FSLAB_F2FS_H
 #define FSLAB_F2FS_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The blk core's wasm surface (web/src/cores/blk-core.ts). Parameters arrive as flat u32
+ * The blk core's wasm surface (web/src/topics/blk/blk-core.ts). Parameters arrive as flat u32
  * arrays so the TypeScript side needs no struct layout:
  *   sched    0 none, 1 mq-deadline, 2 kyber, 3 bfq
  *   tun[7]   mq-deadline: read_expire_ms write_expire_ms prio_aging_expire_ms writes_starved fifo_batch

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The exfat core's wasm surface: flat functions over a volume pointer, called by
- * web/src/cores/exfat-core.ts. Event records and the bitmap are read straight out of
+ * web/src/topics/exfat/exfat-core.ts. Event records and the bitmap are read straight out of
  * linear memory by pointer and length, then copied into transferable buffers.
  */
 #include <stdlib.h>

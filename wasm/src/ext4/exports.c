@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The ext4 core's wasm surface (web/src/cores/ext4-core.ts). out[7]: allocations,
+/* The ext4 core's wasm surface (web/src/topics/ext4/ext4-core.ts). out[7]: allocations,
  * bitmap_updates, csum_bytes, clusters, bitmap_bytes, last_csum, zero_bytes. */
 #include "fslab/ext4.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The f2fs core's wasm surface (web/src/cores/f2fs-core.ts):
+ * The f2fs core's wasm surface (web/src/topics/f2fs/fxmark.ts and nid.ts):
  *   costs[9]  vfs_ns unlink_ns check_ns bitmap_scan_ns heuristic_pct nat_scan_ns remote_ns
  *             cores_per_socket low_pct
  *   out[16]   seconds unlinks_per_sec unlinks bitmap_scans nat_scans scans_skipped nat_deferred

@@ -32,7 +32,7 @@
  *
  * Checked against the guest: for one writer creating, syncing, removing and refilling 4000
  * files, the kernel's f2fs_free_nid_scan records equal the model's under clue 0, 2, 4 and 7
- * (web/src/cores/f2fs-core.test.ts holds them).
+ * (web/src/topics/f2fs/nid.test.ts holds them).
  */
 #include <stdlib.h>
 #include <string.h>

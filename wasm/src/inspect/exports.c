@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The inspect module's wasm surface (web/src/cores/inspect.ts): one report at a time, kept
+/* The inspect module's wasm surface (web/src/shared/inspect/inspect.ts): one report at a time, kept
  * until the next call; the caller copies it out. */
 #include "fslab/inspect.h"
 

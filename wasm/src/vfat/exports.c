@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The vfat core's wasm surface (web/src/cores/vfat-core.ts): one name at a time, its result
+/* The vfat core's wasm surface (web/src/topics/vfat/vfat-core.ts): one name at a time, its result
  * kept until the next call and read through the getters. */
 #include "fslab/vfat.h"
 
