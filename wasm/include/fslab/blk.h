@@ -11,8 +11,9 @@
  * or, for a recorded trace (blk_sim_new_trace), an open-loop job: each request arrives at
  * its time, whatever has completed by then, and takes the same insert -> dispatch -> device path.
  *
- * Every insert, issue and completion is an event (fslab/events.h BLK_RQ_*) and a row of
- * per-request times, so the page can draw queue depth and offset against time.
+ * Every request's insert, issue and completion times are a row (struct blk_rq), so the page
+ * can draw queue depth and offset against time; the kernel's own are read from its trace
+ * (web/src/topics/blk/blk-trace.ts), into the same rows.
  *
  * kyber (block/kyber-iosched.c) is the third choice: per-domain (read, write, ...) FIFOs and
  * token pools whose depths its timer rescales from latency histograms (kyber_iosched.c;
@@ -225,7 +226,8 @@ struct blk_sim {
 	struct blk_trace_rq *trace; uint32_t ntrace, trace_next;
 	/* hctx->dispatch: requests that bypass the scheduler (a REQ_OP_FLUSH, added at its head), dispatched first */
 	uint32_t dispatch_head;
-	struct fslab_events events;
+	uint32_t completed;                           /* completions so far (each request once) */
+	int oom;                                      /* a record could not grow: the run reports -ENOSPC */
 };
 
 void dd_init(struct deadline_data *dd, const struct dd_tunables *t, uint32_t hz);

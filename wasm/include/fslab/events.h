@@ -23,14 +23,9 @@ enum fslab_event_type {
 	FSLAB_EV_F2FS_NID_SCAN = 0x0301,        /* a = phase (0 bitmap, 1 NAT, 2 deferred) | skipped << 8,
 	                                           b = start nid, c = end nid */
 	FSLAB_EV_F2FS_NID_SCAN_RESULT = 0x0302, /* a = entries scanned, b = free NIDs found */
-
-	/* block layer requests (include/trace/events/block.h) */
-	FSLAB_EV_BLK_RQ_INSERT = 0x0401,   /* a = sector (low 32 bits), b = sectors, c = op */
-	FSLAB_EV_BLK_RQ_ISSUE = 0x0402,    /* same fields */
-	FSLAB_EV_BLK_RQ_COMPLETE = 0x0403, /* same fields */
 };
 
-/* c of the block records: the request's operation, from the tracepoint's rwbs */
+/* a block request's operation (the blk core's requests; the kernel's, from the tracepoints' rwbs) */
 enum fslab_blk_op { FSLAB_BLK_READ = 0, FSLAB_BLK_WRITE = 1, FSLAB_BLK_DISCARD = 2, FSLAB_BLK_FLUSH = 3, FSLAB_BLK_OTHER = 255 };
 
 struct fslab_event {

@@ -85,8 +85,6 @@ void fx_blk_free(struct blk_sim *s) { blk_sim_free(s); }
 int fx_blk_run(struct blk_sim *s) { return blk_sim_run(s); }
 uint32_t fx_blk_count(const struct blk_sim *s) { return s->nrq; }
 const uint32_t *fx_blk_order(const struct blk_sim *s) { return s->order; }
-const struct fslab_event *fx_blk_events_ptr(const struct blk_sim *s) { return s->events.ev; }
-int fx_blk_events_len(const struct blk_sim *s) { return s->events.oom ? -1 : (int)s->events.len; }
 
 #define BLK_ROW 8 /* job op prio sector sectors insert_us dispatch_us complete_us */
 /* a fresh array of BLK_ROW doubles per request (caller frees with fx_free) */

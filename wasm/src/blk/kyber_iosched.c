@@ -333,7 +333,7 @@ static void record(struct blk_sim *s, const struct kyber_timer_record *rec)
 		struct kyber_timer_record *t = realloc(kqd->trace, sizeof(*t) * cap);
 
 		if (!t) {
-			s->events.oom = 1; /* the record is incomplete: the run reports -ENOSPC */
+			s->oom = 1; /* the record is incomplete: the run reports -ENOSPC */
 			return;
 		}
 		kqd->trace = t;

@@ -39,7 +39,6 @@ static struct blk_sim *sim_alloc(enum blk_sched sched, const struct dd_tunables 
 	s->devq = malloc(sizeof(uint32_t) * s->cap);
 	s->heap = malloc(sizeof(uint32_t) * s->cap);
 	s->order = malloc(sizeof(uint32_t) * s->cap);
-	fslab_events_init(&s->events);
 	if (!s->rq || !s->devq || !s->heap || !s->order) {
 		blk_sim_free(s);
 		return NULL;
@@ -140,15 +139,7 @@ void blk_sim_free(struct blk_sim *s)
 	free(s->trace);
 	kyber_exit(s);
 	bfq_exit(s);
-	fslab_events_free(&s->events);
 	free(s);
-}
-
-static void emit(struct blk_sim *s, uint32_t type, uint32_t x)
-{
-	const struct blk_rq *r = &s->rq[x];
-
-	fslab_emit(&s->events, type, (uint32_t)r->sector, r->nr_sectors, r->op);
 }
 
 /* --- completions: a min-heap of in-service requests on (complete_ns, index) */
@@ -247,7 +238,6 @@ static void run_queue(struct blk_sim *s)
 		s->tags_used++;
 		s->rq[x].dispatch_ns = s->now_ns;
 		s->order[s->norder++] = x;
-		emit(s, FSLAB_EV_BLK_RQ_ISSUE, x);
 		if (s->in_service < s->dev.channels)
 			device_start(s, x);
 		else
@@ -258,7 +248,6 @@ static void run_queue(struct blk_sim *s)
 /* into the scheduler (or none's FIFO, or hctx->dispatch for a flush) */
 static void insert(struct blk_sim *s, uint32_t x)
 {
-	emit(s, FSLAB_EV_BLK_RQ_INSERT, x);
 	if (bypasses_sched(&s->rq[x])) {
 		s->rq[x].fifo_next = s->dispatch_head;
 		s->dispatch_head = x;
@@ -335,7 +324,7 @@ static uint32_t complete_next(struct blk_sim *s)
 
 	s->now_ns = r->complete_ns;
 	s->in_service--;
-	emit(s, FSLAB_EV_BLK_RQ_COMPLETE, x);
+	s->completed++;
 	if (bypasses_sched(r)) {
 		/* never the scheduler's: nothing to finish */
 	} else if (s->sched == BLK_SCHED_MQ_DEADLINE) {
@@ -397,13 +386,13 @@ static int trace_step(struct blk_sim *s)
  * starts them one job after the other); each later one completes the request that finishes
  * first, which frees a tag, lets its job submit the next, and runs the queue (under kyber,
  * its timer first if it falls due by then, at its own time). Returns 1 after a step, 0 when
- * every job's ios have completed, -errno if events could not be recorded.
+ * every job's ios have completed, -errno if a record (kyber's timer runs) could not be kept.
  */
 int blk_sim_step(struct blk_sim *s)
 {
 	uint32_t j, d;
 
-	if (s->events.oom)
+	if (s->oom)
 		return -FSLAB_ENOSPC;
 	if (s->trace)
 		return trace_step(s);

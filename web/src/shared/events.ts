@@ -10,9 +10,6 @@ export const EV = {
   EXFAT_EMPTY_SEARCH: 0x0105,
   F2FS_NID_SCAN: 0x0301,
   F2FS_NID_SCAN_RESULT: 0x0302,
-  BLK_RQ_INSERT: 0x0401,
-  BLK_RQ_ISSUE: 0x0402,
-  BLK_RQ_COMPLETE: 0x0403,
 } as const;
 
 /** What a, b and c of each record hold (the C header says the same; event-table.test.ts compares them). */
@@ -24,9 +21,6 @@ export const RECORD_FIELDS: Record<keyof typeof EV, { a: string; b?: string; c?:
   EXFAT_EMPTY_SEARCH: { a: "entries examined", b: "hint (NONE: none)", c: "result slot (NONE: -ENOSPC)" },
   F2FS_NID_SCAN: { a: "phase | skipped << 8", b: "start nid", c: "end nid" },
   F2FS_NID_SCAN_RESULT: { a: "entries scanned", b: "free NIDs found" },
-  BLK_RQ_INSERT: { a: "sector (low 32 bits)", b: "sectors", c: "BlkOp" },
-  BLK_RQ_ISSUE: { a: "sector (low 32 bits)", b: "sectors", c: "BlkOp" },
-  BLK_RQ_COMPLETE: { a: "sector (low 32 bits)", b: "sectors", c: "BlkOp" },
 };
 
 /** A u32 field that holds "none" (the kernel's -1). */

@@ -2,11 +2,9 @@
 // time, driven by fio-like jobs (or a recorded trace: blk-trace.ts). One call runs a whole scenario and returns typed arrays
 // (transferable from a worker) plus a summary; the CLI (`fslab simulate blk`), tests and page
 // share it.
-import { EV, WORDS_PER_EVENT } from "../../shared/events";
 import type { BlkModule } from "@wasm/blk.mjs";
 import { allocU32 } from "../../shared/wasm-mem";
 
-export const EV_BLK = [EV.BLK_RQ_INSERT, EV.BLK_RQ_ISSUE, EV.BLK_RQ_COMPLETE] as const;
 
 export type Scheduler = "none" | "mq-deadline" | "kyber" | "bfq";
 export const SCHEDULERS: readonly Scheduler[] = ["none", "mq-deadline", "kyber", "bfq"];
@@ -119,7 +117,6 @@ export interface BlkSummary {
 export interface BlkResult {
   rows: Float64Array; // ROW_WIDTH per request
   order: Uint32Array; // request indices in dispatch order
-  events: Uint32Array; // BLK_RQ_INSERT / ISSUE / COMPLETE records
   summary: BlkSummary;
   kyber?: KyberTimerRun[]; // kyber: every run of its timer
 }
@@ -201,10 +198,9 @@ export function simulateBlk(m: BlkModule, sc: BlkScenario): BlkResult {
   }
 }
 
-/** A finished run's rows, order, events and summary, copied out of wasm memory (ret: fx_blk_run's). */
+/** A finished run's rows, order and summary, copied out of wasm memory (ret: fx_blk_run's). */
 export function readBlkResult(m: BlkModule, sim: number, sched: Scheduler, ret: number): BlkResult {
-  const len = m._fx_blk_events_len(sim);
-  if (ret < 0 || len < 0) throw new BlkError("the simulation ran out of memory");
+  if (ret < 0) throw new BlkError("the simulation ran out of memory");
   const n = m._fx_blk_count(sim);
   const rowsPtr = m._fx_blk_rows(sim);
   if (!rowsPtr) throw new BlkError("the simulation ran out of memory");
@@ -212,9 +208,7 @@ export function readBlkResult(m: BlkModule, sim: number, sched: Scheduler, ret: 
   m._fx_free(rowsPtr);
   const op = m._fx_blk_order(sim) >>> 2;
   const order = m.HEAPU32.slice(op, op + n);
-  const ep = m._fx_blk_events_ptr(sim) >>> 2;
-  const events = m.HEAPU32.slice(ep, ep + len * WORDS_PER_EVENT);
-  const result: BlkResult = { rows, order, events, summary: summarize(sched, rows, order) };
+  const result: BlkResult = { rows, order, summary: summarize(sched, rows, order) };
   if (sched === "kyber") result.kyber = parseKyberTrace(readWords(m, m._fx_blk_kyber_trace, sim));
   return result;
 }
