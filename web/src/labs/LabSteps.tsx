@@ -1,6 +1,6 @@
-// A lab's steps: Markdown through marked, `vm` blocks as commands the learner sends to the
+// A lab's steps: Markdown through marked and DOMPurify (markdown.ts), `vm` blocks as commands the learner sends to the
 // guest with a click, `check` blocks shown as what the step expects.
-import { marked } from "marked";
+import { renderMarkdown } from "./markdown";
 import type { LabStep } from "./lab-format";
 import type { VmHandle } from "../vm/VmConsole";
 
@@ -12,7 +12,7 @@ export function LabSteps({ steps, vm }: { steps: LabStep[]; vm: VmHandle | null 
           <h2>{s.title}</h2>
           {s.blocks.map((b, j) =>
             b.kind === "markdown" ? (
-              <div key={j} dangerouslySetInnerHTML={{ __html: marked.parse(b.text, { async: false }) as string }} />
+              <div key={j} dangerouslySetInnerHTML={{ __html: renderMarkdown(b.text) }} />
             ) : b.kind === "vm" ? (
               <div key={j} className="vm-cmd">
                 <pre><code>{b.text}</code></pre>

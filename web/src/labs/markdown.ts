@@ -1,0 +1,28 @@
+// Lab text to HTML a learner's page can hold: marked renders the Markdown, DOMPurify then
+// removes everything that could run (script and style elements, event-handler attributes,
+// javascript: and other script URLs, frames, forms), as OWASP advises for untrusted
+// Markdown. A lab file is text from whoever wrote it; nothing in it may run in the page.
+// Images and links to other sites stay; links open in a new tab without an opener.
+import { marked } from "marked";
+import DOMPurify from "dompurify";
+
+let hooked = false;
+
+export function renderMarkdown(text: string): string {
+  if (!hooked) {
+    // after sanitizing: a link that leaves the page opens a new tab that cannot reach back
+    DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+      if (node.tagName === "A" && /^https?:/i.test(node.getAttribute("href") ?? "")) {
+        node.setAttribute("target", "_blank");
+        node.setAttribute("rel", "noopener noreferrer");
+      }
+    });
+    hooked = true;
+  }
+  const html = marked.parse(text, { async: false }) as string;
+  return DOMPurify.sanitize(html, {
+    USE_PROFILES: { html: true },
+    FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed"],
+    ADD_ATTR: ["target"],
+  });
+}
