@@ -43,42 +43,49 @@ export function Ext4DirectView({ vm }: { vm: VmHandle | null }) {
       setError(e instanceof Error ? e.message : String(e));
     }
   }
-  const kib = (b: number) => `${Math.round(b / 1024)} KiB`;
-  const cells = rows ? LAYOUTS.flatMap((l) => SIZES.map((bs) => ({ l, bs, model: BYTES + rows.find((r) => r.layout === l.name && r.bs === bs)!.zero_bytes, kernel: kernel?.get(`${l.name}/${bs}`) }))) : [];
-  const measured = cells.filter((c) => c.kernel !== undefined);
-  const differ = measured.filter((c) => c.kernel !== c.model).length;
   return (
     <section className="panel" aria-label="ext4 direct writes, model and kernel" data-testid="ext4-direct">
       <h2>1 MiB written direct: bytes the device wrote</h2>
       <button type="button" onClick={load} disabled={!vm}>Load the guest's measurements</button>
       {error && <p className="error" role="alert">{error}</p>}
-      {kernel && (
-        <p data-testid="ext4-direct-verdict" data-measured={measured.length} data-differ={differ}>
-          {measured.length} of {cells.length} measured; {differ === 0 ? "every one is the model's, to the byte." : `${differ} differ from the model.`}
-        </p>
-      )}
-      {rows && (
-        <table className="files" aria-label="bytes the device wrote for 1 MiB of direct writes">
-          <thead><tr><th>layout</th>{SIZES.map((s) => <th key={s}>bs={s / 1024}k: model</th>)}{kernel && SIZES.map((s) => <th key={`k${s}`}>bs={s / 1024}k: kernel</th>)}</tr></thead>
-          <tbody>
-            {LAYOUTS.map((l) => (
-              <tr key={l.name} data-layout={l.name}>
-                <td>{l.name}</td>
-                {SIZES.map((bs) => <td key={bs}>{kib(cells.find((c) => c.l === l && c.bs === bs)!.model)}</td>)}
-                {kernel &&
-                  SIZES.map((bs) => {
-                    const c = cells.find((x) => x.l === l && x.bs === bs)!;
-                    return <td key={`k${bs}`} className={c.kernel !== undefined && c.kernel !== c.model ? "differs" : ""} data-cell={`${l.name}/${bs}`}>{c.kernel === undefined ? "–" : kib(c.kernel)}</td>;
-                  })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {rows && <DirectWritesTable rows={rows} kernel={kernel} />}
       <p className="muted">
         Model: the 1 MiB of data plus the zeros <code>iomap_dio_bio_iter()</code> writes from the end of each write that ends
         inside a block to that block's end (the write extends the file, so the block's tail past EOF must read as zeros).
       </p>
     </section>
+  );
+}
+
+/** Draws the model's bytes to the device per layout and write size, and the kernel's where measured, marking differences. */
+export function DirectWritesTable({ rows, kernel }: { rows: Ext4Row[]; kernel: Map<string, number> | null }) {
+  const kib = (b: number) => `${Math.round(b / 1024)} KiB`;
+  const cells = LAYOUTS.flatMap((l) => SIZES.map((bs) => ({ l, bs, model: BYTES + rows.find((r) => r.layout === l.name && r.bs === bs)!.zero_bytes, kernel: kernel?.get(`${l.name}/${bs}`) })));
+  const measured = cells.filter((c) => c.kernel !== undefined);
+  const differ = measured.filter((c) => c.kernel !== c.model).length;
+  return (
+    <>
+      {kernel && (
+        <p data-testid="ext4-direct-verdict" data-measured={measured.length} data-differ={differ}>
+          {measured.length} of {cells.length} measured; {differ === 0 ? "every one is the model's, to the byte." : `${differ} differ from the model.`}
+        </p>
+      )}
+      <table className="files" aria-label="bytes the device wrote for 1 MiB of direct writes">
+        <thead><tr><th>layout</th>{SIZES.map((s) => <th key={s}>bs={s / 1024}k: model</th>)}{kernel && SIZES.map((s) => <th key={`k${s}`}>bs={s / 1024}k: kernel</th>)}</tr></thead>
+        <tbody>
+          {LAYOUTS.map((l) => (
+            <tr key={l.name} data-layout={l.name}>
+              <td>{l.name}</td>
+              {SIZES.map((bs) => <td key={bs}>{kib(cells.find((c) => c.l === l && c.bs === bs)!.model)}</td>)}
+              {kernel &&
+                SIZES.map((bs) => {
+                  const c = cells.find((x) => x.l === l && x.bs === bs)!;
+                  return <td key={`k${bs}`} className={c.kernel !== undefined && c.kernel !== c.model ? "differs" : ""} data-cell={`${l.name}/${bs}`}>{c.kernel === undefined ? "–" : kib(c.kernel)}</td>;
+                })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }
