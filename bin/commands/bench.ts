@@ -4,6 +4,7 @@
 //   3. FxMark unlink, 120 cores x 10,000 unlinks: natively and as wasm
 //   4. the views' frame times in Chromium: 65,536 animated cells, a 2^24-bit bitmap
 //   5. the guest's cold boot and saved-state restore to a shell prompt in Node
+import { UsageError } from "../../web/src/shared/cli-args";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { loadCoreModule } from "../../web/src/shared/node-load";
@@ -17,8 +18,12 @@ const WASM_DIR = fileURLToPath(new URL("../../wasm/", import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms: number) => (ms < 10 ? `${ms.toFixed(3)} ms` : `${ms.toFixed(1)} ms`);
 
+const PARTS = ["exfat", "blk", "f2fs", "frames", "vm"];
+
 export async function bench(args: string[]): Promise<number> {
   const only = args[0];
+  if (args.length > 1 || (only !== undefined && !PARTS.includes(only)))
+    throw new UsageError(`no benchmark "${args.join(" ")}" (${PARTS.join(", ")}, or none for all)`, `usage: fslab bench [${PARTS.join("|")}]`);
   if (!only || only === "exfat") {
     execFileSync("make", ["-s", "-C", WASM_DIR, "build/native/bench_exfat"], { stdio: "inherit" });
     const native = execFileSync(`${WASM_DIR}build/native/bench_exfat`, { encoding: "utf8" })

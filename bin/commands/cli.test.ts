@@ -55,3 +55,46 @@ describe("fslab simulate blk --trace --decisions", () => {
     expect(fslab("simulate", "blk", "--decisions").err).toMatch(/--decisions: needs --trace FILE/);
   });
 });
+
+describe("bad arguments", () => {
+  // each: the arguments, and what the one line on stderr must say; then the usage follows, exit 2
+  it.each([
+    [[], /^fslab: no command given/, /^usage:/],
+    [["nope"], /^fslab nope: no command "nope"/, /^usage:/],
+    [["labs", "nope"], /^fslab labs: no labs command "nope"/, /^usage:/],
+    [["simulate", "nope"], /no model for "nope" \(blk, exfat/, /^usage: fslab simulate blk/],
+    [["simulate", "exfat", "--runs", "abc"], /--runs: "abc" is not a whole number/, /^usage: fslab simulate exfat /],
+    [["simulate", "exfat", "--no-such-option"], /Unknown option '--no-such-option'/, /^usage: fslab simulate exfat /],
+    [["simulate", "exfat", "stray"], /Unexpected argument 'stray'/, /^usage: fslab simulate exfat /],
+    [["simulate", "blk", "--sched", "cfq"], /--sched: "cfq" is not all, both, or a list/, /^usage: fslab simulate blk /],
+    [["simulate", "ext4", "--size", "5q"], /--size: "5q" is not a size/, /^usage: fslab simulate ext4 /],
+    [["simulate", "vfat"], /give one or more names/, /^usage: fslab simulate vfat /],
+    [["inspect"], /^fslab inspect: no image given/, /^usage: fslab inspect /],
+    [["inspect", "a.img", "b.img"], /one image at a time/, /^usage: fslab inspect /],
+    [["inspect", "--verbose", "a.img"], /unknown option --verbose/, /^usage: fslab inspect /],
+    [["vm", "--fast", "--", "true"], /^fslab vm: unknown option --fast/, /^usage: fslab vm /],
+    [["vm"], /^fslab vm: no command/, /^usage: fslab vm /],
+    [["bench", "disk"], /^fslab bench: no benchmark "disk"/, /^usage: fslab bench /],
+  ])("fslab %j: exit 2, what was wrong, then the usage", (args, first, second) => {
+    const r = fslab(...(args as string[]));
+    expect(r.status).toBe(2);
+    const lines = r.err.split("\n");
+    expect(lines[0]).toMatch(first);
+    expect(lines[1]).toMatch(second);
+  });
+
+  it("an image that is not there, or a directory: exit 1 and one line", () => {
+    for (const [path, why] of [["/no/such/image.img", /cannot read \/no\/such\/image.img: no such file$/], ["/tmp", /\/tmp is a directory, not an image$/]] as const) {
+      const r = fslab("inspect", path);
+      expect(r.status).toBe(1);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+      expect(r.err.trim()).toMatch(why);
+    }
+  });
+
+  it("fslab simulate alone prints every command's options, as asked", () => {
+    const r = fslab("simulate");
+    expect(r.status).toBe(0);
+    for (const name of ["blk", "exfat", "exfat-dir", "ext4", "f2fs", "f2fs-nid", "vfat"]) expect(r.out).toMatch(new RegExp(`fslab simulate ${name} `));
+  });
+});

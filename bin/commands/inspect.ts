@@ -1,5 +1,6 @@
 // fslab inspect <image> [--json]: what the inspectors read in a real image (exFAT, ext2/3/4, F2FS, FAT/VFAT).
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { UsageError } from "../../web/src/shared/cli-args";
 import { loadCoreModule } from "../../web/src/shared/node-load";
 import { inspectImage, type ExfatReport, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
 
@@ -64,14 +65,20 @@ function printF2fs(r: F2fsReport): void {
 }
 
 export async function inspectCommand(args: string[]): Promise<number> {
+  const usage = "usage: fslab inspect <image> [--json]";
   const json = args.includes("--json");
+  const unknown = args.find((a) => a.startsWith("--") && a !== "--json");
+  if (unknown) throw new UsageError(`unknown option ${unknown}`, usage);
   const files = args.filter((a) => !a.startsWith("--"));
-  if (files.length !== 1) throw new Error("usage: fslab inspect <image> [--json]");
+  if (files.length !== 1) throw new UsageError(files.length ? `one image at a time (given ${files.length})` : "no image given", usage);
   let bytes: Uint8Array;
   try {
+    if (statSync(files[0]).isDirectory()) throw new Error(`${files[0]} is a directory, not an image`);
     bytes = readFileSync(files[0]);
   } catch (e) {
-    throw new Error(`cannot read ${files[0]}: ${(e as NodeJS.ErrnoException).code ?? e}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : code ? code : (e as Error).message;
+    throw new Error(code ? `cannot read ${files[0]}: ${why}` : why);
   }
   const report = inspectImage(await loadCoreModule("inspect"), bytes);
   if (json) console.log(JSON.stringify(report, null, 2));

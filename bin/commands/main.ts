@@ -7,9 +7,10 @@ import { benchVm } from "./bench-vm";
 import { inspectCommand } from "./inspect";
 import { simulateCommand, simulateUsageLines } from "./simulate";
 import { readmeCommand } from "./readme";
+import { UsageError, isUsageError } from "../../web/src/shared/cli-args";
 
-async function usage(): Promise<never> {
-  console.error(`usage:
+async function usageText(): Promise<string> {
+  return `usage:
   fslab vm [--cold] [--timeout S] -- '<cmd>'    start the guest headless (saved state unless --cold), run the command, exit with its status
   fslab inspect <image> [--json]                detect the filesystem in a disk image and print its structure
 ${(await simulateUsageLines()).join("\n")}
@@ -17,8 +18,8 @@ ${(await simulateUsageLines()).join("\n")}
   fslab labs check [dir]                        validate every lab (default: labs/)
   fslab readme [--check]                        rewrite the README's lists of views and playgrounds from the topic manifests
   fslab bench [exfat|blk|f2fs|frames|vm]        print the benchmarks (wasm vs native, frame times in Chromium, boot time)
-  fslab bench-vm [scenario...]                  run the seeds' experiments in the guest, print tables`);
-  process.exit(2);
+  fslab bench-vm [scenario...]                  run the seeds' experiments in the guest, print tables
+Exit status: 0 done, 1 failed (one line says why), 2 a usage error.`;
 }
 
 const [cmd, ...args] = process.argv.slice(2);
@@ -31,9 +32,16 @@ try {
   else if (cmd === "readme") code = await readmeCommand(args);
   else if (cmd === "bench") code = await bench(args);
   else if (cmd === "bench-vm") code = await benchVm(args);
-  else await usage();
+  else if (cmd === "labs") throw new UsageError(args[0] ? `no labs command "${args[0]}" (check)` : "which command? (check)");
+  else throw new UsageError(cmd ? `no command "${cmd}"` : "no command given");
   process.exit(code);
 } catch (e) {
+  if (isUsageError(e)) {
+    // a bad argument: what was wrong, then how the command is used
+    console.error(`fslab${cmd ? ` ${cmd}` : ""}: ${e.message}`);
+    console.error(e instanceof UsageError && e.usage ? e.usage : await usageText());
+    process.exit(2);
+  }
   console.error(`fslab ${cmd}: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);
 }

@@ -3,6 +3,7 @@
 // (web/src/topics/<id>/topic.ts, `cli`), implemented in that topic's own CLI module with the
 // same wasm build as the page.
 import { loadTopics, loadCli } from "../../web/src/topics/node-index";
+import { UsageError, isUsageError } from "../../web/src/shared/cli-args";
 
 /** the usage lines of every simulate command, from the manifests */
 export async function simulateUsageLines(): Promise<string[]> {
@@ -18,7 +19,17 @@ export async function simulateCommand(args: string[]): Promise<number> {
   if (!found) {
     const all = await Promise.all(specs.map(async (s) => (await loadCli(s.topic, s.spec)).usage));
     const usage = all.join("\n");
-    throw new Error(name ? `no model for "${name}" (${specs.map((s) => s.spec.name).join(", ")})\n${usage}` : usage);
+    if (!name) {
+      console.log(usage); // the options of each command: asked for, not an error
+      return 0;
+    }
+    throw new UsageError(`no model for "${name}" (${specs.map((s) => s.spec.name).join(", ")})`, usage);
   }
-  return (await loadCli(found.topic, found.spec)).run(rest);
+  const command = await loadCli(found.topic, found.spec);
+  try {
+    return await command.run(rest);
+  } catch (e) {
+    if (isUsageError(e) && !(e instanceof UsageError && e.usage)) throw new UsageError(e.message, command.usage);
+    throw e;
+  }
 }

@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { loadCoreModule } from "../../shared/node-load";
 import { BlkOp } from "../../shared/events";
-import { int, num, size } from "../../shared/cli-args";
+import { int, num, size, UsageError } from "../../shared/cli-args";
 import { DEVICES, DD_DEFAULTS, KYBER_DEFAULTS, KYBER_DEPTH, KYBER_DOMAINS, SCHEDULERS, fioJobs, simulateBlk, stats, ROW, ROW_WIDTH, type BlkDevice, type DdTunables, type FioPattern, type KyberTunables, type OpStats, type Scheduler } from "./blk-core";
 import { BlkTraceError, onDevice, parseBlkTrace, type BlkTrace } from "./blk-trace";
 import { GUEST_HZ, simulateBlkTrace } from "./trace-replay";
@@ -41,7 +41,7 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
     },
   });
   if (v.decisions) {
-    if (v.trace === undefined) throw new Error("--decisions: needs --trace FILE");
+    if (v.trace === undefined) throw new UsageError("--decisions: needs --trace FILE");
     const given = (o: string) => argv.some((a) => a === `--${o}` || a.startsWith(`--${o}=`));
     const over: Partial<DdTunables> = {};
     if (given("fifo-batch")) over.fifo_batch = int(v["fifo-batch"]!, "--fifo-batch", 1, 1 << 20);
@@ -50,7 +50,7 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
   }
   const named = v.sched === "all" ? [...SCHEDULERS] : v.sched === "both" ? ["none", "mq-deadline"] : v.sched!.split(",").map((x) => x.trim());
   const scheds = [...new Set(named)].filter((x): x is Scheduler => (SCHEDULERS as readonly string[]).includes(x));
-  if (!named.length || scheds.length !== new Set(named).size) throw new Error(`--sched: "${v.sched}" is not all, both, or a list of ${SCHEDULERS.join(", ")}`);
+  if (!named.length || scheds.length !== new Set(named).size) throw new UsageError(`--sched: "${v.sched}" is not all, both, or a list of ${SCHEDULERS.join(", ")}`);
   const tunables: DdTunables = {
     ...DD_DEFAULTS,
     fifo_batch: int(v["fifo-batch"]!, "--fifo-batch", 1, 1 << 20),
@@ -67,11 +67,11 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
     const hz = int(v.hz ?? String(GUEST_HZ), "--hz", 1, 10_000);
     return simulateBlkTraceCommand(v.trace, { scheds, device: v.device ?? "kernel", dev: v.dev, plugUs: num(v["plug-us"]!, "--plug-us"), dispatchGaps: v["dispatch-gaps"]!, hz, tunables, kyber, seed, json: v.json! });
   }
-  for (const o of ["dev", "hz"] as const) if (v[o] !== undefined) throw new Error(`--${o} applies to --trace only`);
-  if (v["dispatch-gaps"] || v["plug-us"] !== "0") throw new Error("--dispatch-gaps and --plug-us apply to --trace only");
+  for (const o of ["dev", "hz"] as const) if (v[o] !== undefined) throw new UsageError(`--${o} applies to --trace only`);
+  if (v["dispatch-gaps"] || v["plug-us"] !== "0") throw new UsageError("--dispatch-gaps and --plug-us apply to --trace only");
   v.device ??= "sdcard";
-  if (!(v.device in DEVICES)) throw new Error(`--device: "${v.device}" is not one of ${Object.keys(DEVICES).join(", ")}`);
-  if (!["read", "write", "randread", "randwrite", "randrw"].includes(v.rw!)) throw new Error(`--rw: "${v.rw}" is not read, write, randread, randwrite or randrw`);
+  if (!(v.device in DEVICES)) throw new UsageError(`--device: "${v.device}" is not one of ${Object.keys(DEVICES).join(", ")}`);
+  if (!["read", "write", "randread", "randwrite", "randrw"].includes(v.rw!)) throw new UsageError(`--rw: "${v.rw}" is not read, write, randread, randwrite or randrw`);
   const pattern: FioPattern = {
     numjobs: int(v.numjobs!, "--numjobs", 1, 256),
     iodepth: int(v.iodepth!, "--iodepth", 1, 1024),
@@ -79,11 +79,11 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
     rw: v.rw as FioPattern["rw"],
     size: size(v.size!, "--size"),
   };
-  if (pattern.bs < 512 || pattern.bs % 512) throw new Error(`--bs: ${pattern.bs} bytes is not a whole number of 512-byte sectors`);
+  if (pattern.bs < 512 || pattern.bs % 512) throw new UsageError(`--bs: ${pattern.bs} bytes is not a whole number of 512-byte sectors`);
   const device = DEVICES[v.device as keyof typeof DEVICES];
   const jobs = fioJobs(pattern);
   const requests = jobs.reduce((n, j) => n + j.ios, 0);
-  if (requests > 20_000_000) throw new Error(`${requests} requests is more than this command simulates (20,000,000); lower --size or --numjobs`);
+  if (requests > 20_000_000) throw new UsageError(`${requests} requests is more than this command simulates (20,000,000); lower --size or --numjobs`);
   const module = await loadCoreModule("blk");
   const results = scheds.map((sched) => simulateBlk(module, { sched, device, jobs, tunables, kyber, seed }));
 
@@ -150,11 +150,11 @@ async function simulateBlkTraceCommand(file: string, o: TraceCommand): Promise<n
   const measuredOk = trace.requests.some((r) => r.issueUs !== null && r.completeUs !== null);
   if ((o.device === "kernel" || o.device === "measured") && !measuredOk) throw new Error(`--trace ${file}: no request was both issued and completed: --device kernel and measured need them; choose ${Object.keys(DEVICES).join(", ")}`);
   let device: BlkDevice | "kernel";
-  if (o.dispatchGaps && o.device !== "kernel") throw new Error("--dispatch-gaps: only with --device kernel (the gaps ride on the kernel's own service times)");
+  if (o.dispatchGaps && o.device !== "kernel") throw new UsageError("--dispatch-gaps: only with --device kernel (the gaps ride on the kernel's own service times)");
   if (o.device === "kernel") device = "kernel";
   else if (o.device === "measured") device = measuredDevice(trace);
   else if (o.device in DEVICES) device = DEVICES[o.device as keyof typeof DEVICES];
-  else throw new Error(`--device: "${o.device}" is not kernel, measured or one of ${Object.keys(DEVICES).join(", ")}`);
+  else throw new UsageError(`--device: "${o.device}" is not kernel, measured or one of ${Object.keys(DEVICES).join(", ")}`);
   const m = await loadCoreModule("blk");
   const tun = { tunables: o.tunables, kyber: o.kyber, hz: o.hz, seed: o.seed, plugUs: o.plugUs, dispatchGaps: o.dispatchGaps };
   const runs = o.scheds.map((sched) => {

@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { loadCoreModule } from "../../shared/node-load";
 import { DiscardPolicy } from "../../shared/events";
-import { int, num, size } from "../../shared/cli-args";
+import { int, num, size, UsageError } from "../../shared/cli-args";
 import { ExfatDir } from "./exfat-dir";
 import { DEFAULT_COST, SEED_80G, deleteCost } from "./exfat-cost";
 
@@ -21,9 +21,9 @@ async function simulateExfatCommand(argv: string[]): Promise<number> {
   });
   const cluster = size(v.cluster!, "--cluster");
   const bits = Math.log2(cluster / 512);
-  if (!Number.isInteger(bits) || bits < 0 || bits > 16) throw new Error(`--cluster: ${cluster} B is not a power of two from 512 B to 32 MiB`);
+  if (!Number.isInteger(bits) || bits < 0 || bits > 16) throw new UsageError(`--cluster: ${cluster} B is not a power of two from 512 B to 32 MiB`);
   const clusters = Math.ceil(size(v.size!, "--size") / cluster);
-  if (clusters < 1 || clusters > 100_000_000) throw new Error(`--size: ${clusters} clusters is outside 1..100,000,000`);
+  if (clusters < 1 || clusters > 100_000_000) throw new UsageError(`--size: ${clusters} clusters is outside 1..100,000,000`);
   const runs = int(v.runs!, "--runs", 1, Math.min(clusters, 1_000_000));
   const cost = { requestUs: num(v["request-us"]!, "--request-us"), clusterNs: num(v["cluster-ns"]!, "--cluster-ns") };
   const rows = deleteCost(await loadCoreModule("exfat"), clusters, runs, bits, cost);

@@ -2,13 +2,13 @@
 // Listed in this topic's manifest (topic.ts); bin/commands/main.ts finds it there.
 import { parseArgs } from "node:util";
 import { loadCoreModule } from "../../shared/node-load";
-import { size } from "../../shared/cli-args";
+import { size, UsageError } from "../../shared/cli-args";
 import { LAYOUTS, ext4WriteFile } from "./ext4-core";
 
 async function simulateExt4Command(argv: string[]): Promise<number> {
   const { values: v } = parseArgs({ args: argv, options: { size: { type: "string", default: "256M" }, json: { type: "boolean", default: false } } });
   const bytes = size(v.size!, "--size");
-  if (bytes < 65536 || bytes > 2 ** 40) throw new Error(`--size: ${bytes} B is outside 64k..1T`);
+  if (bytes < 65536 || bytes > 2 ** 40) throw new UsageError(`--size: ${bytes} B is outside 64k..1T`);
   const m = await loadCoreModule("ext4");
   const rows = [false, true].flatMap((direct) =>
     LAYOUTS.flatMap((l) => [4096, 8192, 16384, 32768, 65536].map((bs) => ({ mode: direct ? "direct" : "buffered", layout: l.name, bs, ...ext4WriteFile(m, l, direct, bytes, bs) }))),

@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { loadCoreModule } from "../../shared/node-load";
 import { NidScanPhase, nidScansOf, type NidScan } from "../../shared/events";
-import { int, list } from "../../shared/cli-args";
+import { int, list, UsageError } from "../../shared/cli-args";
 import { FXMARK_COSTS, fxmarkUnlink, type Workload } from "./fxmark";
 import { GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, NidModel, SYNC_BG_CALLS, SYNCER_EVERY, benchWorkloadSteps } from "./nid";
 
@@ -21,7 +21,7 @@ async function simulateF2fsCommand(argv: string[]): Promise<number> {
   });
   const w = v.workload!.toUpperCase();
   const workloads: Workload[] = w === "BOTH" ? ["MWUL", "MWUM"] : w === "MWUL" || w === "MWUM" ? [w] : [];
-  if (!workloads.length) throw new Error(`--workload: "${v.workload}" is not MWUL, MWUM or both`);
+  if (!workloads.length) throw new UsageError(`--workload: "${v.workload}" is not MWUL, MWUM or both`);
   const clues = list(v.clue!, "--clue", 0, 7);
   const cores = list(v.cores!, "--cores", 1, 4096);
   const unlinks = int(v.unlinks!, "--unlinks", 1, 1_000_000);

@@ -2,6 +2,7 @@
 // Listed in this topic's manifest (topic.ts); bin/commands/main.ts finds it there.
 import { parseArgs } from "node:util";
 import { loadCoreModule } from "../../shared/node-load";
+import { UsageError } from "../../shared/cli-args";
 import { hex, vfatName, VfatError, type Codepage, type IoCharset } from "./vfat-core";
 
 async function simulateVfatCommand(argv: string[]): Promise<number> {
@@ -10,10 +11,10 @@ async function simulateVfatCommand(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: { mount: { type: "string", default: "utf8:932,utf8:437,iso8859-1:932" }, json: { type: "boolean", default: false } },
   });
-  if (!names.length) throw new Error("fslab simulate vfat: give one or more names");
+  if (!names.length) throw new UsageError("give one or more names");
   const mounts = v.mount!.split(",").map((x) => {
     const [io, cp] = x.split(":");
-    if ((io !== "utf8" && io !== "iso8859-1") || (cp !== "437" && cp !== "932")) throw new Error(`--mount: "${x}" is not iocharset:codepage with utf8 or iso8859-1, and 437 or 932`);
+    if ((io !== "utf8" && io !== "iso8859-1") || (cp !== "437" && cp !== "932")) throw new UsageError(`--mount: "${x}" is not iocharset:codepage with utf8 or iso8859-1, and 437 or 932`);
     return { io: io as IoCharset, cp: Number(cp) as Codepage };
   });
   const m = await loadCoreModule("vfat");
