@@ -1,6 +1,7 @@
 // A playground's or view's parameters, declared once in its topic manifest: the name it has in
-// a link (and as an embed's attribute), its range or options, its default. The page parses its
-// link with the same declaration, so the ranges a manifest states are the ranges the page uses.
+// a link (and as an embed's attribute), its range or options, its default. The page checks its
+// link and its fields with the same declaration (useParams.ts), so the ranges a manifest states
+// are the ranges the page uses; a value that does not fit is named, never replaced.
 
 export interface IntParam {
   kind: "int";
@@ -10,6 +11,15 @@ export interface IntParam {
   default: number;
   /** only these values (a chart's fixed choices), each within min..max */
   options?: readonly number[];
+}
+
+/** a number that may have a fraction (a prediction of a ratio) */
+export interface DecimalParam {
+  kind: "decimal";
+  label: string;
+  min: number;
+  max: number;
+  default: number;
 }
 
 export interface EnumParam<T extends string = string> {
@@ -26,44 +36,52 @@ export interface TextParam {
   default: string;
 }
 
-export type ParamSpec = IntParam | EnumParam | TextParam;
+export type ParamSpec = IntParam | DecimalParam | EnumParam | TextParam;
 export type ParamSchema = Record<string, ParamSpec>;
 
 export type ParamValues<S extends ParamSchema> = {
-  [K in keyof S]: S[K] extends IntParam ? number : S[K] extends EnumParam<infer T> ? T : string;
+  [K in keyof S]: S[K] extends IntParam | DecimalParam ? number : S[K] extends EnumParam<infer T> ? T : string;
 };
 
 export const int = (label: string, min: number, max: number, dflt: number, options?: readonly number[]): IntParam => ({ kind: "int", label, min, max, default: dflt, options });
+export const decimal = (label: string, min: number, max: number, dflt: number): DecimalParam => ({ kind: "decimal", label, min, max, default: dflt });
 export const oneOf = <T extends string>(label: string, values: readonly T[], dflt: T): EnumParam<T> => ({ kind: "enum", label, values, default: dflt });
 export const text = (label: string, maxLength: number, dflt: string): TextParam => ({ kind: "text", label, maxLength, default: dflt });
 
-/** One value from a link: a value outside its range or options falls back to the default. */
-export function paramValue(spec: ParamSpec, v: string | null): number | string {
-  if (v === null) return spec.default;
+/**
+ * A value as typed in a field or a link, checked against its declaration: the value, or what
+ * is wrong with it in words (never another value in its place).
+ */
+export function checkParam(spec: ParamSpec, raw: string): { value: number | string } | { error: string } {
   switch (spec.kind) {
     case "int": {
-      const n = Number(v);
-      const ok = Number.isInteger(n) && n >= spec.min && n <= spec.max && (!spec.options || spec.options.includes(n));
-      return ok ? n : spec.default;
+      const t = raw.trim();
+      if (!t) return { error: "empty: give a whole number" };
+      if (!/^[-+]?\d+$/.test(t)) return { error: `"${raw}" is not a whole number` };
+      const n = Number(t);
+      if (n < spec.min || n > spec.max) return { error: `${t} is outside ${spec.min}–${spec.max}` };
+      if (spec.options && !spec.options.includes(n)) return { error: `${t} is not one of ${spec.options.join(", ")}` };
+      return { value: n };
+    }
+    case "decimal": {
+      const t = raw.trim();
+      if (!t) return { error: "empty: give a number" };
+      if (!/^[-+]?(\d+\.?\d*|\.\d+)$/.test(t)) return { error: `"${raw}" is not a number` };
+      const n = Number(t);
+      if (n < spec.min || n > spec.max) return { error: `${t} is outside ${spec.min}–${spec.max}` };
+      return { value: n };
     }
     case "enum":
-      return spec.values.includes(v) ? v : spec.default;
+      return spec.values.includes(raw) ? { value: raw } : { error: `"${raw}" is not one of ${spec.values.join(", ")}` };
     case "text":
-      return v.length <= spec.maxLength ? v : spec.default;
+      return raw.length <= spec.maxLength ? { value: raw } : { error: `longer than ${spec.maxLength} characters` };
   }
 }
 
-/** Every parameter of a schema from a link's query. */
-export function parseParams<S extends ParamSchema>(schema: S, query: string | URLSearchParams): ParamValues<S> {
-  const q = typeof query === "string" ? new URLSearchParams(query) : query;
-  const out: Record<string, number | string> = {};
-  for (const [name, spec] of Object.entries(schema)) out[name] = paramValue(spec, q.get(name));
-  return out as ParamValues<S>;
-}
-
-/** The link query that reproduces these values, in the schema's order. */
-export function paramsQuery<S extends ParamSchema>(schema: S, values: ParamValues<S>): string {
-  return new URLSearchParams(Object.keys(schema).map((k) => [k, String(values[k])])).toString();
+/** What is wrong with a typed value, or undefined if nothing. */
+export function errorOf(spec: ParamSpec, raw: string): string | undefined {
+  const c = checkParam(spec, raw);
+  return "error" in c ? c.error : undefined;
 }
 
 /** The range or options of a parameter, in words (for usage text and the README's lists). */
@@ -71,6 +89,8 @@ export function describeParam(spec: ParamSpec): string {
   switch (spec.kind) {
     case "int":
       return spec.options ? `one of ${spec.options.join(", ")}` : `${spec.min}–${spec.max}`;
+    case "decimal":
+      return `${spec.min}–${spec.max}, fractions allowed`;
     case "enum":
       return spec.values.join(" | ");
     case "text":

@@ -4,7 +4,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { BENCHES, PLAYGROUNDS, TOPICS, VIEWS, VIEW_IDS } from ".";
 import { loadCli, loadTopics } from "./node-index";
-import { describeParam, paramValue } from "../shared/params";
+import { checkParam, describeParam } from "../shared/params";
 import { DD_DEFAULTS } from "./blk/blk-core";
 import { FXMARK_COSTS } from "./f2fs/fxmark";
 import { BLK_PARAMS } from "./blk/topic";
@@ -52,7 +52,7 @@ describe("topic manifests", () => {
   it("every parameter's default is in its own range, and the defaults are the models' own", () => {
     for (const p of [...PLAYGROUNDS, ...VIEWS])
       for (const [name, spec] of Object.entries(p.params)) {
-        expect(paramValue(spec, String(spec.default)), `${name}: ${describeParam(spec)}`).toBe(spec.default);
+        expect(checkParam(spec, String(spec.default)), `${name}: ${describeParam(spec)}`).toEqual({ value: spec.default });
       }
     expect(BLK_PARAMS.fifo_batch.default).toBe(DD_DEFAULTS.fifo_batch);
     expect(BLK_PARAMS.writes_starved.default).toBe(DD_DEFAULTS.writes_starved);

@@ -12,8 +12,8 @@ import { KyberDepths, KyberQueues } from "./KyberQueues";
 import { TraceReplay } from "./TraceReplay";
 import { KernelDeadline } from "./KernelDeadline";
 import type { BlkSteps } from "./blk-core";
-import { intParam } from "../../shared/query";
-import { paramsQuery, parseParams } from "../../shared/params";
+import { useParams } from "../../shared/useParams";
+import { LinkProblems, ParamField } from "../../shared/view/ParamField";
 import { BLK_PARAMS } from "./topic";
 
 const SIZES = { "4k": 4096, "64k": 65536, "1M": 1 << 20 } as const;
@@ -33,14 +33,9 @@ export interface BlkParams {
   seed: number;
 }
 
-export const BLK_DEFAULTS: BlkParams = parseBlkParams("");
 
 
-export function parseBlkParams(query: string): BlkParams {
-  return parseParams(BLK_PARAMS, query);
-}
 
-const toQuery = (p: BlkParams) => paramsQuery(BLK_PARAMS, p);
 
 type Prediction = "lower" | "same" | "higher";
 
@@ -52,7 +47,8 @@ export function tailVerdict(none: BlkResult, dd: BlkResult): { ratio: number; ve
 }
 
 export function PlayBlk({ query }: { query: string }) {
-  const [p, setP] = useState<BlkParams>(() => parseBlkParams(query));
+  const params = useParams(BLK_PARAMS, query, "blk");
+  const p: BlkParams = params.values;
   const [prediction, setPrediction] = useState<Prediction | null>(null);
   const [results, setResults] = useState<BlkResult[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -65,14 +61,12 @@ export function PlayBlk({ query }: { query: string }) {
   const requests = jobs.reduce((n, j) => n + j.ios, 0);
   const ddTimeline = useMemo(() => (steps ? modelDdTimeline(steps) : null), [steps]);
 
-  const set = <K extends keyof BlkParams>(k: K, v: BlkParams[K]) => {
-    const next = { ...p, [k]: v };
-    setP(next);
+  const set = (k: keyof BlkParams, text: string) => {
+    params.set(k, text);
     setResults(null);
     setSteps(null);
     setKySteps(null);
     setPrediction(null);
-    history.replaceState(null, "", `#/play/blk?${toQuery(next)}`);
   };
 
   async function run() {
@@ -112,23 +106,24 @@ export function PlayBlk({ query }: { query: string }) {
         time. Their rows and plots come along for comparison.
       </p>
       <form className="play-form" onSubmit={(e) => e.preventDefault()} aria-label="scenario">
-        <label>device <select value={p.device} onChange={(e) => set("device", e.target.value as BlkParams["device"])}>
+        <LinkProblems problems={params.linkProblems} />
+        <label>device <select value={params.raw.device} onChange={(e) => set("device", e.target.value)}>
           {Object.entries(DEVICES).map(([k, d]) => <option key={k} value={k}>{k}: {d.label}</option>)}
         </select></label>
-        <label>rw <select value={p.rw} onChange={(e) => set("rw", e.target.value as BlkParams["rw"])}>
+        <label>rw <select value={params.raw.rw} onChange={(e) => set("rw", e.target.value)}>
           {["read", "randread", "write", "randwrite", "randrw"].map((v) => <option key={v}>{v}</option>)}
         </select></label>
-        <label>numjobs <input type="number" min={1} max={16} value={p.numjobs} onChange={(e) => set("numjobs", intParam(e.target.value, 1, 16, p.numjobs))} /></label>
-        <label>iodepth <input type="number" min={1} max={64} value={p.iodepth} onChange={(e) => set("iodepth", intParam(e.target.value, 1, 64, p.iodepth))} /></label>
-        <label>bs <select value={p.bs} onChange={(e) => set("bs", e.target.value as BlkParams["bs"])}>
+        <ParamField name="numjobs" spec={BLK_PARAMS.numjobs} raw={params.raw.numjobs} error={params.errors.numjobs} label="numjobs" onChange={(t) => set("numjobs", t)} />
+        <ParamField name="iodepth" spec={BLK_PARAMS.iodepth} raw={params.raw.iodepth} error={params.errors.iodepth} label="iodepth" onChange={(t) => set("iodepth", t)} />
+        <label>bs <select value={params.raw.bs} onChange={(e) => set("bs", e.target.value)}>
           {Object.keys(SIZES).map((v) => <option key={v}>{v}</option>)}
         </select></label>
-        <label>size per job <select value={p.size} onChange={(e) => set("size", e.target.value as BlkParams["size"])}>
+        <label>size per job <select value={params.raw.size} onChange={(e) => set("size", e.target.value)}>
           {Object.keys(SPANS).map((v) => <option key={v}>{v}</option>)}
         </select></label>
-        <label>fifo_batch <input type="number" min={1} max={256} value={p.fifo_batch} onChange={(e) => set("fifo_batch", intParam(e.target.value, 1, 256, p.fifo_batch))} /></label>
-        <label>writes_starved <input type="number" min={0} max={16} value={p.writes_starved} onChange={(e) => set("writes_starved", intParam(e.target.value, 0, 16, p.writes_starved))} /></label>
-        <label>seed <input type="number" min={0} value={p.seed} onChange={(e) => set("seed", intParam(e.target.value, 0, 2 ** 31 - 1, p.seed))} /></label>
+        <ParamField name="fifo_batch" spec={BLK_PARAMS.fifo_batch} raw={params.raw.fifo_batch} error={params.errors.fifo_batch} label="fifo_batch" onChange={(t) => set("fifo_batch", t)} />
+        <ParamField name="writes_starved" spec={BLK_PARAMS.writes_starved} raw={params.raw.writes_starved} error={params.errors.writes_starved} label="writes_starved" onChange={(t) => set("writes_starved", t)} />
+        <ParamField name="seed" spec={BLK_PARAMS.seed} raw={params.raw.seed} error={params.errors.seed} label="seed" onChange={(t) => set("seed", t)} />
         <span className="muted">{requests.toLocaleString()} requests{tooMany ? ` (more than ${MAX_REQUESTS.toLocaleString()}: make size smaller or bs larger)` : ""}</span>
       </form>
 
@@ -137,7 +132,7 @@ export function PlayBlk({ query }: { query: string }) {
         {(["lower", "same", "higher"] as const).map((v) => (
           <label key={v}><input type="radio" name="prediction" value={v} checked={prediction === v} onChange={() => setPrediction(v)} /> {v === "same" ? "about the same (within 5%)" : v}</label>
         ))}
-        <button type="button" onClick={run} disabled={running || tooMany}>{running ? "Running…" : prediction ? "Run and reveal" : "Run without predicting"}</button>
+        <button type="button" onClick={run} disabled={running || tooMany || !params.valid}>{running ? "Running…" : prediction ? "Run and reveal" : "Run without predicting"}</button>
       </fieldset>
       {error && <p className="error" role="alert">{error}</p>}
 

@@ -12,8 +12,9 @@ import { DeleteReplay } from "./exfat-replay";
 import type { DeleteResult } from "./exfat-scenario";
 import { ClusterGrid } from "./ClusterGrid";
 import { DeleteReplayControls, otherPolicy, policyName } from "./DeleteReplayControls";
-import { intParam } from "../../shared/query";
-import { paramsQuery, parseParams } from "../../shared/params";
+import { errorOf, int } from "../../shared/params";
+import { useParams } from "../../shared/useParams";
+import { LinkProblems, ParamField } from "../../shared/view/ParamField";
 import { EXFAT_PARAMS } from "./topic";
 
 export interface ExfatParams {
@@ -22,31 +23,29 @@ export interface ExfatParams {
   batch: 0 | 1; // /sys/module/exfat/parameters/batch_discard
 }
 
-export function parseExfatParams(query: string): ExfatParams {
-  const v = parseParams(EXFAT_PARAMS, query);
-  // a file has at most as many pieces as clusters
-  const runs = v.runs <= v.clusters ? v.runs : Math.min(EXFAT_PARAMS.runs.default, v.clusters);
-  return { clusters: v.clusters, runs, batch: v.batch ? 1 : 0 };
-}
 
-const toQuery = (p: ExfatParams) => paramsQuery(EXFAT_PARAMS, p);
+/** a prediction: a count of discard requests */
+const GUESS = int("your guess", 0, 100_000_000, 0);
+
+/** a file has at most as many pieces as clusters */
+const piecesRule = (v: { clusters: number; runs: number }) =>
+  v.runs > v.clusters ? { runs: `at most the file's ${v.clusters} cluster${v.clusters === 1 ? "" : "s"}` } : {};
 
 export function PlayExfat({ query }: { query: string }) {
-  const [p, setP] = useState<ExfatParams>(() => parseExfatParams(query));
+  const params = useParams(EXFAT_PARAMS, query, "exfat", piecesRule);
+  const p: ExfatParams = { clusters: params.values.clusters, runs: params.values.runs, batch: params.values.batch ? 1 : 0 };
   const [guess, setGuess] = useState("");
   const [run, setRun] = useState<{ before: ExfatSnapshot; result: DeleteResult; replay: DeleteReplay } | null>(null);
   const [, setStep] = useState(0);
   const worker = useWorker(exfatClient);
   const { error } = worker;
 
-  const set = <K extends keyof ExfatParams>(k: K, v: ExfatParams[K]) => {
-    const next = { ...p, [k]: v };
-    if (next.runs > next.clusters) next.runs = next.clusters;
-    setP(next);
+  const set = (k: keyof typeof EXFAT_PARAMS, text: string) => {
+    params.set(k, text);
     setRun(null);
-    history.replaceState(null, "", `#/play/exfat?${toQuery(next)}`);
   };
 
+  const guessError = guess ? errorOf(GUESS, guess) : undefined;
   const policy = p.batch ? DiscardPolicy.Batched : DiscardPolicy.PerCluster;
   const reveal = () =>
     worker.run(async (client) => {
@@ -73,18 +72,19 @@ export function PlayExfat({ query }: { query: string }) {
         deletes a file you choose.
       </p>
       <form className="play-form" onSubmit={(e) => e.preventDefault()} aria-label="scenario">
-        <label>file size in 4 KiB clusters <input type="number" min={1} max={60000} value={p.clusters} onChange={(e) => set("clusters", intParam(e.target.value, 1, 60000, p.clusters))} /></label>
-        <label>pieces (contiguous runs) <input type="number" min={1} max={64} value={p.runs} onChange={(e) => set("runs", intParam(e.target.value, 1, Math.min(64, p.clusters), p.runs))} /></label>
+        <LinkProblems problems={params.linkProblems} />
+        <ParamField name="clusters" spec={EXFAT_PARAMS.clusters} raw={params.raw.clusters} error={params.errors.clusters} label="file size in 4 KiB clusters" onChange={(t) => set("clusters", t)} />
+        <ParamField name="runs" spec={EXFAT_PARAMS.runs} raw={params.raw.runs} error={params.errors.runs} label="pieces (contiguous runs)" onChange={(t) => set("runs", t)} />
         <fieldset>
           <legend>batch_discard</legend>
-          <label><input type="radio" name="batch" checked={p.batch === 0} onChange={() => set("batch", 0)} /> 0: per cluster (≤ 6.14)</label>
-          <label><input type="radio" name="batch" checked={p.batch === 1} onChange={() => set("batch", 1)} /> 1: batched (≥ 6.15)</label>
+          <label><input type="radio" name="batch" checked={p.batch === 0} onChange={() => set("batch", "0")} /> 0: per cluster (≤ 6.14)</label>
+          <label><input type="radio" name="batch" checked={p.batch === 1} onChange={() => set("batch", "1")} /> 1: batched (≥ 6.15)</label>
         </fieldset>
       </form>
       <fieldset className="predict">
         <legend>Predict first: how many discard requests does the delete issue?</legend>
-        <label>about <input type="number" min={0} value={guess} onChange={(e) => setGuess(e.target.value)} aria-label="your guess" /> requests</label>
-        <button type="button" onClick={reveal}>{guess ? "Run and reveal" : "Run without predicting"}</button>
+        <ParamField name="guess" spec={GUESS} raw={guess} error={guessError} label="about" after=" requests" ariaLabel="your guess" onChange={setGuess} />
+        <button type="button" onClick={reveal} disabled={!params.valid || !!guessError}>{guess ? "Run and reveal" : "Run without predicting"}</button>
       </fieldset>
       {error && <p className="error" role="alert">{error}</p>}
       {run && (

@@ -10,16 +10,14 @@ import { useWorker } from "../../shared/useWorker";
 import { dirScenarioOps, type DirRun, type DirScenario, type DirSweep } from "./exfat-dir";
 import { DirRunsView } from "./DirectoryView";
 import { DirSweepView } from "./DirSweep";
-import { intParam } from "../../shared/query";
-import { paramsQuery, parseParams } from "../../shared/params";
+import { decimal, errorOf } from "../../shared/params";
+import { useParams } from "../../shared/useParams";
+import { LinkProblems, ParamField } from "../../shared/view/ParamField";
 import { EXFAT_DIR_PARAMS } from "./topic";
 
-export function parseDirParams(query: string): DirScenario {
-  const v = parseParams(EXFAT_DIR_PARAMS, query);
-  return { files: v.files, removeEvery: v.remove, longNames: v.long };
-}
 
-const toQuery = (p: DirScenario) => paramsQuery(EXFAT_DIR_PARAMS, { files: p.files, remove: p.removeEvery, long: p.longNames });
+/** a prediction: how many times more entries without the hint */
+const GUESS_RATIO = decimal("your guess", 0, 1e6, 1);
 
 /** entries examined without the hint per entry examined with it */
 export const examinedRatio = (runs: DirRun[]) => {
@@ -28,19 +26,19 @@ export const examinedRatio = (runs: DirRun[]) => {
 };
 
 export function PlayExfatDir({ query }: { query: string }) {
-  const [p, setP] = useState<DirScenario>(() => parseDirParams(query));
+  const params = useParams(EXFAT_DIR_PARAMS, query, "exfat-dir");
+  const p: DirScenario = { files: params.values.files, removeEvery: params.values.remove, longNames: params.values.long };
   const [guess, setGuess] = useState("");
+  const guessError = guess ? errorOf(GUESS_RATIO, guess) : undefined;
   const [runs, setRuns] = useState<DirRun[] | null>(null);
   const [sweeps, setSweeps] = useState<DirSweep[][] | null>(null);
   const worker = useWorker(exfatClient);
   const { busy, error } = worker;
 
-  const set = <K extends keyof DirScenario>(k: K, v: DirScenario[K]) => {
-    const next = { ...p, [k]: v };
-    setP(next);
+  const set = (k: keyof typeof EXFAT_DIR_PARAMS, text: string) => {
+    params.set(k, text);
     setRuns(null);
     setSweeps(null);
-    history.replaceState(null, "", `#/play/exfat-dir?${toQuery(next)}`);
   };
   const reveal = () =>
     worker.run(async (client) => {
@@ -60,14 +58,15 @@ export function PlayExfatDir({ query }: { query: string }) {
         removal leaves one. The seed measured 5000 creates up to 57% faster with it.
       </p>
       <form className="play-form" onSubmit={(e) => e.preventDefault()} aria-label="scenario">
-        <label>create files <input type="number" min={1} max={5000} value={p.files} onChange={(e) => set("files", intParam(e.target.value, 1, 5000, p.files))} /></label>
-        <label>then remove every <input type="number" min={0} max={10} value={p.removeEvery} onChange={(e) => set("removeEvery", intParam(e.target.value, 0, 10, p.removeEvery))} />-th (0: none)</label>
-        <label>then create long names <input type="number" min={0} max={1000} value={p.longNames} onChange={(e) => set("longNames", intParam(e.target.value, 0, 1000, p.longNames))} /></label>
+        <LinkProblems problems={params.linkProblems} />
+        <ParamField name="files" spec={EXFAT_DIR_PARAMS.files} raw={params.raw.files} error={params.errors.files} label="create files" onChange={(t) => set("files", t)} />
+        <ParamField name="remove" spec={EXFAT_DIR_PARAMS.remove} raw={params.raw.remove} error={params.errors.remove} label="then remove every" after="-th (0: none)" onChange={(t) => set("remove", t)} />
+        <ParamField name="long" spec={EXFAT_DIR_PARAMS.long} raw={params.raw.long} error={params.errors.long} label="then create long names" onChange={(t) => set("long", t)} />
       </form>
       <fieldset className="predict">
         <legend>Predict first: without the hint, how many times more entries do the searches examine?</legend>
-        <label>about <input type="number" min={0} step="any" value={guess} onChange={(e) => setGuess(e.target.value)} aria-label="your guess" /> times</label>
-        <button type="button" onClick={reveal} disabled={busy}>{busy ? "Running…" : guess ? "Run and reveal" : "Run without predicting"}</button>
+        <ParamField name="guess" spec={GUESS_RATIO} raw={guess} error={guessError} label="about" after=" times" ariaLabel="your guess" onChange={setGuess} />
+        <button type="button" onClick={reveal} disabled={busy || !params.valid || !!guessError}>{busy ? "Running…" : guess ? "Run and reveal" : "Run without predicting"}</button>
       </fieldset>
       {error && <p className="error" role="alert">{error}</p>}
       {runs && ratio !== null && (

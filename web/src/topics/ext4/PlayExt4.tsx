@@ -2,7 +2,8 @@
 // blocks (LBS). Every allocation changes a group's bitmap, and metadata_csum recomputes crc32c
 // over all of it: one block. Predict the ratio, then see checksum bytes per byte written for
 // each write size, buffered and direct, from the ext4 core (in a worker).
-import { parseParams } from "../../shared/params";
+import { useParams } from "../../shared/useParams";
+import { LinkProblems } from "../../shared/view/ParamField";
 import { EXT4_PARAMS } from "./topic";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { inspectClient } from "../../shared/inspect/inspect-client";
@@ -26,7 +27,8 @@ const SIZES = [4096, 8192, 16384, 32768, 65536];
 const VOLUME = 1 << 30; // for the groups table: a 1 GiB volume
 
 export function PlayExt4({ query }: { query: string }) {
-  const [direct, setDirect] = useState(() => parseParams(EXT4_PARAMS, query).mode === "direct");
+  const params = useParams(EXT4_PARAMS, query, "ext4");
+  const direct = params.values.mode === "direct";
   const [guess, setGuess] = useState("");
   const [rows, setRows] = useState<Row[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -52,9 +54,8 @@ export function PlayExt4({ query }: { query: string }) {
   const bytes = 64 << 20;
   const run = () => client!.writeSweep(bytes, direct, SIZES).then(setRows, (e) => setError(e.message));
   const setMode = (d: boolean) => {
-    setDirect(d);
+    params.set("mode", d ? "direct" : "buffered");
     setRows(null);
-    history.replaceState(null, "", `#/play/ext4?mode=${d ? "direct" : "buffered"}`);
   };
   const at64 = (name: string) => rows?.find((r) => r.layout === name && r.bs === 65536);
   const ratio = rows ? at64(LAYOUTS[2].name)!.csum_bytes / at64(LAYOUTS[1].name)!.csum_bytes : 0;
@@ -74,6 +75,7 @@ export function PlayExt4({ query }: { query: string }) {
         direct writes, and blamed this crc32c. The model writes 64 MiB to a new file and counts.
       </p>
       <form className="play-form" onSubmit={(e) => e.preventDefault()} aria-label="scenario">
+        <LinkProblems problems={params.linkProblems} />
         <label><input type="radio" name="mode" checked={!direct} onChange={() => setMode(false)} /> buffered (allocation at writeback, in extents of up to 32 MiB)</label>
         <label><input type="radio" name="mode" checked={direct} onChange={() => setMode(true)} /> direct (an allocation per write)</label>
       </form>

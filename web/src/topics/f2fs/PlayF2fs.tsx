@@ -11,8 +11,9 @@ import { FXMARK_COSTS, LOCKS, TIMELINE_MAX_SPANS, TIMELINE_ROWS, type FxmarkResu
 import { LockLegend, LockTimeline } from "./LockTimeline";
 import { NatScanView } from "./NatScanView";
 import { ScalingChart } from "../../shared/view/ScalingChart";
-import { intParam } from "../../shared/query";
-import { parseParams } from "../../shared/params";
+import { useParams } from "../../shared/useParams";
+import { LinkProblems, ParamField } from "../../shared/view/ParamField";
+import { checkParam, decimal, errorOf } from "../../shared/params";
 import { F2FS_PARAMS } from "./topic";
 
 const CORES = [1, 2, 4, 8, 15, 30, 60, 120];
@@ -21,6 +22,8 @@ const NAMES: Record<number, string> = { 0: "upstream", 1: "optimistic (1)", 2: "
 // the lock timelines: upstream beside all of CLUE, at one of these core counts, over the
 // first this many µs of simulated time
 const TL_CLUES = [0, 7];
+/** a prediction: CLUE's speed-up over upstream */
+const GUESS_SPEEDUP = decimal("your guess", 0, 1e6, 1);
 const TL_CORES = F2FS_PARAMS.tl_cores.options!;
 const TL_WINDOWS_US = F2FS_PARAMS.tl_us.options!;
 
@@ -37,9 +40,6 @@ export interface F2fsParams {
 
 const costsOf = (p: F2fsParams) => ({ ...FXMARK_COSTS, remote_ns: p.remote_ns, nat_scan_ns: p.nat_scan_ns });
 
-export function parseF2fsParams(query: string): F2fsParams {
-  return parseParams(F2FS_PARAMS, query);
-}
 
 /** CLUE (7) over upstream (0) at the most cores */
 export function speedupAtMost(results: FxmarkResult[]): number {
@@ -49,8 +49,10 @@ export function speedupAtMost(results: FxmarkResult[]): number {
 }
 
 export function PlayF2fs({ query }: { query: string }) {
-  const [p, setP] = useState<F2fsParams>(() => parseF2fsParams(query));
+  const params = useParams(F2FS_PARAMS, query, "f2fs");
+  const p: F2fsParams = params.values;
   const [guess, setGuess] = useState("");
+  const guessError = guess ? errorOf(GUESS_SPEEDUP, guess) : undefined;
   const [results, setResults] = useState<FxmarkResult[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
@@ -67,12 +69,12 @@ export function PlayF2fs({ query }: { query: string }) {
     });
   };
 
-  const set = <K extends keyof F2fsParams>(k: K, v: F2fsParams[K]) => {
-    const next = { ...p, [k]: v };
-    setP(next);
-    history.replaceState(null, "", `#/play/f2fs?${new URLSearchParams(Object.entries(next).map(([a, b]) => [a, String(b)]))}`);
+  const set = (k: keyof F2fsParams, text: string) => {
+    params.set(k, text);
+    const c = checkParam(F2FS_PARAMS[k], text);
+    const next = "value" in c ? { ...p, [k]: c.value } : null;
     // the timelines' own controls redraw them and keep the answer
-    if (k === "tl_cores" || k === "tl_us") {
+    if (next && (k === "tl_cores" || k === "tl_us")) {
       if (results) requestTraces(next).catch((e) => setError(e instanceof Error ? e.message : String(e)));
       return;
     }
@@ -127,19 +129,20 @@ export function PlayF2fs({ query }: { query: string }) {
         on its 120-core, 8-socket server; a lock handed to another socket costs <code>remote_ns</code> more.
       </p>
       <form className="play-form" onSubmit={(e) => e.preventDefault()} aria-label="scenario">
-        <label>workload <select value={p.workload} onChange={(e) => set("workload", e.target.value as Workload)}>
+        <LinkProblems problems={params.linkProblems} />
+        <label>workload <select value={params.raw.workload} onChange={(e) => set("workload", e.target.value)}>
           <option value="MWUL">MWUL (private directories)</option>
           <option value="MWUM">MWUM (one shared directory)</option>
         </select></label>
-        <label>unlinks per core <input type="number" min={100} max={10000} step={100} value={p.unlinks} onChange={(e) => set("unlinks", intParam(e.target.value, 100, 10000, p.unlinks))} /></label>
-        <label>remote_ns <input type="number" min={0} max={20000} step={100} value={p.remote_ns} onChange={(e) => set("remote_ns", intParam(e.target.value, 0, 20000, p.remote_ns))} /></label>
-        <label>nat_scan_ns <input type="number" min={0} max={100000} step={1000} value={p.nat_scan_ns} onChange={(e) => set("nat_scan_ns", intParam(e.target.value, 0, 100000, p.nat_scan_ns))} /></label>
-        <label>seed <input type="number" min={0} value={p.seed} onChange={(e) => set("seed", intParam(e.target.value, 0, 2 ** 31 - 1, p.seed))} /></label>
+        <ParamField name="unlinks" spec={F2FS_PARAMS.unlinks} raw={params.raw.unlinks} error={params.errors.unlinks} label="unlinks per core" onChange={(t) => set("unlinks", t)} />
+        <ParamField name="remote_ns" spec={F2FS_PARAMS.remote_ns} raw={params.raw.remote_ns} error={params.errors.remote_ns} label="remote_ns" onChange={(t) => set("remote_ns", t)} />
+        <ParamField name="nat_scan_ns" spec={F2FS_PARAMS.nat_scan_ns} raw={params.raw.nat_scan_ns} error={params.errors.nat_scan_ns} label="nat_scan_ns" onChange={(t) => set("nat_scan_ns", t)} />
+        <ParamField name="seed" spec={F2FS_PARAMS.seed} raw={params.raw.seed} error={params.errors.seed} label="seed" onChange={(t) => set("seed", t)} />
       </form>
       <fieldset className="predict">
         <legend>Predict first: at 120 cores, how many times upstream's unlinks per second does CLUE (all three) reach?</legend>
-        <label>about <input type="number" min={0} step={0.5} value={guess} onChange={(e) => setGuess(e.target.value)} aria-label="your guess" /> times</label>
-        <button type="button" onClick={run} disabled={running}>{running ? "Running…" : guess ? "Run and reveal" : "Run without predicting"}</button>
+        <ParamField name="guess" spec={GUESS_SPEEDUP} raw={guess} error={guessError} label="about" after=" times" ariaLabel="your guess" onChange={setGuess} />
+        <button type="button" onClick={run} disabled={running || !params.valid || !!guessError}>{running ? "Running…" : guess ? "Run and reveal" : "Run without predicting"}</button>
       </fieldset>
       {error && <p className="error" role="alert">{error}</p>}
       {results && (
@@ -186,10 +189,10 @@ export function PlayF2fs({ query }: { query: string }) {
             Each run keeps at most {TIMELINE_MAX_SPANS} spans per core.
           </p>
           <form className="lock-controls" aria-label="lock timelines" onSubmit={(e) => e.preventDefault()}>
-            <label>cores <select value={p.tl_cores} onChange={(e) => set("tl_cores", Number(e.target.value))}>
+            <label>cores <select value={params.raw.tl_cores} onChange={(e) => set("tl_cores", e.target.value)}>
               {TL_CORES.map((n) => <option key={n} value={n}>{n}</option>)}
             </select></label>
-            <label>window <select value={p.tl_us} onChange={(e) => set("tl_us", Number(e.target.value))}>
+            <label>window <select value={params.raw.tl_us} onChange={(e) => set("tl_us", e.target.value)}>
               {TL_WINDOWS_US.map((n) => <option key={n} value={n}>first {n} µs</option>)}
             </select></label>
           </form>

@@ -3,7 +3,8 @@
 // entries as raw 32-byte slots, their checksum. Predict first whether the short name keeps
 // the characters. The vfat core runs in a worker; its model matches the guest kernel's
 // entries for the same names (web/src/topics/vfat/vfat-core.test.ts).
-import { parseParams } from "../../shared/params";
+import { useParams } from "../../shared/useParams";
+import { LinkProblems } from "../../shared/view/ParamField";
 import { VFAT_PARAMS } from "./topic";
 import { useEffect, useRef, useState } from "react";
 import { hex, type Codepage, type IoCharset } from "./vfat-core";
@@ -101,7 +102,8 @@ const MOUNTS: Array<{ io: IoCharset; cp: Codepage; label: string }> = [
 ];
 
 export function PlayVfat({ query }: { query: string }) {
-  const [name, setName] = useState(() => parseParams(VFAT_PARAMS, query).name);
+  const params = useParams(VFAT_PARAMS, query, "vfat");
+  const name = params.raw.name;
   const [guess, setGuess] = useState<"kept" | "lost" | null>(null);
   const [results, setResults] = useState<VfatResult[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -109,9 +111,8 @@ export function PlayVfat({ query }: { query: string }) {
 
   const run = () => client!.names([name], MOUNTS.map(({ io, cp }) => ({ io, cp }))).then(setResults, (e) => setError(e.message));
   const change = (v: string) => {
-    setName(v);
+    params.set("name", v);
     setResults(null);
-    history.replaceState(null, "", `#/play/vfat?name=${encodeURIComponent(v)}`);
   };
   // "kept": under utf8 + codepage 437, the short name reads back as the name (upper-cased)
   const verdict = (() => {
@@ -130,6 +131,7 @@ export function PlayVfat({ query }: { query: string }) {
         read in the wrong iocharset become the wrong characters.
       </p>
       <form className="play-form" onSubmit={(e) => e.preventDefault()} aria-label="scenario">
+        <LinkProblems problems={params.linkProblems} />
         <label>file name <input value={name} onChange={(e) => change(e.target.value)} aria-label="file name" size={30} /></label>
       </form>
       <fieldset className="predict">

@@ -6,7 +6,8 @@ import { useEffect, useMemo, useState } from "react";
 import { parseFunctionGraph, pathTo, walk, type CallGraph, type Layer } from "./ftrace-graph";
 import { fetchBytes } from "../../shared/gunzip";
 import { CallTree, LAYER_COLOUR } from "./CallTree";
-import { parseParams } from "../../shared/params";
+import { useParams } from "../../shared/useParams";
+import { LinkProblems } from "../../shared/view/ParamField";
 import { WRITE_PATH_PARAMS } from "./topic";
 
 const TRACES = {
@@ -30,7 +31,8 @@ export function deepestLayer(g: CallGraph, task: string): Layer {
 }
 
 export function PlayWritePath({ query }: { query: string }) {
-  const [kind, setKind] = useState<Kind>(() => parseParams(WRITE_PATH_PARAMS, query).trace);
+  const params = useParams(WRITE_PATH_PARAMS, query, "write-path");
+  const kind: Kind = params.values.trace;
   const [guess, setGuess] = useState<Layer | null>(null);
   const [graph, setGraph] = useState<CallGraph | null>(null);
   const [shown, setShown] = useState(false);
@@ -53,12 +55,10 @@ export function PlayWritePath({ query }: { query: string }) {
         way of writing, predict the deepest layer the writing task's own calls reach, then open the tree.
       </p>
       <form className="play-form" onSubmit={(e) => e.preventDefault()} aria-label="scenario">
+        <LinkProblems problems={params.linkProblems} />
         {KINDS.map((k) => (
           <label key={k}>
-            <input type="radio" name="trace" checked={kind === k} onChange={() => {
-              setKind(k);
-              history.replaceState(null, "", `#/play/write-path?trace=${k}`);
-            }} /> {TRACES[k].label}
+            <input type="radio" name="trace" checked={kind === k} onChange={() => params.set("trace", k)} /> {TRACES[k].label}
           </label>
         ))}
       </form>
