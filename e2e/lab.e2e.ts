@@ -53,6 +53,28 @@ describe("exfat-discard lab", () => {
     expect(await runInTerminal(page, "uname -r")).toMatch(/^7\.2\.\d+/);
   });
 
+  it("is no keyboard trap: Tab stays in the shell, Escape then Tab leaves, and the terminal says so", async () => {
+    await page.getByTestId("vm-terminal").click();
+    const inTerminal = () => page.evaluate(() => document.activeElement?.classList.contains("xterm-helper-textarea") ?? false);
+    expect(await inTerminal()).toBe(true);
+    expect(await page.getByTestId("vm-keys").isVisible()).toBe(true);
+    expect(await page.getByTestId("vm-keys").textContent()).toMatch(/Esc.*then.*Tab/);
+    await page.keyboard.press("Tab"); // the shell's: completion
+    expect(await inTerminal()).toBe(true);
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Tab");
+    expect(await inTerminal()).toBe(false);
+    expect(await page.getByTestId("vm-keys").isVisible()).toBe(false);
+    // back in, Escape then Shift+Tab leaves backwards; an Escape before another key reaches the shell
+    await page.getByTestId("vm-terminal").click();
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Shift+Tab");
+    expect(await inTerminal()).toBe(false);
+    await page.getByTestId("vm-terminal").click();
+    await page.keyboard.press("Control+u"); // whatever the Tab completion left on the line
+    expect(await runInTerminal(page, "echo still-here")).toMatch(/still-here/);
+  });
+
   it("the guest kernel has exfat, ext4, f2fs and vfat", async () => {
     const out = await runInTerminal(page, "cat /proc/filesystems");
     for (const fs of ["exfat", "ext4", "f2fs", "vfat"]) expect(out).toMatch(new RegExp(`\\b${fs}\\b`));

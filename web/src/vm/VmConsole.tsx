@@ -21,6 +21,7 @@ interface Props {
 
 export function VmConsole({ onReady, onTrace }: Props) {
   const termEl = useRef<HTMLDivElement>(null);
+  const termHint = useRef<HTMLParagraphElement>(null);
   const hostTrace = useRef(onTrace);
   hostTrace.current = onTrace;
   const [status, setStatus] = useState<BootStatus>({ phase: "loading", elapsedMs: 0, message: "Starting the emulator" });
@@ -42,6 +43,36 @@ export function VmConsole({ onReady, onTrace }: Props) {
       },
     });
     term.onData((data) => host.sendBytes(encoder.encode(data)));
+    // No keyboard trap (WCAG 2.1.2): Tab is the shell's (completion), so Escape then Tab (or
+    // Shift+Tab) leaves the terminal. The Escape is held back until the next key: before a
+    // Tab it is dropped, before anything else it goes to the shell first (readline's meta).
+    let escaped = false;
+    term.attachCustomKeyEventHandler((e) => {
+      if (e.type !== "keydown") return true;
+      if (e.key === "Escape" && !e.ctrlKey && !e.altKey && !e.metaKey && !escaped) {
+        escaped = true;
+        return false;
+      }
+      if (escaped && e.key === "Tab") {
+        escaped = false;
+        return false; // not the terminal's: the browser moves focus on
+      }
+      if (escaped && !["Shift", "Control", "Alt", "Meta"].includes(e.key)) {
+        escaped = false;
+        host.sendBytes(encoder.encode("\x1b"));
+      }
+      return true;
+    });
+    const hint = termHint.current!;
+    // shown while the terminal has focus; its space is kept, so nothing moves when focus does
+    const onFocus = () => (hint.style.visibility = "visible");
+    const onBlur = () => {
+      hint.style.visibility = "hidden";
+      escaped = false;
+    };
+    term.textarea?.setAttribute("aria-describedby", hint.id);
+    term.textarea?.addEventListener("focus", onFocus);
+    term.textarea?.addEventListener("blur", onBlur);
     host.boot(attempt.cold);
     (window as any).__fslabTerminal = term; // read by the e2e tests
     return () => {
@@ -66,6 +97,9 @@ export function VmConsole({ onReady, onTrace }: Props) {
         )}
       </div>
       <div className="vm-terminal" data-testid="vm-terminal" ref={termEl} />
+      <p className="vm-keys muted" id="vm-keys" ref={termHint} style={{ visibility: "hidden" }} data-testid="vm-keys">
+        Tab completes in the shell. To leave the terminal with the keyboard: <kbd>Esc</kbd> then <kbd>Tab</kbd> (or <kbd>Shift</kbd>+<kbd>Tab</kbd>).
+      </p>
     </section>
   );
 }
