@@ -20,11 +20,16 @@ export interface PlaygroundSpec {
   load: () => Promise<ComponentType<{ query: string }>>;
 }
 
-/** The guest's events so far, in the models' record format, and the channel's counters. */
+/** The guest's events so far, in the models' record format, and the channel's counters (shared/live-buffer.ts). */
 export interface LiveTrace {
-  events: Uint32Array;
+  events: Uint32Array; // a new view after each batch
   stats: TraceStats | null;
-  lines: string[]; // the tracefs lines themselves, newest last
+  /** the tracefs lines themselves, newest last: the same array as it grows, so read it with `version` */
+  lines: readonly string[];
+  /** one more with each batch */
+  version: number;
+  /** what was let go to keep memory bounded, once anything was */
+  dropped?: { records: number; lines: number };
 }
 
 /** What a lab page hands each of its views. */

@@ -68,9 +68,11 @@ function useThrottled<T>(value: T, ms: number): T {
   return shown;
 }
 
-export function KernelDeadlineLive({ lines: streaming }: { lines: string[] }) {
+/** `lines` grows in place (LabPage's LiveBuffer); `version` says when. */
+export function KernelDeadlineLive({ lines: streaming, version }: { lines: readonly string[]; version: number }) {
   // a long load streams thousands of lines a second; each update re-reads the run, so at most 4 a second
-  const lines = useThrottled(streaming, 250);
+  const shownVersion = useThrottled(version, 250);
+  const lines = useMemo(() => streaming.slice(), [streaming, shownVersion]); // eslint-disable-line react-hooks/exhaustive-deps
   const { client } = useWorker(blkClient);
   const runs = useMemo(() => splitRuns(lines).filter((r) => r.some((l) => l.includes(" dd_dispatch_request: "))), [lines]);
   const [chosen, setChosen] = useState<number | null>(null); // null: the newest

@@ -4,5 +4,5 @@ import { KernelDeadlineLive } from "./KernelDeadline";
 
 /** mq-deadline's lists followed live from the kernel's tracepoint, each decision judged by the model */
 export function MqDeadlineLab({ live }: LabViewProps) {
-  return <KernelDeadlineLive lines={live.lines} />;
+  return <KernelDeadlineLive lines={live.lines} version={live.version} />;
 }
