@@ -7,7 +7,7 @@ import { join } from "node:path";
 
 export const ARTIFACTS = new URL("../test-results/", import.meta.url).pathname;
 
-export async function launch(): Promise<{ ctx: BrowserContext; page: Page; errors: string[]; close(): Promise<void> }> {
+export async function launch(): Promise<{ ctx: BrowserContext; page: Page; errors: string[]; csp: string[]; close(): Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), "fslab-chromium-"));
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: "/usr/bin/chromium",
@@ -22,10 +22,16 @@ export async function launch(): Promise<{ ctx: BrowserContext; page: Page; error
     errors.push(e.message);
     console.error(`[page error] ${e.message}`);
   });
+  // what the built site's Content-Security-Policy refused (Chromium reports each on the console)
+  const csp: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) csp.push(m.text());
+  });
   return {
     ctx,
     page,
     errors,
+    csp,
     async close() {
       await ctx.close();
       rmSync(profile, { recursive: true, force: true });

@@ -75,6 +75,21 @@ describe("exfat-discard lab", () => {
     expect(await runInTerminal(page, "echo still-here")).toMatch(/still-here/);
   });
 
+  it("runs under the built site's Content-Security-Policy with nothing refused", async () => {
+    expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content")).toMatch(/script-src 'self' 'wasm-unsafe-eval'/);
+    // a script the page did not ship does not run (no inline script)
+    const ran = await page.evaluate(() => {
+      const el = document.createElement("div");
+      el.innerHTML = '<img src="x" onerror="window.__injected = 1">';
+      document.body.appendChild(el);
+      return new Promise((r) => setTimeout(() => r((window as unknown as { __injected?: number }).__injected ?? 0), 300));
+    });
+    expect(ran).toBe(0);
+    const injected = (m: string) => /inline event handler|script-src-attr/i.test(m);
+    expect(b.csp.some(injected)).toBe(true); // refused by the policy, and reported
+    expect(b.csp.filter((m) => !injected(m))).toEqual([]); // the VM restored, the views ran: nothing else refused
+  });
+
   it("the guest kernel has exfat, ext4, f2fs and vfat", async () => {
     const out = await runInTerminal(page, "cat /proc/filesystems");
     for (const fs of ["exfat", "ext4", "f2fs", "vfat"]) expect(out).toMatch(new RegExp(`\\b${fs}\\b`));

@@ -58,6 +58,8 @@ describe("layout", () => {
         expect(wide).toEqual([]);
         // leaving lab pages while their VM still loads or restores throws nothing uncaught
         expect(b.errors).toEqual([]);
+        // and nothing of ours, v86 and the wasm cores included, breaks the built site's CSP
+        expect(b.csp).toEqual([]);
       } finally {
         await b.close();
       }
