@@ -51,11 +51,10 @@ export function PlayBlk({ query }: { query: string }) {
   const p: BlkParams = params.values;
   const [prediction, setPrediction] = useState<Prediction | null>(null);
   const [results, setResults] = useState<BlkResult[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [running, setRunning] = useState(false);
   const [steps, setSteps] = useState<BlkSteps | null>(null);
   const [kySteps, setKySteps] = useState<BlkSteps | null>(null);
-  const { client } = useWorker(blkClient);
+  const worker = useWorker(blkClient);
+  const { client, busy: running, error } = worker;
 
   const jobs = useMemo(() => fioJobs({ numjobs: p.numjobs, iodepth: p.iodepth, bs: SIZES[p.bs], rw: p.rw, size: SPANS[p.size] }), [p]);
   const requests = jobs.reduce((n, j) => n + j.ios, 0);
@@ -69,21 +68,14 @@ export function PlayBlk({ query }: { query: string }) {
     setPrediction(null);
   };
 
-  async function run() {
-    setRunning(true);
-    setError(null);
-    try {
+  const run = () =>
+    worker.run(async (c) => {
       const tunables = { ...DD_DEFAULTS, fifo_batch: p.fifo_batch, writes_starved: p.writes_starved };
       const scenario = { device: DEVICES[p.device], jobs, tunables, seed: p.seed };
-      setResults(await client!.run(scenario, ["none", "mq-deadline", "kyber", "bfq"]));
-      setSteps(await client!.steps(scenario, "mq-deadline", STEPS));
-      setKySteps(await client!.steps(scenario, "kyber", STEPS));
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setRunning(false);
-    }
-  }
+      setResults(await c.run(scenario, ["none", "mq-deadline", "kyber", "bfq"]));
+      setSteps(await c.steps(scenario, "mq-deadline", STEPS));
+      setKySteps(await c.steps(scenario, "kyber", STEPS));
+    });
 
   const tooMany = requests > MAX_REQUESTS;
   const timeMax = results ? Math.max(...results.map((r) => r.summary.elapsed_ms)) : 0;

@@ -54,9 +54,8 @@ export function PlayF2fs({ query }: { query: string }) {
   const [guess, setGuess] = useState("");
   const guessError = guess ? errorOf(GUESS_SPEEDUP, guess) : undefined;
   const [results, setResults] = useState<FxmarkResult[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [running, setRunning] = useState(false);
-  const { client } = useWorker(f2fsClient);
+  const worker = useWorker(f2fsClient);
+  const { client, busy: running, error, setError } = worker;
 
   // lock timelines of the scenario's runs; a newer request makes an older reply stale
   const [traces, setTraces] = useState<LockTrace[] | null>(null);
@@ -83,19 +82,12 @@ export function PlayF2fs({ query }: { query: string }) {
     setTraces(null);
   };
 
-  async function run() {
-    setRunning(true);
-    setError(null);
-    try {
+  const run = () =>
+    worker.run(async (c) => {
       // the worker answers in order: the sweep, then the timelines of two of its scenarios
-      const [sweep] = await Promise.all([client!.sweep(p.workload, CLUES, CORES, p.unlinks, costsOf(p), p.seed), requestTraces(p)]);
+      const [sweep] = await Promise.all([c.sweep(p.workload, CLUES, CORES, p.unlinks, costsOf(p), p.seed), requestTraces(p)]);
       setResults(sweep);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setRunning(false);
-    }
-  }
+    });
 
   // the free-NID model through fslab-bench's f2fs-clue workload, on the guest volume's NAT
   const [nidClue, setNidClue] = useState<number | null>(null);
