@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslab/json.h"
+#include "fslab/utf.h"
 
 void fslab_json_init(struct fslab_json *j) { memset(j, 0, sizeof(*j)); }
 
@@ -102,54 +103,17 @@ void fslab_json_str(struct fslab_json *j, const char *k, const char *s)
 	quoted(j, s, strlen(s));
 }
 
-static size_t utf8(uint32_t cp, char *out)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xC0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xE0 | cp >> 12);
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		out[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	out[0] = (char)(0xF0 | cp >> 18);
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	out[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
-}
-
 void fslab_json_utf16(struct fslab_json *j, const char *k, const uint8_t *s, size_t units)
 {
 	/* 4 UTF-8 bytes at most per unit: decode into a buffer, then quote it */
 	char *tmp = malloc(units * 4 + 1);
-	size_t i, n = 0;
+	size_t n;
 
 	if (!tmp) {
 		j->oom = 1;
 		return;
 	}
-	for (i = 0; i < units; i++) {
-		uint32_t u = (uint32_t)s[2 * i] | (uint32_t)s[2 * i + 1] << 8;
-		if (u >= 0xD800 && u < 0xDC00 && i + 1 < units) {
-			uint32_t lo = (uint32_t)s[2 * i + 2] | (uint32_t)s[2 * i + 3] << 8;
-			if (lo >= 0xDC00 && lo < 0xE000) {
-				n += utf8(0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00), tmp + n);
-				i++;
-				continue;
-			}
-		}
-		if (u >= 0xD800 && u < 0xE000)
-			u = 0xFFFD;
-		n += utf8(u, tmp + n);
-	}
+	n = fslab_utf16le_to_utf8(s, units, tmp, units * 4 + 1, 0);
 	key(j, k);
 	quoted(j, tmp, n);
 	free(tmp);

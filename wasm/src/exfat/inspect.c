@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslab/errno.h"
+#include "fslab/utf.h"
 #include "fslab/exfat.h"
 #include "fslab/inspectors.h"
 #include "fslab/le.h"
@@ -261,12 +262,9 @@ static int file_set(struct ctx *c, const uint8_t *d, uint64_t bytes, uint64_t po
 	fslab_json_utf16(c->j, "name", name, i == name_entries ? name_len : 0);
 	char child[1024];
 	int plen = snprintf(child, sizeof(child), "%s/", path);
-	for (unsigned int u = 0; u < name_len && plen < (int)sizeof(child) - 4; u++) {
-		uint16_t ch = le16(name + 2 * u);
-		/* paths are for reading: ASCII as is, the rest as '?' (the name field is exact) */
-		child[plen++] = (char)(ch >= 0x20 && ch < 0x7F ? ch : '?');
-	}
-	child[plen] = 0;
+	/* the path in UTF-8 like the name; control characters as U+FFFD (paths are for reading) */
+	if (plen < (int)sizeof(child))
+		fslab_utf16le_to_utf8(name, i == name_entries ? name_len : 0, child + plen, sizeof(child) - (size_t)plen, 1);
 	fslab_json_str(c->j, "path", child);
 	fslab_json_bool(c->j, "dir", attr & ATTR_SUBDIR);
 	fslab_json_u64(c->j, "attributes", attr);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fslab/errno.h"
+#include "fslab/utf.h"
 #include "fslab/inspectors.h"
 #include "fslab/le.h"
 #include "fslab/vfat.h"
@@ -191,11 +192,16 @@ static int walk(struct fat *f, const uint8_t *d, size_t bytes, const char *path,
 		hex11(e, raw);
 		vfat_shortname_utf8(e, VFAT_CP437, s437);
 		vfat_shortname_utf8(e, VFAT_CP932, s932);
+		uint8_t units[20 * 13 * 2];
+		for (int k = 0; k < lfn_len; k++) {
+			units[2 * k] = (uint8_t)lfn[k];
+			units[2 * k + 1] = (uint8_t)(lfn[k] >> 8);
+		}
 		int plen = snprintf(child, sizeof(child), "%s/", path);
 		if (has_lfn) {
-			for (int k = 0; k < lfn_len && plen < (int)sizeof(child) - 4; k++)
-				child[plen++] = (char)(lfn[k] >= 0x20 && lfn[k] < 0x7F ? lfn[k] : '?');
-			child[plen] = 0;
+			/* the long name in UTF-8, as the long_name field; control characters as U+FFFD */
+			if (plen < (int)sizeof(child))
+				fslab_utf16le_to_utf8(units, (size_t)lfn_len, child + plen, sizeof(child) - (size_t)plen, 1);
 		} else {
 			snprintf(child + plen, sizeof(child) - (size_t)plen, "%s", s437);
 		}
@@ -209,11 +215,6 @@ static int walk(struct fat *f, const uint8_t *d, size_t bytes, const char *path,
 		fslab_json_u64(f->j, "attr", e[11]);
 		fslab_json_bool(f->j, "dir", e[11] & ATTR_DIR);
 		if (has_lfn) {
-			uint8_t units[20 * 13 * 2];
-			for (int k = 0; k < lfn_len; k++) {
-				units[2 * k] = (uint8_t)lfn[k];
-				units[2 * k + 1] = (uint8_t)(lfn[k] >> 8);
-			}
 			fslab_json_utf16(f->j, "long_name", units, (size_t)lfn_len);
 			fslab_json_u64(f->j, "lfn_entries", (uint64_t)entries_before);
 			fslab_json_u64(f->j, "lfn_first_entry", (uint64_t)lfn_first);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "fslab/errno.h"
+#include "fslab/utf.h"
 #include "fslab/vfat.h"
 #include "nls.h"
 
@@ -312,16 +313,6 @@ int vfat_make_name(const uint8_t *name, size_t len, enum vfat_iocharset io, enum
 	return 0;
 }
 
-static size_t utf8(uint32_t c, char *o)
-{
-	if (c < 0x80) { o[0] = (char)c; return 1; }
-	if (c < 0x800) { o[0] = (char)(0xC0 | c >> 6); o[1] = (char)(0x80 | (c & 0x3F)); return 2; }
-	o[0] = (char)(0xE0 | c >> 12);
-	o[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-	o[2] = (char)(0x80 | (c & 0x3F));
-	return 3;
-}
-
 size_t vfat_shortname_utf8(const uint8_t *s, enum vfat_codepage cp, char *out)
 {
 	size_t n = 0;
@@ -350,7 +341,7 @@ size_t vfat_shortname_utf8(const uint8_t *s, enum vfat_codepage cp, char *out)
 			} else {
 				u = cp == VFAT_CP932 ? lookup(cp932_to_uni, cp932_to_uni_len, b[i]) : lookup(cp437_to_uni, cp437_to_uni_len, b[i]);
 			}
-			n += utf8(u < 0 ? 0xFFFD : (uint32_t)u, out + n);
+			n += fslab_utf8_put(u < 0 ? 0xFFFD : (uint32_t)u, out + n);
 		}
 	}
 	out[n] = 0;

@@ -8,7 +8,7 @@ import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { InspectModule } from "@wasm/inspect.mjs";
 import { loadCoreModule } from "../node-load";
-import { inspectImage, InspectError, type ExfatReport, type Ext4Report, type F2fsReport } from "./inspect";
+import { inspectImage, InspectError, type ExfatReport, type Ext4Report, type F2fsReport, type VfatReport } from "./inspect";
 
 const IMAGES = new URL("../../../../wasm/tests/images/", import.meta.url);
 const tmp = mkdtempSync("/tmp/fslab-inspect-");
@@ -105,6 +105,9 @@ describe("what the kernel wrote into exfat-4k.img", () => {
 
   it("decodes long and non-ASCII names from their name entries", () => {
     expect(r.files.some((f) => f.name === "café-日本語.txt" && f.secondary_count === 2)).toBe(true);
+    // paths carry the real name in UTF-8 (they had '?' for every non-ASCII character)
+    expect(file("/café-日本語.txt").name).toBe("café-日本語.txt");
+    for (const f of r.files) expect(f.path.endsWith(`/${f.name}`), f.path).toBe(true);
     const long = file("/many/file-with-a-longer-name-60.txt");
     expect(long.name).toBe("file-with-a-longer-name-60.txt");
     expect(long.secondary_count).toBe(1 + Math.ceil(long.name.length / 15));
@@ -160,6 +163,19 @@ describe.each(["ext4-4k", "ext4-bigalloc", "ext4-64k"])("%s.img", (name) => {
       if (!g.block_uninit) expect(g.block_bitmap_checksum_ok).toBe(true);
     }
     expect(r.counts.free_blocks_in_descriptors).toBe(r.superblock.free_blocks_count);
+  });
+});
+
+describe("vfat-names.img: paths in UTF-8", () => {
+  it("each file's path ends in its long name as the kernel wrote it (ＳＪＩＳ, 日本語.txt, café.txt under each mount)", () => {
+    const r = inspectImage(module, image("vfat-names").bytes) as VfatReport;
+    const withLong = r.files.filter((f) => f.long_name !== undefined);
+    expect(withLong.length).toBeGreaterThan(10);
+    for (const f of withLong) expect(f.path.endsWith(`/${f.long_name}`), f.path).toBe(true);
+    for (const dir of ["u932", "u437"]) expect(r.files.some((f) => f.path === `/${dir}/café.txt`), dir).toBe(true);
+    // under iocharset=iso8859-1 the kernel took the name's UTF-8 bytes for Latin-1: that is the name on disk
+    expect(r.files.some((f) => f.path === "/l932/cafÃ©.txt")).toBe(true);
+    expect(r.files.some((f) => f.path === "/u932/日本語.txt")).toBe(true);
   });
 });
 
