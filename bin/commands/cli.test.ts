@@ -98,3 +98,24 @@ describe("bad arguments", () => {
     for (const name of ["blk", "exfat", "exfat-dir", "ext4", "f2fs", "f2fs-nid", "vfat"]) expect(r.out).toMatch(new RegExp(`fslab simulate ${name} `));
   });
 });
+
+describe("fslab inspect on a damaged image", () => {
+  it("prints what it can read, names the damage in one line on stderr, and exits 4 (as fsck does)", async () => {
+    const { gunzipSync } = await import("node:zlib");
+    const { readFileSync, writeFileSync, mkdtempSync } = await import("node:fs");
+    const bytes = gunzipSync(readFileSync(`${repo}wasm/tests/images/exfat-4k.img.gz`));
+    const dir = mkdtempSync("/tmp/fslab-cli-");
+    writeFileSync(`${dir}/clean.img`, bytes);
+    const ok = fslab("inspect", `${dir}/clean.img`);
+    expect(ok.status).toBe(0);
+    // the root directory's cluster (5) made to lead back to itself
+    const fat = JSON.parse(fslab("inspect", "--json", `${dir}/clean.img`).out).boot;
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32((fat.fat_offset << fat.bytes_per_sector_shift) + 4 * 5, 5, true);
+    writeFileSync(`${dir}/loop.img`, bytes);
+    const r = fslab("inspect", `${dir}/loop.img`);
+    expect(r.status).toBe(4);
+    expect(r.out).toMatch(/root directory: clusters 5 {2}!! the chain loops: cluster 5 leads back to cluster 5, after 1 cluster$/m);
+    expect(r.out).toMatch(/\/fragmented\.bin/); // the rest was read
+    expect(r.err.trim().split("\n")).toEqual([`fslab inspect: ${dir}/loop.img is damaged: root directory: the chain loops: cluster 5 leads back to cluster 5, after 1 cluster`]);
+  });
+});

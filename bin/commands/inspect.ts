@@ -2,9 +2,15 @@
 import { readFileSync, statSync } from "node:fs";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { loadCoreModule } from "../../web/src/shared/node-load";
-import { inspectImage, type ExfatReport, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
+import { exfatDamage, inspectImage, type ExfatReport, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
 
-const runs = (rs: Run[]) => (rs.length ? rs.map(([s, n]) => (n > 1 ? `${s}-${s + n - 1}` : `${s}`)).join(",") : "-");
+/** runs as text for reading: the first 16, then how many more (--json has them all) */
+const FOLD_RUNS = 16;
+const runs = (rs: Run[]) => {
+  if (!rs.length) return "-";
+  const shown = rs.slice(0, FOLD_RUNS).map(([s, n]) => (n > 1 ? `${s}-${s + n - 1}` : `${s}`)).join(",");
+  return rs.length > FOLD_RUNS ? `${shown}, … and ${rs.length - FOLD_RUNS} more runs` : shown;
+};
 
 function printExfat(r: ExfatReport): void {
   const b = r.boot;
@@ -14,7 +20,8 @@ function printExfat(r: ExfatReport): void {
   console.log(`  FAT at sector ${b.fat_offset} (${b.fat_length} sectors, ${b.number_of_fats} FAT${b.number_of_fats > 1 ? "s" : ""}), cluster heap at sector ${b.cluster_heap_offset}: ${b.cluster_count} clusters`);
   console.log(`  allocation bitmap: clusters ${runs(r.bitmap.runs)} (${r.bitmap.data_length} B)`);
   if (r.upcase) console.log(`  up-case table: clusters ${runs(r.upcase.runs)} (${r.upcase.data_length} B), checksum ${ok(r.upcase.checksum_ok)}`);
-  console.log(`  root directory: clusters ${runs(r.root.runs)}`);
+  const rootTrouble = [r.root.chain_error, r.root.cross_link].filter(Boolean).join("; ");
+  console.log(`  root directory: clusters ${runs(r.root.runs)}${rootTrouble ? `  !! ${rootTrouble}` : ""}`);
   const c = r.counts;
   console.log(`  ${c.directories} directories, ${c.files} files, ${c.used_clusters} clusters used, ${c.free_clusters} free, ${c.deleted_entries} deleted entries`);
   console.log(`  bitmap vs chains: ${c.unmarked_clusters} unmarked, ${c.leaked_clusters} leaked, ${c.cross_linked_clusters} cross-linked`);
@@ -22,7 +29,7 @@ function printExfat(r: ExfatReport): void {
   console.log(`  ${"path".padEnd(40)} ${"bytes".padStart(10)}  chain        clusters`);
   for (const f of r.files) {
     const kind = f.no_fat_chain ? "NoFatChain" : "FAT chain";
-    const trouble = [f.error, f.chain_error, f.checksum_ok ? null : "entry set checksum BAD"].filter(Boolean).join("; ");
+    const trouble = [f.error, f.chain_error, f.cross_link, f.checksum_ok ? null : "entry set checksum BAD"].filter(Boolean).join("; ");
     console.log(`  ${(f.path + (f.dir ? "/" : "")).padEnd(40)} ${String(f.data_length).padStart(10)}  ${kind.padEnd(11)}  ${runs(f.runs)}${trouble ? `  !! ${trouble}` : ""}`);
   }
 }
@@ -86,5 +93,11 @@ export async function inspectCommand(args: string[]): Promise<number> {
   else if (report.fs === "vfat") printVfat(report);
   else if (report.fs === "f2fs") printF2fs(report);
   else printExfat(report);
+  // like fsck: what could be read is printed; damage found gives a line on stderr and status 4
+  const damage = report.fs === "exfat" ? exfatDamage(report) : [];
+  if (damage.length) {
+    console.error(`fslab inspect: ${files[0]} is damaged: ${damage.slice(0, 3).join("; ")}${damage.length > 3 ? `; and ${damage.length - 3} more` : ""}`);
+    return 4;
+  }
   return 0;
 }

@@ -19,7 +19,8 @@ ${(await simulateUsageLines()).join("\n")}
   fslab readme [--check]                        rewrite the README's lists of views and playgrounds from the topic manifests
   fslab bench [exfat|blk|f2fs|frames|vm]        print the benchmarks (wasm vs native, frame times in Chromium, boot time)
   fslab bench-vm [scenario...]                  run the seeds' experiments in the guest, print tables
-Exit status: 0 done, 1 failed (one line says why), 2 a usage error.`;
+Exit status: 0 done, 1 failed (one line says why), 2 a usage error, 4 (inspect) the image is damaged:
+what could be read is printed, one line on stderr names the damage (fsck's 4).`;
 }
 
 const [cmd, ...args] = process.argv.slice(2);

@@ -39,6 +39,10 @@ struct ctx {
 	uint32_t sect_bits, clus_bits, cluster_count, fat_off, heap_off;
 	uint64_t clus_size;
 	uint8_t *seen; /* clusters reached through a chain: bit (clu - 2) */
+	uint8_t *mark; /* clusters of the chain being walked, to find it looping (cleared after each walk) */
+	uint32_t *owner; /* for each cluster reached: 1 + the index in owners of the chain that reached it first */
+	char **owners;  /* the chains' owners by name: "/", a path, "(allocation bitmap)" */
+	uint32_t nowners, owners_cap;
 	uint32_t cross_linked, directories, files, deleted_entries;
 	const uint8_t *bitmap; /* the allocation bitmap's bytes in the image */
 	uint64_t bitmap_len;
@@ -123,39 +127,86 @@ static void clus_push(struct clus_list *l, uint32_t clu)
 	l->v[l->n++] = clu;
 }
 
+/* `name` as an owner of chains; returns 1 + its index, or 0 when out of memory (not named then) */
+static uint32_t owner_id(struct ctx *c, const char *name)
+{
+	if (c->nowners == c->owners_cap) {
+		uint32_t cap = c->owners_cap ? 2 * c->owners_cap : 64;
+		char **v = realloc(c->owners, cap * sizeof(*v));
+		if (!v)
+			return 0;
+		c->owners = v;
+		c->owners_cap = cap;
+	}
+	char *copy = strdup(name);
+	if (!copy)
+		return 0;
+	c->owners[c->nowners++] = copy;
+	return c->nowners;
+}
+
+static uint32_t chain_next(const struct ctx *c, uint32_t clu, int no_fat_chain)
+{
+	return no_fat_chain ? clu + 1 : fat_entry(c, clu);
+}
+
 /*
- * Walks a chain. With `runs_key`, marks its clusters as seen and writes them as runs;
- * with `out`, collects them (up to a directory's most, 256 MiB).
- * A contiguous (NoFatChain) chain takes its length from `size`; a FAT chain ends at EOF.
- * Returns the clusters in the chain; on a broken chain, writes "chain_error" and stops.
+ * Walks a chain, `owner` naming whose it is. With `runs_key`, marks its clusters as seen
+ * (naming the first other chain it shares clusters with: "cross_link") and writes them as
+ * runs; with `out`, collects them (up to a directory's most, 256 MiB). A contiguous
+ * (NoFatChain) chain takes its length from `size`; a FAT chain ends at EOF. A chain is
+ * bounded: it stops where it comes back to one of its own clusters ("the chain loops"), leaves
+ * the heap, or meets a free or bad FAT entry, and says so in "chain_error". Returns the
+ * clusters in the chain.
  */
 static uint32_t walk_chain(struct ctx *c, uint32_t first, int no_fat_chain, uint64_t size,
-			   const char *runs_key, struct clus_list *out)
+			   const char *runs_key, struct clus_list *out, const char *owner)
 {
 	uint64_t want = (size + c->clus_size - 1) >> (c->sect_bits + c->clus_bits);
-	uint32_t n = 0, clu = first, run_start = first, run_len = 0;
+	uint32_t n = 0, clu = first, prev = 0, run_start = first, run_len = 0, me = 0, shared = 0, shared_clu = 0, other = 0;
 	const char *problem = NULL;
-	char msg[96];
+	char msg[160];
 
-	if (runs_key)
+	if (runs_key) {
 		fslab_json_open(c->j, runs_key, '[');
+		me = owner_id(c, owner);
+	}
 	if (first == 0 || (no_fat_chain && want == 0))
 		goto done;
-	while (n <= c->cluster_count) {
+	for (;;) {
 		if (!valid_cluster(c, clu)) {
-			snprintf(msg, sizeof(msg), "cluster %u after %u clusters is outside the heap", clu, n);
+			if (n)
+				snprintf(msg, sizeof(msg), "cluster %u links to %u, outside the heap (clusters 2-%u)", prev, clu,
+					 c->cluster_count + 1);
+			else
+				snprintf(msg, sizeof(msg), "first cluster %u is outside the heap (clusters 2-%u)", clu, c->cluster_count + 1);
 			problem = msg;
 			break;
 		}
 		uint32_t bit = clu - EXFAT_FIRST_CLUSTER;
+		if (c->mark[bit >> 3] & (1u << (bit & 7))) {
+			snprintf(msg, sizeof(msg), "the chain loops: cluster %u leads back to cluster %u, after %u cluster%s", prev, clu, n, n == 1 ? "" : "s");
+			problem = msg;
+			break;
+		}
+		c->mark[bit >> 3] |= (uint8_t)(1u << (bit & 7));
 		if (runs_key) {
-			if (c->seen[bit >> 3] & (1u << (bit & 7)))
+			if (c->seen[bit >> 3] & (1u << (bit & 7))) {
 				c->cross_linked++;
+				if (!shared++) {
+					shared_clu = clu;
+					other = c->owner[bit];
+				}
+			} else {
+				c->owner[bit] = me;
+			}
 			c->seen[bit >> 3] |= (uint8_t)(1u << (bit & 7));
 		}
 		if (out) {
-			if ((uint64_t)out->n * c->clus_size >= MAX_DIR_BYTES)
+			if ((uint64_t)out->n * c->clus_size >= MAX_DIR_BYTES) {
+				c->mark[bit >> 3] &= (uint8_t)~(1u << (bit & 7)); /* not walked after all */
 				break;
+			}
 			clus_push(out, clu);
 		}
 		n++;
@@ -170,7 +221,6 @@ static uint32_t walk_chain(struct ctx *c, uint32_t first, int no_fat_chain, uint
 		if (no_fat_chain) {
 			if (n == want)
 				break;
-			clu++;
 		} else {
 			uint32_t next = fat_entry(c, clu);
 			if (next >= EXFAT_EOF_MIN)
@@ -181,13 +231,15 @@ static uint32_t walk_chain(struct ctx *c, uint32_t first, int no_fat_chain, uint
 				problem = msg;
 				break;
 			}
-			clu = next;
 		}
+		prev = clu;
+		clu = chain_next(c, clu, no_fat_chain);
 	}
-	if (n > c->cluster_count)
-		problem = "the chain loops";
 	if (run_len && runs_key)
 		inspect_json_run(c->j, run_start, run_len);
+	/* the marks go again: walk the same n clusters once more */
+	for (uint32_t k = 0, x = first; k < n; k++, x = chain_next(c, x, no_fat_chain))
+		c->mark[(x - EXFAT_FIRST_CLUSTER) >> 3] &= (uint8_t)~(1u << ((x - EXFAT_FIRST_CLUSTER) & 7));
 done:
 	if (runs_key) {
 		fslab_json_close(c->j, ']');
@@ -196,6 +248,11 @@ done:
 		else if (!no_fat_chain && want && n != want) {
 			snprintf(msg, sizeof(msg), "chain has %u clusters, its size needs %llu", n, (unsigned long long)want);
 			fslab_json_str(c->j, "chain_error", msg);
+		}
+		if (shared) {
+			snprintf(msg, sizeof(msg), "%u cluster%s also in %s, from cluster %u", shared, shared == 1 ? "" : "s",
+				 other ? c->owners[other - 1] : "another chain", shared_clu);
+			fslab_json_str(c->j, "cross_link", msg);
 		}
 	}
 	return n;
@@ -209,7 +266,7 @@ static uint8_t *read_dir(struct ctx *c, uint32_t first, int no_fat_chain, uint64
 	uint32_t i;
 
 	*bytes = 0;
-	walk_chain(c, first, no_fat_chain, size, NULL, &l);
+	walk_chain(c, first, no_fat_chain, size, NULL, &l, NULL);
 	buf = l.oom ? NULL : malloc((size_t)(l.n ? l.n : 1) * c->clus_size);
 	for (i = 0; buf && i < l.n; i++) {
 		const uint8_t *p = cluster(c, l.v[i]);
@@ -277,7 +334,7 @@ static int file_set(struct ctx *c, const uint8_t *d, uint64_t bytes, uint64_t po
 	uint32_t first = le32(s + 20);
 	uint64_t size = le64(s + 24);
 	uint32_t cross = c->cross_linked;
-	walk_chain(c, first, s[1] & STREAM_NO_FAT_CHAIN, size, "runs", NULL);
+	walk_chain(c, first, s[1] & STREAM_NO_FAT_CHAIN, size, "runs", NULL, child);
 	/* a directory sharing clusters with another chain could lead back to an ancestor */
 	int enter = (attr & ATTR_SUBDIR) && c->cross_linked == cross;
 	if ((attr & ATTR_SUBDIR) && !enter)
@@ -325,7 +382,7 @@ static int walk_dir(struct ctx *c, const uint8_t *d, uint64_t bytes, const char 
 			fslab_json_u64(c->j, "entry", pos / EXFAT_DENTRY_SIZE);
 			fslab_json_u64(c->j, "first_cluster", first);
 			fslab_json_u64(c->j, "data_length", size);
-			uint32_t n = walk_chain(c, first, 1, size, "runs", NULL);
+			uint32_t n = walk_chain(c, first, 1, size, "runs", NULL, "(allocation bitmap)");
 			fslab_json_close(c->j, '}');
 			/* mkfs.exfat and the kernel keep the bitmap contiguous; so does this reader */
 			if (size < ((uint64_t)c->cluster_count + 7) / 8 || !n || (uint64_t)n * c->clus_size < size ||
@@ -342,7 +399,7 @@ static int walk_dir(struct ctx *c, const uint8_t *d, uint64_t bytes, const char 
 			fslab_json_u64(c->j, "first_cluster", first);
 			fslab_json_u64(c->j, "data_length", size);
 			fslab_json_u64(c->j, "checksum", le32(e + 4));
-			uint32_t n = walk_chain(c, first, 1, size, "runs", NULL);
+			uint32_t n = walk_chain(c, first, 1, size, "runs", NULL, "(up-case table)");
 			const uint8_t *p = n ? cluster(c, first) : NULL;
 			int ok = p && (uint64_t)n * c->clus_size >= size && cluster(c, first + n - 1) &&
 				 table_checksum(p, size) == le32(e + 4);
@@ -418,11 +475,13 @@ static int parse(struct ctx *c)
 	fslab_json_close(j, '}');
 
 	c->seen = calloc(((uint64_t)c->cluster_count + 7) / 8 + 1, 1);
-	if (!c->seen)
+	c->mark = calloc(((uint64_t)c->cluster_count + 7) / 8 + 1, 1);
+	c->owner = calloc((uint64_t)c->cluster_count + 1, sizeof(uint32_t));
+	if (!c->seen || !c->mark || !c->owner)
 		return fail(c, "out of memory for %u clusters", c->cluster_count);
 	fslab_json_open(j, "root", '{');
 	fslab_json_u64(j, "first_cluster", root);
-	walk_chain(c, root, 0, 0, "runs", NULL);
+	walk_chain(c, root, 0, 0, "runs", NULL, "/ (the root directory)");
 	fslab_json_close(j, '}');
 	c->directories = 1;
 
@@ -472,6 +531,11 @@ int exfat_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *
 	err[0] = 0;
 	ret = parse(&c);
 	free(c.seen);
+	free(c.mark);
+	free(c.owner);
+	for (uint32_t k = 0; k < c.nowners; k++)
+		free(c.owners[k]);
+	free(c.owners);
 	if (!ret && out->oom)
 		ret = fail(&c, "out of memory writing the report");
 	return ret;

@@ -8,7 +8,7 @@ import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { InspectModule } from "@wasm/inspect.mjs";
 import { loadCoreModule } from "../node-load";
-import { inspectImage, InspectError, type ExfatReport, type Ext4Report, type F2fsReport, type VfatReport } from "./inspect";
+import { exfatDamage, inspectImage, InspectError, type ExfatReport, type Ext4Report, type F2fsReport, type VfatReport } from "./inspect";
 
 const IMAGES = new URL("../../../../wasm/tests/images/", import.meta.url);
 const tmp = mkdtempSync("/tmp/fslab-inspect-");
@@ -163,6 +163,53 @@ describe.each(["ext4-4k", "ext4-bigalloc", "ext4-64k"])("%s.img", (name) => {
       if (!g.block_uninit) expect(g.block_bitmap_checksum_ok).toBe(true);
     }
     expect(r.counts.free_blocks_in_descriptors).toBe(r.superblock.free_blocks_count);
+  });
+});
+
+describe("a damaged exFAT volume: what is wrong is named, what can be read is read", () => {
+  // exfat-4k.img as mkfs.exfat and the kernel made it, then one FAT entry changed at a time
+  const damaged = (pokes: Array<[number, number]>) => {
+    const bytes = image("exfat-4k").bytes.slice();
+    const clean = inspectImage(module, bytes) as ExfatReport;
+    const fat = clean.boot.fat_offset << clean.boot.bytes_per_sector_shift;
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    for (const [clu, value] of pokes) view.setUint32(fat + 4 * clu, value, true);
+    return inspectImage(module, bytes) as ExfatReport;
+  };
+  const clean = () => inspectImage(module, image("exfat-4k").bytes) as ExfatReport;
+
+  it("the clean image has no damage", () => {
+    expect(exfatDamage(clean())).toEqual([]);
+  });
+
+  it("a root directory whose chain loops (5 -> 1000 -> ... -> 1039 -> 5): the loop, once, and no cross-links", () => {
+    const loop: Array<[number, number]> = [[5, 1000]];
+    for (let c = 1000; c < 1039; c++) loop.push([c, c + 1]);
+    loop.push([1039, 5]);
+    const r = damaged(loop);
+    expect(r.root.chain_error).toBe("the chain loops: cluster 1039 leads back to cluster 5, after 41 clusters");
+    expect(r.root.runs).toEqual([[5, 1], [1000, 40]]); // each cluster once, not lap after lap
+    expect(r.counts.cross_linked_clusters).toBe(0);
+    expect(r.files.length).toBe(clean().files.length); // the entries were still read
+    expect(exfatDamage(r)[0]).toMatch(/^root directory: the chain loops/);
+  });
+
+  it("a file's chain linked into another's: the cross-link names the other file", () => {
+    // /interleaved.log's last cluster (35) now leads into /fragmented.bin's first (16)
+    const r = damaged([[35, 16]]);
+    const log = r.files.find((f) => f.path === "/interleaved.log")!;
+    expect(log.cross_link).toBe("16 clusters also in /fragmented.bin, from cluster 16");
+    expect(log.chain_error).toBe("chain has 20 clusters, its size needs 4");
+    expect(r.files.find((f) => f.path === "/fragmented.bin")!.cross_link).toBeUndefined();
+    expect(r.counts.cross_linked_clusters).toBe(16);
+  });
+
+  it("a link past the end of the heap, and a free entry inside a chain", () => {
+    const past = damaged([[35, 0x0ffffff0]]).files.find((f) => f.path === "/interleaved.log")!;
+    expect(past.chain_error).toBe("cluster 35 links to 268435440, outside the heap (clusters 2-1537)");
+    expect(past.runs).toEqual([[20, 1], [25, 1], [30, 1], [35, 1]]);
+    const free = damaged([[25, 0]]).files.find((f) => f.path === "/interleaved.log")!;
+    expect(free.chain_error).toBe("FAT entry of cluster 25 is free (0) inside a chain");
   });
 });
 

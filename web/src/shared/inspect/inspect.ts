@@ -12,7 +12,7 @@ export type Run = [number, number];
 export interface ExfatEntrySet {
   entry: number; // index of the file entry in its directory (32-byte slots)
   name: string;
-  path: string; // ASCII rendering; non-ASCII characters as '?'
+  path: string; // the names from the root, in UTF-8 (control characters as U+FFFD)
   dir: boolean;
   attributes: number;
   secondary_count: number;
@@ -23,6 +23,8 @@ export interface ExfatEntrySet {
   data_length: number;
   runs: Run[];
   chain_error?: string;
+  /** the first other chain it shares clusters with, named ("3 clusters also in /a.bin, from cluster 40") */
+  cross_link?: string;
   error?: string;
 }
 
@@ -47,7 +49,7 @@ export interface ExfatReport {
   };
   cluster_size: number;
   fat: { media: number; entry1: number };
-  root: { first_cluster: number; runs: Run[]; chain_error?: string };
+  root: { first_cluster: number; runs: Run[]; chain_error?: string; cross_link?: string };
   label?: string;
   bitmap: { entry: number; first_cluster: number; data_length: number; runs: Run[] };
   upcase?: { entry: number; first_cluster: number; data_length: number; checksum: number; runs: Run[]; checksum_ok: boolean };
@@ -153,6 +155,26 @@ export interface F2fsReport {
 }
 
 export type InspectReport = ExfatReport | Ext4Report | VfatReport | F2fsReport;
+
+/**
+ * What an exFAT report says is damaged, one phrase each (empty: clean as fsck.exfat checks):
+ * broken, looping or cross-linked chains by path, the bitmap against the chains, checksums.
+ */
+export function exfatDamage(r: ExfatReport): string[] {
+  const out: string[] = [];
+  if (!r.boot.checksum_ok) out.push("boot region checksum is wrong");
+  if (r.upcase && !r.upcase.checksum_ok) out.push("up-case table checksum is wrong");
+  if (r.root.chain_error) out.push(`root directory: ${r.root.chain_error}`);
+  if (r.root.cross_link) out.push(`root directory: ${r.root.cross_link}`);
+  for (const f of r.files) {
+    for (const why of [f.error, f.chain_error, f.cross_link]) if (why) out.push(`${f.path || `entry ${f.entry}`}: ${why}`);
+    if (!f.checksum_ok && f.path) out.push(`${f.path}: entry set checksum is wrong`);
+  }
+  const c = r.counts;
+  if (c.unmarked_clusters) out.push(`${c.unmarked_clusters} clusters in chains but free in the bitmap`);
+  if (c.leaked_clusters) out.push(`${c.leaked_clusters} clusters used in the bitmap but in no chain`);
+  return out;
+}
 
 /** Detects the filesystem in `image` and parses it; throws InspectError naming what is wrong. */
 export function inspectImage(m: InspectModule, image: Uint8Array): InspectReport {
