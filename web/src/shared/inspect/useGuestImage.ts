@@ -17,26 +17,19 @@ export interface GuestImage<R extends InspectReport> {
 }
 
 export function useGuestImage<R extends InspectReport = InspectReport>(vm: VmHandle | null, file: string, fs?: R["fs"]): GuestImage<R> {
-  const { client } = useWorker(inspectClient);
+  const worker = useWorker(inspectClient);
   const [got, setGot] = useState<{ report: R; bytes: Uint8Array } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   async function inspect() {
-    if (!vm || !client) return;
-    setBusy(true);
-    setError(null);
-    try {
+    if (!vm) return;
+    // busy and the error are the worker hook's; a failed read leaves nothing shown
+    const read = await worker.run(async (client) => {
       const bytes = await vm.readSharedFile(file);
       // requests are copied to the worker, not transferred: the bytes stay here for the drawing
       const report = (await client.inspect(bytes)) as R;
       if (fs && report.fs !== fs) throw new Error(`${file} is a ${report.fs} volume, not ${fs}`);
-      setGot({ report, bytes });
-    } catch (e) {
-      setGot(null);
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
+      return { report, bytes };
+    });
+    setGot(read ?? null);
   }
-  return { report: got?.report ?? null, bytes: got?.bytes ?? null, busy, error, inspect };
+  return { report: got?.report ?? null, bytes: got?.bytes ?? null, busy: worker.busy, error: worker.error, inspect };
 }

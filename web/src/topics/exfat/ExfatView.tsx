@@ -1,7 +1,7 @@
 // The exFAT view: a model volume in the worker, the buttons that change it, the cluster
 // grid, the file table (the grid's text alternative) and the discard requests of a delete.
 import { useEffect, useMemo, useState } from "react";
-import { exfatClient, type ExfatClient } from "./exfat-client";
+import { exfatClient } from "./exfat-client";
 import { useWorker } from "../../shared/useWorker";
 import { ALLOC_NO_FAT_CHAIN, runsOf, type ExfatSnapshot } from "./exfat-core";
 import { DiscardPolicy } from "../../shared/events";
@@ -29,27 +29,17 @@ export function ExfatView() {
     if (client) void worker.run(async (c) => setSnap(await c.reset(CLUSTERS, SECT_PER_CLUS_BITS)));
   }, [client, worker.run]);
 
-  const act = (fn: (client: ExfatClient) => Promise<void>) => worker.run(fn);
-
-
-  const createContiguous = () =>
-    act(async (client) => {
-      const r = await client.createContiguous(24);
-      setSnap(r.snapshot);
-      setSelected(r.id);
-      setLast(null);
-      setReplay(null);
-    });
-  const createFragmented = () =>
-    act(async (client) => {
-      const r = await client.createFragmented(20, 4);
-      setSnap(r.snapshot);
-      setSelected(r.id);
-      setLast(null);
-      setReplay(null);
-    });
+  /** a file just made: the volume after it, the file selected, no delete shown */
+  const made = (r: { id: number; snapshot: ExfatSnapshot }) => {
+    setSnap(r.snapshot);
+    setSelected(r.id);
+    setLast(null);
+    setReplay(null);
+  };
+  const createContiguous = () => worker.run(async (client) => made(await client.createContiguous(24)));
+  const createFragmented = () => worker.run(async (client) => made(await client.createFragmented(20, 4)));
   const remove = () =>
-    act(async (client) => {
+    worker.run(async (client) => {
       if (selected === null) return;
       const r = await client.delete(selected, policy);
       const rp = new DeleteReplay(snap!.bitmap, r.result.events);
@@ -61,7 +51,7 @@ export function ExfatView() {
       setSelected(null);
     });
   const reset = () =>
-    act(async (client) => {
+    worker.run(async (client) => {
       setSnap(await client.reset(CLUSTERS, SECT_PER_CLUS_BITS));
       setSelected(null);
       setLast(null);
