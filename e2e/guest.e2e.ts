@@ -2,6 +2,7 @@
 // boot, seen through the events fslab-trace streams and the counters in sysfs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NodeVm } from "../web/src/vm/node-vm";
+import { failLines } from "../web/src/vm/agent";
 import { loadCoreModule } from "../web/src/shared/node-load";
 import { runDirScript } from "../web/src/topics/exfat/exfat-dir";
 import { LAYOUTS, ext4WriteFile } from "../web/src/topics/ext4/ext4-core";
@@ -44,6 +45,28 @@ describe("the guest", () => {
 
   it("reports a command's exit status", async () => {
     expect(await vm.run("exit 7")).toEqual({ output: "", status: 7 });
+  });
+});
+
+describe("the check agent on /dev/hvc2", () => {
+  it("runs a script out of the shell's sight: status, output with FAIL: lines, UTF-8", async () => {
+    expect(await vm.agent.ready()).toBe(1);
+    const r = await vm.agent.run("echo ok; echo 'FAIL: /mnt/x/frag does not exist yet' >&2; echo 日本; exit 3");
+    expect(r.status).toBe(3);
+    expect(r.output).toBe("ok\nFAIL: /mnt/x/frag does not exist yet\n日本\n");
+    expect(failLines(r.output)).toEqual(["/mnt/x/frag does not exist yet"]);
+  });
+
+  it("never changes the learner's directory or variables, and kills a check at its time limit", async () => {
+    vm.type("cd /tmp && export LEARNER=1\n"); // in the shell itself, not run()'s child bash
+    expect((await vm.agent.run("cd /etc; export LEARNER=2; pwd; echo ${LEARNER}")).output).toBe("/etc\n2\n");
+    expect(await sh("pwd; echo $LEARNER")).toBe("/tmp\n1\n");
+    // the check's child too: it ran in its own session, and all of it was killed
+    const slow = await vm.agent.run("sleep 30 & echo started; sleep 30", 1);
+    expect(slow.status).toBe("timeout");
+    expect(slow.output).toBe("started\n");
+    expect(await sh("ps -o args | grep -c '^sleep' || true")).toBe("0\n"); // nor the agent's own timer
+    expect((await vm.agent.run("true")).status).toBe(0);
   });
 });
 

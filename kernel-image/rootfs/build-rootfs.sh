@@ -141,7 +141,7 @@ done
 
 # --- our files: /init, profile, guest helpers
 cp -a "$HERE/overlay/." "$R/"
-chmod 755 "$R/init" "$R"/usr/local/bin/* 2>/dev/null || true
+chmod 755 "$R/init" "$R"/usr/local/bin/* "$R"/usr/local/sbin/* 2>/dev/null || true
 
 # --- drop what a diskless teaching VM never reads
 rm -rf "$R"/usr/share/{doc,man,info,locale,lintian,bash-completion} "$R"/usr/lib/systemd "$R"/usr/lib/udev \

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
 import { TraceChannel } from "./trace-channel";
+import { AgentClient } from "./agent";
 import { BootWatcher, GUEST, machineOptions, STATE_FILE, stateMismatch } from "./guest";
 
 const DIST = fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
@@ -50,6 +51,8 @@ export class NodeVm {
   restored = false;
   /** Events from the guest's fslab-trace (virtio-console port 1, /dev/hvc1). */
   readonly trace = new TraceChannel();
+  /** The guest's check agent (virtio-console port 2, /dev/hvc2). */
+  readonly agent = new AgentClient((bytes) => this.emulator?.bus.send("virtio-console2-input-bytes", bytes));
 
   /** Boot to the shell prompt; rejects with the reason (panic, timeout) if it cannot. */
   async boot(opts: BootOptions = {}): Promise<void> {
@@ -71,6 +74,7 @@ export class NodeVm {
       this.trace.feed(bytes);
       for (const w of this.waiters.splice(0)) w();
     });
+    this.emulator.add_listener("virtio-console2-output-bytes", (bytes: Uint8Array) => this.agent.feed(bytes));
     this.emulator.add_listener("serial0-output-byte", (byte: number) => {
       const s = this.decoder.decode(Uint8Array.of(byte), { stream: true });
       this.text += s;
@@ -120,6 +124,12 @@ export class NodeVm {
   /** The machine's state, for instant starts (see kernel-image/save-state.ts). */
   async saveState(): Promise<ArrayBuffer> {
     return this.emulator.save_state();
+  }
+
+  /** Put the machine back to a state saveState() returned. */
+  async restoreState(state: ArrayBuffer): Promise<void> {
+    this.agent.reset();
+    await this.emulator.restore_state(state);
   }
 
   /** Type raw text into the console (no framing, no waiting). */

@@ -1,0 +1,145 @@
+// The host side of the guest's check agent (kernel-image/rootfs/overlay/usr/local/sbin/fslab-agent),
+// on virtio-console port 2 (/dev/hvc2): a lab's `check` blocks run there, out of the learner's
+// sight. One request at a time, one line each way:
+//
+//   host -> guest  "<id> ping"                      guest -> host  "<id> pong <version>"
+//   host -> guest  "<id> <seconds> <script b64>"    guest -> host  "<id> <status|timeout> <ms> <output b64>"
+//
+// The same client serves the page (VmHost) and Node (NodeVm, `fslab labs test`).
+
+export interface CheckRun {
+  /** the script's exit status, or "timeout" when the guest killed it at its time limit */
+  status: number | "timeout";
+  /** stdout and stderr together, as the guest captured them (at most 8 KiB) */
+  output: string;
+  /** time the script ran in the guest */
+  guestMs: number;
+  /** from sending the request to reading the reply */
+  roundTripMs: number;
+}
+
+export class AgentError extends Error {}
+
+/** Lines a check printed that start with "FAIL:", without the prefix: what it says is wrong. */
+export function failLines(output: string): string[] {
+  return output
+    .split("\n")
+    .filter((l) => l.startsWith("FAIL:"))
+    .map((l) => l.slice(5).trim())
+    .filter(Boolean);
+}
+
+/** The guest's virtio-console receive buffers are a page each; stay well inside one per write. */
+const CHUNK = 1024;
+
+function toBase64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+
+function fromBase64(b64: string): string {
+  const bin = atob(b64);
+  return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+}
+
+interface Pending {
+  resolve(line: string[]): void;
+  reject(e: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export class AgentClient {
+  private partial = "";
+  private decoder = new TextDecoder();
+  private next = 1;
+  private pending = new Map<string, Pending>();
+  /** requests wait for the one before them: the agent runs one script at a time */
+  private queue: Promise<unknown> = Promise.resolve();
+  private alive: Promise<number> | null = null;
+  /** the agent's protocol version once it answered a ping */
+  version: number | null = null;
+
+  constructor(private write: (bytes: Uint8Array) => void) {}
+
+  /** Bytes from the guest's port 2. */
+  feed(bytes: Uint8Array): void {
+    const lines = (this.partial + this.decoder.decode(bytes, { stream: true })).split("\n");
+    this.partial = lines.pop()!;
+    for (const raw of lines) {
+      const parts = raw.replace(/\r$/, "").split(" ");
+      const p = this.pending.get(parts[0]);
+      if (!p) continue; // a reply to a request given up on (timed out, or the machine was reset)
+      this.pending.delete(parts[0]);
+      clearTimeout(p.timer);
+      p.resolve(parts);
+    }
+  }
+
+  /**
+   * Is there an agent? Resolves with its version, or rejects with why not: a machine saved
+   * before the agent existed has nobody reading port 2. Asked once; `reset()` asks again.
+   */
+  ready(timeoutMs = 5000): Promise<number> {
+    this.alive ??= this.request("ping", timeoutMs).then(
+      (parts) => {
+        if (parts[1] !== "pong") throw new AgentError(`the check agent answered "${parts.slice(1).join(" ")}" to a ping`);
+        return (this.version = Number(parts[2]));
+      },
+      (e) => {
+        this.alive = null;
+        throw new AgentError(
+          `No check agent answered in the guest within ${timeoutMs / 1000} s (${e.message}). A machine saved by an older fslab has none: a cold boot starts one.`,
+        );
+      },
+    );
+    return this.alive;
+  }
+
+  /** Run a shell script in the guest with a time limit, out of the learner's shell. */
+  async run(script: string, limitSeconds = 10): Promise<CheckRun> {
+    await this.ready();
+    const t0 = performance.now();
+    const limit = Math.max(1, Math.round(limitSeconds));
+    // the guest kills the script at its limit; give the reply some seconds more to arrive
+    const parts = await this.request(`${limit} ${toBase64(script)}`, limit * 1000 + 10_000);
+    const [, status, ms, b64] = parts;
+    if (status === undefined || ms === undefined) throw new AgentError(`the check agent's reply was cut short: "${parts.join(" ")}"`);
+    return {
+      status: status === "timeout" ? "timeout" : Number(status),
+      output: b64 ? fromBase64(b64) : "",
+      guestMs: Number(ms),
+      roundTripMs: performance.now() - t0,
+    };
+  }
+
+  /** The machine was restored from a snapshot: requests in flight will never be answered. */
+  reset(): void {
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new AgentError("the machine was restored while a check ran"));
+      this.pending.delete(id);
+    }
+    this.partial = "";
+    this.alive = null;
+  }
+
+  private request(body: string, timeoutMs: number): Promise<string[]> {
+    const run = this.queue.then(
+      () =>
+        new Promise<string[]>((resolve, reject) => {
+          const id = `r${this.next++}`;
+          const timer = setTimeout(() => {
+            this.pending.delete(id);
+            reject(new AgentError(`no answer in ${timeoutMs / 1000} s`));
+          }, timeoutMs);
+          this.pending.set(id, { resolve, reject, timer });
+          const bytes = new TextEncoder().encode(`${id} ${body}\n`);
+          for (let i = 0; i < bytes.length; i += CHUNK) this.write(bytes.subarray(i, i + CHUNK));
+        }),
+    );
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
