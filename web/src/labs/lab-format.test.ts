@@ -61,6 +61,36 @@ describe("parseLab", () => {
     expect(e.message.startsWith(`lab.md:${line}: `)).toBe(true);
   });
 
+  it("reads hint, solution, expect and timed check blocks", () => {
+    const src = good.replace(
+      "```check\ntest -e /tmp\n```",
+      "```check timeout=30\ntest -e /tmp\n```\n\n```hint\nLook in /tmp.\n```\n\n```solution\ntouch /tmp/x\n```\n\n```expect\n- event: exfat_discard\n  count: 2..\n- verdict: exfat-clusters\n```",
+    );
+    const blocks = parseLab(src, VIEW_IDS, "lab.md").steps[0].blocks;
+    expect(blocks.map((b) => b.kind)).toEqual(["markdown", "vm", "check", "hint", "solution", "expect"]);
+    expect(blocks[2]).toMatchObject({ kind: "check", timeout: 30 });
+    expect(blocks[5]).toMatchObject({ kind: "expect", expect: [{ event: "exfat_discard", count: { min: 2 } }, { verdict: "exfat-clusters" }] });
+    expect(parseLab(good, VIEW_IDS).steps[0].blocks[2]).toMatchObject({ timeout: 10 });
+  });
+
+  it("gives optional frontmatter keys defaults: id from the folder, time from the steps, empty lists", () => {
+    const lab = parseLab("---\ntitle: Bare\n---\n## One\ntext\n## Two\ntext\n", VIEW_IDS, "lab.md", "bare");
+    expect(lab.meta).toEqual({ id: "bare", title: "Bare", summary: "", time: "about 10 min", topics: [], disks: [], views: [] });
+  });
+
+  it.each([
+    ["an unknown frontmatter key", good.replace("time: 5 min", "tme: 5 min"), 5, /unknown frontmatter key "tme"/],
+    ["a bad check fence", good.replace("```check", "```check timeout=abc"), 18, /only "timeout=<seconds>"/],
+    ["a check timeout out of range", good.replace("```check", "```check timeout=0"), 18, /1 to 600 seconds/],
+    ["a bad expect line", good.replace("```check\ntest -e /tmp", "```expect\n- event: x\n- count: 2"), 20, /an event: or a verdict:/],
+    ["a verdict of a view the lab does not show", good.replace("```check\ntest -e /tmp", "```expect\nverdict: exfat-dir"), 18, /does not show/],
+    ["a bad time", good.replace("time: 5 min", "time: [5]"), 5, /"time" is minutes/],
+  ])("points at the line of %s", (_name, src, line, msg) => {
+    const e = errorOf(src);
+    expect(e.message).toMatch(msg);
+    expect(e.line).toBe(line);
+  });
+
   it("rejects an id that does not match its folder", () => {
     expect(errorOf(good, "other").message).toMatch(/lab.md:2: id "demo" does not match its folder "other"/);
   });

@@ -1,10 +1,17 @@
 // The lab file format (labs/<id>/lab.md): YAML frontmatter, then Markdown steps, one per
-// "## " heading. Fenced blocks tagged `vm` are commands the learner sends to the VM with a
-// click; blocks tagged `check` are shell snippets whose exit status decides the step.
-// Parsing is strict and every error names its line, so `npm run labs:check` can point at it.
+// "## " heading. Fenced blocks, by tag:
+//   vm        commands the learner sends to the VM with a click
+//   check     a shell snippet the guest's check agent runs; exit 0 passes the step. Lines it
+//             prints starting "FAIL:" are shown to the learner. "```check timeout=30" sets its
+//             time limit in seconds (default 10).
+//   expect    YAML: what the kernel must have done since the step opened (expect.ts)
+//   hint      Markdown, revealed one block at a time
+//   solution  commands that do the step, revealed on request (and sent to the VM with a click)
+// Parsing is strict and every error names its line, so `fslab labs check` can point at it.
 // The views a lab may name are the topic manifests' (the page passes topics/index.ts's ids,
 // the CLI those of topics/node-index.ts): this file names no topic.
 import { parse as parseYaml } from "yaml";
+import { parseExpect, type Expectation } from "./expect";
 
 
 export interface LabMeta {
@@ -20,7 +27,16 @@ export interface LabMeta {
 export type LabBlock =
   | { kind: "markdown"; text: string; line: number }
   | { kind: "vm"; text: string; line: number }
-  | { kind: "check"; text: string; line: number };
+  | { kind: "check"; text: string; line: number; timeout: number }
+  | { kind: "expect"; text: string; line: number; expect: Expectation[] }
+  | { kind: "hint"; text: string; line: number }
+  | { kind: "solution"; text: string; line: number };
+
+export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution"] as const;
+/** A check's time limit in seconds when its fence names none. */
+export const CHECK_TIMEOUT = 10;
+/** Frontmatter keys: the first three are required, the rest have defaults. */
+const KEYS = ["title", "summary", "id", "time", "topics", "disks", "views"];
 
 export interface LabStep {
   title: string;
@@ -43,7 +59,7 @@ export class LabFormatError extends Error {
   }
 }
 
-const FENCE = /^(`{3,}|~{3,})\s*([\w-]*)\s*$/;
+const FENCE = /^(`{3,}|~{3,})\s*([\w-]*)(.*)$/;
 
 export function parseLab(source: string, knownViews: readonly string[], file = "lab.md", folderId?: string): Lab {
   const lines = source.replace(/\r\n?/g, "\n").split("\n");
@@ -64,7 +80,10 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
     const i = lines.slice(1, end).findIndex((l) => l.startsWith(`${key}:`));
     return i < 0 ? 1 : i + 2;
   };
-  const str = (key: string) => {
+  for (const key of Object.keys(fm))
+    if (!KEYS.includes(key)) throw err(lineOf(key), `unknown frontmatter key "${key}" (known: ${KEYS.join(", ")})`);
+  const str = (key: string, fallback?: string) => {
+    if (fm[key] === undefined && fallback !== undefined) return fallback;
     if (typeof fm[key] !== "string" || !fm[key].trim()) throw err(lineOf(key), `frontmatter needs "${key}" (a non-empty string)`);
     return fm[key].trim() as string;
   };
@@ -73,15 +92,18 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
     if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw err(lineOf(key), `"${key}" must be a list of strings`);
     return v as string[];
   };
+  if (fm.time !== undefined && !(typeof fm.time === "number" && fm.time > 0) && typeof fm.time !== "string")
+    throw err(lineOf("time"), `"time" is minutes (a number) or a text such as "15 min"`);
   const meta: LabMeta = {
-    id: str("id"),
+    id: str("id", folderId ?? ""),
     title: str("title"),
-    summary: str("summary"),
-    time: typeof fm.time === "number" ? `${fm.time} min` : str("time"),
+    summary: str("summary", ""),
+    time: typeof fm.time === "number" ? `${fm.time} min` : str("time", ""),
     topics: list("topics"),
     disks: list("disks"),
     views: list("views"),
   };
+  if (!meta.id) throw err(1, `frontmatter needs "id" (the lab's folder name)`);
   if (!/^[a-z0-9][a-z0-9-]*$/.test(meta.id)) throw err(lineOf("id"), `id "${meta.id}" must be lowercase letters, digits and dashes`);
   if (folderId && meta.id !== folderId) throw err(lineOf("id"), `id "${meta.id}" does not match its folder "${folderId}"`);
   for (const v of meta.views)
@@ -106,12 +128,13 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
       const close = lines.findIndex((l, j) => j > i && l.trim() === fence[1]);
       if (close < 0) throw err(n, `the ${fence[1]} block opened here is never closed`);
       const tag = fence[2];
-      if (tag === "vm" || tag === "check") {
+      const info = fence[3].trim();
+      if ((BLOCK_TAGS as readonly string[]).includes(tag)) {
         flush();
         const text = lines.slice(i + 1, close).join("\n").trim();
         if (!text) throw err(n, `empty ${tag} block`);
         if (!steps.length) throw err(n, `a ${tag} block must be inside a step`);
-        steps.at(-1)!.blocks.push({ kind: tag, text, line: n });
+        steps.at(-1)!.blocks.push(block(tag as (typeof BLOCK_TAGS)[number], text, info, n, lines.slice(i + 1, close)));
       } else {
         if (!md.some((l) => l.trim())) mdLine = n;
         md.push(...lines.slice(i, close + 1));
@@ -132,6 +155,31 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
   }
   flush();
   if (!steps.length) throw err(end + 2, 'a lab needs at least one step (a "## " heading)');
-  for (const s of steps) if (!s.blocks.length) throw err(s.line, `step "${s.title}" is empty`);
+  for (const s of steps) {
+    if (!s.blocks.length) throw err(s.line, `step "${s.title}" is empty`);
+    for (const b of s.blocks)
+      if (b.kind === "expect")
+        for (const x of b.expect)
+          if (x.verdict !== undefined && !meta.views.includes(x.verdict))
+            throw err(b.line, `expect: verdict of view "${x.verdict}", which this lab does not show (its views: ${meta.views.join(", ") || "none"})`);
+  }
+  if (!meta.time) meta.time = `about ${steps.length * 5} min`;
   return { meta, steps };
+
+  function block(tag: (typeof BLOCK_TAGS)[number], text: string, info: string, n: number, body: string[]): LabBlock {
+    if (tag === "check") {
+      const m = info.match(/^(?:timeout=(\d+))?$/);
+      if (!m) throw err(n, `a check fence takes only "timeout=<seconds>", not "${info}"`);
+      const timeout = m[1] ? Number(m[1]) : CHECK_TIMEOUT;
+      if (timeout < 1 || timeout > 600) throw err(n, `a check's timeout is 1 to 600 seconds, not ${timeout}`);
+      return { kind: "check", text, line: n, timeout };
+    }
+    if (info) throw err(n, `a ${tag} fence takes nothing after its tag, not "${info}"`);
+    if (tag === "expect") {
+      const r = parseExpect(body.join("\n"));
+      if ("error" in r) throw err(n + r.line, `expect: ${r.error}`);
+      return { kind: "expect", text, line: n, expect: r.expect };
+    }
+    return { kind: tag, text, line: n };
+  }
 }

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { judge, parseExpect, parseRange, seenEvent, type Expectation } from "./expect";
+
+// lines as the guest's tracefs prints them (recorded on our kernel)
+const DISCARD = (clu: number, count: number, batched: number) =>
+  `              rm-231     [000] .....    52.391202: exfat_discard: dev 7,0 clu ${clu} count ${count} batched ${batched}`;
+const NIDSCAN = "  kworker/u2:1-19      [000] .....   120.104921: f2fs_free_nid_scan: dev = (7,0), phase = nat, start = 0, end = 455, scanned = 1, found = 452, skipped = 0";
+
+function ok(body: string): Expectation[] {
+  const r = parseExpect(body);
+  if ("error" in r) throw new Error(r.error);
+  return r.expect;
+}
+
+describe("expect blocks", () => {
+  it("parse ranges as N, N.., ..N and N..M", () => {
+    expect(parseRange(4)).toEqual({ min: 4, max: 4 });
+    expect(parseRange("4..")).toEqual({ min: 4, max: Infinity });
+    expect(parseRange("..4")).toEqual({ min: 0, max: 4 });
+    expect(parseRange("2..5")).toEqual({ min: 2, max: 5 });
+    for (const bad of ["5..2", "..", "x", -1, 1.5, "", "4-5"]) expect(parseRange(bad)).toBeNull();
+  });
+
+  it("read a mapping or a list, with where ranges and verdicts", () => {
+    expect(ok("event: exfat_discard\ncount: 4\nwhere: { batched: 1, clu: 10..20, comm: rm }")).toEqual([
+      { event: "exfat_discard", count: { min: 4, max: 4 }, where: { batched: { min: 1, max: 1 }, clu: { min: 10, max: 20 }, comm: "rm" }, line: 1 },
+    ]);
+    const two = ok("- event: f2fs_free_nid_scan\n- verdict: exfat-dir\n");
+    expect(two.map((x) => [x.event, x.verdict, x.line])).toEqual([["f2fs_free_nid_scan", undefined, 1], [undefined, "exfat-dir", 2]]);
+  });
+
+  it.each([
+    ["event: x\ncounts: 3", 1, /unknown key "counts"/],
+    ["- event: a\n- count: 3", 2, /an event: or a verdict:/],
+    ["event: a\ncount: many", 1, /count: is N/],
+    ["event: a\nwhere: [1]", 1, /where: is a mapping/],
+    ["event: Bad-Name", 1, /tracefs event name/],
+    ["- verdict: v\n  count: 1", 1, /nothing else/],
+    ["event: [a", 1, /not valid YAML/],
+    ["- 3", 1, /each expectation is a mapping/],
+  ])("refuse %j at its line", (body, line, msg) => {
+    const r = parseExpect(body);
+    expect("error" in r && r.line).toBe(line);
+    expect("error" in r && r.error).toMatch(msg);
+  });
+
+  it("read fields from tracefs lines: key=value, key = value, and the event table's decoding", () => {
+    expect(seenEvent(DISCARD(100, 16, 1))).toEqual({ event: "exfat_discard", fields: { comm: "rm", pid: "231", clu: "100", count: "16", batched: "1" } });
+    expect(seenEvent(NIDSCAN)?.fields).toMatchObject({ phase: "nat", start: "0", end: "455", found: "452" });
+    expect(seenEvent("not a trace line")).toBeNull();
+  });
+
+  it("judge counts and field values against what was seen, and say what was missing", () => {
+    const seen = [DISCARD(1, 1, 0), DISCARD(2, 1, 0), DISCARD(10, 16, 1), NIDSCAN].map((l) => seenEvent(l)!);
+    const [batched] = ok("event: exfat_discard\ncount: 1\nwhere: { batched: 1 }");
+    expect(judge(batched, seen, {}).ok).toBe(true);
+    const [four] = ok("event: exfat_discard\ncount: 4..\n");
+    const r = judge(four, seen, {});
+    expect(r.ok).toBe(false);
+    expect(r.message).toBe("Wanted: at least 4 exfat_discard events; saw 3 since this step opened.");
+    const [typo] = ok("event: exfat_discard\nwhere: { batchd: 1 }");
+    expect(judge(typo, seen, {}).message).toMatch(/no exfat_discard line has a field batchd \(its fields: comm, pid, clu, count, batched\)/);
+    const [none] = ok("event: exfat_empty_search");
+    expect(judge(none, seen, {}).ok).toBe(false);
+    const [upTo] = ok("event: exfat_empty_search\ncount: ..0");
+    expect(judge(upTo, seen, {}).ok).toBe(true);
+  });
+
+  it("judge a view's verdict: only agree passes", () => {
+    const [v] = ok("verdict: exfat-dir");
+    expect(judge(v, [], {}).ok).toBe(false);
+    expect(judge(v, [], { "exfat-dir": { state: "disagree", detail: "search 3 differs" } }).message).toMatch(/search 3 differs/);
+    expect(judge(v, [], { "exfat-dir": { state: "agree", detail: "12 of 12 records" } }).ok).toBe(true);
+  });
+});
