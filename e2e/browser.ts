@@ -4,6 +4,9 @@ import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { parseLab } from "../web/src/labs/lab-format";
+import { VIEW_IDS } from "../web/src/topics";
 
 export const ARTIFACTS = new URL("../test-results/", import.meta.url).pathname;
 
@@ -84,4 +87,23 @@ export async function runInTerminal(page: Page, command: string, timeoutMs = 30_
     if (Date.now() > deadline) throw new Error(`"${command}" did not finish within ${timeoutMs} ms; terminal ends with:\n${now.slice(-500)}`);
     await page.waitForTimeout(100);
   }
+}
+
+/**
+ * The lab page shows one step at a time: `run(n)` clicks the n-th "Run in VM" of the whole lab
+ * file (counted over all its steps, as the file reads), opening its step from the outline first.
+ */
+export function labRunner(page: Page, labId: string): (n: number) => Promise<void> {
+  const lab = parseLab(readFileSync(new URL(`../labs/${labId}/lab.md`, import.meta.url), "utf8"), VIEW_IDS, `labs/${labId}/lab.md`, labId);
+  const where: Array<[number, number]> = [];
+  lab.steps.forEach((s, i) => s.blocks.filter((b) => b.kind === "vm").forEach((_, j) => where.push([i, j])));
+  return async (n) => {
+    if (!where[n]) throw new Error(`${labId} has ${where.length} vm blocks, not ${n + 1}`);
+    const [step, k] = where[n];
+    if ((await page.locator(".lab-runner").getAttribute("data-step")) !== String(step)) {
+      await page.getByTestId(`outline-${step}`).click();
+      await page.locator(`.lab-runner[data-step="${step}"]`).waitFor();
+    }
+    await page.locator(".lab-runner .step > .vm-cmd button").nth(k).click();
+  };
 }

@@ -2,7 +2,7 @@
 // commands in it, and the exFAT view's numbers are the wasm model's.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
-import { launch, runInTerminal, screenshot } from "./browser";
+import { labRunner, launch, runInTerminal, screenshot } from "./browser";
 import { loadCoreModule } from "../web/src/shared/node-load";
 import { ExfatCore } from "../web/src/topics/exfat/exfat-core";
 import { ExfatLab } from "../web/src/topics/exfat/exfat-scenario";
@@ -42,7 +42,7 @@ describe("exfat-discard lab", () => {
   });
 
   it("starts by restoring the saved machine, at a shell prompt", async () => {
-    const status = page.locator('[role="status"]');
+    const status = page.locator(".vm-status");
     await page.waitForSelector('[data-phase="ready"], [data-phase="failed"]', { timeout: 150_000 });
     expect(await status.getAttribute("data-phase"), (await status.textContent()) ?? "").toBe("ready");
     expect(await status.getAttribute("data-start")).toBe("restored");
@@ -161,7 +161,7 @@ describe("exfat-discard lab", () => {
 
   it("shows the real kernel's discards live: 64 per cluster, then 4 batched for the same 4-run file", async () => {
     // step 1's "Run in VM" button makes and mounts the volume
-    await page.locator(".vm-cmd button").first().click();
+    await labRunner(page, "exfat-discard")(0);
     await runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts");
     await runInTerminal(page, "fslab-trace start exfat/exfat_discard");
     const write4runs = "for i in 1 2 3 4; do dd if=/dev/zero bs=64K count=1 >> /mnt/x/frag 2>/dev/null; dd if=/dev/zero bs=4K count=1 >> /mnt/x/log 2>/dev/null; done; sync";
@@ -215,7 +215,7 @@ describe("exfat-empty-hint lab", () => {
 
   it("the kernel's searches are the model's, record for record, with the hint and without", async () => {
     await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
-    const run = (n: number) => page.locator(".vm-cmd button").nth(n).click();
+    const run = labRunner(page, "exfat-empty-hint");
     const verdict = () => page.getByTestId("model-verdict").getAttribute("data-hint").catch(() => null);
     await run(0); // make, mount, trace
     await runInTerminal(page, "grep -c ' /mnt/d exfat' /proc/mounts");
@@ -231,8 +231,9 @@ describe("exfat-empty-hint lab", () => {
     // the last run was without the hint: where did the model put each name?
     const model = runDirScript(m, false, LAB_SCENARIO);
     model.dir.dispose();
-    await page.locator(".vm-cmd button").nth(3).click(); // stop the trace, hint back on
-    await page.locator(".vm-cmd button").nth(4).click(); // umount, copy to /mnt/host
+    const run = labRunner(page, "exfat-empty-hint");
+    await run(3); // stop the trace, hint back on
+    await run(4); // umount, copy to /mnt/host
     await runInTerminal(page, "ls /mnt/host/dir.img");
     await page.getByRole("button", { name: "Inspect dir.img" }).click();
     await expect.poll(() => page.getByTestId("disk-view").textContent().catch(() => ""), { timeout: 60_000 }).toMatch(/exFAT,/);
@@ -288,7 +289,7 @@ describe("write-path lab", () => {
 
   it("traces an O_DIRECT write in the guest: the writer's own call reaches mq-deadline and the loop driver", async () => {
     await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
-    const run = (n: number) => page.locator(".vm-cmd button").nth(n).click();
+    const run = labRunner(page, "write-path");
     await run(0); // the disk, mq-deadline
     await runInTerminal(page, "grep -c ' /mnt/wp ext4' /proc/mounts", 60_000);
     await run(1); // function_graph and the graph helper
@@ -326,7 +327,7 @@ describe("f2fs-clue lab", () => {
 
   it("streams the kernel's free-NID scans and finds them the model's, record for record, upstream and lazy", async () => {
     await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
-    const run = (n: number) => page.locator(".vm-cmd button").nth(n).click();
+    const run = labRunner(page, "f2fs-clue");
     const match = (r: number) => page.getByTestId(`nid-run-${r}`).getAttribute("data-match").catch(() => null);
     await run(0); // the volume, the trace, the mount
     await runInTerminal(page, "grep -c ' /mnt/f f2fs' /proc/mounts", 60_000);
@@ -345,7 +346,7 @@ describe("f2fs-clue lab", () => {
   });
 
   it("reads the NAT the kernel wrote through /mnt/host: valid NIDs per block are the model's", async () => {
-    await page.locator(".vm-cmd button").nth(3).click(); // stop the trace, unmount, copy the metadata area
+    await labRunner(page, "f2fs-clue")(3); // stop the trace, unmount, copy the metadata area
     await runInTerminal(page, "ls -l /mnt/host/f2fs.img", 120_000);
     await page.getByRole("button", { name: "Inspect f2fs.img" }).click();
     await expect.poll(() => page.getByTestId("f2fs-disk").textContent(), { timeout: 60_000 }).toMatch(/valid NIDs in 512 NAT blocks/);
@@ -369,7 +370,7 @@ describe("mq-deadline lab", () => {
 
   it("follows the kernel's mq-deadline decisions live, each one the model's from the same lists, for two runs with their own tunables", async () => {
     await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
-    const run = (n: number) => page.locator(".vm-cmd button").nth(n).click();
+    const run = labRunner(page, "mq-deadline");
     const panel = page.getByTestId("kernel-deadline-live");
     await run(0); // null_blk, mq-deadline
     await runInTerminal(page, "cat $Q/iosched/read_expire", 60_000);
@@ -411,7 +412,7 @@ describe("ext4-lbs lab", () => {
     try {
       await b.page.goto(`${base()}#/lab/ext4-lbs`);
       await b.page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
-      const run = (n: number) => b.page.locator(".vm-cmd button").nth(n).click();
+      const run = labRunner(b.page, "ext4-lbs");
       await run(0); // three volumes
       await runInTerminal(b.page, "grep -c ' /mnt/lbs ext4' /proc/mounts", 60_000);
       await run(1); // measure
@@ -440,7 +441,7 @@ describe("cold boot", () => {
       await b.page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
       await b.page.getByRole("button", { name: "Cold boot" }).click();
       await b.page.waitForSelector('[data-phase="ready"][data-start="cold"], [data-phase="failed"]', { timeout: 150_000 });
-      expect(await b.page.locator('[role="status"]').getAttribute("data-phase")).toBe("ready");
+      expect(await b.page.locator(".vm-status").getAttribute("data-phase")).toBe("ready");
       expect(await runInTerminal(b.page, "uname -r")).toMatch(/^7\.2\.\d+/);
     } finally {
       await b.close();
@@ -461,7 +462,7 @@ describe("a VM that cannot start", () => {
           await b.page.getByRole("button", { name: "Cold boot" }).click();
         }
         await b.page.waitForSelector('[data-phase="failed"]', { timeout: 60_000 });
-        expect(await b.page.locator('[role="status"]').textContent()).toMatch(new RegExp(`Could not load .*${file.source}`));
+        expect(await b.page.locator(".vm-status").textContent()).toMatch(new RegExp(`Could not load .*${file.source}`));
       } finally {
         await b.close();
       }

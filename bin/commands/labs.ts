@@ -4,6 +4,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseLab } from "../../web/src/labs/lab-format";
 import { loadTopics } from "../../web/src/topics/node-index";
+import { parseExport, reportCsv, reportRow, reportText, sha256Hex, type ReportRow } from "../../web/src/labs/report";
+import { UsageError } from "../../web/src/shared/cli-args";
 
 export async function labsCheck(dir = "labs"): Promise<number> {
   if (!existsSync(dir)) {
@@ -30,5 +32,50 @@ export async function labsCheck(dir = "labs"): Promise<number> {
     }
   }
   console.log(`${ids.length - bad} of ${ids.length} labs valid`);
+  return bad ? 1 : 0;
+}
+
+/**
+ * fslab labs report FILE|DIR... [--csv] [--labs DIR]: the progress files learners downloaded
+ * ("Download my progress"), one row each; a file made on another version of its lab (its
+ * lab.md hash differs from the one in --labs, default labs/) is marked. Unreadable files are
+ * named on stderr and make the exit status 1; the table still lists the others.
+ */
+export async function labsReport(args: string[]): Promise<number> {
+  const csv = args.includes("--csv");
+  const li = args.indexOf("--labs");
+  if (li >= 0 && !args[li + 1]) throw new UsageError("--labs needs a directory");
+  const labsDir = li >= 0 ? args[li + 1] : "labs";
+  const paths = args.filter((a, i) => a !== "--csv" && (li < 0 || (i !== li && i !== li + 1)));
+  for (const a of paths) if (a.startsWith("--")) throw new UsageError(`labs report: unknown option ${a}`);
+  if (!paths.length) throw new UsageError("labs report needs progress files or folders of them");
+  const files: string[] = [];
+  for (const p of paths) {
+    if (!existsSync(p)) throw new UsageError(`labs report: no file or folder ${p}`);
+    if (statSync(p).isDirectory()) files.push(...readdirSync(p).filter((f) => f.endsWith(".json")).sort().map((f) => join(p, f)));
+    else files.push(p);
+  }
+  const hashes = new Map<string, string | undefined>();
+  const hashOf = async (lab: string) => {
+    if (!hashes.has(lab)) {
+      const f = join(labsDir, lab, "lab.md");
+      hashes.set(lab, existsSync(f) ? await sha256Hex(readFileSync(f, "utf8")) : undefined);
+    }
+    return hashes.get(lab);
+  };
+  const rows: ReportRow[] = [];
+  let bad = 0;
+  for (const f of files) {
+    const x = parseExport(readFileSync(f, "utf8"));
+    if ("error" in x) {
+      console.error(`${f}: ${x.error}`);
+      bad++;
+      continue;
+    }
+    rows.push(reportRow(f, x, await hashOf(x.lab)));
+  }
+  process.stdout.write(csv ? reportCsv(rows) : reportText(rows));
+  const other = rows.filter((r) => r.otherVersion).length;
+  if (!csv) console.error(`${rows.length} progress file${rows.length === 1 ? "" : "s"}${other ? `, ${other} for another version of its lab` : ""}${bad ? `, ${bad} unreadable` : ""}`);
   return bad ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 // fslab <command>: see usage() below. `fslab simulate <name>` finds its command in the topic
 // manifests (web/src/topics/<id>/topic.ts): this file names no topic.
-import { labsCheck } from "./labs";
+import { labsCheck, labsReport } from "./labs";
 import { vmCommand } from "./vm";
 import { bench } from "./bench";
 import { benchVm } from "./bench-vm";
@@ -16,6 +16,8 @@ async function usageText(): Promise<string> {
 ${(await simulateUsageLines()).join("\n")}
   fslab simulate                                the options of each
   fslab labs check [dir]                        validate every lab (default: labs/)
+  fslab labs report FILE|DIR... [--csv] [--labs DIR]
+                                                one row per learner's progress file ("Download my progress")
   fslab readme [--check]                        rewrite the README's lists of views and playgrounds from the topic manifests
   fslab bench [exfat|blk|f2fs|frames|vm]        print the benchmarks (wasm vs native, frame times in Chromium, boot time)
   fslab bench-vm [scenario...]                  run the seeds' experiments in the guest, print tables
@@ -30,10 +32,11 @@ try {
   else if (cmd === "inspect") code = await inspectCommand(args);
   else if (cmd === "simulate") code = await simulateCommand(args);
   else if (cmd === "labs" && args[0] === "check") code = await labsCheck(args[1]);
+  else if (cmd === "labs" && args[0] === "report") code = await labsReport(args.slice(1));
   else if (cmd === "readme") code = await readmeCommand(args);
   else if (cmd === "bench") code = await bench(args);
   else if (cmd === "bench-vm") code = await benchVm(args);
-  else if (cmd === "labs") throw new UsageError(args[0] ? `no labs command "${args[0]}" (check)` : "which command? (check)");
+  else if (cmd === "labs") throw new UsageError(args[0] ? `no labs command "${args[0]}" (check, report)` : "which command? (check, report)");
   else throw new UsageError(cmd ? `no command "${cmd}"` : "no command given");
   process.exit(code);
 } catch (e) {

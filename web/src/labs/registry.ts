@@ -6,6 +6,8 @@ const sources = import.meta.glob("@labs/*/lab.md", { query: "?raw", import: "def
 
 export interface LabEntry {
   id: string;
+  /** the lab file's text: its hash tells one version of the lab from another */
+  source: string;
   lab?: Lab;
   error?: string;
 }
@@ -14,9 +16,9 @@ export const LABS: LabEntry[] = Object.entries(sources)
   .map(([path, source]) => {
     const id = path.split("/").at(-2)!;
     try {
-      return { id, lab: parseLab(source, VIEW_IDS, `labs/${id}/lab.md`, id) };
+      return { id, source, lab: parseLab(source, VIEW_IDS, `labs/${id}/lab.md`, id) };
     } catch (e) {
-      return { id, error: e instanceof Error ? e.message : String(e) };
+      return { id, source, error: e instanceof Error ? e.message : String(e) };
     }
   })
   .sort((a, b) => a.id.localeCompare(b.id));

@@ -1,38 +1,126 @@
-// One lab: its steps beside the guest's terminal and the lab's views.
-import { Suspense, useCallback, useRef, useState } from "react";
+// One lab: its steps, one at a time (LabRunner), beside the guest's terminal and the lab's
+// views. Before the VM starts, the learner's stored progress and newest machine are looked up
+// in IndexedDB: a reload comes back to the same step, on the same machine.
+import { Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { LABS } from "../labs/registry";
-import { LabSteps } from "../labs/LabSteps";
-import { VmConsole, type VmHandle } from "../vm/VmConsole";
+import { LabRunner } from "../labs/LabRunner";
+import { loadProgress, newestSnapshot, type LabProgress } from "../labs/progress";
+import { seenEvent, type SeenEvent, type Verdict } from "../labs/expect";
+import { sha256Hex } from "../labs/report";
+import type { Lab } from "../labs/lab-format";
+import { VmConsole, type StartFrom, type VmHandle } from "../vm/VmConsole";
+import { GUEST_BUILD, gunzip, snapshotMismatch } from "../vm/snapshot";
 import { view } from "../topics";
 import { lazyOf } from "../shared/lazy";
 import type { LiveTrace } from "../shared/topic";
 import type { TraceStats } from "../vm/trace-channel";
-
 import { LiveBuffer } from "../shared/live-buffer";
+
+/** Events kept for a step's `expect` blocks; beyond this the oldest go. */
+const MAX_STEP_EVENTS = 100_000;
+
+interface Session {
+  progress: LabProgress;
+  notices: string[];
+  startFrom: StartFrom | null;
+  restoredStep: number | null;
+  /** the machine could not come back: offer to rerun the passed steps' commands */
+  rerun: boolean;
+}
+
+async function openSession(lab: Lab, source: string): Promise<Session> {
+  const hash = await sha256Hex(source);
+  const { progress, notice } = await loadProgress(lab.meta.id, hash, GUEST_BUILD, lab.steps.map((s) => s.title));
+  const notices = notice ? [notice] : [];
+  const anyPassed = progress.steps.some((s) => s.passedAt);
+  let snap;
+  try {
+    snap = await newestSnapshot(lab.meta.id);
+  } catch (e) {
+    notices.push(e instanceof Error ? e.message : String(e));
+  }
+  if (!snap) return { progress, notices, startFrom: null, restoredStep: null, rerun: anyPassed && progress.step > 0 };
+  const why = snapshotMismatch(snap);
+  if (why) {
+    notices.push(`Your machine from step ${snap.step + 1} cannot be restored here: ${why}. The lab's own machine starts instead.`);
+    return { progress, notices, startFrom: null, restoredStep: null, rerun: anyPassed };
+  }
+  try {
+    return { progress, notices, startFrom: { state: await gunzip(snap.gz), label: `your machine from step ${snap.step + 1}` }, restoredStep: snap.step, rerun: false };
+  } catch (e) {
+    notices.push(`Your machine from step ${snap.step + 1} could not be read back (${e instanceof Error ? e.message : e}). The lab's own machine starts instead.`);
+    return { progress, notices, startFrom: null, restoredStep: null, rerun: anyPassed };
+  }
+}
 
 export function LabPage({ id }: { id: string }) {
   const entry = LABS.find((l) => l.id === id);
   const [vm, setVm] = useState<VmHandle | null>(null);
+  const [session, setSession] = useState<Session | null>(null);
+  const [verdicts, setVerdicts] = useState<Record<string, Verdict>>({});
   // the streamed events, in one bounded buffer for the page's life (not a copy of all so far per batch)
   const buffer = useRef(new LiveBuffer());
+  const stepEvents = useRef<SeenEvent[]>([]);
   const [live, setLive] = useState<LiveTrace>(() => ({ events: new Uint32Array(0), stats: null, lines: buffer.current.lines, version: 0 }));
   const onTrace = useCallback((records: Uint32Array, stats: TraceStats, lines: string[]) => {
     const b = buffer.current;
     b.append(records, lines);
+    const seen = stepEvents.current;
+    for (const l of lines) {
+      const e = seenEvent(l);
+      if (e) seen.push(e);
+    }
+    if (seen.length > MAX_STEP_EVENTS) seen.splice(0, seen.length - MAX_STEP_EVENTS);
     setLive({ events: b.events, stats, lines: b.lines, version: b.version, dropped: b.droppedRecords || b.droppedLines ? { records: b.droppedRecords, lines: b.droppedLines } : undefined });
   }, []);
+  const events = useCallback(() => stepEvents.current, []);
+  const clearEvents = useCallback(() => void (stepEvents.current = []), []);
+
+  useEffect(() => {
+    if (!entry?.lab) return;
+    let live = true;
+    openSession(entry.lab, entry.source).then((s) => live && setSession(s));
+    return () => void (live = false);
+  }, [entry]);
+
   if (!entry) return <p>There is no lab "{id}". <a href="#/">All labs</a></p>;
   if (!entry.lab) return <p className="error">This lab has an error: {entry.error}</p>;
-  const { meta, steps } = entry.lab;
+  const lab = entry.lab;
+  const { meta } = lab;
+  const rerun = () => {
+    if (!vm || !session) return;
+    lab.steps.forEach((s, i) => {
+      if (!session.progress.steps[i]?.passedAt) return;
+      for (const b of s.blocks) if (b.kind === "vm") b.text.split("\n").forEach((l) => vm.type(l + "\n"));
+    });
+    setSession({ ...session, rerun: false });
+  };
   return (
     <div className="lab-page">
       <article className="lab-text">
         <h1>{meta.title}</h1>
         <p className="muted">{meta.time}</p>
-        <LabSteps steps={steps} vm={vm} />
+        {session?.notices.map((n, i) => (
+          <p key={i} className="notice" role="status" data-testid="lab-notice">
+            {n}
+          </p>
+        ))}
+        {session?.rerun && (
+          <p className="notice">
+            The machine does not hold what your passed steps made.{" "}
+            <button disabled={!vm} onClick={rerun} data-testid="rerun-passed">
+              Rerun the commands of the steps you passed
+            </button>
+          </p>
+        )}
+        {session ? (
+          <LabRunner lab={lab} progress={session.progress} vm={vm} restoredStep={session.restoredStep} events={events} clearEvents={clearEvents} verdicts={verdicts} />
+        ) : (
+          <p className="muted">Looking for your progress…</p>
+        )}
       </article>
       <div className="lab-work">
-        <VmConsole onReady={setVm} onTrace={onTrace} />
+        {session && <VmConsole onReady={setVm} onTrace={onTrace} startFrom={session.startFrom} />}
         {live.dropped && (
           <p className="muted" role="status" data-testid="live-dropped">
             To keep the page's memory bounded over a long session, the oldest kernel events were let go: {live.dropped.records} records and{" "}
@@ -40,11 +128,11 @@ export function LabPage({ id }: { id: string }) {
           </p>
         )}
         <Suspense fallback={<p className="muted">Loading the lab's views…</p>}>
-          {meta.views.map((id) => {
-            const spec = view(id);
-            if (!spec) return <p key={id} className="error">This lab names a view "{id}" that no topic declares.</p>;
+          {meta.views.map((vid) => {
+            const spec = view(vid);
+            if (!spec) return <p key={vid} className="error">This lab names a view "{vid}" that no topic declares.</p>;
             const View = lazyOf(spec.load);
-            return <View key={id} live={live} vm={vm} />;
+            return <View key={vid} live={live} vm={vm} onVerdict={(v: Verdict) => setVerdicts((o) => (o[vid]?.state === v.state && o[vid]?.detail === v.detail ? o : { ...o, [vid]: v }))} />;
           })}
         </Suspense>
       </div>

@@ -9,6 +9,7 @@
 import type { ComponentType } from "react";
 import type { ParamSchema } from "./params";
 import type { VmHandle } from "../vm/VmConsole";
+import type { Verdict } from "../labs/expect";
 import type { TraceStats } from "../vm/trace-channel";
 
 /** A playground page: #/play/<route>?<params>. */
@@ -36,6 +37,8 @@ export interface LiveTrace {
 export interface LabViewProps {
   live: LiveTrace;
   vm: VmHandle | null;
+  /** A view that sets its model against the kernel says what it found (a lab's `expect: verdict:`). */
+  onVerdict?: (v: Verdict) => void;
 }
 
 /** A view a lab's frontmatter (`views:`) may name. */

@@ -6,20 +6,37 @@ import "@xterm/xterm/css/xterm.css";
 import { VmHost } from "./vm-host";
 import type { BootStatus } from "./guest";
 import type { TraceStats } from "./trace-channel";
+import type { CheckRun } from "./agent";
 
 export interface VmHandle {
   /** Type a command line into the guest's shell. */
   type(text: string): void;
   /** The bytes of a file the guest put in /mnt/host (the 9p share), e.g. a disk image. */
   readSharedFile(name: string): Promise<Uint8Array>;
+  /** Run a script through the guest's check agent, out of the learner's shell. */
+  check(script: string, timeoutSeconds: number): Promise<CheckRun>;
+  /** The whole machine, as v86 saves it. */
+  saveState(): Promise<ArrayBuffer>;
+  /** Put the machine back to a saved state; `note` is written in the terminal. */
+  restoreState(state: ArrayBuffer, note: string): Promise<void>;
+  /** Where this machine came from: "snapshot" (the learner's), "saved" (the build's) or "cold". */
+  origin: "snapshot" | "saved" | "cold";
+}
+
+export interface StartFrom {
+  state: ArrayBuffer;
+  /** for the status line: "your machine from step 3" */
+  label: string;
 }
 
 interface Props {
   onReady?: (vm: VmHandle | null) => void;
   onTrace?: (records: Uint32Array, stats: TraceStats, lines: string[]) => void;
+  /** A learner's snapshot to start from instead of the build's saved machine (first start only). */
+  startFrom?: StartFrom | null;
 }
 
-export function VmConsole({ onReady, onTrace }: Props) {
+export function VmConsole({ onReady, onTrace, startFrom }: Props) {
   const termEl = useRef<HTMLDivElement>(null);
   const termHint = useRef<HTMLParagraphElement>(null);
   const hostTrace = useRef(onTrace);
@@ -33,13 +50,28 @@ export function VmConsole({ onReady, onTrace }: Props) {
     const term = new Terminal({ cols: 80, rows: 24, convertEol: false, cursorBlink: true, fontSize: 13, scrollback: 5000 });
     term.open(termEl.current!);
     const encoder = new TextEncoder();
+    // a learner's snapshot only on the first start: "Try again" and "Cold boot" leave it
+    const snapshot = attempt.n === 0 && !attempt.cold ? startFrom : null;
     const host = new VmHost({
       onOutput: (bytes) => term.write(bytes),
       onTrace: (records, stats, lines) => hostTrace.current?.(records, stats, lines),
       onStatus: (s) => {
+        const origin = snapshot ? "snapshot" : host.coldReason ? "cold" : "saved";
+        if (s.phase === "failed" && snapshot) s = { ...s, message: `${s.message} (starting from ${snapshot.label}). "Try again" starts the lab's own saved machine instead.` };
         setStatus(s);
         setStart(host.coldReason ? "cold" : "restored");
-        if (s.phase === "ready") onReady?.({ type: (text) => host.send(text), readSharedFile: (name) => host.readSharedFile(name) });
+        if (s.phase === "ready")
+          onReady?.({
+            type: (text) => host.send(text),
+            readSharedFile: (name) => host.readSharedFile(name),
+            check: (script, t) => host.agent.run(script, t),
+            saveState: () => host.saveState(),
+            restoreState: async (state, note) => {
+              await host.restoreState(state);
+              term.write(`\r\n\x1b[7m ${note} \x1b[0m\r\n`);
+            },
+            origin,
+          });
       },
     });
     term.onData((data) => host.sendBytes(encoder.encode(data)));
@@ -73,7 +105,7 @@ export function VmConsole({ onReady, onTrace }: Props) {
     term.textarea?.setAttribute("aria-describedby", hint.id);
     term.textarea?.addEventListener("focus", onFocus);
     term.textarea?.addEventListener("blur", onBlur);
-    host.boot(attempt.cold);
+    host.boot(attempt.cold, snapshot ?? undefined);
     (window as any).__fslabTerminal = term; // read by the e2e tests
     return () => {
       onReady?.(null);

@@ -8,6 +8,7 @@ import v86WasmUrl from "v86/build/v86.wasm?url";
 import manifest from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { TraceChannel, type TraceStats } from "./trace-channel";
+import { AgentClient } from "./agent";
 import { BootWatcher, GUEST, machineOptions, STATE_FILE, stateMismatch, type BootStatus, type StateInfo } from "./guest";
 
 export interface VmHostEvents {
@@ -32,28 +33,36 @@ export class VmHost {
   private flushScheduled = false;
   private decoder = new TextDecoder();
   private trace = new TraceChannel();
+  /** The guest's check agent (virtio-console port 2, /dev/hvc2): a lab's checks run there. */
+  readonly agent = new AgentClient((bytes) => (this.emulator as any)?.bus.send("virtio-console2-input-bytes", bytes));
   /** Why this start is a cold boot (null when restoring the saved state). */
   coldReason: string | null = null;
+  /** What was restored when it was a learner's snapshot, not the build's saved machine. */
+  restoredFrom: string | null = null;
   private loaded = false; // v86 has built the machine ("emulator-loaded")
 
   constructor(private events: VmHostEvents) {}
 
   /**
    * Start the guest: restore the saved state (about a second) unless `cold` is asked for
-   * or the state does not fit this emulator, in which case boot the kernel (8–16 s).
+   * or the state does not fit this emulator, in which case boot the kernel (8–16 s). A
+   * `snapshot` (a learner's machine from IndexedDB, already checked to fit) comes first.
    */
-  boot(cold = false): void {
+  boot(cold = false, snapshot?: { state: ArrayBuffer; label: string }): void {
     this.started = performance.now();
     const mismatch = stateMismatch((manifest as { state?: StateInfo }).state, v86Package.version);
-    const restore = !cold && mismatch === null;
-    this.coldReason = cold ? "cold boot requested" : mismatch;
-    this.status("loading", restore ? "Loading the saved machine" : "Loading the kernel and initramfs", 0);
+    const restore = !!snapshot || (!cold && mismatch === null);
+    this.coldReason = snapshot ? null : cold ? "cold boot requested" : mismatch;
+    this.restoredFrom = snapshot?.label ?? null;
+    this.status("loading", snapshot ? `Loading ${snapshot.label}` : restore ? "Loading the saved machine" : "Loading the kernel and initramfs", 0);
     const emulator = new V86({
       ...machineOptions(),
       wasm_path: v86WasmUrl,
       bios: { url: vmUrl("bios.bin") },
       vga_bios: { url: vmUrl("vgabios-stdvga.bin") },
-      ...(restore
+      ...(snapshot
+        ? { initial_state: { buffer: snapshot.state } }
+        : restore
         ? { initial_state: { url: vmUrl(STATE_FILE) } }
         : { bzimage: { url: vmUrl("bzImage") }, initrd: { url: vmUrl("initramfs.cpio.gz") } }),
     });
@@ -77,6 +86,7 @@ export class VmHost {
       } else this.status("booting", `Booting Linux (${this.coldReason})`);
     });
     emulator.add_listener("serial0-output-byte", (byte: number) => this.onByte(byte));
+    emulator.add_listener("virtio-console2-output-bytes" as "virtio-console0-output-bytes", (bytes: Uint8Array) => this.agent.feed(bytes));
     // port 1 (the guest's /dev/hvc1); v86's typings name only port 0's event
     emulator.add_listener("virtio-console1-output-bytes" as "virtio-console0-output-bytes", (bytes: Uint8Array) => {
       this.trace.feed(bytes);
@@ -98,6 +108,21 @@ export class VmHost {
   /** Raw bytes to the serial port: keystrokes from xterm.js arrive as UTF-8. */
   sendBytes(bytes: Uint8Array): void {
     this.emulator?.serial_send_bytes(0, bytes);
+  }
+
+  /** The whole machine now, as v86 saves it (about 40 MiB, mostly zeroed pages). */
+  async saveState(): Promise<ArrayBuffer> {
+    if (!this.emulator || this.watcher.phase !== "ready") throw new Error("the VM is not running");
+    return this.emulator.save_state();
+  }
+
+  /** Put the machine back to a saved state; checks in flight are given up. */
+  async restoreState(state: ArrayBuffer): Promise<void> {
+    if (!this.emulator) throw new Error("the VM is not running");
+    this.agent.reset();
+    await this.emulator.restore_state(state);
+    // the restored shell sits at its prompt: ask for a fresh one
+    this.emulator.serial0_send("\n");
   }
 
   /** A file the guest copied into /mnt/host (the 9p share), e.g. a disk image to inspect. */
@@ -151,7 +176,7 @@ export class VmHost {
       if (phase === "userland") this.status("userland", "Starting the shell");
       else if (phase === "ready") {
         if (this.timer) clearTimeout(this.timer);
-        const how = this.coldReason ? `booted cold: ${this.coldReason}` : "restored the saved machine";
+        const how = this.coldReason ? `booted cold: ${this.coldReason}` : this.restoredFrom ? `restored ${this.restoredFrom}` : "restored the saved machine";
         this.status("ready", `Ready in ${((performance.now() - this.started) / 1000).toFixed(1)} s (${how})`);
       } else if (phase === "failed") this.fail(this.watcher.failure!);
     });

@@ -1,0 +1,429 @@
+// A lab one step at a time: the outline (step N of M, a mark on each passed step), the step's
+// text and commands, its checks (on "Check", on Next, and on their own every few seconds while
+// the step is open), hints one at a time, the solution on request; the machine snapshotted as
+// each step opens so "Reset this step" can put it back; progress kept in IndexedDB.
+import { useCallback, useEffect, useRef, useState } from "react";
+import { renderMarkdown } from "./markdown";
+import type { Lab, LabStep } from "./lab-format";
+import { describeExpectation, type SeenEvent, type Verdict } from "./expect";
+import { hasChecks, outcomeText, runChecks, type CheckOutcome } from "./checks";
+import { clearLab, getSnapshot, putSnapshot, saveProgress, StoreError, type LabProgress } from "./progress";
+import { progressExport } from "./report";
+import { gunzip, gzip, HERE } from "../vm/snapshot";
+import type { VmHandle } from "../vm/VmConsole";
+
+/** How often an open step's checks run on their own. */
+const POLL_MS = 3000;
+
+export interface RunnerProps {
+  lab: Lab;
+  progress: LabProgress;
+  vm: VmHandle | null;
+  /** the step whose snapshot the machine was started from (a reload), if it was */
+  restoredStep: number | null;
+  /** kernel events the page parsed since clearEvents() */
+  events(): readonly SeenEvent[];
+  clearEvents(): void;
+  verdicts: Readonly<Record<string, Verdict>>;
+}
+
+interface Timing {
+  snapshotMs?: number;
+  snapshotBytes?: number;
+  rawBytes?: number;
+  resetMs?: number;
+}
+
+export function LabRunner({ lab, progress: initial, vm, restoredStep, events, clearEvents, verdicts }: RunnerProps) {
+  const [progress, setProgress] = useState(initial);
+  const [outcome, setOutcome] = useState<CheckOutcome | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [offerSkip, setOfferSkip] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [timing, setTiming] = useState<Timing>({});
+  const [busy, setBusy] = useState<string | null>(null);
+  const [confirmStartOver, setConfirmStartOver] = useState(false);
+  const stepSnap = useRef<{ step: number; gz: Blob } | null>(null);
+  const snapped = useRef<{ step: number; vm: VmHandle } | null>(null);
+  const openedAt = useRef(performance.now());
+  const heading = useRef<HTMLHeadingElement>(null);
+  const checkingRef = useRef(false);
+  const progressRef = useRef(progress);
+  progressRef.current = progress;
+
+  const n = progress.step;
+  const step = lab.steps[n];
+  const rec = progress.steps[n];
+  const passed = !!rec.passedAt;
+  const checked = hasChecks(step);
+
+  /** Change the progress, and store it (a store error is shown, the page goes on). */
+  const update = useCallback((f: (p: LabProgress) => void) => {
+    const p = structuredClone(progressRef.current);
+    f(p);
+    progressRef.current = p;
+    setProgress(p);
+    saveProgress(p).catch((e) => setProblem(e instanceof StoreError ? e.message : String(e)));
+  }, []);
+
+  /** Keep the machine: in memory for "Reset this step", in IndexedDB for a reload. */
+  const snapshot = useCallback(
+    async (kind: "step" | "latest", at: number) => {
+      if (!vm) return;
+      const t0 = performance.now();
+      const state = await vm.saveState();
+      const gz = await gzip(state);
+      const ms = performance.now() - t0;
+      if (kind === "step") stepSnap.current = { step: at, gz };
+      setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength }));
+      await putSnapshot(kind, { lab: lab.meta.id, step: at, ...HERE, savedAt: Date.now(), gz, rawBytes: state.byteLength });
+    },
+    [vm, lab.meta.id],
+  );
+
+  // A step opens: its events start from now, and the machine is snapshotted as it begins
+  // (unless it was just started from this very step's snapshot).
+  useEffect(() => {
+    clearEvents();
+    setOutcome(null);
+    setOfferSkip(false);
+    openedAt.current = performance.now();
+    heading.current?.focus();
+    return () => {
+      const ms = performance.now() - openedAt.current;
+      update((p) => (p.steps[n].openMs += ms));
+    };
+  }, [n]);
+
+  useEffect(() => {
+    if (!vm || (snapped.current?.step === n && snapped.current.vm === vm)) return;
+    const first = snapped.current === null;
+    snapped.current = { step: n, vm };
+    if (first && vm.origin === "snapshot" && restoredStep === n) return; // its snapshot is stored already
+    snapshot("step", n).catch((e) => setProblem(e instanceof Error ? e.message : String(e)));
+  }, [vm, n]);
+
+  const check = useCallback(
+    async (why: "auto" | "asked"): Promise<CheckOutcome | null> => {
+      if (!vm || checkingRef.current) return null;
+      checkingRef.current = true;
+      setChecking(true);
+      try {
+        const o = await runChecks(step, vm, events(), verdicts);
+        if (progressRef.current.step !== n) return null; // the learner moved on meanwhile
+        setOutcome(o);
+        const wasPassed = !!progressRef.current.steps[n].passedAt;
+        update((p) => {
+          const s = p.steps[n];
+          if (why === "auto") s.autoChecks++;
+          else s.attempts++;
+          s.lastResult = o.ok ? "pass" : o.items.some((i) => i.error) ? "error" : "fail";
+          s.lastOutput = o.items.map((i) => i.output ?? i.message).join("\n").slice(0, 4000);
+          if (o.ok && !s.passedAt) s.passedAt = Date.now();
+        });
+        if (o.ok && !wasPassed) snapshot("latest", n).catch((e) => setProblem(e instanceof Error ? e.message : String(e)));
+        return o;
+      } finally {
+        checkingRef.current = false;
+        setChecking(false);
+      }
+    },
+    [vm, step, n, verdicts, events],
+  );
+
+  // checks on their own while the step is open, until it passes
+  useEffect(() => {
+    if (!vm || passed || !checked) return;
+    const t = setInterval(() => void check("auto"), POLL_MS);
+    return () => clearInterval(t);
+  }, [vm, passed, checked, check]);
+
+  const go = (to: number) => {
+    if (to < 0 || to >= lab.steps.length) return;
+    update((p) => (p.step = to));
+  };
+
+  const next = async () => {
+    if (passed || !checked) {
+      if (!checked && !rec.passedAt) update((p) => (p.steps[n].passedAt = Date.now()));
+      return go(n + 1 < lab.steps.length ? n + 1 : n);
+    }
+    const o = await check("asked");
+    if (o?.ok) go(n + 1 < lab.steps.length ? n + 1 : n);
+    else setOfferSkip(true);
+  };
+
+  const skip = () => {
+    update((p) => (p.steps[n].skippedAt = Date.now()));
+    go(n + 1);
+  };
+
+  const resetStep = async () => {
+    if (!vm) return;
+    setBusy("Putting the machine back…");
+    try {
+      const t0 = performance.now();
+      let gz = stepSnap.current?.step === n ? stepSnap.current.gz : null;
+      if (!gz) {
+        const s = await getSnapshot(lab.meta.id, "step");
+        if (s?.step === n) gz = s.gz;
+      }
+      if (!gz) throw new Error("there is no snapshot of this step's start (the machine was not running when it opened)");
+      await vm.restoreState(await gunzip(gz), `The machine is back as it was when step ${n + 1} began.`);
+      setTiming((t) => ({ ...t, resetMs: performance.now() - t0 }));
+      clearEvents();
+      setOutcome(null);
+      update((p) => {
+        const s = p.steps[n];
+        s.resets++;
+        delete s.passedAt;
+        delete s.skippedAt;
+      });
+      // the newest machine is this one again
+      await putSnapshot("step", { lab: lab.meta.id, step: n, ...HERE, savedAt: Date.now(), gz, rawBytes: 0 }).catch(() => undefined);
+    } catch (e) {
+      setProblem(`This step could not be reset: ${e instanceof Error ? e.message : e}`);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const startOver = async () => {
+    if (!confirmStartOver) return setConfirmStartOver(true);
+    await clearLab(lab.meta.id).catch(() => undefined);
+    location.reload(); // a fresh page: the lab's own saved machine, step 1
+  };
+
+  const download = () => {
+    const x = progressExport(progressRef.current, lab.meta.title);
+    const url = URL.createObjectURL(new Blob([JSON.stringify(x, null, 2) + "\n"], { type: "application/json" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = `fslab-${lab.meta.id}-progress.json`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+
+  // Alt+Shift+Right / Left: next and previous step, wherever focus is but the terminal
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || !e.shiftKey || (e.key !== "ArrowRight" && e.key !== "ArrowLeft")) return;
+      if ((e.target as Element | null)?.closest?.(".vm-terminal")) return;
+      e.preventDefault();
+      if (e.key === "ArrowRight") void next();
+      else go(n - 1);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  });
+
+  const hints = step.blocks.filter((b) => b.kind === "hint");
+  const solutions = step.blocks.filter((b) => b.kind === "solution");
+  const passedCount = progress.steps.filter((s) => s.passedAt).length;
+
+  return (
+    <div className="lab-runner" data-step={n} data-passed={passed ? 1 : 0}>
+      <nav className="lab-outline" aria-label="Steps of this lab">
+        <p>
+          Step {n + 1} of {lab.steps.length} · {passedCount} passed
+        </p>
+        <ol>
+          {lab.steps.map((s, i) => {
+            const r = progress.steps[i];
+            const mark = r.passedAt ? "passed" : r.skippedAt ? "skipped" : "";
+            return (
+              <li key={i} className={mark}>
+                <button aria-current={i === n ? "step" : undefined} onClick={() => go(i)} data-testid={`outline-${i}`}>
+                  <span aria-hidden="true">{r.passedAt ? "✓" : r.skippedAt ? "–" : " "}</span> {s.title}
+                  {mark && <span className="visually-hidden"> ({mark})</span>}
+                </button>
+              </li>
+            );
+          })}
+        </ol>
+      </nav>
+
+      <section className="step" aria-labelledby="step-title">
+        <h2 id="step-title" tabIndex={-1} ref={heading}>
+          {n + 1}. {step.title}
+        </h2>
+        <StepBody step={step} vm={vm} />
+
+        {checked && <CheckPanel step={step} outcome={outcome} checking={checking} passed={passed} vm={vm} onCheck={() => void check("asked")} />}
+
+        {hints.length > 0 && (
+          <div className="hints">
+            {hints.slice(0, rec.hintsShown).map((h, i) => (
+              <div key={i} className="hint" data-testid="hint">
+                <strong>Hint {i + 1}.</strong> <div dangerouslySetInnerHTML={{ __html: renderMarkdown(h.text) }} />
+              </div>
+            ))}
+            {rec.hintsShown < hints.length && (
+              <button onClick={() => update((p) => p.steps[n].hintsShown++)}>
+                Show a hint ({rec.hintsShown + 1} of {hints.length})
+              </button>
+            )}
+          </div>
+        )}
+        {solutions.length > 0 &&
+          (rec.solutionShown ? (
+            solutions.map((s, i) => (
+              <div key={i} className="vm-cmd solution" data-testid="solution">
+                <strong>Solution</strong>
+                <pre>
+                  <code>{s.text}</code>
+                </pre>
+                <button disabled={!vm} onClick={() => typeLines(vm, s.text)}>
+                  Run the solution in VM
+                </button>
+              </div>
+            ))
+          ) : (
+            <button onClick={() => update((p) => (p.steps[n].solutionShown = true))}>Show the solution</button>
+          ))}
+      </section>
+
+      <div className="step-nav" role="group" aria-label="Move between steps">
+        <button onClick={() => go(n - 1)} disabled={n === 0}>
+          ← Back
+        </button>
+        {n + 1 < lab.steps.length ? (
+          <button onClick={() => void next()} disabled={checking} data-testid="next">
+            Next →
+          </button>
+        ) : (
+          <button onClick={() => void next()} disabled={checking || passed} data-testid="next">
+            {passed ? "Lab complete" : "Finish"}
+          </button>
+        )}
+        {offerSkip && !passed && n + 1 < lab.steps.length && (
+          <button onClick={skip} data-testid="skip">
+            Go on without passing (recorded as skipped)
+          </button>
+        )}
+        <span className="muted keys">
+          Keys: <kbd>Alt</kbd>+<kbd>Shift</kbd>+<kbd>→</kbd> next, <kbd>Alt</kbd>+<kbd>Shift</kbd>+<kbd>←</kbd> back
+        </span>
+      </div>
+
+      <div className="lab-tools" role="group" aria-label="This lab's machine and progress">
+        <button onClick={() => void resetStep()} disabled={!vm || !!busy} data-testid="reset-step" title="Put the machine back as it was when this step began">
+          Reset this step
+        </button>
+        <button onClick={download} data-testid="download-progress">
+          Download my progress
+        </button>
+        <button onClick={() => void startOver()} onBlur={() => setConfirmStartOver(false)} data-testid="start-over">
+          {confirmStartOver ? "Really start over? Click again" : "Start over"}
+        </button>
+      </div>
+      <p
+        className="muted lab-status"
+        role="status"
+        data-testid="lab-status"
+        data-snapshot-ms={timing.snapshotMs?.toFixed(0)}
+        data-snapshot-bytes={timing.snapshotBytes}
+        data-raw-bytes={timing.rawBytes}
+        data-reset-ms={timing.resetMs?.toFixed(0)}
+      >
+        {busy ??
+          [
+            timing.snapshotBytes && `Machine kept as the step began (${(timing.snapshotBytes / 2 ** 20).toFixed(1)} MB in ${((timing.snapshotMs ?? 0) / 1000).toFixed(1)} s).`,
+            timing.resetMs && `Reset in ${(timing.resetMs / 1000).toFixed(2)} s.`,
+          ]
+            .filter(Boolean)
+            .join(" ")}
+      </p>
+      {problem && (
+        <p className="error" role="alert" data-testid="lab-problem">
+          {problem} <button onClick={() => setProblem(null)}>Dismiss</button>
+        </p>
+      )}
+    </div>
+  );
+}
+
+function typeLines(vm: VmHandle | null, text: string) {
+  text.split("\n").forEach((l) => vm?.type(l + "\n"));
+}
+
+function StepBody({ step, vm }: { step: LabStep; vm: VmHandle | null }) {
+  return (
+    <>
+      {step.blocks.map((b, j) =>
+        b.kind === "markdown" ? (
+          <div key={j} dangerouslySetInnerHTML={{ __html: renderMarkdown(b.text) }} />
+        ) : b.kind === "vm" ? (
+          <div key={j} className="vm-cmd">
+            <pre>
+              <code>{b.text}</code>
+            </pre>
+            <button disabled={!vm} onClick={() => typeLines(vm, b.text)} title={vm ? "Type this into the VM's shell" : "Waiting for the VM to boot"}>
+              Run in VM
+            </button>
+          </div>
+        ) : null,
+      )}
+    </>
+  );
+}
+
+function CheckPanel({ step, outcome, checking, passed, vm, onCheck }: { step: LabStep; outcome: CheckOutcome | null; checking: boolean; passed: boolean; vm: VmHandle | null; onCheck(): void }) {
+  const failed = outcome && !outcome.ok;
+  return (
+    <div
+      className={`check-panel ${passed ? "passed" : failed ? "failed" : ""}`}
+      data-testid="check-panel"
+      data-round-trip-ms={outcome ? Math.max(0, ...outcome.items.map((i) => i.roundTripMs ?? 0)).toFixed(0) : undefined}
+    >
+      <div role="status" aria-live="polite" data-testid="check-status" data-state={passed ? "passed" : failed ? "failed" : "open"}>
+        {passed ? (
+          <strong>✓ This step passed its checks.</strong>
+        ) : !vm ? (
+          <span className="muted">Checks run once the VM is up.</span>
+        ) : failed ? (
+          <>
+            <strong>Not yet.</strong>
+            <ul data-testid="check-failures">
+              {outcome.items
+                .filter((i) => !i.ok)
+                .map((i, k) => (
+                  <li key={k} style={{ whiteSpace: "pre-wrap" }}>
+                    {i.message}
+                  </li>
+                ))}
+            </ul>
+          </>
+        ) : (
+          <span className="muted">The page checks this step every few seconds{checking ? " (checking…)" : ""}.</span>
+        )}
+      </div>
+      {!passed && (
+        <button onClick={onCheck} disabled={!vm || checking} data-testid="check">
+          {checking ? "Checking…" : "Check"}
+        </button>
+      )}
+      <details>
+        <summary>What this step checks</summary>
+        {step.blocks.map((b, j) =>
+          b.kind === "check" ? (
+            <pre key={j}>
+              <code>{b.text}</code>
+            </pre>
+          ) : b.kind === "expect" ? (
+            <ul key={j}>
+              {b.expect.map((x, k) => (
+                <li key={k}>The kernel: {describeExpectation(x)}, since this step opened.</li>
+              ))}
+            </ul>
+          ) : null,
+        )}
+        {outcome && (
+          <p className="muted">
+            Last checked {new Date(outcome.at).toLocaleTimeString()}: {outcome.ok ? "passed" : outcomeText(outcome)}
+          </p>
+        )}
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+// Snapshots of the page's machine: v86's save_state(), gzipped with the browser's own
+// CompressionStream (a saved guest is mostly zeroed pages: 39 MiB raw to ~15 MB), and what
+// a snapshot must match to be restored here.
+import manifest from "@kernel/manifest.json";
+import v86Package from "v86/package.json";
+import { GUEST } from "./guest";
+
+const outputs = manifest.outputs as Record<string, { sha256: string }>;
+
+/** The guest build: kernel and initramfs, by their hashes in dist/manifest.json. */
+export const GUEST_BUILD = `${outputs["bzImage"].sha256.slice(0, 12)}-${outputs["initramfs.cpio.gz"].sha256.slice(0, 12)}`;
+export const V86_VERSION: string = v86Package.version;
+
+export interface SnapshotFit {
+  guest: string;
+  v86: string;
+  memory: number;
+}
+
+export const HERE: SnapshotFit = { guest: GUEST_BUILD, v86: V86_VERSION, memory: GUEST.memorySize };
+
+/** Why a stored snapshot cannot be restored into this page's machine, or null if it can. */
+export function snapshotMismatch(s: SnapshotFit): string | null {
+  if (s.v86 !== V86_VERSION) return `it was saved by v86 ${s.v86} and this page runs v86 ${V86_VERSION}`;
+  if (s.memory !== GUEST.memorySize) return `it has ${s.memory / 2 ** 20} MiB of memory and this machine ${GUEST.memorySize / 2 ** 20} MiB`;
+  if (s.guest !== GUEST_BUILD) return `it runs another build of the guest (kernel and initramfs ${s.guest}, this page ${GUEST_BUILD})`;
+  return null;
+}
+
+export async function gzip(state: ArrayBuffer): Promise<Blob> {
+  return new Response(new Blob([state]).stream().pipeThrough(new CompressionStream("gzip"))).blob();
+}
+
+export async function gunzip(gz: Blob): Promise<ArrayBuffer> {
+  return new Response(gz.stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+}
