@@ -30,6 +30,8 @@ export interface RunnerProps {
 interface Timing {
   snapshotMs?: number;
   snapshotBytes?: number;
+  /** the step whose start the newest step snapshot holds */
+  snapshotStep?: number;
   rawBytes?: number;
   resetMs?: number;
 }
@@ -44,6 +46,8 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   const [busy, setBusy] = useState<string | null>(null);
   const [confirmStartOver, setConfirmStartOver] = useState(false);
   const stepSnap = useRef<{ step: number; gz: Blob } | null>(null);
+  /** the snapshot of the step's start being taken: a reset waits for it */
+  const pendingSnap = useRef<Promise<void> | null>(null);
   const snapped = useRef<{ step: number; vm: VmHandle } | null>(null);
   const openedAt = useRef(performance.now());
   const heading = useRef<HTMLHeadingElement>(null);
@@ -75,7 +79,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
       const gz = await gzip(state);
       const ms = performance.now() - t0;
       if (kind === "step") stepSnap.current = { step: at, gz };
-      setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength }));
+      setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotStep: kind === "step" ? at : t.snapshotStep }));
       await putSnapshot(kind, { lab: lab.meta.id, step: at, ...HERE, savedAt: Date.now(), gz, rawBytes: state.byteLength });
     },
     [vm, lab.meta.id],
@@ -100,7 +104,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
     const first = snapped.current === null;
     snapped.current = { step: n, vm };
     if (first && vm.origin === "snapshot" && restoredStep === n) return; // its snapshot is stored already
-    snapshot("step", n).catch((e) => setProblem(e instanceof Error ? e.message : String(e)));
+    pendingSnap.current = snapshot("step", n).catch((e) => setProblem(e instanceof Error ? e.message : String(e)));
   }, [vm, n]);
 
   const check = useCallback(
@@ -162,6 +166,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
     if (!vm) return;
     setBusy("Putting the machine back…");
     try {
+      await pendingSnap.current;
       const t0 = performance.now();
       let gz = stepSnap.current?.step === n ? stepSnap.current.gz : null;
       if (!gz) {
@@ -323,6 +328,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
         data-testid="lab-status"
         data-snapshot-ms={timing.snapshotMs?.toFixed(0)}
         data-snapshot-bytes={timing.snapshotBytes}
+        data-snapshot-step={timing.snapshotStep}
         data-raw-bytes={timing.rawBytes}
         data-reset-ms={timing.resetMs?.toFixed(0)}
       >

@@ -1,0 +1,132 @@
+// A learner in a guided lab, in Chromium with the guest in the page: checks run in the VM and
+// say what is wrong, an expect block passes only once the kernel did it, the learner's step,
+// marks and machine survive a reload, a step resets, and the progress file is the instructor's.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { ARTIFACTS, labRunner, launch, runInTerminal, screenshot } from "./browser";
+import { parseExport } from "../web/src/labs/report";
+
+const base = () => inject("baseUrl");
+const repo = new URL("..", import.meta.url).pathname;
+
+/** what the page measured, printed for the notes */
+const measured: Record<string, string | null> = {};
+
+describe("a guided lab, exfat-discard, walked as a learner", () => {
+  let b: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  const runner = () => page.locator(".lab-runner");
+  const checkState = () => page.getByTestId("check-status").getAttribute("data-state");
+  const ready = () => page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+  /** the machine as the open step began has been kept */
+  const snapshotKept = async () => {
+    const step = await runner().getAttribute("data-step");
+    await expect.poll(() => page.getByTestId("lab-status").getAttribute("data-snapshot-step"), { timeout: 30_000 }).toBe(step);
+    return page.getByTestId("lab-status");
+  };
+
+  beforeAll(async () => {
+    b = await launch();
+    page = b.page;
+    await page.goto(`${base()}#/lab/exfat-discard`);
+    await ready();
+  });
+  afterAll(async () => {
+    await screenshot(page, "guided-lab");
+    await b.close();
+    console.log("measured:", JSON.stringify(measured));
+  });
+
+  it("shows one step with an outline, and a failing check says what is wrong in its own words", async () => {
+    expect(await runner().getAttribute("data-step")).toBe("0");
+    expect(await page.locator(".lab-outline").textContent()).toMatch(/Step 1 of 2/);
+    expect(await page.locator(".lab-runner .step h2").count()).toBe(1);
+    await page.getByTestId("check").click();
+    await expect.poll(checkState, { timeout: 30_000 }).toBe("failed");
+    expect(await page.getByTestId("check-failures").textContent()).toBe("nothing of type exfat is mounted on /mnt/x yet");
+    measured.checkRoundTripMs = await page.getByTestId("check-panel").getAttribute("data-round-trip-ms");
+    // the check ran out of the learner's sight: nothing of it in the terminal
+    expect(await runInTerminal(page, "history | grep -c 'noth[i]ng of type' || true")).toBe("0");
+  });
+
+  it("passes on its own once the learner has done the step, and marks it in the outline", async () => {
+    measured.stepSnapshot = `${await (await snapshotKept()).getAttribute("data-snapshot-bytes")} B gzip (${await page.getByTestId("lab-status").getAttribute("data-raw-bytes")} B raw) in ${await page.getByTestId("lab-status").getAttribute("data-snapshot-ms")} ms`;
+    await labRunner(page, "exfat-discard")(0);
+    await expect.poll(checkState, { timeout: 30_000 }).toBe("passed"); // polled, no button pressed
+    expect(await page.getByTestId("outline-0").textContent()).toMatch(/passed/);
+    await page.getByTestId("next").click();
+    await expect.poll(() => runner().getAttribute("data-step")).toBe("1");
+  });
+
+  it("Reset this step removes what the step made and keeps what the earlier step made", async () => {
+    await snapshotKept();
+    await runInTerminal(page, "touch /mnt/x/made-in-step-2 && ls /mnt/x");
+    await page.getByTestId("reset-step").click();
+    await expect.poll(() => page.getByTestId("lab-status").getAttribute("data-reset-ms"), { timeout: 30_000 }).not.toBeNull();
+    measured.resetMs = await page.getByTestId("lab-status").getAttribute("data-reset-ms");
+    expect(await runInTerminal(page, "ls /mnt/x/made-in-step-2 2>&1; grep -c ' /mnt/x exfat' /proc/mounts")).toMatch(/No such file or directory\s+1$/);
+  });
+
+  it("a reload comes back to the same step, marks kept, on the learner's machine", async () => {
+    await runInTerminal(page, "echo kept > /mnt/x/note");
+    // a step passing stores the newest machine; without one, the step's start is what comes back
+    await page.reload();
+    await ready();
+    measured.restoreFromIndexedDb = await page.locator(".vm-status").textContent();
+    expect(measured.restoreFromIndexedDb).toMatch(/restored your machine from step 2/);
+    expect(await runner().getAttribute("data-step")).toBe("1");
+    expect(await page.getByTestId("outline-0").textContent()).toMatch(/passed/);
+    // the volume step 1 made and mounted is still there (the file made since the step opened is not)
+    expect(await runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts; ls /mnt/x")).toMatch(/^1\s+log$|^1$/);
+  });
+
+  it("an expect block on kernel events passes only after the kernel did it", async () => {
+    const run = labRunner(page, "exfat-discard");
+    await run(1); // trace on, the 4-run file
+    await runInTerminal(page, "ls /mnt/x/frag");
+    await page.getByTestId("check").click();
+    await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/Wanted: at least 16 exfat_discard events with batched = 0; saw 0/);
+    expect(await page.getByTestId("check-failures").textContent()).toMatch(/\/mnt\/x\/frag is still there/);
+    await run(2); // delete per cluster
+    await runInTerminal(page, "cat /sys/module/exfat/parameters/discard_requests");
+    await page.getByTestId("check").click();
+    await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/Wanted: at least 4 exfat_discard events with batched = 1; saw 0 since this step opened \(64 exfat_discard events in all\)/);
+    expect(await checkState()).toBe("failed");
+    await run(3); // again, batched
+    await expect.poll(checkState, { timeout: 30_000 }).toBe("passed");
+    expect(await page.getByTestId("outline-1").textContent()).toMatch(/passed/);
+  });
+
+  it("downloads a progress file that fslab labs report reads", async () => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-progress").click()]);
+    const file = join(ARTIFACTS, "exfat-discard-progress.json");
+    await download.saveAs(file);
+    const x = parseExport(readFileSync(file, "utf8"));
+    if ("error" in x) throw new Error(x.error);
+    expect(x.lab).toBe("exfat-discard");
+    expect(x.steps.map((s) => s.result)).toEqual(["passed", "passed"]);
+    expect(x.steps[0].attempts).toBeGreaterThanOrEqual(1);
+    expect(x.steps[1].lastResult).toBe("pass");
+    const r = spawnSync(process.execPath, [join(repo, "bin/fslab.mjs"), "labs", "report", file], { encoding: "utf8", cwd: repo });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/exfat-discard-progress\.json\s+exfat-discard\s+2\/2\s+0/);
+    expect(r.stdout).not.toMatch(/another version/);
+  });
+
+  it("hints come one at a time and the solution on request, both recorded", async () => {
+    await page.getByTestId("outline-0").click();
+    await expect.poll(() => runner().getAttribute("data-step")).toBe("0");
+    await page.getByRole("button", { name: "Show a hint (1 of 1)" }).click();
+    expect(await page.getByTestId("hint").count()).toBe(1);
+    await page.getByRole("button", { name: "Show the solution" }).click();
+    expect(await page.getByTestId("solution").textContent()).toMatch(/mount -o discard/);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-progress").click()]);
+    const x = parseExport(readFileSync((await download.path())!, "utf8"));
+    if ("error" in x) throw new Error(x.error);
+    expect(x.steps[0]).toMatchObject({ hintsShown: 1, solutionShown: true });
+    expect(b.errors).toEqual([]);
+  });
+});
