@@ -30,3 +30,17 @@ describe("dev server", () => {
     expect(createHash("sha256").update(body).digest("hex")).toBe(createHash("sha256").update(file).digest("hex"));
   });
 });
+
+describe("dev server labs", () => {
+  it("lists the repository's lab folders in labs/index.json and serves each lab.md as it is on disk", async () => {
+    const index = await (await fetch(`${base}labs/index.json`)).json();
+    expect(index.format).toBe("fslab-labs/1");
+    expect(index.labs).toContain("exfat-discard");
+    for (const id of index.labs) {
+      const res = await fetch(`${base}labs/${id}/lab.md`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(readFileSync(new URL(`../labs/${id}/lab.md`, import.meta.url), "utf8"));
+    }
+    expect((await fetch(`${base}labs/../package.json`)).headers.get("content-type")).not.toMatch(/markdown/);
+  });
+});

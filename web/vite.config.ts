@@ -4,6 +4,7 @@ import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { vmFiles } from "./vm-files";
+import { labsFiles } from "./labs-files";
 import type { Plugin } from "vite";
 
 // The built site's Content-Security-Policy, as a meta tag so it holds on any static host: no
@@ -43,12 +44,11 @@ const isolated = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Em
 export default defineConfig({
   root,
   base: "./",
-  plugins: [react(), vmFiles(`${repo}kernel-image/dist/`), contentSecurityPolicy()],
+  plugins: [react(), vmFiles(`${repo}kernel-image/dist/`), labsFiles(`${repo}labs`), contentSecurityPolicy()],
   resolve: {
     alias: {
       "@wasm": `${repo}wasm/build/wasm`,
       "@kernel": `${repo}kernel-image/dist`,
-      "@labs": `${repo}labs`,
     },
   },
   server: { fs: { allow: [repo] }, headers: isolated },

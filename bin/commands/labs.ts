@@ -1,11 +1,13 @@
 // fslab labs check [dir]: parse every labs/<id>/lab.md as the page does; print each error
 // as file:line: message and exit 1 if there is any.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseLab } from "../../web/src/labs/lab-format";
 import { loadTopics } from "../../web/src/topics/node-index";
 import { parseExport, reportCsv, reportRow, reportText, sha256Hex, type ReportRow } from "../../web/src/labs/report";
 import { UsageError } from "../../web/src/shared/cli-args";
+import { labIndex } from "../../web/src/labs/lab-index";
+import { labFolders } from "../../web/labs-files";
 
 export async function labsCheck(dir = "labs"): Promise<number> {
   if (!existsSync(dir)) {
@@ -77,5 +79,33 @@ export async function labsReport(args: string[]): Promise<number> {
   process.stdout.write(csv ? reportCsv(rows) : reportText(rows));
   const other = rows.filter((r) => r.otherVersion).length;
   if (!csv) console.error(`${rows.length} progress file${rows.length === 1 ? "" : "s"}${other ? `, ${other} for another version of its lab` : ""}${bad ? `, ${bad} unreadable` : ""}`);
+  return bad ? 1 : 0;
+}
+
+/**
+ * fslab labs index DIR: write DIR/index.json, the list of lab folders the page reads at run
+ * time, so a lab copied into a hosted site (web/dist/labs/ or wherever it is served) appears
+ * without a rebuild. Each lab is checked as `labs check` does; a broken one is still listed
+ * (the page shows its error) and makes the exit status 1.
+ */
+export async function labsIndex(args: string[]): Promise<number> {
+  if (args.length !== 1 || args[0].startsWith("--")) throw new UsageError("labs index takes one directory: the site's labs/ folder");
+  const dir = args[0];
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`labs index: no directory ${dir}`);
+  const views = (await loadTopics()).flatMap((t) => t.views.map((v) => v.id));
+  const ids = labFolders(dir);
+  let bad = 0;
+  for (const id of ids) {
+    try {
+      parseLab(readFileSync(join(dir, id, "lab.md"), "utf8"), views, join(dir, id, "lab.md"), id);
+    } catch (e) {
+      console.error(e instanceof Error ? e.message : String(e));
+      bad++;
+    }
+  }
+  const skipped = readdirSync(dir).filter((d) => statSync(join(dir, d)).isDirectory() && !ids.includes(d));
+  for (const d of skipped) console.error(`${join(dir, d)}: not listed (a lab folder is named in lowercase letters, digits and dashes, and holds a lab.md)`);
+  writeFileSync(join(dir, "index.json"), JSON.stringify(labIndex(ids), null, 2) + "\n");
+  console.log(`wrote ${join(dir, "index.json")}: ${ids.length} lab${ids.length === 1 ? "" : "s"}${bad ? `, ${bad} with errors (shown on the page as such)` : ""}`);
   return bad ? 1 : 0;
 }

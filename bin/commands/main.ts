@@ -1,6 +1,7 @@
 // fslab <command>: see usage() below. `fslab simulate <name>` finds its command in the topic
 // manifests (web/src/topics/<id>/topic.ts): this file names no topic.
-import { labsCheck, labsReport } from "./labs";
+import { labsCheck, labsIndex, labsReport } from "./labs";
+import { labsTest } from "./labs-test";
 import { vmCommand } from "./vm";
 import { bench } from "./bench";
 import { benchVm } from "./bench-vm";
@@ -16,6 +17,8 @@ async function usageText(): Promise<string> {
 ${(await simulateUsageLines()).join("\n")}
   fslab simulate                                the options of each
   fslab labs check [dir]                        validate every lab (default: labs/)
+  fslab labs test [DIR] [ID...]                 boot the guest and walk each lab: checks, solution, checks again
+  fslab labs index DIR                          write DIR/index.json: the labs a built site reads at run time
   fslab labs report FILE|DIR... [--csv] [--labs DIR]
                                                 one row per learner's progress file ("Download my progress")
   fslab readme [--check]                        rewrite the README's lists of views and playgrounds from the topic manifests
@@ -33,10 +36,12 @@ try {
   else if (cmd === "simulate") code = await simulateCommand(args);
   else if (cmd === "labs" && args[0] === "check") code = await labsCheck(args[1]);
   else if (cmd === "labs" && args[0] === "report") code = await labsReport(args.slice(1));
+  else if (cmd === "labs" && args[0] === "index") code = await labsIndex(args.slice(1));
+  else if (cmd === "labs" && args[0] === "test") code = await labsTest(args.slice(1));
   else if (cmd === "readme") code = await readmeCommand(args);
   else if (cmd === "bench") code = await bench(args);
   else if (cmd === "bench-vm") code = await benchVm(args);
-  else if (cmd === "labs") throw new UsageError(args[0] ? `no labs command "${args[0]}" (check, report)` : "which command? (check, report)");
+  else if (cmd === "labs") throw new UsageError(args[0] ? `no labs command "${args[0]}" (check, index, report, test)` : "which command? (check, index, report, test)");
   else throw new UsageError(cmd ? `no command "${cmd}"` : "no command given");
   process.exit(code);
 } catch (e) {

@@ -29,7 +29,7 @@ export function hasChecks(step: LabStep): boolean {
 
 export async function runChecks(
   step: LabStep,
-  vm: VmHandle,
+  vm: Pick<VmHandle, "check">,
   events: readonly SeenEvent[],
   verdicts: Readonly<Record<string, Verdict>>,
 ): Promise<CheckOutcome> {

@@ -95,7 +95,8 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
   if (fm.time !== undefined && !(typeof fm.time === "number" && fm.time > 0) && typeof fm.time !== "string")
     throw err(lineOf("time"), `"time" is minutes (a number) or a text such as "15 min"`);
   const meta: LabMeta = {
-    id: str("id", folderId ?? ""),
+    // a lab file opened on its own (a preview) has no folder to name it
+    id: str("id", folderId ?? "lab"),
     title: str("title"),
     summary: str("summary", ""),
     time: typeof fm.time === "number" ? `${fm.time} min` : str("time", ""),
@@ -103,7 +104,6 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
     disks: list("disks"),
     views: list("views"),
   };
-  if (!meta.id) throw err(1, `frontmatter needs "id" (the lab's folder name)`);
   if (!/^[a-z0-9][a-z0-9-]*$/.test(meta.id)) throw err(lineOf("id"), `id "${meta.id}" must be lowercase letters, digits and dashes`);
   if (folderId && meta.id !== folderId) throw err(lineOf("id"), `id "${meta.id}" does not match its folder "${folderId}"`);
   for (const v of meta.views)

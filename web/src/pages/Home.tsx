@@ -1,18 +1,30 @@
-import { LABS } from "../labs/registry";
+import { setPreview, useLabs } from "../labs/registry";
 import { PLAYGROUNDS } from "../topics";
 
 export function Home() {
+  const list = useLabs();
+  const open = async (file: File | undefined) => {
+    if (!file) return;
+    setPreview(await file.text(), file.name);
+    location.hash = "#/lab/preview";
+  };
   return (
     <section className="home">
       <h1>Labs</h1>
+      {!list && <p className="muted">Loading the labs…</p>}
+      {list?.error && (
+        <p className="error" role="alert">
+          {list.error}
+        </p>
+      )}
       <ul className="lab-list">
-        {LABS.map((e) => (
-          <li key={e.id} className="lab-card">
+        {list?.labs.map((e) => (
+          <li key={e.id} className="lab-card" data-lab={e.id}>
             {e.lab ? (
               <>
                 <h2><a href={`#/lab/${e.id}`}>{e.lab.meta.title}</a></h2>
                 <p>{e.lab.meta.summary}</p>
-                <p className="muted">{e.lab.meta.time} · {e.lab.meta.topics.join(", ")}</p>
+                <p className="muted">{[e.lab.meta.time, e.lab.meta.topics.join(", ")].filter(Boolean).join(" · ")}</p>
               </>
             ) : (
               <p className="error">Lab {e.id} cannot be shown: {e.error}</p>
@@ -20,6 +32,12 @@ export function Home() {
           </li>
         ))}
       </ul>
+      <p>
+        <label>
+          Writing a lab? Preview a <code>lab.md</code> from your disk:{" "}
+          <input type="file" accept=".md,text/markdown,text/plain" data-testid="preview-file" onChange={(e) => void open(e.target.files?.[0])} />
+        </label>
+      </p>
       <h1>Playgrounds</h1>
       <ul className="lab-list">
         {PLAYGROUNDS.map((p) => (

@@ -2,7 +2,7 @@
 // views. Before the VM starts, the learner's stored progress and newest machine are looked up
 // in IndexedDB: a reload comes back to the same step, on the same machine.
 import { Suspense, useCallback, useEffect, useRef, useState } from "react";
-import { LABS } from "../labs/registry";
+import { useLab } from "../labs/registry";
 import { LabRunner } from "../labs/LabRunner";
 import { loadProgress, newestSnapshot, type LabProgress } from "../labs/progress";
 import { seenEvent, type SeenEvent, type Verdict } from "../labs/expect";
@@ -54,7 +54,7 @@ async function openSession(lab: Lab, source: string): Promise<Session> {
 }
 
 export function LabPage({ id }: { id: string }) {
-  const entry = LABS.find((l) => l.id === id);
+  const entry = useLab(id);
   const [vm, setVm] = useState<VmHandle | null>(null);
   const [session, setSession] = useState<Session | null>(null);
   const [verdicts, setVerdicts] = useState<Record<string, Verdict>>({});
@@ -83,7 +83,13 @@ export function LabPage({ id }: { id: string }) {
     return () => void (live = false);
   }, [entry]);
 
-  if (!entry) return <p>There is no lab "{id}". <a href="#/">All labs</a></p>;
+  if (entry === undefined) return <p className="muted">Loading the lab…</p>;
+  if (!entry)
+    return (
+      <p>
+        {id === "preview" ? "No lab file is open for a preview (a reload forgets it)." : `There is no lab "${id}" on this site.`} <a href="#/">All labs</a>
+      </p>
+    );
   if (!entry.lab) return <p className="error">This lab has an error: {entry.error}</p>;
   const lab = entry.lab;
   const { meta } = lab;

@@ -97,15 +97,19 @@ export class NodeVm {
     await this.until(() => this.text.includes("\x1eR\x1e"), 10_000, () => "the guest shell did not answer");
   }
 
-  /** Run a shell command in the guest; its output (stdout and stderr) and exit status. */
-  async run(command: string, timeoutMs = 600_000): Promise<RunResult> {
+  /**
+   * Run a shell command in the guest; its output (stdout and stderr) and exit status. It runs
+   * in a child bash, unless `inShell`: then in the login shell itself, as a learner's typed
+   * commands do, so its variables and directory stay for the next (a lab's `vm` blocks).
+   */
+  async run(command: string, timeoutMs = 600_000, inShell = false): Promise<RunResult> {
     // base64 in lines well under the tty's 4096-byte line limit, whatever the command holds
     const b64 = Buffer.from(command, "utf8").toString("base64");
     let lines = ": > /tmp/.fslab-cmd.b64\n";
     for (let i = 0; i < b64.length; i += 2048) lines += `printf '%s' '${b64.slice(i, i + 2048)}' >> /tmp/.fslab-cmd.b64\n`;
     this.text = "";
     this.emulator.serial0_send(
-      lines + `base64 -d /tmp/.fslab-cmd.b64 > /tmp/.fslab-cmd; printf '\\036S\\036'; bash /tmp/.fslab-cmd 2>&1; printf '\\036E%d\\036' $?\n`,
+      lines + `base64 -d /tmp/.fslab-cmd.b64 > /tmp/.fslab-cmd; printf '\\036S\\036'; ${inShell ? "." : "bash"} /tmp/.fslab-cmd 2>&1; printf '\\036E%d\\036' $?\n`,
     );
     const framed = /\x1eS\x1e([\s\S]*)\x1eE(\d+)\x1e/;
     await this.until(() => framed.test(this.text), timeoutMs, () => `the command did not finish in ${timeoutMs / 1000} s`);

@@ -1,0 +1,98 @@
+// fslab labs test [DIR] [ID...]: boot the guest headless and walk every lab as a learner would,
+// each on a fresh machine. For each step: run its checks (a warning if they already pass: they
+// check nothing), then its `solution` blocks (or, without one, its `vm` blocks) in the shell,
+// then its checks again: a check that does not pass after the step's own commands fails the
+// lab, with file:line and what the check printed. `verdict:` expectations need the page's
+// views and are left to the e2e tests; event expectations are judged from the guest's trace.
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { parseLab, type LabStep } from "../../web/src/labs/lab-format";
+import { runChecks, hasChecks } from "../../web/src/labs/checks";
+import { seenEvent, type SeenEvent } from "../../web/src/labs/expect";
+import { loadTopics } from "../../web/src/topics/node-index";
+import { labFolders } from "../../web/labs-files";
+import { NodeVm } from "../../web/src/vm/node-vm";
+import { UsageError } from "../../web/src/shared/cli-args";
+
+export async function labsTest(args: string[]): Promise<number> {
+  for (const a of args) if (a.startsWith("--")) throw new UsageError(`labs test: unknown option ${a}`);
+  const dir = args[0] && existsSync(args[0]) ? args[0] : "labs";
+  const only = args[0] && existsSync(args[0]) ? args.slice(1) : args;
+  if (!existsSync(dir)) throw new UsageError(`labs test: no directory ${dir}`);
+  const views = (await loadTopics()).flatMap((t) => t.views.map((v) => v.id));
+  const ids = labFolders(dir).filter((id) => !only.length || only.includes(id));
+  for (const id of only) if (!ids.includes(id)) throw new UsageError(`labs test: no lab ${id} in ${dir}`);
+  const vm = new NodeVm();
+  await vm.boot();
+  const fresh = await vm.saveState();
+  let failed = 0;
+  let warned = 0;
+  try {
+    for (const id of ids) {
+      const file = relative(process.cwd(), join(dir, id, "lab.md"));
+      let lab;
+      try {
+        lab = parseLab(readFileSync(file, "utf8"), views, file, id);
+      } catch (e) {
+        console.error(`FAIL ${e instanceof Error ? e.message : e}`);
+        failed++;
+        continue;
+      }
+      await vm.restoreState(fresh);
+      await vm.run("true"); // the shell answers again
+      const t0 = performance.now();
+      const r = await walk(vm, lab.steps, file);
+      failed += r.failed;
+      warned += r.warned;
+      console.log(`${r.failed ? "FAIL" : "ok  "} ${file}: ${lab.steps.length} steps in ${((performance.now() - t0) / 1000).toFixed(0)} s${r.warned ? `, ${r.warned} warning${r.warned === 1 ? "" : "s"}` : ""}`);
+    }
+  } finally {
+    await vm.destroy();
+  }
+  console.log(`${ids.length - failed} of ${ids.length} labs pass their checks${warned ? ` (${warned} warnings)` : ""}`);
+  return failed ? 1 : 0;
+}
+
+async function walk(vm: NodeVm, steps: LabStep[], file: string): Promise<{ failed: number; warned: number }> {
+  let warned = 0;
+  const handle = { check: (script: string, t: number) => vm.agent.run(script, t) };
+  let events: SeenEvent[] = [];
+  const collect = () => {
+    for (const l of vm.trace.takeLines()) {
+      const e = seenEvent(l);
+      if (e) events.push(e);
+    }
+    return events;
+  };
+  for (const [i, step] of steps.entries()) {
+    const where = `${file}:${step.line}`;
+    collect();
+    events = [];
+    const judgeable = (s: LabStep) => ({ ...s, blocks: s.blocks.filter((b) => b.kind !== "expect" || b.expect.every((x) => !x.verdict)) });
+    const checked = judgeable(step);
+    if (hasChecks(checked)) {
+      const before = await runChecks(checked, handle, collect(), {});
+      if (before.ok) {
+        console.warn(`warning ${where}: step ${i + 1} "${step.title}" passes its checks before its commands ran: they check nothing`);
+        warned++;
+      }
+    }
+    const solution = step.blocks.filter((b) => b.kind === "solution");
+    const commands = solution.length ? solution : step.blocks.filter((b) => b.kind === "vm");
+    for (const b of commands) {
+      const r = await vm.run(b.text, 600_000, true);
+      if (r.status !== 0) console.warn(`note ${file}:${b.line}: the ${b.kind} block exited with ${r.status}: ${r.output.trim().split("\n").slice(-2).join(" | ")}`);
+    }
+    if (!hasChecks(checked)) continue;
+    await new Promise((r) => setTimeout(r, 500)); // the last trace lines on their way
+    const after = await runChecks(checked, handle, collect(), {});
+    if (!after.ok) {
+      for (const item of after.items.filter((x) => !x.ok)) {
+        const block = step.blocks.find((b) => (b.kind === "check" && item.label.startsWith(b.text.split("\n")[0])) || b.kind === "expect");
+        console.error(`FAIL ${file}:${block?.line ?? step.line}: step ${i + 1} "${step.title}" does not pass after its ${solution.length ? "solution" : "vm blocks"}: ${item.message}`);
+      }
+      return { failed: 1, warned };
+    }
+  }
+  return { failed: 0, warned };
+}

@@ -1,0 +1,43 @@
+// The labs reach the page as plain files under labs/, read at run time (src/labs/registry.ts):
+//   dev:   GET /labs/index.json is made from the folders of labs/; GET /labs/<id>/<file> streams it
+//   build: labs/index.json and every file of every lab folder are emitted to web/dist/labs/
+// so a hosted site takes a new lab without a rebuild: copy the folder, run `fslab labs index`.
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Plugin } from "vite";
+import { labIndex, LAB_ID } from "./src/labs/lab-index";
+
+const TYPES: Record<string, string> = { md: "text/markdown; charset=utf-8", json: "application/json", png: "image/png", svg: "image/svg+xml", jpg: "image/jpeg", webp: "image/webp" };
+
+export function labFolders(dir: string): string[] {
+  return readdirSync(dir).filter((d) => LAB_ID.test(d) && existsSync(join(dir, d, "lab.md")));
+}
+
+export function labsFiles(dir: string): Plugin {
+  return {
+    name: "fslab-labs-files",
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const url = req.url?.split("?")[0] ?? "";
+        if (url === "/labs/index.json") {
+          res.setHeader("Content-Type", "application/json");
+          res.setHeader("Cache-Control", "no-cache");
+          return res.end(JSON.stringify(labIndex(labFolders(dir))));
+        }
+        const m = url.match(/^\/labs\/([a-z0-9][a-z0-9-]*)\/([\w.-]+)$/);
+        const file = m && join(dir, m[1], m[2]);
+        if (!file || !existsSync(file) || !statSync(file).isFile()) return next();
+        res.setHeader("Content-Type", TYPES[file.split(".").pop()!] ?? "application/octet-stream");
+        res.setHeader("Cache-Control", "no-cache");
+        createReadStream(file).pipe(res);
+      });
+    },
+    generateBundle() {
+      const ids = labFolders(dir);
+      this.emitFile({ type: "asset", fileName: "labs/index.json", source: JSON.stringify(labIndex(ids), null, 2) + "\n" });
+      for (const id of ids)
+        for (const f of readdirSync(join(dir, id)))
+          if (statSync(join(dir, id, f)).isFile()) this.emitFile({ type: "asset", fileName: `labs/${id}/${f}`, source: readFileSync(join(dir, id, f)) });
+    },
+  };
+}

@@ -1,0 +1,31 @@
+// labs/index.json: the labs a site offers, read by the page at run time so that an instructor
+// adds a lab by copying its folder beside index.html and running `fslab labs index <dir>`
+// (the build writes it too). Only ids are listed: each lab.md is fetched and parsed by the
+// page, so a broken lab shows its own error and never hides the others.
+
+export const INDEX_FORMAT = "fslab-labs/1";
+
+export interface LabIndex {
+  format: typeof INDEX_FORMAT;
+  /** folder names under labs/, each holding a lab.md */
+  labs: string[];
+}
+
+export const LAB_ID = /^[a-z0-9][a-z0-9-]*$/;
+
+export function parseLabIndex(text: string): LabIndex | { error: string } {
+  let v: any;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return { error: `labs/index.json is not JSON (${e instanceof Error ? e.message : e})` };
+  }
+  if (!v || v.format !== INDEX_FORMAT) return { error: `labs/index.json is not an index of format ${INDEX_FORMAT}` };
+  if (!Array.isArray(v.labs) || v.labs.some((id: unknown) => typeof id !== "string" || !LAB_ID.test(id)))
+    return { error: `labs/index.json: "labs" must be a list of lab folder names (lowercase letters, digits, dashes)` };
+  return { format: INDEX_FORMAT, labs: [...new Set<string>(v.labs)] };
+}
+
+export function labIndex(ids: string[]): LabIndex {
+  return { format: INDEX_FORMAT, labs: [...ids].filter((id) => LAB_ID.test(id)).sort() };
+}
