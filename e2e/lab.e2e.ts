@@ -221,6 +221,8 @@ describe("exfat-empty-hint lab", () => {
     await runInTerminal(page, "grep -c ' /mnt/d exfat' /proc/mounts");
     await run(1); // the steps with empty_hint=1
     await expect.poll(verdict, { timeout: 120_000 }).toBe("1");
+    // the step's expect block waits for this view's verdict: agree
+    await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 30_000 }).toBe("passed");
     await run(2); // and with empty_hint=0
     await expect.poll(verdict, { timeout: 120_000 }).toBe("0");
     expect(Number(await page.getByTestId("kernel-search-count").textContent())).toBeGreaterThanOrEqual(2 * 260);

@@ -41,7 +41,9 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   const [outcome, setOutcome] = useState<CheckOutcome | null>(null);
   const [checking, setChecking] = useState(false);
   const [offerSkip, setOfferSkip] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  // what went wrong (storage refused, a reset that could not be done): each once, until dismissed
+  const [problems, setProblems] = useState<string[]>([]);
+  const setProblem = useCallback((p: string) => setProblems((ps) => (ps.includes(p) ? ps : [...ps, p])), []);
   const [timing, setTiming] = useState<Timing>({});
   const [busy, setBusy] = useState<string | null>(null);
   const [confirmStartOver, setConfirmStartOver] = useState(false);
@@ -340,10 +342,13 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
             .filter(Boolean)
             .join(" ")}
       </p>
-      {problem && (
-        <p className="error" role="alert" data-testid="lab-problem">
-          {problem} <button onClick={() => setProblem(null)}>Dismiss</button>
-        </p>
+      {problems.length > 0 && (
+        <div className="error" role="alert" data-testid="lab-problem">
+          {problems.map((p) => (
+            <p key={p}>{p}</p>
+          ))}
+          <button onClick={() => setProblems([])}>Dismiss</button>
+        </div>
       )}
     </div>
   );

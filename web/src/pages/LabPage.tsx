@@ -20,6 +20,8 @@ import { LiveBuffer } from "../shared/live-buffer";
 const MAX_STEP_EVENTS = 100_000;
 
 interface Session {
+  /** reading the progress and the stored machine from IndexedDB, and unpacking it */
+  ms: number;
   progress: LabProgress;
   notices: string[];
   startFrom: StartFrom | null;
@@ -29,6 +31,12 @@ interface Session {
 }
 
 async function openSession(lab: Lab, source: string): Promise<Session> {
+  const t0 = performance.now();
+  const s = await readSession(lab, source);
+  return { ...s, ms: performance.now() - t0 };
+}
+
+async function readSession(lab: Lab, source: string): Promise<Omit<Session, "ms">> {
   const hash = await sha256Hex(source);
   const { progress, notice } = await loadProgress(lab.meta.id, hash, GUEST_BUILD, lab.steps.map((s) => s.title));
   const notices = notice ? [notice] : [];
@@ -103,7 +111,7 @@ export function LabPage({ id }: { id: string }) {
   };
   return (
     <div className="lab-page">
-      <article className="lab-text">
+      <article className="lab-text" data-session-ms={session?.ms.toFixed(0)}>
         <h1>{meta.title}</h1>
         <p className="muted">{meta.time}</p>
         {session?.notices.map((n, i) => (

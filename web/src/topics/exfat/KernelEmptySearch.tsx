@@ -8,6 +8,8 @@ import { useWorker } from "../../shared/useWorker";
 import { EV, WORDS_PER_EVENT } from "../../shared/events";
 import { LAB_SCENARIO, firstDifference, type DirRun } from "./exfat-dir";
 import type { TraceStats } from "../../vm/trace-channel";
+import type { Verdict } from "../../labs/expect";
+import { useVerdict } from "../../shared/verdict";
 
 function onlySearches(events: Uint32Array): Uint32Array {
   const out: number[] = [];
@@ -34,12 +36,12 @@ export function useLabDirModels(): DirRun[] | null {
 }
 
 /** The lab's panel: the kernel's searches as they stream in, against the model it computes for the lab's steps. */
-export function KernelEmptySearch({ events, stats }: { events: Uint32Array; stats: TraceStats | null }) {
-  return <EmptySearchVerdict events={events} stats={stats} models={useLabDirModels()} />;
+export function KernelEmptySearch({ events, stats, onVerdict }: { events: Uint32Array; stats: TraceStats | null; onVerdict?: (v: Verdict) => void }) {
+  return <EmptySearchVerdict events={events} stats={stats} models={useLabDirModels()} onVerdict={onVerdict} />;
 }
 
 /** Draws the kernel's exfat_empty_search records against model runs it is given. */
-export function EmptySearchVerdict({ events, stats, models }: { events: Uint32Array; stats: TraceStats | null; models: DirRun[] | null }) {
+export function EmptySearchVerdict({ events, stats, models, onVerdict }: { events: Uint32Array; stats: TraceStats | null; models: DirRun[] | null; onVerdict?: (v: Verdict) => void }) {
   const kernel = useMemo(() => onlySearches(events), [events]);
   const searches = kernel.length / WORDS_PER_EVENT;
   let examined = 0;
@@ -47,6 +49,14 @@ export function EmptySearchVerdict({ events, stats, models }: { events: Uint32Ar
   const match = models ? modelMatching(kernel, models) : null;
   // against the model with the hint, the first record that differs (for when nothing matches)
   const first = models && !match && searches ? firstDifference(kernel, models[0].events) : -1;
+  useVerdict(
+    onVerdict,
+    match
+      ? { state: "agree", detail: `the kernel's last ${match.events.length / 4} searches are the model's with empty_hint=${match.emptyHint ? 1 : 0}, record for record` }
+      : first >= 0
+        ? { state: "disagree", detail: `the kernel's searches are not (yet) the model's run of the lab's steps: they part at search ${first}` }
+        : { state: "waiting", detail: "no exfat_empty_search events yet" },
+  );
 
   return (
     <section className="panel" aria-label="Empty-entry searches of the real kernel" data-testid="kernel-searches">

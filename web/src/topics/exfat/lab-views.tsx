@@ -18,11 +18,11 @@ export function ExfatClustersLab({ live }: LabViewProps) {
 }
 
 /** the directory model, the kernel's empty-entry searches against it, and the volume the kernel wrote */
-export function ExfatDirLab({ live, vm }: LabViewProps) {
+export function ExfatDirLab({ live, vm, onVerdict }: LabViewProps) {
   return (
     <div className="view-pair">
       <DirectoryView />
-      <KernelEmptySearch events={live.events} stats={live.stats} />
+      <KernelEmptySearch events={live.events} stats={live.stats} onVerdict={onVerdict} />
       <DiskView vm={vm} file="dir.img" dir="/dir" />
     </div>
   );

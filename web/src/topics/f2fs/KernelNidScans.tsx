@@ -9,6 +9,8 @@ import { nidScansOf, NidScanPhase, type NidScan } from "../../shared/events";
 import { oneWriterScript, type NidRun } from "./nid";
 import type { TraceStats } from "../../vm/trace-channel";
 import { NidScanStrip } from "./NidScanStrip";
+import type { Verdict } from "../../labs/expect";
+import { useVerdict } from "../../shared/verdict";
 
 const PHASE = ["bitmap", "nat", "deferred"];
 const CLUES = [0, 4];
@@ -67,10 +69,24 @@ export function useLabNidRuns(): NidRun[] | null {
 /** The model's run under clue (one of CLUES). */
 export const runUnder = (runs: NidRun[] | null, clue: number) => runs?.[CLUES.indexOf(clue)] ?? null;
 
-export function KernelNidScans({ events, stats, modelRuns }: { events: Uint32Array; stats: TraceStats | null; modelRuns: NidRun[] | null }) {
+export function KernelNidScans({ events, stats, modelRuns, onVerdict }: { events: Uint32Array; stats: TraceStats | null; modelRuns: NidRun[] | null; onVerdict?: (v: Verdict) => void }) {
   const models = useMemo(() => modelRuns?.map((r) => collapseRepeats(r.scans)) ?? null, [modelRuns]);
   const runs = useMemo(() => runsOfScans(nidScansOf(events)).map(collapseRepeats), [events]);
   // one NID scale for every strip: as far as any scan, kernel's or model's, reached
+  // the newest mount's run against the model: what a lab's `verdict: f2fs-nid` waits for
+  const last = runs.at(-1);
+  const lastDiffs = last ? (models?.map((m) => firstDiff(last, m)) ?? []) : [];
+  const lastWhole = last ? lastDiffs.findIndex((d, i) => d < 0 && last.length === models![i].length) : -1;
+  useVerdict(
+    onVerdict,
+    !last || !models
+      ? { state: "waiting", detail: "no mount's free-NID scans yet" }
+      : lastWhole >= 0
+        ? { state: "agree", detail: `mount ${runs.length}'s free-NID scans are the model's under clue ${CLUES[lastWhole]}, record for record` }
+        : lastDiffs.every((d) => d >= 0)
+          ? { state: "disagree", detail: `mount ${runs.length}'s free-NID scans part from every model run` }
+          : { state: "waiting", detail: `mount ${runs.length}'s scans follow the model so far` },
+  );
   const maxNid = useMemo(() => Math.max(1, ...[...runs.flat(), ...(models ?? []).flat()].map(({ scan: s }) => Math.max(s.start, s.end))), [runs, models]);
 
   return (

@@ -4,11 +4,11 @@ import { KernelNidScans, runUnder, useLabNidRuns } from "./KernelNidScans";
 import { F2fsDiskNat } from "./F2fsDiskNat";
 
 /** The f2fs-clue lab's panels: the model runs once for both (the lab's last run is under clue 4). */
-export function F2fsNidLab({ live, vm }: LabViewProps) {
+export function F2fsNidLab({ live, vm, onVerdict }: LabViewProps) {
   const runs = useLabNidRuns();
   return (
     <div className="view-pair">
-      <KernelNidScans events={live.events} stats={live.stats} modelRuns={runs} />
+      <KernelNidScans events={live.events} stats={live.stats} modelRuns={runs} onVerdict={onVerdict} />
       <F2fsDiskNat vm={vm} model={runUnder(runs, 4)} />
     </div>
   );

@@ -1,0 +1,48 @@
+// The host side of the check agent's protocol: what the page says when no agent answers (a
+// machine saved before the agent existed), long requests cut to the guest's buffer size, and
+// checks in flight given up when the machine is restored. The agent itself is tested in the
+// guest (e2e/guest.e2e.ts).
+import { describe, expect, it } from "vitest";
+import { AgentClient, AgentError, failLines } from "./agent";
+
+describe("AgentClient", () => {
+  it("says a machine without an agent has none, and how to get one", async () => {
+    const a = new AgentClient(() => undefined);
+    const e = await a.ready(50).catch((x) => x);
+    expect(e).toBeInstanceOf(AgentError);
+    expect(e.message).toMatch(/No check agent answered in the guest within 0.05 s .* A machine saved by an older fslab has none: a cold boot starts one/);
+  });
+
+  it("writes a request in pieces the guest's receive buffers take, and reads a reply split anywhere", async () => {
+    const writes: Uint8Array[] = [];
+    const a = new AgentClient((b) => writes.push(b.slice()));
+    const ping = a.ready(1000);
+    await new Promise((r) => setTimeout(r, 0)); // the request is written
+    a.feed(new TextEncoder().encode("r1 po"));
+    a.feed(new TextEncoder().encode("ng 1\n"));
+    expect(await ping).toBe(1);
+    const script = "echo " + "x".repeat(3000);
+    const run = a.run(script, 5);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(writes.slice(1).every((w) => w.length <= 1024)).toBe(true);
+    const line = new TextDecoder().decode(Uint8Array.from(writes.slice(1).flatMap((w) => [...w])));
+    const [id, limit, b64] = line.trim().split(" ");
+    expect([id, limit, atob(b64)]).toEqual(["r2", "5", script]);
+    a.feed(new TextEncoder().encode(`r2 1 12 ${btoa("FAIL: not yet\n")}\n`));
+    expect(await run).toMatchObject({ status: 1, output: "FAIL: not yet\n", guestMs: 12 });
+    expect(failLines("ok\nFAIL: one\nFAIL:   two  \nFAIL:\n")).toEqual(["one", "two"]);
+  });
+
+  it("gives up the checks in flight when the machine is restored, and asks for the agent again", async () => {
+    const a = new AgentClient(() => undefined);
+    const ping = a.ready(1000);
+    await new Promise((r) => setTimeout(r, 0));
+    a.feed(new TextEncoder().encode("r1 pong 1\n"));
+    await ping;
+    const run = a.run("sleep 100", 100);
+    await new Promise((r) => setTimeout(r, 0));
+    a.reset();
+    await expect(run).rejects.toThrow(/restored while a check ran/);
+    await expect(a.ready(20)).rejects.toThrow(/No check agent answered/);
+  });
+});
