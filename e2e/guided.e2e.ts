@@ -168,4 +168,50 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await expect.poll(() => runInTerminal(page, "ls /tmp/after-quota 2>&1 || true"), { timeout: 30_000 }).toMatch(/No such file/);
     await cdp.send("Storage.overrideQuotaForOrigin", { origin: new URL(base()).origin });
   });
+
+  it("a stored machine from another guest build is refused with the reason, and the passed steps' commands offered", async () => {
+    await page.getByTestId("outline-0").click();
+    await expect.poll(checkState, { timeout: 30_000 }).toBe("passed"); // step 1's volume is still mounted
+    await page.getByTestId("outline-1").click();
+    await snapshotKept();
+    // as if the site had been rebuilt with another kernel since the learner's last visit
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const req = indexedDB.open("fslab");
+          req.onsuccess = () => {
+            const tx = req.result.transaction("snapshots", "readwrite");
+            const store = tx.objectStore("snapshots");
+            store.openCursor().onsuccess = (e: any) => {
+              const c = e.target.result;
+              if (!c) return;
+              c.update({ ...c.value, guest: "000000000000-000000000000" });
+              c.continue();
+            };
+            tx.oncomplete = () => resolve();
+            tx.onerror = () => reject(tx.error);
+          };
+        }),
+    );
+    await page.reload();
+    await ready();
+    expect(await page.locator(".vm-status").textContent()).toMatch(/restored the saved machine/);
+    expect(await page.getByTestId("lab-notice").first().textContent()).toMatch(
+      /Your machine from step 2 cannot be restored here: it runs another build of the guest \(kernel and initramfs 000000000000-000000000000, this page [0-9a-f]{12}-[0-9a-f]{12}\)\. The lab's own machine starts instead\./,
+    );
+    expect(await runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts || true")).toBe("0");
+    await page.getByTestId("rerun-passed").click();
+    await expect.poll(() => runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts || true"), { timeout: 60_000 }).toBe("1");
+  });
+
+  it("Start over clears the progress and the stored machine", async () => {
+    await page.getByTestId("start-over").click();
+    expect(await page.getByTestId("start-over").textContent()).toMatch(/Really start over/);
+    await Promise.all([page.waitForEvent("load"), page.getByTestId("start-over").click()]);
+    await ready();
+    expect(await runner().getAttribute("data-step")).toBe("0");
+    expect(await page.locator(".lab-outline").textContent()).toMatch(/0 passed/);
+    expect(await page.locator(".vm-status").textContent()).toMatch(/restored the saved machine/);
+    expect(await page.getByTestId("lab-notice").count()).toBe(0);
+  });
 });
