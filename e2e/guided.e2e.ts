@@ -12,6 +12,35 @@ import { parseExport } from "../web/src/labs/report";
 const base = () => inject("baseUrl");
 const repo = new URL("..", import.meta.url).pathname;
 
+/**
+ * Change the page's IndexedDB as a damaged store or another build would have left it:
+ * "damage" writes a malformed progress entry, "rebuild" marks every stored machine as
+ * made by another guest build.
+ */
+function tamper(page: Page, what: "damage" | "rebuild"): Promise<void> {
+  return page.evaluate(
+    (what) =>
+      new Promise<void>((resolve, reject) => {
+        const req = indexedDB.open("fslab");
+        req.onsuccess = () => {
+          const store = what === "damage" ? "progress" : "snapshots";
+          const tx = req.result.transaction(store, "readwrite");
+          if (what === "damage") tx.objectStore(store).put({ lab: "exfat-discard", step: "three", steps: 7 }, "exfat-discard");
+          else
+            tx.objectStore(store).openCursor().onsuccess = (e: any) => {
+              const c = e.target.result;
+              if (!c) return;
+              c.update({ ...c.value, guest: "000000000000-000000000000" });
+              c.continue();
+            };
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    what,
+  );
+}
+
 /** what the page measured, printed for the notes */
 const measured: Record<string, string | null> = {};
 
@@ -131,18 +160,7 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
   });
 
   it("a damaged progress entry in IndexedDB is named, and the lab starts fresh", async () => {
-    await page.evaluate(
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const req = indexedDB.open("fslab");
-          req.onsuccess = () => {
-            const tx = req.result.transaction("progress", "readwrite");
-            tx.objectStore("progress").put({ lab: "exfat-discard", step: "three", steps: 7 }, "exfat-discard");
-            tx.oncomplete = () => resolve();
-            tx.onerror = () => reject(tx.error);
-          };
-        }),
-    );
+    await tamper(page, "damage");
     await page.reload();
     await ready();
     expect(await page.getByTestId("lab-notice").first().textContent()).toMatch(/progress stored for this lab was damaged and could not be used: starting fresh/);
@@ -175,24 +193,7 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await page.getByTestId("outline-1").click();
     await snapshotKept();
     // as if the site had been rebuilt with another kernel since the learner's last visit
-    await page.evaluate(
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const req = indexedDB.open("fslab");
-          req.onsuccess = () => {
-            const tx = req.result.transaction("snapshots", "readwrite");
-            const store = tx.objectStore("snapshots");
-            store.openCursor().onsuccess = (e: any) => {
-              const c = e.target.result;
-              if (!c) return;
-              c.update({ ...c.value, guest: "000000000000-000000000000" });
-              c.continue();
-            };
-            tx.oncomplete = () => resolve();
-            tx.onerror = () => reject(tx.error);
-          };
-        }),
-    );
+    await tamper(page, "rebuild");
     await page.reload();
     await ready();
     expect(await page.locator(".vm-status").textContent()).toMatch(/restored the saved machine/);
