@@ -10,12 +10,17 @@ import { VIEW_IDS } from "../web/src/topics";
 
 export const ARTIFACTS = new URL("../test-results/", import.meta.url).pathname;
 
-export async function launch(): Promise<{ ctx: BrowserContext; page: Page; errors: string[]; csp: string[]; close(): Promise<void> }> {
+/**
+ * A fresh Chromium. The site's service worker is blocked unless `serviceWorkers` says "allow"
+ * (the offline tests): with it, requests the worker serves would bypass page.route.
+ */
+export async function launch(opts: { serviceWorkers?: "allow" | "block"; width?: number } = {}): Promise<{ ctx: BrowserContext; page: Page; errors: string[]; csp: string[]; close(): Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), "fslab-chromium-"));
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: "/usr/bin/chromium",
     headless: true,
-    viewport: { width: 1280, height: 900 },
+    serviceWorkers: opts.serviceWorkers ?? "block",
+    viewport: { width: opts.width ?? 1280, height: 900 },
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   const page = ctx.pages()[0] ?? (await ctx.newPage());

@@ -269,7 +269,7 @@ describe("write-path lab", () => {
   });
 
   it("shows a recorded buffered write ending in the page cache, opened the way down, and steps through it by keyboard", async () => {
-    await page.getByRole("button", { name: "buffered write" }).click();
+    await page.getByTestId("write-path").getByRole("button", { name: "buffered write", exact: true }).click();
     await expect.poll(() => page.getByTestId("trace-source").textContent()).toMatch(/conv=notrunc/);
     expect(await rowsFor("generic_perform_write")).toBe(1);
     expect(await rowsFor("submit_bio")).toBe(0);
