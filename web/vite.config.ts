@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { vmFiles } from "./vm-files";
 import { labsFiles } from "./labs-files";
 import type { Plugin } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 
 // The built site's Content-Security-Policy, as a meta tag so it holds on any static host: no
 // inline or foreign script at all; 'wasm-unsafe-eval' because v86 and the cores compile
@@ -34,6 +35,31 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
+// Offline for a class on a flaky network (Workbox through vite-plugin-pwa): the app shell (the
+// hashed scripts, styles and wasm cores) is precached on the first visit; a lab's VM files are
+// cached the first time a lab loads them (URLs carry their hash, so CacheFirst is right, and a
+// new build brings new URLs); labs and the embed config are fetched fresh when the network is
+// there. A new deployment waits until the page offers to reload (registerType "prompt").
+export const VM_CACHE = "fslab-vm";
+function offline(): Plugin[] {
+  return VitePWA({
+    registerType: "prompt",
+    injectRegister: false,
+    manifest: false,
+    workbox: {
+      globPatterns: ["**/*.{js,css,html,wasm}"],
+      globIgnores: ["vm/**", "labs/**"],
+      maximumFileSizeToCacheInBytes: 8 * 2 ** 20,
+      navigateFallback: "index.html",
+      clientsClaim: true,
+      runtimeCaching: [
+        { urlPattern: ({ url }) => /\/vm\/[\w.-]+$/.test(url.pathname), handler: "CacheFirst", options: { cacheName: VM_CACHE, matchOptions: { ignoreSearch: false } } },
+        { urlPattern: ({ url }) => /\/(labs\/|fslab-embed\.json$)/.test(url.pathname), handler: "NetworkFirst", options: { cacheName: "fslab-labs", networkTimeoutSeconds: 5 } },
+      ],
+    },
+  }) as Plugin[];
+}
+
 const root = fileURLToPath(new URL(".", import.meta.url));
 const repo = fileURLToPath(new URL("..", import.meta.url));
 
@@ -44,7 +70,7 @@ const isolated = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Em
 export default defineConfig({
   root,
   base: "./",
-  plugins: [react(), vmFiles(`${repo}kernel-image/dist/`), labsFiles(`${repo}labs`), contentSecurityPolicy()],
+  plugins: [react(), vmFiles(`${repo}kernel-image/dist/`), labsFiles(`${repo}labs`), contentSecurityPolicy(), ...offline()],
   resolve: {
     alias: {
       "@wasm": `${repo}wasm/build/wasm`,
@@ -59,5 +85,11 @@ export default defineConfig({
     emptyOutDir: true,
     assetsInlineLimit: 0,
     chunkSizeWarningLimit: 2048,
+    rollupOptions: {
+      // the site, and fslab-embed.js for other sites' pages (src/embed/element.tsx) under a
+      // fixed name, so a docs page can name it
+      input: { index: `${root}index.html`, "fslab-embed": `${root}src/embed/element.tsx` },
+      output: { entryFileNames: (chunk) => (chunk.name === "fslab-embed" ? "fslab-embed.js" : "assets/[name]-[hash].js") },
+    },
   },
 });

@@ -1,8 +1,9 @@
-// fslab readme [--check]: rewrite the README's generated sections (views, playgrounds) from the
-// topic manifests, or (--check) exit 1 if they differ.
+// fslab readme [--check]: rewrite the generated sections of README.md (views, playgrounds) and
+// docs/embedding.md (what can be embedded, with its parameters) from the topic manifests, or
+// (--check) exit 1 if they differ.
 import { readFileSync, writeFileSync } from "node:fs";
 import { loadTopics } from "../../web/src/topics/node-index";
-import { generatedSections, rewriteReadme } from "../../web/src/topics/readme";
+import { GENERATED_IN, generatedSections, rewriteReadme } from "../../web/src/topics/readme";
 
 export async function readmeCommand(args: string[]): Promise<number> {
   const bad = args.filter((a) => a !== "--check");
@@ -10,15 +11,21 @@ export async function readmeCommand(args: string[]): Promise<number> {
     console.error(`fslab readme: unknown argument ${bad[0]}\nusage: fslab readme [--check]`);
     return 2;
   }
-  const file = "README.md";
-  const readme = readFileSync(file, "utf8");
-  const next = rewriteReadme(readme, generatedSections(await loadTopics()));
-  if (args.includes("--check")) {
-    if (next === readme) return 0;
-    console.error("fslab readme: README.md's generated sections differ from the topic manifests: run `npx fslab readme`");
-    return 1;
+  const sections = generatedSections(await loadTopics());
+  let stale = 0;
+  for (const [file, names] of Object.entries(GENERATED_IN)) {
+    const text = readFileSync(file, "utf8");
+    const next = rewriteReadme(text, sections, names, file);
+    if (next === text) {
+      if (!args.includes("--check")) console.log(`${file} is up to date`);
+      continue;
+    }
+    stale++;
+    if (args.includes("--check")) console.error(`fslab readme: ${file}'s generated sections differ from the topic manifests: run \`npx fslab readme\``);
+    else {
+      writeFileSync(file, next);
+      console.log(`${file} rewritten`);
+    }
   }
-  if (next !== readme) writeFileSync(file, next);
-  console.log(next === readme ? "README.md is up to date" : "README.md rewritten");
-  return 0;
+  return args.includes("--check") && stale ? 1 : 0;
 }

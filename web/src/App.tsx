@@ -3,11 +3,13 @@
 //   #/lab/<id>        one lab: its steps, the VM's terminal, its views
 //   #/play/<route>?.. a playground a topic manifest declares, its parameters in the query
 //   #/bench/<route>   a benchmark page a topic declares (npm run bench opens it in Chromium)
+//   #/embed/...       one playground, view or lab for an iframe, without the header (embed/)
 // Pages come from the manifests (topics/index.ts) and load lazily, each its own chunk.
 import { Suspense, lazy, useEffect, useState } from "react";
 import { Home } from "./pages/Home";
 import { bench, playground } from "./topics";
 import { lazyOf } from "./shared/lazy";
+import { UpdateBanner } from "./update";
 
 function useHashRoute(): string {
   const [hash, setHash] = useState(location.hash);
@@ -23,9 +25,18 @@ function useHashRoute(): string {
 const LabPage = lazy(() => import("./pages/LabPage").then((m) => ({ default: m.LabPage })));
 
 const loading = <p className="muted">Loading…</p>;
+const EmbedPage = lazy(() => import("./embed/EmbedPage").then((m) => ({ default: m.EmbedPage })));
 
 export function App() {
   const route = useHashRoute();
+  if (route.startsWith("/embed/"))
+    return (
+      <main className="embedded">
+        <Suspense fallback={loading}>
+          <EmbedPage route={route} key={route.split("?")[0]} />
+        </Suspense>
+      </main>
+    );
   const lab = route.match(/^\/lab\/([\w-]+)$/);
   const benchPage = route.match(/^\/bench\/([\w-]+)$/);
   const b = benchPage && bench(benchPage[1]);
@@ -49,6 +60,7 @@ export function App() {
         <span className="muted">Linux filesystem and block-layer internals, in a real kernel</span>
       </header>
       <main>
+        <UpdateBanner />
         <Suspense fallback={loading}>{page}</Suspense>
       </main>
     </>

@@ -25,6 +25,10 @@ export interface RunnerProps {
   events(): readonly SeenEvent[];
   clearEvents(): void;
   verdicts: Readonly<Record<string, Verdict>>;
+  /** a step passed its checks (for an embedding page) */
+  onStepPassed?(step: number, title: string): void;
+  /** counts up when an embedding page asks to reset the current step */
+  resetRequest?: number;
 }
 
 interface Timing {
@@ -36,7 +40,7 @@ interface Timing {
   resetMs?: number;
 }
 
-export function LabRunner({ lab, progress: initial, vm, restoredStep, events, clearEvents, verdicts }: RunnerProps) {
+export function LabRunner({ lab, progress: initial, vm, restoredStep, events, clearEvents, verdicts, onStepPassed, resetRequest }: RunnerProps) {
   const [progress, setProgress] = useState(initial);
   const [outcome, setOutcome] = useState<CheckOutcome | null>(null);
   const [checking, setChecking] = useState(false);
@@ -127,7 +131,10 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
           s.lastOutput = o.items.map((i) => i.output ?? i.message).join("\n").slice(0, 4000);
           if (o.ok && !s.passedAt) s.passedAt = Date.now();
         });
-        if (o.ok && !wasPassed) snapshot("latest", n).catch((e) => setProblem(e instanceof Error ? e.message : String(e)));
+        if (o.ok && !wasPassed) {
+          onStepPassed?.(n, step.title);
+          snapshot("latest", n).catch((e) => setProblem(e instanceof Error ? e.message : String(e)));
+        }
         return o;
       } finally {
         checkingRef.current = false;
@@ -194,6 +201,10 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
       setBusy(null);
     }
   };
+
+  useEffect(() => {
+    if (resetRequest) void resetStep();
+  }, [resetRequest]);
 
   const startOver = async () => {
     if (!confirmStartOver) return setConfirmStartOver(true);

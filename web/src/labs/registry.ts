@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { parseLab, type Lab } from "./lab-format";
 import { parseLabIndex } from "./lab-index";
 import { VIEW_IDS } from "../topics";
+import { siteUrl } from "../shared/site";
 
 export interface LabEntry {
   id: string;
@@ -23,7 +24,7 @@ export interface LabList {
   error?: string;
 }
 
-const url = (path: string) => new URL(`labs/${path}`, document.baseURI).href;
+const url = (path: string) => siteUrl(`labs/${path}`);
 
 export function entryOf(id: string, source: string, file: string, folder?: string): LabEntry {
   try {
@@ -91,5 +92,7 @@ export function useLab(id: string): LabEntry | null | undefined {
   const list = useLabs();
   if (id === "preview") return preview;
   if (!list) return undefined;
+  // the list itself could not be read (offline before this lab was kept, a broken index): say so
+  if (list.error) return { id, source: "", error: list.error };
   return list.labs.find((l) => l.id === id) ?? null;
 }

@@ -15,6 +15,14 @@ import { lazyOf } from "../shared/lazy";
 import type { LiveTrace } from "../shared/topic";
 import type { TraceStats } from "../vm/trace-channel";
 import { LiveBuffer } from "../shared/live-buffer";
+import { keepLabOffline } from "../vm/vm-host";
+
+function keepOffline(labId: string) {
+  // a preview lab has no file on the site to keep
+  if (labId.startsWith("preview-")) return;
+  keepLabOffline(labId).catch((e) => console.warn(`fslab: the lab could not be kept for offline use: ${e}`));
+}
+import manifest from "@kernel/manifest.json";
 
 /** Events kept for a step's `expect` blocks; beyond this the oldest go. */
 const MAX_STEP_EVENTS = 100_000;
@@ -61,7 +69,20 @@ async function readSession(lab: Lab, source: string): Promise<Omit<Session, "ms"
   }
 }
 
-export function LabPage({ id }: { id: string }) {
+/** A lab in an iframe (embed/EmbedPage.tsx): the VM waits for a click or a "start" message. */
+export interface LabEmbed {
+  startRequest: number;
+  resetRequest: number;
+  onStepPassed(step: number, title: string): void;
+}
+
+const stateBytes = (manifest.outputs as Record<string, { bytes: number }>)["state.bin.zst"]?.bytes ?? 0;
+
+export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
+  const [vmWanted, setVmWanted] = useState(!embed);
+  useEffect(() => {
+    if (embed?.startRequest) setVmWanted(true);
+  }, [embed?.startRequest]);
   const entry = useLab(id);
   const [vm, setVm] = useState<VmHandle | null>(null);
   const [session, setSession] = useState<Session | null>(null);
@@ -128,13 +149,41 @@ export function LabPage({ id }: { id: string }) {
           </p>
         )}
         {session ? (
-          <LabRunner lab={lab} progress={session.progress} vm={vm} restoredStep={session.restoredStep} events={events} clearEvents={clearEvents} verdicts={verdicts} />
+          <LabRunner
+            lab={lab}
+            progress={session.progress}
+            vm={vm}
+            restoredStep={session.restoredStep}
+            events={events}
+            clearEvents={clearEvents}
+            verdicts={verdicts}
+            onStepPassed={embed?.onStepPassed}
+            resetRequest={embed?.resetRequest}
+          />
         ) : (
           <p className="muted">Looking for your progress…</p>
         )}
       </article>
       <div className="lab-work">
-        {session && <VmConsole onReady={setVm} onTrace={onTrace} startFrom={session.startFrom} />}
+        {session && vmWanted && <VmConsole onReady={setVm} onTrace={onTrace} startFrom={session.startFrom} onBooted={() => void keepOffline(lab.meta.id)} />}
+        {session && !vmWanted && (
+          <section className="vm vm-deferred" aria-label="Linux terminal">
+            <button onClick={() => setVmWanted(true)} data-testid="start-vm">
+              Start the Linux VM
+            </button>{" "}
+            <span className="muted">
+              {session.startFrom
+                ? `(your machine from IndexedDB: nothing to download but the emulator)`
+                : `(downloads about ${Math.round(stateBytes / 2 ** 20)} MB: the saved machine, and the emulator once)`}
+            </span>
+          </section>
+        )}
+        {!globalThis.crossOriginIsolated && (
+          <p className="muted" data-testid="not-isolated">
+            This site is served without cross-origin isolation (the COOP and COEP headers): everything works, but the browser's clock, and the guest's
+            with it, ticks in 100 µs steps, so the kernel's function_graph durations come out in 100 µs steps.
+          </p>
+        )}
         {live.dropped && (
           <p className="muted" role="status" data-testid="live-dropped">
             To keep the page's memory bounded over a long session, the oldest kernel events were let go: {live.dropped.records} records and{" "}

@@ -3,7 +3,7 @@
 // the field and in the link, and nothing runs until every field is valid; no value is ever
 // replaced by another. The link holds what was typed, so a shared link reproduces the page,
 // problems included.
-import { useCallback, useMemo, useState } from "react";
+import { createContext, useCallback, useContext, useMemo, useState } from "react";
 import { checkParam, type ParamSchema, type ParamValues } from "./params";
 
 export interface ParamsState<S extends ParamSchema> {
@@ -18,6 +18,12 @@ export interface ParamsState<S extends ParamSchema> {
   linkProblems: string[];
   set(name: keyof S & string, text: string): void;
 }
+
+/**
+ * Whether a playground writes its parameters into the page's link: not when it is a web
+ * component in another site's page (embed/element.tsx), whose URL is not fslab's.
+ */
+export const WritesLink = createContext(true);
 
 /**
  * `route`: the page's route (#/play/<route>), rewritten as fields change. `rules`: checks
@@ -50,17 +56,20 @@ export function useParams<S extends ParamSchema>(
   // the link's bad parameters as given, said until each field is put right
   const [fromLink] = useState(() => new Map(names.flatMap((n) => (errors[n] && new URLSearchParams(query).has(n) ? [[n, `${n}=${raw[n]}: ${errors[n]}`] as const] : []))));
   const linkProblems = [...fromLink].filter(([n]) => errors[n] && raw[n] === new URLSearchParams(query).get(n)).map(([, text]) => text);
+  const writesLink = useContext(WritesLink);
   const set = useCallback(
     (name: K, text: string) => {
       setRaw((r) => {
         const next = { ...r, [name]: text };
-        history.replaceState(null, "", `#/play/${route}?${new URLSearchParams(next as Record<string, string>).toString()}`);
+        // in an iframe (#/embed/<route>) the link stays an embed link
+        const prefix = location.hash.startsWith("#/embed/") ? "#/embed/" : "#/play/";
+        if (writesLink) history.replaceState(null, "", `${prefix}${route}?${new URLSearchParams(next as Record<string, string>).toString()}`);
         return next;
       });
       const c = checkParam(schema[name], text);
       if ("value" in c) setGood((g) => ({ ...g, [name]: c.value }));
     },
-    [schema, route],
+    [schema, route, writesLink],
   );
   return { raw, errors, values, valid: Object.keys(errors).length === 0, linkProblems, set };
 }

@@ -12,15 +12,30 @@ export function generatedSections(topics: TopicManifest[]): Record<string, strin
       return `- \`#/play/${p.route}\`: ${p.title}. Link parameters: ${params.join("; ") || "none"}.`;
     }),
   );
-  return { views: views.join("\n"), playgrounds: playgrounds.join("\n") };
+  const embedPlaygrounds = topics.flatMap((t) =>
+    t.playgrounds.map((p) => {
+      const params = Object.entries(p.params).map(([name, s]) => `\`${name}\` ${describeParam(s)}, default ${s.default}`);
+      const example = Object.entries(p.params).slice(0, 2).map(([name, s]) => `${name}=${encodeURIComponent(String(s.default))}`).join("&");
+      return `- \`#/embed/${p.route}${example ? `?${example}` : ""}\`: ${p.title}. Parameters: ${params.join("; ") || "none"}.`;
+    }),
+  );
+  const embedViews = topics.flatMap((t) => t.views.map((v) => `- \`#/embed/view/${v.id}\` (${t.title}): ${v.title}`));
+  return { views: views.join("\n"), playgrounds: playgrounds.join("\n"), "embed-playgrounds": embedPlaygrounds.join("\n"), "embed-views": embedViews.join("\n") };
 }
 
+/** Which generated sections each document carries. */
+export const GENERATED_IN: Record<string, string[]> = {
+  "README.md": ["views", "playgrounds"],
+  "docs/embedding.md": ["embed-playgrounds", "embed-views"],
+};
+
 /** The README with each generated section replaced; throws if a section's markers are missing. */
-export function rewriteReadme(readme: string, sections: Record<string, string>): string {
+export function rewriteReadme(readme: string, sections: Record<string, string>, only?: string[], file = "README.md"): string {
   let out = readme;
   for (const [name, body] of Object.entries(sections)) {
+    if (only && !only.includes(name)) continue;
     const re = new RegExp(`(<!-- generated:${name} -->\\n)[^]*?(<!-- /generated:${name} -->)`);
-    if (!re.test(out)) throw new Error(`README.md has no <!-- generated:${name} --> ... <!-- /generated:${name} --> section`);
+    if (!re.test(out)) throw new Error(`${file} has no <!-- generated:${name} --> ... <!-- /generated:${name} --> section`);
     out = out.replace(re, (_m, open: string, close: string) => `${open}${body}\n${close}`);
   }
   return out;

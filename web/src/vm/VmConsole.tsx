@@ -32,11 +32,13 @@ export interface StartFrom {
 interface Props {
   onReady?: (vm: VmHandle | null) => void;
   onTrace?: (records: Uint32Array, stats: TraceStats, lines: string[]) => void;
+  /** once the guest is up (e.g. to keep its files for offline use) */
+  onBooted?: () => void;
   /** A learner's snapshot to start from instead of the build's saved machine (first start only). */
   startFrom?: StartFrom | null;
 }
 
-export function VmConsole({ onReady, onTrace, startFrom }: Props) {
+export function VmConsole({ onReady, onTrace, startFrom, onBooted }: Props) {
   const termEl = useRef<HTMLDivElement>(null);
   const termHint = useRef<HTMLParagraphElement>(null);
   const hostTrace = useRef(onTrace);
@@ -60,6 +62,7 @@ export function VmConsole({ onReady, onTrace, startFrom }: Props) {
         if (s.phase === "failed" && snapshot) s = { ...s, message: `${s.message} (starting from ${snapshot.label}). "Try again" starts the lab's own saved machine instead.` };
         setStatus(s);
         setStart(host.coldReason ? "cold" : "restored");
+        if (s.phase === "ready") onBooted?.();
         if (s.phase === "ready")
           onReady?.({
             type: (text) => host.send(text),

@@ -10,6 +10,7 @@ import v86Package from "v86/package.json";
 import { TraceChannel, type TraceStats } from "./trace-channel";
 import { AgentClient } from "./agent";
 import { BootWatcher, GUEST, machineOptions, STATE_FILE, stateMismatch, type BootStatus, type StateInfo } from "./guest";
+import { siteUrl } from "../shared/site";
 
 export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
@@ -19,9 +20,36 @@ export interface VmHostEvents {
 }
 
 /** A guest file under vm/ (see web/vm-files.ts), versioned by its hash so caches stay right. */
-function vmUrl(name: string): string {
+export function vmUrl(name: string): string {
   const sha = (manifest.outputs as Record<string, { sha256: string }>)[name]?.sha256.slice(0, 12) ?? "";
-  return new URL(`vm/${name}?v=${sha}`, document.baseURI).href;
+  return siteUrl(`vm/${name}?v=${sha}`);
+}
+
+/** The caches the service worker serves vm/ and labs/ from (web/vite.config.ts). */
+const VM_CACHE = "fslab-vm";
+const LABS_CACHE = "fslab-labs";
+
+/**
+ * Keep what a lab needs to come back offline in the service worker's caches: the files a
+ * restore needs, and the lab's text with the list of labs, whether or not the service worker
+ * controlled the page when they were fetched (a first visit straight to a lab). A class on a
+ * flaky network then reloads without the network. Nothing to do without the Cache API.
+ */
+export async function keepLabOffline(labId: string): Promise<number> {
+  if (typeof caches === "undefined" || !navigator.serviceWorker) return 0;
+  let added = 0;
+  const keep = async (cacheName: string, url: string, always: boolean) => {
+    const cache = await caches.open(cacheName);
+    if (!always && (await cache.match(url))) return;
+    const r = await fetch(url, { cache: "no-cache" });
+    if (r.ok) {
+      await cache.put(url, r);
+      added++;
+    }
+  };
+  for (const path of ["labs/index.json", `labs/${labId}/lab.md`]) await keep(LABS_CACHE, siteUrl(path), true);
+  for (const name of ["bios.bin", "vgabios-stdvga.bin", STATE_FILE]) await keep(VM_CACHE, vmUrl(name), false);
+  return added;
 }
 
 export class VmHost {

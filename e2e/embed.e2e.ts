@@ -1,0 +1,228 @@
+// fslab in another site's pages: a docs page on a second origin embeds a playground in an
+// iframe and drives it with postMessage (only origins in fslab-embed.json may); the built site
+// served from a sub-path by a plain static server, without COOP/COEP, boots a lab; after one
+// visit a lab reloads and runs offline; an embedded view fits a phone's width.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createServer, type Server } from "node:http";
+import { spawn, type ChildProcess } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { launch, runInTerminal } from "./browser";
+import { loadCoreModule } from "../web/src/shared/node-load";
+import { dirRun, dirScenarioOps } from "../web/src/topics/exfat/exfat-dir";
+
+const base = () => inject("baseUrl");
+const repo = new URL("..", import.meta.url).pathname;
+const configFile = join(repo, "web/dist/fslab-embed.json");
+
+/** A docs page on its own origin: by default it embeds `src` in an iframe and keeps every message the frame posts. */
+function docsServer(src: () => string, page?: () => string): Promise<{ origin: string; close(): void }> {
+  const server: Server = createServer((_req, res) => {
+    res.setHeader("Content-Type", "text/html");
+    if (page) return res.end(page());
+    res.end(`<!doctype html><meta charset="utf-8"><title>docs</title>
+<p>Some documentation, then the embed:</p>
+<iframe id="fx" src="${src()}" style="width:100%;height:700px;border:0"></iframe>
+<script>
+  window.got = [];
+  window.addEventListener("message", (e) => { if (e.data && e.data.fslab === 1) window.got.push({ origin: e.origin, ...e.data }); });
+  window.send = (m, origin) => document.getElementById("fx").contentWindow.postMessage({ fslab: 1, ...m }, origin);
+</script>`);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => {
+      const port = (server.address() as { port: number }).port;
+      resolve({ origin: `http://127.0.0.1:${port}`, close: () => server.close() });
+    }),
+  );
+}
+
+describe("an iframe on another origin", () => {
+  let docs: Awaited<ReturnType<typeof docsServer>>;
+  let stranger: Awaited<ReturnType<typeof docsServer>>;
+  const config = readFileSync(configFile, "utf8");
+  beforeAll(async () => {
+    // the fslab site and the two docs pages: three ports, three origins; one docs page listed
+    const frame = () => `${base()}#/embed/exfat?clusters=256&runs=4&batch=0`;
+    docs = await docsServer(frame);
+    stranger = await docsServer(frame);
+    writeFileSync(configFile, JSON.stringify({ allowedOrigins: [docs.origin] }));
+  });
+  afterAll(() => {
+    docs.close();
+    stranger.close();
+    writeFileSync(configFile, config);
+  });
+
+  it("announces ready, takes parameters from a listed origin and redraws, reports the revealed answer", async () => {
+    const b = await launch();
+    try {
+      const page = b.page;
+      await page.goto(docs.origin);
+      const got = () => page.evaluate(() => (window as any).got as Array<Record<string, any>>);
+      await expect.poll(async () => (await got()).find((m) => m.type === "ready"), { timeout: 30_000 }).toMatchObject({ kind: "playground", id: "exfat", params: { clusters: "256", runs: "4", batch: "0" } });
+      const frame = page.frameLocator("#fx");
+      expect(await frame.locator("header.top").count()).toBe(0); // no site header in a frame
+      const fslabOrigin = new URL(base()).origin;
+      await page.evaluate(([o]) => (window as any).send({ type: "set", params: { runs: 8, clusters: 99999 } }, o), [fslabOrigin]);
+      await expect.poll(async () => (await got()).find((m) => m.type === "params"), { timeout: 10_000 }).toMatchObject({
+        params: { clusters: "99999", runs: "8", batch: "0" },
+        problems: [expect.stringMatching(/^clusters: /)],
+      });
+      await page.evaluate(([o]) => (window as any).send({ type: "set", params: { clusters: 512 } }, o), [fslabOrigin]);
+      await expect.poll(() => frame.getByLabel("pieces (contiguous runs)").first().inputValue(), { timeout: 10_000 }).toBe("8");
+      await frame.getByRole("button", { name: /Run (and reveal|without predicting)/ }).click();
+      // batch 0: one discard per cluster
+      await expect.poll(async () => (await got()).find((m) => m.type === "revealed"), { timeout: 30_000 }).toMatchObject({ id: "exfat", data: { discards: "512" } });
+      expect(b.errors).toEqual([]);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it("ignores a page on an origin the site does not list, and counts it", async () => {
+    const b = await launch();
+    try {
+      const page = b.page;
+      const warnings: string[] = [];
+      page.on("console", (m) => m.type() === "warning" && warnings.push(m.text()));
+      await page.goto(stranger.origin);
+      const frame = page.frameLocator("#fx");
+      await frame.getByLabel("pieces (contiguous runs)").first().waitFor();
+      const fslabOrigin = new URL(base()).origin;
+      await page.evaluate(([o]) => (window as any).send({ type: "set", params: { runs: 9 } }, o), [fslabOrigin]);
+      await expect.poll(() => warnings.find((w) => /ignored a message from http:\/\/127\.0\.0\.1:\d+, which fslab-embed\.json does not list \(1 ignored so far\)/.test(w)), { timeout: 10_000 }).toBeTruthy();
+      expect(await frame.getByLabel("pieces (contiguous runs)").first().inputValue()).toBe("4");
+      expect(await page.evaluate(() => (window as any).got.length)).toBe(0); // nothing was posted to it either
+    } finally {
+      await b.close();
+    }
+  });
+
+  it("fits a phone's width: no sideways scrolling at 390 px", async () => {
+    const b = await launch({ width: 390 });
+    try {
+      await b.page.goto(`${base()}#/embed/exfat?clusters=256&runs=4&batch=0`);
+      await b.page.locator(".embed .reveal, .embed button").first().waitFor();
+      const [scroll, client] = await b.page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      expect(scroll).toBeLessThanOrEqual(client);
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+describe("the web component on another origin", () => {
+  let docs: Awaited<ReturnType<typeof docsServer>>;
+  beforeAll(async () => {
+    docs = await docsServer(
+      () => "",
+      () => `<!doctype html><meta charset="utf-8"><title>docs</title>
+<script type="module" src="${base()}fslab-embed.js"></script>
+<h1>Documentation</h1>
+<fslab-view id="bad" view="exfat" runs="999"></fslab-view>
+<div style="height: 2000px">Reading…</div>
+<fslab-view id="heap" view="exfat" clusters="256" runs="4" batch="0"></fslab-view>
+<fslab-view id="dir" view="exfat-dir" files="600" remove="4" long="80"></fslab-view>
+<fslab-lab id="lab" lab="exfat-discard"></fslab-lab>
+<script>window.visibleAt = {}; document.addEventListener("fslab-visible", (e) => { window.visibleAt[e.target.id] = performance.now(); });</script>`,
+    );
+  });
+  afterAll(() => docs.close());
+
+  it("draws two views from their attributes when scrolled into view, names a bad attribute, and starts a lab's VM only on its button", async () => {
+    const b = await launch();
+    try {
+      const page = b.page;
+      const requests: string[] = [];
+      page.on("request", (r) => requests.push(r.url()));
+      await page.goto(docs.origin);
+      expect(await page.locator("#bad [data-testid=embed-error]").textContent()).toMatch(/<fslab-view>: runs="999": .*64/);
+      // below the fold: nothing of the views loaded yet
+      expect(await page.locator("#heap .reveal, #heap button").count()).toBe(0);
+      await page.locator("#heap").scrollIntoViewIfNeeded();
+      const heapButton = page.locator("#heap").getByRole("button", { name: /Run (and reveal|without predicting)/ });
+      await heapButton.waitFor({ timeout: 30_000 });
+      await heapButton.click();
+      expect(await page.locator("#heap .reveal").getAttribute("data-discards")).toBe("256"); // batch 0: one per cluster
+      await page.locator("#dir").scrollIntoViewIfNeeded();
+      const m = await loadCoreModule("exfat");
+      const ops = dirScenarioOps({ files: 600, removeEvery: 4, longNames: 80 });
+      const [hint, old] = [true, false].map((h) => dirRun(m, h, ops));
+      await page.locator("#dir").getByLabel("your guess").fill("3");
+      await page.locator("#dir").getByRole("button", { name: "Run and reveal" }).click();
+      await expect.poll(() => page.locator("#dir .reveal").getAttribute("data-ratio"), { timeout: 30_000 }).toBe((old.examined / hint.examined).toFixed(3));
+      // the lab: its text and views at once, the VM only on the click
+      await page.locator("#lab").scrollIntoViewIfNeeded();
+      const start = page.locator("#lab").getByTestId("start-vm");
+      await start.waitFor({ timeout: 30_000 });
+      expect(await page.locator("#lab .lab-runner h2").textContent()).toMatch(/1\. A volume that discards/);
+      expect(requests.filter((u) => /\/vm\/state\.bin\.zst/.test(u))).toEqual([]);
+      expect(await page.locator("#lab .vm-deferred").textContent()).toMatch(/downloads about \d+ MB/);
+      await start.click();
+      await page.locator('#lab .vm-status[data-phase="ready"]').waitFor({ timeout: 150_000 });
+      expect(await runInTerminal(page, "uname -r")).toMatch(/^7\.2\./);
+      expect(b.errors).toEqual([]);
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+describe("the built site elsewhere", () => {
+  let dir: string;
+  let server: ChildProcess;
+  let url: string;
+  beforeAll(async () => {
+    // python's http.server: no COOP/COEP, no rewrite rules, the site under /course/
+    dir = mkdtempSync(join(tmpdir(), "fslab-site-"));
+    cpSync(join(repo, "web/dist"), join(dir, "course"), { recursive: true });
+    server = spawn("python3", ["-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", dir], { stdio: ["ignore", "pipe", "pipe"] });
+    url = await new Promise<string>((resolve, reject) => {
+      server.stdout!.on("data", (d: Buffer) => {
+        const m = String(d).match(/port (\d+)/);
+        if (m) resolve(`http://127.0.0.1:${m[1]}/course/`);
+      });
+      server.on("exit", (c) => reject(new Error(`http.server exited ${c}`)));
+    });
+  });
+  afterAll(() => {
+    server?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("serves from /course/ on python's http.server without COOP/COEP: a lab boots and runs a command, and says what it cannot do", async () => {
+    const b = await launch();
+    try {
+      await b.page.goto(`${url}#/lab/exfat-discard`);
+      await b.page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+      expect(await runInTerminal(b.page, "uname -r")).toMatch(/^7\.2\./);
+      expect(await b.page.evaluate(() => crossOriginIsolated)).toBe(false);
+      expect(await b.page.getByTestId("not-isolated").textContent()).toMatch(/without cross-origin isolation .* 100 µs steps/);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it("after one visit, a lab reloads offline: the app from the service worker, the VM from its cache", async () => {
+    const b = await launch({ serviceWorkers: "allow" });
+    try {
+      const page = b.page;
+      await page.goto(`${base()}#/lab/exfat-discard`);
+      await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      const kept = () => page.evaluate(async () => [(await (await caches.open("fslab-labs")).keys()).length, (await (await caches.open("fslab-vm")).keys()).length]);
+      await expect.poll(kept, { timeout: 60_000 }).toEqual([2, 3]); // the list of labs and this lab; the BIOSes and the saved machine
+      await b.ctx.setOffline(true);
+      await page.reload();
+      await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 60_000 }).catch(async (e) => {
+        throw new Error(`${e}\npage: ${(await page.locator("main").textContent())?.slice(0, 400)}`);
+      });
+      expect(await runInTerminal(page, "echo offline-ok")).toMatch(/offline-ok/);
+      await b.ctx.setOffline(false);
+    } finally {
+      await b.close();
+    }
+  });
+});
