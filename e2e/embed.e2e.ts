@@ -81,6 +81,29 @@ describe("an iframe on another origin", () => {
     }
   });
 
+  it("a lab in a frame starts its VM on the host's message and reports a step passed", async () => {
+    const labDocs = await docsServer(() => `${base()}#/embed/lab/exfat-discard`);
+    writeFileSync(configFile, JSON.stringify({ allowedOrigins: [docs.origin, labDocs.origin] }));
+    const b = await launch();
+    try {
+      const page = b.page;
+      await page.goto(labDocs.origin);
+      const got = () => page.evaluate(() => (window as any).got as Array<Record<string, any>>);
+      await expect.poll(async () => (await got()).find((m) => m.type === "ready"), { timeout: 30_000 }).toMatchObject({ kind: "lab", id: "exfat-discard" });
+      const frame = page.frameLocator("#fx");
+      await frame.getByTestId("start-vm").waitFor();
+      await page.evaluate(([o]) => (window as any).send({ type: "start" }, o), [new URL(base()).origin]);
+      await frame.locator('.vm-status[data-phase="ready"]').waitFor({ timeout: 150_000 });
+      await frame.getByRole("button", { name: "Show the solution" }).click();
+      await frame.getByRole("button", { name: "Run the solution in VM" }).click();
+      await expect.poll(async () => (await got()).find((m) => m.type === "step-passed"), { timeout: 60_000 }).toMatchObject({ lab: "exfat-discard", step: 0, title: "A volume that discards" });
+    } finally {
+      await b.close();
+      labDocs.close();
+      writeFileSync(configFile, JSON.stringify({ allowedOrigins: [docs.origin] }));
+    }
+  });
+
   it("ignores a page on an origin the site does not list, and counts it", async () => {
     const b = await launch();
     try {
