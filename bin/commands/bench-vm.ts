@@ -1,5 +1,5 @@
-// fslab bench-vm (npm run bench:vm): the seeds' experiments run by `fslab-bench` in the
-// guest (restored from the saved state), printed as tables beside the seeds' numbers.
+// fslab bench-vm (npm run bench:vm): the published experiments behind each lab, run by `fslab-bench` in the
+// guest (restored from the saved state), printed as tables beside the published numbers.
 // v86 is an emulator on one CPU: compare shapes and ratios, not absolute times.
 import { NodeVm } from "../../web/src/vm/node-vm";
 
@@ -41,7 +41,7 @@ export async function benchVm(args: string[]): Promise<number> {
       const on = rows.find((r) => r.batch_discard === 1)!;
       const off = rows.find((r) => r.batch_discard === 0)!;
       table(
-        "exFAT rm with -o discard (loop device on RAM, 4 KiB clusters)      seed: 80 GiB file, 4m46s -> 1.66 s (172x)",
+        "exFAT rm with -o discard (loop device on RAM, 4 KiB clusters)      6.15 commit: 80 GiB file, 4m46s -> 1.66 s (172x)",
         ["batch_discard", "file", "clusters", "discard requests", "rm ms"],
         rows.map((r) => [r.batch_discard, `${r.file_mb} MiB`, r.clusters, r.discard_requests, r.rm_ms]),
       );
@@ -55,8 +55,8 @@ export async function benchVm(args: string[]): Promise<number> {
       const seed = ["14.40%", "33.15%", "40.23%", "49.05%", "57.42%"];
       const with1 = rows.filter((r) => r.empty_hint === 1);
       table(
-        "exFAT create 5000 files in one directory, buckets of 1000          seed: +14% growing to +57% (i.MX6, SD card)",
-        ["files", "hint=0 ms", "hint=1 ms", "improvement", "seed", "entries examined 0 / 1"],
+        "exFAT create 5000 files in one directory, buckets of 1000          6.2 patch: +14% growing to +57% (i.MX6, SD card)",
+        ["files", "hint=0 ms", "hint=1 ms", "improvement", "6.2 patch (i.MX6, SD)", "entries examined 0 / 1"],
         with1.map((r, i) => {
           const o = rows.find((x) => x.empty_hint === 0 && x.first === r.first)!;
           return [`${r.first}~${r.last}`, o.ms, r.ms, `${(((o.ms - r.ms) / o.ms) * 100).toFixed(1)}%`, seed[i] ?? "", `${o.entries_examined} / ${r.entries_examined}`];
@@ -68,7 +68,7 @@ export async function benchVm(args: string[]): Promise<number> {
       const layouts = ["4k", "bigalloc-64k", "64k"];
       for (const mode of ["buffered", "direct"]) {
         table(
-          `ext4 dd ${mode} writes, MB/s (32 MiB, conv=fsync)                 seed: 64k buffered 3.8 -> 6.0 GB/s (LBS vs bigalloc), direct up to 30% slower`,
+          `ext4 dd ${mode} writes, MB/s (32 MiB, conv=fsync)                 LBS series: 64k buffered 3.8 -> 6.0 GB/s (LBS vs bigalloc), direct up to 30% slower`,
           ["bs", ...layouts],
           [4, 8, 16, 32, 64].map((bs) => [
             `${bs}k`,
@@ -80,7 +80,7 @@ export async function benchVm(args: string[]): Promise<number> {
     if (want("f2fs-clue")) {
       const rows = await scenario(vm, "f2fs-clue 8000", 3600);
       table(
-        "F2FS 8000 files: fill, free all, trim, refill x4 writers (one CPU) seed: 15x MWUL, 3x MWUM on 120 cores (from the wasm model)",
+        "F2FS 8000 files: fill, free all, trim, refill x4 writers (one CPU) CLUE paper: 15x MWUL, 3x MWUM on 120 cores (from the wasm model)",
         ["clue", "ms", "bitmap scans", "NAT scans", "skipped", "NAT deferred", "entries scanned", "fsck"],
         rows.map((r) => [r.clue, r.ms, r.bitmap_scans, r.nat_scans, r.scans_skipped, r.nat_deferred, r.nids_scanned, r.fsck_exit === 0 ? "clean" : `exit ${r.fsck_exit}`]),
       );
@@ -90,7 +90,7 @@ export async function benchVm(args: string[]): Promise<number> {
       const scheds = ["mq-deadline", "kyber", "bfq", "none"];
       const combos = rows.filter((r) => r.scheduler === "mq-deadline" && !r.error);
       table(
-        "fio bs=1M reads on null_blk, MiB/s per scheduler                   seed: fio patterns numjobs 1/4, iodepth 1/4, seq/rand",
+        "fio bs=1M reads on null_blk, MiB/s per scheduler                   blog series: fio patterns numjobs 1/4, iodepth 1/4, seq/rand",
         ["rw", "jobs", "depth", ...scheds],
         combos.map((c) => [
           c.rw,

@@ -271,7 +271,7 @@ const USAGE_BLK = `usage: fslab simulate blk [--sched all|none|mq-deadline|kyber
                          [--size SIZE] [--fifo-batch N] [--writes-starved N] [--read-expire MS]
                          [--write-expire MS] [--read-lat-nsec NS] [--write-lat-nsec NS] [--seed N] [--json]
   SIZE takes k, M or G (powers of 1024). --sched takes one scheduler, a comma-separated list,
-  both (none and mq-deadline) or all. Defaults: seed 003's pattern 4 (numjobs 4, iodepth 4,
+  both (none and mq-deadline) or all. Defaults: pattern 4 of the I/O scheduler comparison in the blog series "Linuxカーネルのファイルアクセスの処理を追いかける" (numjobs 4, iodepth 4,
   bs 1M, read) on 64M per job, all four schedulers, the sdcard device; kyber's targets 2 ms
   (reads) and 10 ms (writes).
        fslab simulate blk --trace FILE [--sched ...] [--device kernel|measured|ssd|sdcard|hdd] [--dev MAJ,MIN]

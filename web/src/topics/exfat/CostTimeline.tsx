@@ -38,7 +38,7 @@ export function CostTimeline({ costMs, position, otherMs, otherLabel }: Props) {
       </svg>
       <figcaption data-testid="cost-so-far">
         {ms(costMs[position])} so far of {ms(costMs[total])} (modelled: 13.6 µs per discard request, 79 ns per cluster, fitted
-        to the seed's 80 GiB rm)
+        to the 6.15 commit's 80 GiB rm)
       </figcaption>
     </figure>
   );

@@ -67,7 +67,7 @@ export function PlayExfat({ query }: { query: string }) {
       <p>
         On a volume mounted with <code>-o discard</code>, freeing clusters tells the device they are unused. Up to Linux 6.14{" "}
         <code>exfat_clear_bitmap()</code> issued a discard for every cluster it cleared; since 6.15{" "}
-        <code>__exfat_free_cluster()</code> clears the bits and issues one request per contiguous run. The seed measured{" "}
+        <code>__exfat_free_cluster()</code> clears the bits and issues one request per contiguous run. Its commit ("exfat: support batch discard of clusters when freeing clusters") timed{" "}
         <code>rm</code> of an 80 GiB file: 4 min 46 s before, 1.66 s after. Here the exfat core (after <code>fs/exfat/</code>)
         deletes a file you choose.
       </p>

@@ -1,5 +1,5 @@
 // /play/exfat-dir: create files in one exFAT directory, remove some, create more, with and
-// without Linux 6.2's empty-entry hint (seed 000: 5000 creates up to 57% faster). Predict how
+// without Linux 6.2's empty-entry hint (Yuezhang Mo's patch: 5000 creates up to 57% faster). Predict how
 // many times more directory entries the empty-entry search examines without the hint, then
 // see the exfat core's directory model: both directories slot by slot, each search's count,
 // the totals. The model matches the guest kernel's exfat_empty_search events record for
@@ -55,7 +55,7 @@ export function PlayExfatDir({ query }: { query: string }) {
         Creating a file needs a run of free 32-byte entries in its directory (3 for a short name, more for a long one).
         Before Linux 6.2, <code>exfat_find_empty_entry()</code> searched from the directory's start each time, across every
         entry set in use; since 6.2 the search keeps a hint (<code>hint_femp</code>) of where free entries were last seen, and a
-        removal leaves one. The seed measured 5000 creates up to 57% faster with it.
+        removal leaves one. Yuezhang Mo's patch ("exfat: hint the empty entry which at the end of cluster chain") timed 5000 creates on an i.MX6 board with an SD card: up to 57% faster with it.
       </p>
       <form className="play-form" onSubmit={(e) => e.preventDefault()} aria-label="scenario">
         <LinkProblems problems={params.linkProblems} />
@@ -78,7 +78,7 @@ export function PlayExfatDir({ query }: { query: string }) {
           </p>
           <p className="muted">
             Entries examined are not time: a create also allocates, builds and writes its entry set and inode, and reading
-            entries already cached is cheap. The seed's 57% is whole creates timed on a real device.
+            entries already cached is cheap. The patch's 57% is whole creates timed on a real device.
           </p>
           <DirRunsView runs={runs} />
           {sweeps && <DirSweepView sweeps={sweeps} />}

@@ -38,7 +38,7 @@ async function simulateExfatCommand(argv: string[]): Promise<number> {
     const name = r.policy === DiscardPolicy.Batched ? "batched (6.15+)" : "per cluster (<= 6.14)";
     console.log(`  ${name.padEnd(24)} ${String(r.discardRequests).padStart(10)} discards  ${time(r.ms).padStart(10)}`);
   }
-  if (clusters === SEED_80G.clusters && runs === 1) console.log(`  (seed, Linux 6.15's commit: 4m46s -> 1.66 s)`);
+  if (clusters === SEED_80G.clusters && runs === 1) console.log(`  (measured by Linux 6.15's commit: 4m46s -> 1.66 s)`);
   return 0;
 }
 
@@ -77,18 +77,18 @@ async function simulateExfatDirCommand(argv: string[]): Promise<number> {
     const range = `${b * bucket + 1}-${Math.min(files, (b + 1) * bucket)}`;
     console.log(`  ${range.padEnd(14)} ${String(x).padStart(12)} ${String(rows[1].examined_per_bucket[b]).padStart(12)}`);
   });
-  console.log("  (seed 000, Linux 6.2: creating 5000 files 14% to 57% faster with the hint, bucket by bucket)");
+  console.log("  (Yuezhang Mo's Linux 6.2 patch: creating 5000 files 14% to 57% faster with the hint, bucket by bucket)");
   return 0;
 }
 
 const USAGE_EXFAT = `usage: fslab simulate exfat [--size SIZE] [--cluster SIZE] [--runs N] [--request-us US] [--cluster-ns NS] [--json]
   Deletes one file under both discard policies (per cluster, Linux <= 6.14; batched, 6.15+) and
-  prices it: discard requests x request-us + clusters x cluster-ns. Defaults: the seed's 80G
+  prices it: discard requests x request-us + clusters x cluster-ns. Defaults: the 6.15 commit's 80G
   file of 4k clusters in one run, costs fitted to its 4m46s -> 1.66 s.`;
 const USAGE_EXFAT_DIR = `usage: fslab simulate exfat-dir [--files N] [--bucket N] [--json]
   Creates files f1..fN in one directory (4 KiB clusters) with and without the Linux 6.2
   empty-entry hint; entries the empty-entry search examines per bucket (the model matches the
-  guest kernel's exfat_empty_search events record for record). Defaults: seed 000's 5000 in 1000s.`;
+  guest kernel's exfat_empty_search events record for record). Defaults: the 6.2 patch's 5000 files in 1000s.`;
 
 export const cli = {
   "exfat": { run: simulateExfatCommand, usage: USAGE_EXFAT },

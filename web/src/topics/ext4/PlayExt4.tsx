@@ -71,8 +71,8 @@ export function PlayExt4({ query }: { query: string }) {
         A block group's bitmap is one block: 32,768 bits with 4 KiB blocks (4 KiB to checksum), and with 64 KiB blocks
         524,288 bits (64 KiB). Bigalloc keeps 4 KiB blocks and counts 64 KiB clusters: its bitmap stays 4 KiB. With
         <code> metadata_csum</code>, <code>ext4_block_bitmap_csum_set()</code> runs crc32c over the whole bitmap after every
-        change. Seed 001 found 64k-block (LBS) ext4 50% faster than bigalloc for buffered writes, but up to 30% slower for
-        direct writes, and blamed this crc32c. The model writes 64 MiB to a new file and counts.
+        change. Baokun Li's ext4 LBS patch series found 64k-block (LBS) ext4 50% faster than bigalloc for buffered writes, but up to 30% slower for
+        direct writes, and its cover letter blamed this crc32c. The model writes 64 MiB to a new file and counts.
       </p>
       <form className="play-form" onSubmit={(e) => e.preventDefault()} aria-label="scenario">
         <LinkProblems problems={params.linkProblems} />
@@ -125,7 +125,7 @@ export function PlayExt4({ query }: { query: string }) {
             <>
               <h2>What reaches the device: the zeros around sub-block writes</h2>
               <p>
-                Checksums do not explain why the seed's direct-I/O drop grows as bs shrinks. The guest's kernel shows what does:
+                Checksums do not explain why the series' direct-I/O drop grows as bs shrinks. The guest's kernel shows what does:
                 a direct write smaller than a block, extending the file, makes <code>iomap_dio_bio_iter()</code> write zeros
                 from the write's end to the block's end (the tail past EOF must not show stale data). With 64 KiB blocks every
                 4 KiB write writes up to 60 KiB of zeros; 4 KiB blocks, bigalloc's included, are never written in part.

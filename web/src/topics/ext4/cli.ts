@@ -32,7 +32,7 @@ async function simulateExt4Command(argv: string[]): Promise<number> {
     console.log(`  ${l.name.padEnd(14)}${cells.join("")}`);
   }
   console.log(`\n  A 64k-block bitmap is 16 times the bytes of a 4k one, so each allocation's checksum costs 16 times more;`);
-  console.log(`  direct writes allocate per write, buffered ones per writeback extent. Seed 001 blames crc32c in`);
+  console.log(`  direct writes allocate per write, buffered ones per writeback extent. The LBS series' cover letter blames crc32c in`);
   console.log(`  ext4_block_bitmap_csum_set() for LBS's direct I/O being up to 30% slower, most at small bs; checksums`);
   console.log(`  alone do not grow as bs shrinks. What does: a direct write smaller than the block, extending the file,`);
   console.log(`  makes iomap_dio_bio_iter() write zeros to the end of its block, so 4k writes into 64k blocks send 8.5x`);
@@ -44,7 +44,7 @@ async function simulateExt4Command(argv: string[]): Promise<number> {
 const USAGE_EXT4 = `usage: fslab simulate ext4 [--size SIZE] [--json]
   dd of SIZE (default 256M) to a new file at bs 4k..64k, buffered and direct, on 4k blocks,
   bigalloc 64k clusters and 64k blocks: allocations and bitmap-checksum bytes (crc32c over a
-  whole bitmap per allocation, ext4_block_bitmap_csum_set), as seed 001 explains LBS's
+  whole bitmap per allocation, ext4_block_bitmap_csum_set), as the LBS series' cover letter explains LBS's
   slower direct I/O.`;
 
 export const cli = {

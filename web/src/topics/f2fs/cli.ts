@@ -45,7 +45,7 @@ async function simulateF2fsCommand(argv: string[]): Promise<number> {
       console.log(`  ${`${c} ${names[c] ?? ""}`.padEnd(16)}${row.map((r) => (r.unlinks_per_sec / 1000).toFixed(0).padStart(8)).join("")}   ${ratio}`);
     }
   }
-  console.log(`\nseed 004 (120 cores): CLUE ~15x upstream in MWUL, scaling to 15 cores; ~3x in MWUM`);
+  console.log(`\nthe CLUE paper (Hwang, Lee, Kim, Sogang University; 120 cores): CLUE ~15x upstream in MWUL, scaling to 15 cores; ~3x in MWUM`);
   return 0;
 }
 

@@ -43,7 +43,7 @@ async function simulateVfatCommand(argv: string[]): Promise<number> {
 const USAGE_VFAT = `usage: fslab simulate vfat [--mount utf8:932,utf8:437,iso8859-1:932] [--json] NAME...
   The names created in order in one directory under each mount (iocharset:codepage): the 8.3
   bytes, how code pages 437 and 932 read them, the long name, the entries and the checksum
-  that Linux's VFAT writes (seed 003's three mounts by default).`;
+  that Linux's VFAT writes (by default the three mounts of the blog series "Linuxカーネルのファイルアクセスの処理を追いかける").`;
 
 export const cli = {
   "vfat": { run: simulateVfatCommand, usage: USAGE_VFAT },
