@@ -148,6 +148,7 @@ describe("the web component on another origin", () => {
 <div style="height: 2000px">Reading…</div>
 <fslab-view id="heap" view="exfat" clusters="256" runs="4" batch="0"></fslab-view>
 <fslab-view id="dir" view="exfat-dir" files="600" remove="4" long="80"></fslab-view>
+<fslab-view id="clusters" view="exfat-clusters" clusters="64" runs="4" batch="0"></fslab-view>
 <fslab-lab id="lab" lab="exfat-discard"></fslab-lab>
 <script>window.visibleAt = {}; document.addEventListener("fslab-visible", (e) => { window.visibleAt[e.target.id] = performance.now(); });</script>`,
     );
@@ -176,6 +177,13 @@ describe("the web component on another origin", () => {
       await page.locator("#dir").getByLabel("your guess").fill("3");
       await page.locator("#dir").getByRole("button", { name: "Run and reveal" }).click();
       await expect.poll(() => page.locator("#dir .reveal").getAttribute("data-ratio"), { timeout: 30_000 }).toBe((old.examined / hint.examined).toFixed(3));
+      // a lab view with parameters: the heap starts with that file, deleted per cluster
+      await page.locator("#clusters").scrollIntoViewIfNeeded();
+      const file = page.locator("#clusters tr[data-file]").first();
+      await file.waitFor({ timeout: 30_000 });
+      expect(await file.locator("td").allTextContents()).toEqual([expect.any(String), "64", "4", "FAT chain", expect.any(String)]);
+      await page.locator("#clusters").getByTestId("delete").click();
+      await expect.poll(() => page.locator("#clusters").getByTestId("discard-count").textContent(), { timeout: 30_000 }).toBe("64");
       // the lab: its text and views at once, the VM only on the click
       await page.locator("#lab").scrollIntoViewIfNeeded();
       const start = page.locator("#lab").getByTestId("start-vm");

@@ -24,10 +24,10 @@ function useChannel(onMessage: (m: HostMessage) => void): EmbedChannel {
 
 export function EmbedPage({ route }: { route: string }) {
   const lab = route.match(/^\/embed\/lab\/([\w-]+)$/);
-  const v = route.match(/^\/embed\/view\/([\w-]+)$/);
+  const v = route.match(/^\/embed\/view\/([\w-]+)(?:\?(.*))?$/);
   const play = route.match(/^\/embed\/([\w-]+)(?:\?(.*))?$/);
   if (lab) return <EmbedLab id={lab[1]} />;
-  if (v) return <EmbedView id={v[1]} />;
+  if (v) return <EmbedView id={v[1]} query={v[2] ?? ""} />;
   if (play && playground(play[1])) return <EmbedPlayground route={play[1]} query={play[2] ?? ""} />;
   return <p className="error">fslab has nothing to embed at {route}: an embed is #/embed/&lt;playground&gt;, #/embed/view/&lt;view&gt; or #/embed/lab/&lt;lab&gt;.</p>;
 }
@@ -80,16 +80,29 @@ function EmbedPlayground({ route, query: initial }: { route: string; query: stri
   );
 }
 
-function EmbedView({ id }: { id: string }) {
+function EmbedView({ id, query }: { id: string; query: string }) {
   const spec = view(id);
+  // the view's parameters from the link, each checked against its range; a bad one is named
+  const params: Record<string, number | string> = {};
+  const problems: string[] = [];
+  for (const [k, raw] of new URLSearchParams(query)) {
+    const p = spec?.params[k];
+    if (!p) problems.push(`${k}: "${id}" has no such parameter`);
+    else {
+      const c = checkParam(p, raw);
+      if ("error" in c) problems.push(`${k}=${raw}: ${c.error}`);
+      else params[k] = c.value;
+    }
+  }
   const channel = useChannel((m) => m.type === "ping" && void channel.start({ kind: "view", id, params: {} }));
   useEffect(() => void channel.start({ kind: "view", id, params: {} }), [channel]);
   if (!spec) return <p className="error">fslab has no view "{id}".</p>;
+  if (problems.length) return <p className="error" role="alert">{problems.join("; ")}</p>;
   const View = lazyOf(spec.load);
   return (
     <div className="embed" data-embed={id}>
       <Suspense fallback={loading}>
-        <View live={EMPTY_LIVE} vm={null} />
+        <View live={EMPTY_LIVE} vm={null} params={params} />
       </Suspense>
     </div>
   );

@@ -135,6 +135,7 @@ class FslabView extends FslabElement {
     if (!p && !v) return this.error(`there is no view "${id}" (playgrounds: ${PLAYGROUNDS.map((x) => x.route).join(", ")}; lab views: ${VIEWS.map((x) => x.id).join(", ")})`);
     const schema = p ? p.params : v!.params;
     const query = new URLSearchParams();
+    const values: Record<string, number | string> = {};
     for (const a of this.getAttributeNames()) {
       if (GLOBAL.has(a) || a.startsWith("data-") || a.startsWith("aria-")) continue;
       const name = a in schema ? a : a.replace(/-/g, "_");
@@ -144,13 +145,14 @@ class FslabView extends FslabElement {
       const c = checkParam(spec, raw);
       if ("error" in c) return this.error(`${a}="${raw}": ${c.error}`);
       query.set(name, raw);
+      values[name] = c.value;
     }
     if (p) {
       const Page = lazyOf(p.load);
       return <Page query={query.toString()} />;
     }
     const View = lazyOf(v!.load);
-    return <View live={EMPTY_LIVE} vm={null} />;
+    return <View live={EMPTY_LIVE} vm={null} params={values} />;
   }
 }
 

@@ -37,6 +37,8 @@ export interface LiveTrace {
 export interface LabViewProps {
   live: LiveTrace;
   vm: VmHandle | null;
+  /** The view's parameters (its manifest's `params`), checked, when it is embedded with some. */
+  params?: Record<string, number | string>;
   /** A view that sets its model against the kernel says what it found (a lab's `expect: verdict:`). */
   onVerdict?: (v: Verdict) => void;
 }

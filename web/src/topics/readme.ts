@@ -19,7 +19,12 @@ export function generatedSections(topics: TopicManifest[]): Record<string, strin
       return `- \`#/embed/${p.route}${example ? `?${example}` : ""}\`: ${p.title}. Parameters: ${params.join("; ") || "none"}.`;
     }),
   );
-  const embedViews = topics.flatMap((t) => t.views.map((v) => `- \`#/embed/view/${v.id}\` (${t.title}): ${v.title}`));
+  const embedViews = topics.flatMap((t) =>
+    t.views.map((v) => {
+      const params = Object.entries(v.params).map(([name, s]) => `\`${name}\` ${describeParam(s)}, default ${s.default}`);
+      return `- \`#/embed/view/${v.id}\` (${t.title}): ${v.title}.${params.length ? ` Parameters: ${params.join("; ")}.` : ""}`;
+    }),
+  );
   return { views: views.join("\n"), playgrounds: playgrounds.join("\n"), "embed-playgrounds": embedPlaygrounds.join("\n"), "embed-views": embedViews.join("\n") };
 }
 

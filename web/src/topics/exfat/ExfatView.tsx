@@ -14,19 +14,28 @@ import { fileColour } from "../../shared/view/palette";
 const CLUSTERS = 512; // a 2 MiB heap of 4 KiB clusters: small enough to see every cluster
 const SECT_PER_CLUS_BITS = 3;
 
-export function ExfatView() {
+/** `start`: a file to make on the empty heap first (its clusters in `runs` pieces), and the delete's policy. */
+export function ExfatView({ start }: { start?: { clusters: number; runs: number; batch: number } } = {}) {
   const worker = useWorker(exfatClient);
   const { client, busy, error } = worker;
   const [snap, setSnap] = useState<ExfatSnapshot | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
-  const [policy, setPolicy] = useState<DiscardPolicy>(DiscardPolicy.Batched);
+  const [policy, setPolicy] = useState<DiscardPolicy>(start?.batch === 0 ? DiscardPolicy.PerCluster : DiscardPolicy.Batched);
   const [last, setLast] = useState<DeleteResult | null>(null);
   // the last delete, replayable: the volume before it and its events applied up to a step
   const [replay, setReplay] = useState<{ before: ExfatSnapshot; r: DeleteReplay } | null>(null);
   const [, setStep] = useState(0);
 
   useEffect(() => {
-    if (client) void worker.run(async (c) => setSnap(await c.reset(CLUSTERS, SECT_PER_CLUS_BITS)));
+    if (!client) return;
+    void worker.run(async (c) => {
+      const empty = await c.reset(CLUSTERS, SECT_PER_CLUS_BITS);
+      if (!start) return setSnap(empty);
+      const runs = Math.min(start.runs, start.clusters); // each piece at least a cluster
+      const r = runs > 1 ? await c.createFragmented(start.clusters, runs) : await c.createContiguous(start.clusters);
+      setSnap(r.snapshot);
+      setSelected(r.id);
+    });
   }, [client, worker.run]);
 
   /** a file just made: the volume after it, the file selected, no delete shown */

@@ -10,6 +10,17 @@ export const EXFAT_PARAMS = {
   batch: int("batch_discard", 0, 1, 1),
 };
 
+/**
+ * The exfat-clusters view embedded on its own (<fslab-view view="exfat-clusters" ...>): a file
+ * made on its 512-cluster heap to start with, and the policy its delete will use. Without
+ * `clusters` the heap starts empty, as in a lab.
+ */
+export const EXFAT_CLUSTERS_PARAMS = {
+  clusters: int("the first file's clusters (4 KiB each)", 1, 400, 24),
+  runs: int("its pieces", 1, 64, 1),
+  batch: int("batch_discard", 0, 1, 1),
+};
+
 /** /play/exfat-dir: creates, removals and long names in one directory */
 export const EXFAT_DIR_PARAMS = {
   files: int("files created", 1, 5000, 1000),
@@ -40,7 +51,7 @@ export default defineTopic({
     {
       id: "exfat-clusters",
       title: "the cluster heap model and the kernel's discards, live",
-      params: {},
+      params: EXFAT_CLUSTERS_PARAMS,
       load: () => import("./lab-views").then((m) => m.ExfatClustersLab),
     },
     {
