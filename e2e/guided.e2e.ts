@@ -215,4 +215,19 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     expect(await page.locator(".vm-status").textContent()).toMatch(/restored the saved machine/);
     expect(await page.getByTestId("lab-notice").count()).toBe(0);
   });
+
+  it("a Run button types its block once, until the shell is back at its prompt", async () => {
+    const button = page.locator(".lab-runner .step > .vm-cmd button").first();
+    await button.click();
+    expect(await button.textContent()).toBe("Running…");
+    expect(await button.isDisabled()).toBe(true);
+    await expect.poll(() => button.textContent(), { timeout: 60_000 }).toBe("Run in VM");
+    expect(await runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts")).toBe("1");
+  });
+
+  it("kernel messages stay out of the shell and show in the kernel log panel", async () => {
+    expect(await runInTerminal(page, "cut -f1 /proc/sys/kernel/printk")).toBe("1");
+    await page.getByTestId("kernel-log").locator("summary").click();
+    await expect.poll(() => page.getByTestId("kernel-log").locator("pre").textContent(), { timeout: 30_000 }).toMatch(/exFAT-fs|loop0|\[\s*\d+\.\d+\]/);
+  });
 });

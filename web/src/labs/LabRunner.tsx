@@ -85,8 +85,13 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
       const gz = await gzip(state);
       const ms = performance.now() - t0;
       if (kind === "step") stepSnap.current = { step: at, gz };
-      setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotStep: kind === "step" ? at : t.snapshotStep }));
-      await putSnapshot(kind, { lab: lab.meta.id, step: at, ...HERE, savedAt: Date.now(), gz, rawBytes: state.byteLength });
+      setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength }));
+      try {
+        await putSnapshot(kind, { lab: lab.meta.id, step: at, ...HERE, savedAt: Date.now(), gz, rawBytes: state.byteLength });
+      } finally {
+        // kept in memory for a reset, and (unless the browser refused) stored for a reload
+        if (kind === "step") setTiming((t) => ({ ...t, snapshotStep: at }));
+      }
     },
     [vm, lab.meta.id],
   );
@@ -291,9 +296,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
                 <pre>
                   <code>{s.text}</code>
                 </pre>
-                <button disabled={!vm} onClick={() => typeLines(vm, s.text)}>
-                  Run the solution in VM
-                </button>
+                <RunButton vm={vm} text={s.text} label="Run the solution in VM" />
               </div>
             ))
           ) : (
@@ -365,8 +368,23 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   );
 }
 
-function typeLines(vm: VmHandle | null, text: string) {
-  text.split("\n").forEach((l) => vm?.type(l + "\n"));
+/** A block's commands, typed into the shell once: the button waits until the shell is back at its prompt. */
+function RunButton({ vm, text, label }: { vm: VmHandle | null; text: string; label: string }) {
+  const [running, setRunning] = useState(false);
+  const run = async () => {
+    if (!vm || running) return;
+    setRunning(true);
+    try {
+      await vm.run(text.endsWith("\n") ? text : text + "\n");
+    } finally {
+      setRunning(false);
+    }
+  };
+  return (
+    <button disabled={!vm || running} onClick={() => void run()} aria-busy={running} title={!vm ? "Waiting for the VM to boot" : running ? "Running in the VM's shell" : "Type this into the VM's shell"}>
+      {running ? "Running…" : label}
+    </button>
+  );
 }
 
 function StepBody({ step, vm }: { step: LabStep; vm: VmHandle | null }) {
@@ -380,9 +398,7 @@ function StepBody({ step, vm }: { step: LabStep; vm: VmHandle | null }) {
             <pre>
               <code>{b.text}</code>
             </pre>
-            <button disabled={!vm} onClick={() => typeLines(vm, b.text)} title={vm ? "Type this into the VM's shell" : "Waiting for the VM to boot"}>
-              Run in VM
-            </button>
+            <RunButton vm={vm} text={b.text} label="Run in VM" />
           </div>
         ) : null,
       )}

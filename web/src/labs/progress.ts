@@ -157,7 +157,9 @@ export async function getSnapshot(lab: string, kind: SnapshotKind): Promise<Snap
   return s;
 }
 
-/** The newest stored machine of a lab: the latest one, else the current step's. */
+/** The newest stored machine of a lab: a passed step's or the current step's start, whichever was saved last. */
 export async function newestSnapshot(lab: string): Promise<Snapshot | undefined> {
-  return (await getSnapshot(lab, "latest")) ?? (await getSnapshot(lab, "step"));
+  const [latest, step] = [await getSnapshot(lab, "latest"), await getSnapshot(lab, "step")];
+  if (!latest || !step) return latest ?? step;
+  return latest.savedAt >= step.savedAt ? latest : step;
 }

@@ -16,6 +16,7 @@ import type { LiveTrace } from "../shared/topic";
 import type { TraceStats } from "../vm/trace-channel";
 import { LiveBuffer } from "../shared/live-buffer";
 import { keepLabOffline } from "../vm/vm-host";
+import { KernelLog } from "../vm/KernelLog";
 
 function keepOffline(labId: string) {
   // a preview lab has no file on the site to keep
@@ -178,6 +179,7 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
             </span>
           </section>
         )}
+        {session && vmWanted && <KernelLog vm={vm} />}
         {!globalThis.crossOriginIsolated && (
           <p className="muted" data-testid="not-isolated">
             This site is served without cross-origin isolation (the COOP and COEP headers): everything works, but the browser's clock, and the guest's

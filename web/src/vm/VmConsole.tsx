@@ -11,6 +11,8 @@ import type { CheckRun } from "./agent";
 export interface VmHandle {
   /** Type a command line into the guest's shell. */
   type(text: string): void;
+  /** Type lines into the shell; resolves when the shell is back at its prompt. */
+  run(text: string): Promise<void>;
   /** The bytes of a file the guest put in /mnt/host (the 9p share), e.g. a disk image. */
   readSharedFile(name: string): Promise<Uint8Array>;
   /** Run a script through the guest's check agent, out of the learner's shell. */
@@ -66,6 +68,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted }: Props) {
         if (s.phase === "ready")
           onReady?.({
             type: (text) => host.send(text),
+            run: (text) => host.typeAndWait(text),
             readSharedFile: (name) => host.readSharedFile(name),
             check: (script, t) => host.agent.run(script, t),
             saveState: () => host.saveState(),

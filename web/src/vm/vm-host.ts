@@ -60,6 +60,10 @@ export class VmHost {
   private pending: number[] = [];
   private flushScheduled = false;
   private decoder = new TextDecoder();
+  /** the console's last characters, for seeing the shell's prompt come back (typeAndWait) */
+  private tail = "";
+  private idleWaiters: Array<() => void> = [];
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private trace = new TraceChannel();
   /** The guest's check agent (virtio-console port 2, /dev/hvc2): a lab's checks run there. */
   readonly agent = new AgentClient((bytes) => (this.emulator as any)?.bus.send("virtio-console2-input-bytes", bytes));
@@ -133,6 +137,28 @@ export class VmHost {
     this.sendBytes(new TextEncoder().encode(text));
   }
 
+  /**
+   * Type lines into the shell and resolve once the shell is back at its prompt with nothing
+   * more to say: the prompt is the last thing printed and 300 ms pass quietly. Lines typed
+   * ahead are echoed right after each intermediate prompt, so only the last one stays last.
+   */
+  typeAndWait(text: string): Promise<void> {
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.tail = "";
+      this.send(text);
+    });
+  }
+
+  private checkIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (!this.idleWaiters.length || !GUEST.prompt.test(this.tail)) return;
+    this.idleTimer = setTimeout(() => {
+      if (!GUEST.prompt.test(this.tail)) return;
+      for (const w of this.idleWaiters.splice(0)) w();
+    }, 300);
+  }
+
   /** Raw bytes to the serial port: keystrokes from xterm.js arrive as UTF-8. */
   sendBytes(bytes: Uint8Array): void {
     this.emulator?.serial_send_bytes(0, bytes);
@@ -148,6 +174,7 @@ export class VmHost {
   async restoreState(state: ArrayBuffer): Promise<void> {
     if (!this.emulator) throw new Error("the VM is not running");
     this.agent.reset();
+    for (const w of this.idleWaiters.splice(0)) w(); // whatever was running is gone
     await this.emulator.restore_state(state);
     // the restored shell sits at its prompt: ask for a fresh one
     this.emulator.serial0_send("\n");
@@ -200,7 +227,10 @@ export class VmHost {
       const bytes = Uint8Array.from(this.pending);
       this.pending = [];
       this.events.onOutput(bytes);
-      const phase = this.watcher.feed(this.decoder.decode(bytes, { stream: true }));
+      const text = this.decoder.decode(bytes, { stream: true });
+      this.tail = (this.tail + text).slice(-256);
+      this.checkIdle();
+      const phase = this.watcher.feed(text);
       if (phase === "userland") this.status("userland", "Starting the shell");
       else if (phase === "ready") {
         if (this.timer) clearTimeout(this.timer);
