@@ -225,6 +225,16 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     expect(await runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts")).toBe("1");
   });
 
+  it("moves between steps by keyboard, and focus follows to the step's heading", async () => {
+    await expect.poll(checkState, { timeout: 30_000 }).toBe("passed"); // step 1's volume is mounted again
+    await page.locator(".lab-outline p").click(); // out of the terminal
+    await page.keyboard.press("Alt+Shift+ArrowRight");
+    await expect.poll(() => runner().getAttribute("data-step")).toBe("1");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("step-title");
+    await page.keyboard.press("Alt+Shift+ArrowLeft");
+    await expect.poll(() => runner().getAttribute("data-step")).toBe("0");
+  });
+
   it("kernel messages stay out of the shell and show in the kernel log panel", async () => {
     expect(await runInTerminal(page, "cut -f1 /proc/sys/kernel/printk")).toBe("1");
     await page.getByTestId("kernel-log").locator("summary").click();

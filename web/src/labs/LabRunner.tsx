@@ -54,9 +54,12 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   const stepSnap = useRef<{ step: number; gz: Blob } | null>(null);
   /** the snapshot of the step's start being taken: a reset waits for it */
   const pendingSnap = useRef<Promise<void> | null>(null);
+  /** snapshots being compressed and stored, in the order they were taken */
+  const storing = useRef<Promise<void>>(Promise.resolve());
   const snapped = useRef<{ step: number; vm: VmHandle } | null>(null);
   const openedAt = useRef(performance.now());
   const heading = useRef<HTMLHeadingElement>(null);
+  const movedTo = useRef(false);
   const checkingRef = useRef(false);
   const progressRef = useRef(progress);
   progressRef.current = progress;
@@ -81,17 +84,24 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
     async (kind: "step" | "latest", at: number) => {
       if (!vm) return;
       const t0 = performance.now();
-      const state = await vm.saveState();
-      const gz = await gzip(state);
-      const ms = performance.now() - t0;
-      if (kind === "step") stepSnap.current = { step: at, gz };
-      setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength }));
-      try {
-        await putSnapshot(kind, { lab: lab.meta.id, step: at, ...HERE, savedAt: Date.now(), gz, rawBytes: state.byteLength });
-      } finally {
-        // kept in memory for a reset, and (unless the browser refused) stored for a reload
-        if (kind === "step") setTiming((t) => ({ ...t, snapshotStep: at }));
-      }
+      const takenAt = Date.now(); // when the machine was in this state, not when the store finished
+      const state = await vm.saveState(); // now: the machine as it is at this moment
+      // compressed and stored one after another, in the order taken, so an older snapshot that
+      // takes longer never lands over a newer one
+      const stored = storing.current.then(async () => {
+        const gz = await gzip(state);
+        const ms = performance.now() - t0;
+        if (kind === "step") stepSnap.current = { step: at, gz };
+        setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength }));
+        try {
+          await putSnapshot(kind, { lab: lab.meta.id, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength });
+        } finally {
+          // kept in memory for a reset, and (unless the browser refused) stored for a reload
+          if (kind === "step") setTiming((t) => ({ ...t, snapshotStep: at }));
+        }
+      });
+      storing.current = stored.catch(() => undefined);
+      await stored;
     },
     [vm, lab.meta.id],
   );
@@ -102,8 +112,11 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
     clearEvents();
     setOutcome(null);
     setOfferSkip(false);
+    setTiming((t) => ({ ...t, snapshotStep: undefined })); // this step's own snapshot is not kept yet
     openedAt.current = performance.now();
-    heading.current?.focus();
+    // focus follows the learner to a step they moved to, not to the first one on page load
+    if (movedTo.current) heading.current?.focus();
+    movedTo.current = true;
     return () => {
       const ms = performance.now() - openedAt.current;
       update((p) => (p.steps[n].openMs += ms));
@@ -114,7 +127,10 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
     if (!vm || (snapped.current?.step === n && snapped.current.vm === vm)) return;
     const first = snapped.current === null;
     snapped.current = { step: n, vm };
-    if (first && vm.origin === "snapshot" && restoredStep === n) return; // its snapshot is stored already
+    if (first && vm.origin === "snapshot" && restoredStep === n) {
+      setTiming((t) => ({ ...t, snapshotStep: n })); // its snapshot is stored already
+      return;
+    }
     pendingSnap.current = snapshot("step", n).catch((e) => setProblem(e instanceof Error ? e.message : String(e)));
   }, [vm, n]);
 

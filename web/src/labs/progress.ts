@@ -46,6 +46,7 @@ export interface Snapshot {
   guest: string;
   v86: string;
   memory: number;
+  /** when the machine was in this state (ms since 1970): the newest of two is the one to restore */
   savedAt: number;
   /** gzip of v86's save_state() */
   gz: Blob;

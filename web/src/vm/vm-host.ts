@@ -104,7 +104,7 @@ export class VmHost {
     emulator.add_listener("download-progress", (e: any) => {
       if (this.watcher.phase !== "booting") return;
       const frac = e.lengthComputable && e.total ? (e.file_index + e.loaded / e.total) / e.file_count : e.file_index / e.file_count;
-      this.status("loading", `Loading ${e.file_name.split("/").pop()}`, frac);
+      this.status("loading", `Loading ${e.file_name.split("/").pop().split("?")[0]}`, frac);
     });
     emulator.add_listener("download-error", (e: any) => {
       this.fail(`Could not load ${e.file_name}: the lab's VM files are missing or the server refused them.`);
