@@ -4,11 +4,15 @@
 // then its checks again: a check that does not pass after the step's own commands fails the
 // lab, with file:line and what the check printed. `verdict:` expectations need the page's
 // views and are left to the e2e tests; event expectations are judged from the guest's trace.
+// Each step starts in a fresh login shell (no variable or function of an earlier step is
+// left), so a step that leans on one fails here; each `predict` block's answer must be
+// found once the step's commands ran.
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseLab, type LabStep } from "../../web/src/labs/lab-format";
 import { runChecks, hasChecks } from "../../web/src/labs/checks";
 import { seenEvent, type SeenEvent } from "../../web/src/labs/expect";
+import { commandActual, countedActual } from "../../web/src/labs/predict";
 import { loadTopics } from "../../web/src/topics/node-index";
 import { labFolders } from "../../web/labs-files";
 import { NodeVm } from "../../web/src/vm/node-vm";
@@ -77,14 +81,24 @@ async function walk(vm: NodeVm, steps: LabStep[], file: string): Promise<{ faile
         warned++;
       }
     }
+    await vm.freshShell(); // nothing of the earlier steps' shell
     const solution = step.blocks.filter((b) => b.kind === "solution");
     const commands = solution.length ? solution : step.blocks.filter((b) => b.kind === "vm");
     for (const b of commands) {
       const r = await vm.run(b.text, 600_000, true);
       if (r.status !== 0) console.warn(`note ${file}:${b.line}: the ${b.kind} block exited with ${r.status}: ${r.output.trim().split("\n").slice(-2).join(" | ")}`);
     }
-    if (!hasChecks(checked)) continue;
     await new Promise((r) => setTimeout(r, 500)); // the last trace lines on their way
+    for (const b of step.blocks) {
+      if (b.kind !== "predict") continue;
+      const p = b.predict;
+      const actual = "command" in p.actual ? commandActual((await vm.agent.run(p.actual.command, 30)).output) : countedActual(p, collect());
+      if (actual === null || (p.choices && !p.choices.includes(actual)) || (!p.choices && !Number.isFinite(Number(actual)))) {
+        console.error(`FAIL ${file}:${b.line}: step ${i + 1} "${step.title}": the prediction's answer ${actual === null ? "was not found" : `"${actual}" is not ${p.choices ? `one of ${p.choices.join(", ")}` : "a number"}`} after its commands ran`);
+        return { failed: 1, warned };
+      }
+    }
+    if (!hasChecks(checked)) continue;
     const after = await runChecks(checked, handle, collect(), {});
     if (!after.ok) {
       for (const item of after.items.filter((x) => !x.ok)) {

@@ -11,6 +11,7 @@ import { clearLab, getSnapshot, putSnapshot, saveProgress, StoreError, type LabP
 import { progressExport } from "./report";
 import { gunzip, gzip, HERE } from "../vm/snapshot";
 import type { VmHandle } from "../vm/VmConsole";
+import { commandActual, countedActual, near, parseGuess, type Prediction, type PredictionRecord } from "./predict";
 
 /** How often an open step's checks run on their own. */
 const POLL_MS = 3000;
@@ -152,6 +153,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
           s.lastOutput = o.items.map((i) => i.output ?? i.message).join("\n").slice(0, 4000);
           if (o.ok && !s.passedAt) s.passedAt = Date.now();
         });
+        if (o.ok) await measureActuals();
         if (o.ok && !wasPassed) {
           onStepPassed?.(n, step.title);
           snapshot("latest", n).catch((e) => setProblem(e instanceof Error ? e.message : String(e)));
@@ -164,6 +166,54 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
     },
     [vm, step, n, verdicts, events],
   );
+
+  /** What the kernel did, beside each prediction the learner made in this step. */
+  const measureActuals = async () => {
+    const preds = step.blocks.flatMap((b) => (b.kind === "predict" ? [b.predict] : []));
+    const recs = progressRef.current.steps[n].predictions ?? [];
+    if (!vm || !preds.some((_, i) => recs[i])) return;
+    const found: Array<string | null> = [];
+    for (const p of preds) {
+      if ("command" in p.actual) {
+        const r = await vm.check(p.actual.command, 30).catch(() => null);
+        found.push(r && r.status === 0 ? commandActual(r.output) : null);
+      } else found.push(countedActual(p, events()));
+    }
+    if (progressRef.current.step !== n) return;
+    update((pr) => {
+      const list = pr.steps[n].predictions ?? [];
+      found.forEach((a, i) => {
+        if (list[i] && a !== null) list[i]!.actual = a;
+      });
+      pr.steps[n].predictions = list;
+    });
+  };
+
+  /** A prediction answered (guess null: "no guess"). */
+  const predict = (i: number, p: Prediction, guess: string | null) =>
+    update((pr) => {
+      const list = pr.steps[n].predictions ?? [];
+      while (list.length <= i) list.push(null);
+      list[i] = { question: p.question, guess, at: Date.now() } satisfies PredictionRecord;
+      pr.steps[n].predictions = list;
+    });
+
+  /**
+   * Before a step's commands run: the earlier steps they build on that have not passed (a jump
+   * ahead in the outline, a skip), checked in the guest now. null: go ahead. Passed steps are
+   * not rechecked: a later step may rightly undo what they set up (an unmount, a new volume).
+   */
+  const earlierUndone = async (): Promise<{ step: number; message: string } | null> => {
+    if (!vm) return null;
+    for (let k = 0; k < n; k++) {
+      const s = lab.steps[k];
+      if (progressRef.current.steps[k].passedAt || !s.blocks.some((b) => b.kind === "check")) continue;
+      const guestOnly = { ...s, blocks: s.blocks.filter((b) => b.kind === "check") };
+      const o = await runChecks(guestOnly, vm, [], {});
+      if (!o.ok && !o.items.some((x) => x.error)) return { step: k, message: outcomeText(o) };
+    }
+    return null;
+  };
 
   // checks on their own while the step is open, until it passes
   useEffect(() => {
@@ -286,7 +336,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
         <h2 id="step-title" tabIndex={-1} ref={heading}>
           {n + 1}. {step.title}
         </h2>
-        <StepBody step={step} vm={vm} />
+        <StepBody step={step} vm={vm} predictions={rec.predictions ?? []} onPredict={predict} earlierUndone={earlierUndone} goTo={go} steps={lab.steps} />
 
         {checked && <CheckPanel step={step} outcome={outcome} checking={checking} passed={passed} vm={vm} onCheck={() => void check("asked")} />}
 
@@ -312,7 +362,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
                 <pre>
                   <code>{s.text}</code>
                 </pre>
-                <RunButton vm={vm} text={s.text} label="Run the solution in VM" />
+                <RunButton vm={vm} text={s.text} label="Run the solution in VM" earlierUndone={earlierUndone} goTo={go} steps={lab.steps} />
               </div>
             ))
           ) : (
@@ -384,40 +434,135 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   );
 }
 
-/** A block's commands, typed into the shell once: the button waits until the shell is back at its prompt. */
-function RunButton({ vm, text, label }: { vm: VmHandle | null; text: string; label: string }) {
+interface Earlier {
+  /** the first earlier step whose checks fail in the guest now, or null */
+  earlierUndone(): Promise<{ step: number; message: string } | null>;
+  goTo(step: number): void;
+  steps: readonly LabStep[];
+}
+
+/**
+ * A block's commands, typed into the shell once: the button waits until the shell is back at
+ * its prompt. First the earlier steps they build on are checked: one that is not done is named
+ * (with its check's own words) instead of letting the commands fail with a shell error.
+ */
+function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps }: { vm: VmHandle | null; text: string; label: string; locked?: string } & Earlier) {
   const [running, setRunning] = useState(false);
-  const run = async () => {
+  const [undone, setUndone] = useState<{ step: number; message: string } | null>(null);
+  const type = async () => {
+    setUndone(null);
+    await vm!.run(text.endsWith("\n") ? text : text + "\n");
+  };
+  const run = async (anyway = false) => {
     if (!vm || running) return;
     setRunning(true);
     try {
-      await vm.run(text.endsWith("\n") ? text : text + "\n");
+      const u = anyway ? null : await earlierUndone();
+      if (u) setUndone(u);
+      else await type();
     } finally {
       setRunning(false);
     }
   };
   return (
-    <button disabled={!vm || running} onClick={() => void run()} aria-busy={running} title={!vm ? "Waiting for the VM to boot" : running ? "Running in the VM's shell" : "Type this into the VM's shell"}>
-      {running ? "Running…" : label}
-    </button>
+    <>
+      <button
+        disabled={!vm || running || !!locked}
+        onClick={() => void run()}
+        aria-busy={running}
+        title={locked ?? (!vm ? "Waiting for the VM to boot" : running ? "Running in the VM's shell" : "Type this into the VM's shell")}
+      >
+        {running ? "Running…" : label}
+      </button>
+      {locked && <span className="muted"> {locked}</span>}
+      {undone && (
+        <div className="needs-earlier" role="alert" data-testid="needs-earlier" data-step={undone.step}>
+          <p>
+            These commands build on step {undone.step + 1}, “{steps[undone.step].title}”, which is not done in this machine:
+          </p>
+          <p style={{ whiteSpace: "pre-wrap" }}>{undone.message}</p>
+          <button onClick={() => goTo(undone.step)}>Go to step {undone.step + 1}</button>{" "}
+          <button onClick={() => void run(true)}>Run them anyway</button>
+        </div>
+      )}
+    </>
   );
 }
 
-function StepBody({ step, vm }: { step: LabStep; vm: VmHandle | null }) {
+/** A question answered before the measurement; once the step passes, the kernel's answer beside it. */
+function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord | null; onAnswer(guess: string | null): void }) {
+  const [text, setText] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const id = useRef(`predict-${Math.random().toString(36).slice(2)}`).current;
+  const submit = () => {
+    const g = parseGuess(p, text);
+    if ("error" in g) return setProblem(g.error);
+    setProblem(null);
+    onAnswer(g.value);
+  };
+  const unit = p.unit ? ` ${p.unit}` : "";
+  return (
+    <fieldset className="predict" data-testid="predict" data-answered={rec ? 1 : 0} data-guess={rec?.guess ?? ""} data-actual={rec?.actual ?? ""}>
+      <legend>Predict first</legend>
+      <label htmlFor={id}>{p.question}</label>
+      {!rec ? (
+        <form onSubmit={(e) => (e.preventDefault(), submit())}>
+          {p.choices ? (
+            <select id={id} value={text} onChange={(e) => setText(e.target.value)}>
+              <option value="">choose…</option>
+              {p.choices.map((c) => (
+                <option key={c}>{c}</option>
+              ))}
+            </select>
+          ) : (
+            <input id={id} inputMode="decimal" value={text} onChange={(e) => setText(e.target.value)} size={12} aria-invalid={!!problem} aria-describedby={problem ? `${id}-err` : undefined} />
+          )}
+          {unit && <span>{unit}</span>} <button type="submit">Record my prediction</button>{" "}
+          <button type="button" onClick={() => onAnswer(null)}>
+            No guess
+          </button>
+          {problem && (
+            <p className="error" id={`${id}-err`} role="alert">
+              {problem}
+            </p>
+          )}
+        </form>
+      ) : (
+        <p role="status">
+          {rec.guess === null ? "You made no guess." : `You predicted ${rec.guess}${unit}.`}{" "}
+          {rec.actual === undefined
+            ? "The kernel's answer appears here once this step passes."
+            : `The kernel: ${rec.actual}${unit}${rec.guess === null ? "." : near(rec.guess, rec.actual) ? ": your prediction was right." : rec.guess !== null && p.choices ? ": not what you predicted." : ": further off than 10%; the text below says why."}`}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+function StepBody({ step, vm, predictions, onPredict, ...earlier }: { step: LabStep; vm: VmHandle | null; predictions: ReadonlyArray<PredictionRecord | null>; onPredict(i: number, p: Prediction, guess: string | null): void } & Earlier) {
+  let k = 0; // predict blocks so far
+  let unanswered = false; // a prediction above is still open: the measurement waits for it
   return (
     <>
-      {step.blocks.map((b, j) =>
-        b.kind === "markdown" ? (
-          <div key={j} dangerouslySetInnerHTML={{ __html: renderMarkdown(b.text) }} />
-        ) : b.kind === "vm" ? (
-          <div key={j} className="vm-cmd">
-            <pre>
-              <code>{b.text}</code>
-            </pre>
-            <RunButton vm={vm} text={b.text} label="Run in VM" />
-          </div>
-        ) : null,
-      )}
+      {step.blocks.map((b, j) => {
+        if (b.kind === "markdown") return <div key={j} dangerouslySetInnerHTML={{ __html: renderMarkdown(b.text) }} />;
+        if (b.kind === "predict") {
+          const i = k++;
+          const rec = predictions[i] ?? null;
+          if (!rec) unanswered = true;
+          return <PredictBox key={j} p={b.predict} rec={rec} onAnswer={(g) => onPredict(i, b.predict, g)} />;
+        }
+        if (b.kind === "vm")
+          return (
+            <div key={j} className="vm-cmd">
+              <pre>
+                <code>{b.text}</code>
+              </pre>
+              <RunButton vm={vm} text={b.text} label="Run in VM" locked={unanswered ? "Predict first (or choose No guess): the answer above is kept beside what the kernel does." : undefined} {...earlier} />
+            </div>
+          );
+        return null;
+      })}
     </>
   );
 }

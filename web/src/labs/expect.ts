@@ -135,6 +135,11 @@ export function describeExpectation(x: Expectation): string {
   return `${rangeText(x.count)} ${x.event} event${x.count.max === 1 ? "" : "s"}${where.length ? ` with ${where.join(", ")}` : ""}`;
 }
 
+/** The events an (event) expectation counts: its event, with its where: fields. */
+export function matchingEvents(x: Expectation, events: readonly SeenEvent[]): SeenEvent[] {
+  return events.filter((e) => e.event === x.event && Object.entries(x.where).every(([k, w]) => fieldMatches(e.fields[k], w)));
+}
+
 /** Judge one expectation against the events seen since the step opened and the views' verdicts. */
 export function judge(x: Expectation, events: readonly SeenEvent[], verdicts: Readonly<Record<string, Verdict>>): ExpectResult {
   const want = describeExpectation(x);
@@ -144,8 +149,7 @@ export function judge(x: Expectation, events: readonly SeenEvent[], verdicts: Re
     return { ok: v.state === "agree", message: v.state === "agree" ? `${want}: ${v.detail}` : `Wanted: ${want}. ${v.detail}` };
   }
   const named = events.filter((e) => e.event === x.event);
-  const matching = named.filter((e) => Object.entries(x.where).every(([k, w]) => fieldMatches(e.fields[k], w)));
-  const n = matching.length;
+  const n = matchingEvents(x, named).length;
   const ok = n >= x.count.min && n <= x.count.max;
   let seen = `saw ${n} since this step opened`;
   if (Object.keys(x.where).length && named.length !== n) seen += ` (${named.length} ${x.event} events in all)`;

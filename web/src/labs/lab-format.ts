@@ -7,11 +7,14 @@
 //   expect    YAML: what the kernel must have done since the step opened (expect.ts)
 //   hint      Markdown, revealed one block at a time
 //   solution  commands that do the step, revealed on request (and sent to the VM with a click)
+//   predict   YAML: a question answered before a measurement, and where the kernel's answer
+//             is found (predict.ts); the step's later commands wait for the answer
 // Parsing is strict and every error names its line, so `fslab labs check` can point at it.
 // The views a lab may name are the topic manifests' (the page passes topics/index.ts's ids,
 // the CLI those of topics/node-index.ts): this file names no topic.
 import { parse as parseYaml } from "yaml";
 import { parseExpect, type Expectation } from "./expect";
+import { parsePredict, type Prediction } from "./predict";
 
 
 export interface LabMeta {
@@ -30,9 +33,10 @@ export type LabBlock =
   | { kind: "check"; text: string; line: number; timeout: number }
   | { kind: "expect"; text: string; line: number; expect: Expectation[] }
   | { kind: "hint"; text: string; line: number }
-  | { kind: "solution"; text: string; line: number };
+  | { kind: "solution"; text: string; line: number }
+  | { kind: "predict"; text: string; line: number; predict: Prediction };
 
-export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution"] as const;
+export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict"] as const;
 /** A check's time limit in seconds when its fence names none. */
 export const CHECK_TIMEOUT = 10;
 /** Frontmatter keys: the first three are required, the rest have defaults. */
@@ -157,6 +161,10 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
   if (!steps.length) throw err(end + 2, 'a lab needs at least one step (a "## " heading)');
   for (const s of steps) {
     if (!s.blocks.length) throw err(s.line, `step "${s.title}" is empty`);
+    s.blocks.forEach((b, i) => {
+      if (b.kind === "predict" && !s.blocks.slice(i + 1).some((x) => x.kind === "vm"))
+        throw err(b.line, "a predict block comes before the measurement it asks about: a vm block after it in the same step");
+    });
     for (const b of s.blocks)
       if (b.kind === "expect")
         for (const x of b.expect)
@@ -179,6 +187,11 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
       const r = parseExpect(body.join("\n"));
       if ("error" in r) throw err(n + r.line, `expect: ${r.error}`);
       return { kind: "expect", text, line: n, expect: r.expect };
+    }
+    if (tag === "predict") {
+      const r = parsePredict(body.join("\n"));
+      if ("error" in r) throw err(n + r.line, `predict: ${r.error}`);
+      return { kind: "predict", text, line: n, predict: r.predict };
     }
     return { kind: tag, text, line: n };
   }

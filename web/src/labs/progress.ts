@@ -6,6 +6,7 @@
 //   snapshots  key: "<lab>/step"      the machine as the current step opened ("Reset this step")
 //              key: "<lab>/latest"    the newest snapshot (a step passed since): what a reload restores
 import { openDB, type DBSchema, type IDBPDatabase } from "idb";
+import type { PredictionRecord } from "./predict";
 
 export interface StepRecord {
   title: string;
@@ -25,6 +26,8 @@ export interface StepRecord {
   /** time the step was open, summed over visits */
   openMs: number;
   resets: number;
+  /** the step's predict blocks in order: the learner's answer and, once measured, the kernel's */
+  predictions?: Array<PredictionRecord | null>;
 }
 
 export interface LabProgress {

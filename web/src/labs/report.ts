@@ -1,6 +1,7 @@
 // A learner's progress as a file for the instructor ("Download my progress"), and the class
 // table `fslab labs report` prints from a folder of them. One format, read back strictly.
 import type { LabProgress } from "./progress";
+import { near, type PredictionRecord } from "./predict";
 
 export const EXPORT_FORMAT = "fslab-progress/1";
 
@@ -17,6 +18,8 @@ export interface StepExport {
   openSeconds: number;
   lastResult: string | null;
   lastOutput: string | null;
+  /** what the learner predicted and what the kernel did (files from before predictions have none) */
+  predictions?: Array<{ question: string; guess: string | null; actual: string | null }>;
 }
 
 export interface ProgressExport {
@@ -61,6 +64,7 @@ export function progressExport(p: LabProgress, title: string, now = Date.now()):
       openSeconds: Math.round(s.openMs / 1000),
       lastResult: s.lastResult ?? null,
       lastOutput: s.lastOutput ?? null,
+      predictions: (s.predictions ?? []).filter((x): x is PredictionRecord => !!x).map((x) => ({ question: x.question, guess: x.guess, actual: x.actual ?? null })),
     })),
   };
 }
@@ -80,6 +84,8 @@ export function parseExport(text: string): ProgressExport | { error: string } {
   for (const [i, s] of v.steps.entries()) {
     if (!s || typeof s.title !== "string" || !["passed", "skipped", "open"].includes(s.result) || !Number.isFinite(s.attempts) || typeof s.solutionShown !== "boolean")
       return { error: `step ${i + 1} is not a step record` };
+    if (s.predictions !== undefined && (!Array.isArray(s.predictions) || s.predictions.some((x: any) => !x || typeof x.question !== "string" || (x.guess !== null && typeof x.guess !== "string") || (x.actual !== null && typeof x.actual !== "string"))))
+      return { error: `step ${i + 1}'s predictions are not a list of question, guess and actual` };
   }
   return v as ProgressExport;
 }
@@ -94,6 +100,9 @@ export interface ReportRow {
   hints: number;
   solutions: number;
   minutes: number;
+  /** predictions made, and how many were near what the kernel did (the same choice, a number within 10%) */
+  predicted: number;
+  near: number;
   exportedAt: string;
   /** why the row is for another version of the lab, if it is */
   otherVersion?: string;
@@ -111,6 +120,8 @@ export function reportRow(file: string, x: ProgressExport, currentHash?: string)
     hints: sum((s) => s.hintsShown),
     solutions: sum((s) => (s.solutionShown ? 1 : 0)),
     minutes: Math.round(sum((s) => s.openSeconds ?? 0) / 60),
+    predicted: sum((s) => (s.predictions ?? []).filter((x) => x.guess !== null).length),
+    near: sum((s) => (s.predictions ?? []).filter((x) => near(x.guess, x.actual ?? undefined)).length),
     exportedAt: x.exportedAt,
     otherVersion: currentHash && currentHash !== x.labHash ? `lab file ${x.labHash.slice(0, 12)}, this one ${currentHash.slice(0, 12)}` : undefined,
   };
@@ -125,6 +136,7 @@ const COLUMNS: Array<[string, (r: ReportRow) => string | number]> = [
   ["hints", (r) => r.hints],
   ["solutions", (r) => r.solutions],
   ["minutes", (r) => r.minutes],
+  ["predictions near", (r) => (r.predicted ? `${r.near}/${r.predicted}` : "-")],
   ["exported", (r) => r.exportedAt.slice(0, 16).replace("T", " ")],
   ["note", (r) => (r.otherVersion ? `another version of the lab (${r.otherVersion})` : "")],
 ];
@@ -137,7 +149,7 @@ export function reportText(rows: ReportRow[]): string {
 
 export function reportCsv(rows: ReportRow[]): string {
   const q = (s: string | number) => (/[",\n]/.test(String(s)) ? `"${String(s).replace(/"/g, '""')}"` : String(s));
-  const head = ["file", "lab", "passed", "steps", "skipped", "attempts", "hints", "solutions", "minutes", "exported", "other_version"];
-  const body = rows.map((r) => [r.file, r.lab, r.passed, r.steps, r.skipped, r.attempts, r.hints, r.solutions, r.minutes, r.exportedAt, r.otherVersion ?? ""].map(q).join(","));
+  const head = ["file", "lab", "passed", "steps", "skipped", "attempts", "hints", "solutions", "minutes", "predicted", "predictions_near", "exported", "other_version"];
+  const body = rows.map((r) => [r.file, r.lab, r.passed, r.steps, r.skipped, r.attempts, r.hints, r.solutions, r.minutes, r.predicted, r.near, r.exportedAt, r.otherVersion ?? ""].map(q).join(","));
   return [head.join(","), ...body].join("\n") + "\n";
 }

@@ -91,10 +91,23 @@ export class NodeVm {
     if (watcher.phase === "failed") throw new Error(watcher.failure!);
     this.bootMs = performance.now() - t0;
     if (opts.raw) return;
-    // no echo: what comes back is the command's own output
+    await this.quietShell();
+  }
+
+  /** No echo and no prompt: what comes back is the command's own output. */
+  private async quietShell(): Promise<void> {
     this.text = "";
     this.emulator.serial0_send("stty -echo; PS1=''; printf '\\036R\\036'\n");
     await this.until(() => this.text.includes("\x1eR\x1e"), 10_000, () => "the guest shell did not answer");
+  }
+
+  /**
+   * Replace the login shell with a new one, as a learner's reload or a new terminal would
+   * give: no variable, function or directory of the commands before is left.
+   */
+  async freshShell(): Promise<void> {
+    this.emulator.serial0_send("cd; exec bash --login\n");
+    await this.quietShell();
   }
 
   /**

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { commandActual, countedActual, near, parseGuess, parsePredict } from "./predict";
+import { parseLab } from "./lab-format";
+import { seenEvent } from "./expect";
+
+const discard = (batched: number) => seenEvent(`  rm-1 [000] ..... 1.0: exfat_discard: dev 7:0 clu 5 count 16 batched=${batched}`)!;
+
+describe("predict blocks", () => {
+  it("read a number question counted from the kernel's events", () => {
+    const r = parsePredict("question: How many?\nunit: requests\nactual:\n  event: exfat_discard\n  where: { batched: 0 }\n");
+    if ("error" in r) throw new Error(r.error);
+    expect(r.predict).toMatchObject({ question: "How many?", unit: "requests" });
+    expect(countedActual(r.predict, [discard(0), discard(1), discard(0)])).toBe("2");
+  });
+
+  it("read a choice answered by a guest command's first line", () => {
+    const r = parsePredict('question: Which?\nchoices: [none, kyber]\nactual: awk \'{print $2}\' /mnt/host/x\n');
+    if ("error" in r) throw new Error(r.error);
+    expect(r.predict.choices).toEqual(["none", "kyber"]);
+    expect("command" in r.predict.actual && r.predict.actual.command).toBe("awk '{print $2}' /mnt/host/x");
+    expect(commandActual("\n  kyber \nnone\n")).toBe("kyber");
+    expect(commandActual("  \n")).toBeNull();
+  });
+
+  it.each([
+    ["actual: x\n", /question:/, 1],
+    ["question: q\n", /actual:/, 1],
+    ["question: q\nactual: x\ncolour: red\n", /unknown key "colour"/, 3],
+    ["question: q\nchoices: [a]\nactual: x\n", /at least two/, 2],
+    ["question: q\nchoices: [a, a]\nactual: x\n", /twice/, 2],
+    ["question: q\nchoices: [a, b]\nunit: s\nactual: x\n", /unit: goes with a number/, 3],
+    ["question: q\nactual:\n  event: Bad-Name\n", /actual: event:/, 2],
+    ["question: q\nactual:\n  event: e\n  count: 3\n", /not count:/, 2],
+    ["question: [\n", /not valid YAML/, 2],
+  ])("refuse %j, naming the line", (body, msg, line) => {
+    const r = parsePredict(body);
+    expect("error" in r && r.error).toMatch(msg);
+    expect("line" in r && r.line).toBe(line);
+  });
+
+  it("take a guess as a number or one of the choices, and say what is wrong otherwise", () => {
+    const num = parsePredict("question: q\nactual: x\n");
+    const choice = parsePredict("question: q\nchoices: [yes, no]\nactual: x\n");
+    if ("error" in num || "error" in choice) throw new Error("setup");
+    expect(parseGuess(num.predict, " 20,971,520 ")).toEqual({ value: "20971520" });
+    expect(parseGuess(num.predict, "0.5")).toEqual({ value: "0.5" });
+    expect(parseGuess(num.predict, "-5")).toEqual({ error: "write a number of zero or more" });
+    expect(parseGuess(num.predict, "lots")).toEqual({ error: "write a number, such as 64 or 0.5" });
+    expect(parseGuess(choice.predict, "no")).toEqual({ value: "no" });
+    expect(parseGuess(choice.predict, "maybe")).toEqual({ error: "choose one of yes, no" });
+  });
+
+  it("call a guess near within 10% or the same choice", () => {
+    expect(near("64", "64")).toBe(true);
+    expect(near("60", "64")).toBe(true);
+    expect(near("16", "4")).toBe(false);
+    expect(near("0", "0")).toBe(true);
+    expect(near("kyber", "kyber")).toBe(true);
+    expect(near(null, "4")).toBe(false);
+    expect(near("4", undefined)).toBe(false);
+  });
+
+  it("never throw on any body, and name a line inside it when refusing", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (body) => {
+        const r = parsePredict(body);
+        if ("error" in r) expect(r.line).toBeGreaterThanOrEqual(1);
+      }),
+    );
+  });
+
+  it("must come before a vm block in its step", () => {
+    const lab = (body: string) => parseLab(`---\ntitle: t\n---\n## s\n${body}`, []);
+    expect(() => lab("```predict\nquestion: q\nactual: x\n```\n")).toThrow(/lab.md:5: a predict block comes before the measurement/);
+    expect(lab("```predict\nquestion: q\nactual: x\n```\n```vm\nls\n```\n").steps[0].blocks.map((b) => b.kind)).toEqual(["predict", "vm"]);
+    expect(() => lab("```predict\nquestion: q\nactual: x\nfoo: 1\n```\n```vm\nls\n```\n")).toThrow(/lab.md:8: predict: unknown key "foo"/);
+  });
+});

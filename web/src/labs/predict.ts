@@ -1,0 +1,98 @@
+// A lab step's `predict` block: a question the learner answers before a measurement, and where
+// the page finds what the kernel did, to set it beside the guess. YAML:
+//
+//   ```predict
+//   question: How many discard requests will this delete cost?
+//   unit: requests                  # optional, shown after the number
+//   choices: [none, mq-deadline]    # optional: a choice instead of a number
+//   actual:                         # what the kernel did: events counted since the step opened…
+//     event: exfat_discard
+//     where: { batched: 0 }
+//   ```
+//   or `actual: <a shell command>`: the first line it prints in the guest (run by the check agent).
+import { LineCounter, parseDocument, isMap, type Node } from "yaml";
+import { parseExpect, matchingEvents, type Expectation, type SeenEvent } from "./expect";
+
+export interface Prediction {
+  question: string;
+  unit?: string;
+  choices?: string[];
+  actual: { command: string } | { count: Expectation };
+  /** 1-based line inside the block */
+  line: number;
+}
+
+/** A learner's answer and the kernel's, as kept in the progress. guess null: "no guess". */
+export interface PredictionRecord {
+  question: string;
+  guess: string | null;
+  actual?: string;
+  at: number;
+}
+
+const KEYS = ["question", "unit", "choices", "actual"];
+
+export function parsePredict(body: string): { predict: Prediction } | { error: string; line: number } {
+  const lc = new LineCounter();
+  const doc = parseDocument(body, { lineCounter: lc });
+  if (doc.errors.length) return { error: `not valid YAML: ${doc.errors[0].message.split("\n")[0]}`, line: doc.errors[0].linePos?.[0]?.line ?? 1 };
+  const root = doc.contents as Node | null;
+  if (!isMap(root)) return { error: "a prediction is a mapping with question: and actual:", line: 1 };
+  const lineOf = (key: string) => {
+    const pair = root.items.find((p: any) => p.key?.value === key) as any;
+    return pair?.key?.range ? lc.linePos(pair.key.range[0]).line : 1;
+  };
+  const js = root.toJSON() as Record<string, unknown>;
+  for (const k of Object.keys(js)) if (!KEYS.includes(k)) return { error: `unknown key "${k}" (known: ${KEYS.join(", ")})`, line: lineOf(k) };
+  if (typeof js.question !== "string" || !js.question.trim()) return { error: "question: is the text the learner answers", line: lineOf("question") };
+  if (js.unit !== undefined && (typeof js.unit !== "string" || !js.unit.trim())) return { error: "unit: is a short text such as requests", line: lineOf("unit") };
+  let choices: string[] | undefined;
+  if (js.choices !== undefined) {
+    if (!Array.isArray(js.choices) || js.choices.length < 2 || js.choices.some((c) => typeof c !== "string" && typeof c !== "number"))
+      return { error: "choices: is a list of at least two answers", line: lineOf("choices") };
+    choices = js.choices.map(String);
+    if (new Set(choices).size !== choices.length) return { error: "choices: lists an answer twice", line: lineOf("choices") };
+    if (js.unit !== undefined) return { error: "unit: goes with a number, not with choices:", line: lineOf("unit") };
+  }
+  let actual: Prediction["actual"];
+  if (typeof js.actual === "string" && js.actual.trim()) actual = { command: js.actual.trim() };
+  else if (js.actual && typeof js.actual === "object" && !Array.isArray(js.actual)) {
+    const a = js.actual as Record<string, unknown>;
+    if (a.count !== undefined || a.verdict !== undefined) return { error: "actual: counts events: give event: and where:, not count: or verdict:", line: lineOf("actual") };
+    const r = parseExpect(JSON.stringify(a));
+    if ("error" in r) return { error: `actual: ${r.error}`, line: lineOf("actual") };
+    actual = { count: r.expect[0] };
+  } else return { error: "actual: is a shell command, or event: and where: to count the kernel's events", line: lineOf("actual") };
+  return { predict: { question: js.question.trim(), unit: js.unit?.toString().trim(), choices, actual, line: 1 } };
+}
+
+/** A guess as typed, checked: a number (for a number question) or one of the choices. */
+export function parseGuess(p: Prediction, text: string): { value: string } | { error: string } {
+  const t = text.trim();
+  if (p.choices) return p.choices.includes(t) ? { value: t } : { error: `choose one of ${p.choices.join(", ")}` };
+  const digits = t.replace(/(?<=\d)[ ,_](?=\d)/g, ""); // 20,971,520 and 20 971 520 too
+  if (!/^-?\d+(\.\d+)?$/.test(digits)) return { error: "write a number, such as 64 or 0.5" };
+  const n = Number(digits);
+  if (!Number.isFinite(n) || n < 0) return { error: "write a number of zero or more" };
+  return { value: String(n) };
+}
+
+/** What the kernel did, for an event count (the command kind is run by the page through the agent). */
+export function countedActual(p: Prediction, events: readonly SeenEvent[]): string | null {
+  return "count" in p.actual ? String(matchingEvents(p.actual.count, events).length) : null;
+}
+
+/** The first line a command printed, as the kernel's answer (empty output: none). */
+export function commandActual(output: string): string | null {
+  const first = output.split("\n").map((l) => l.trim()).find((l) => l);
+  return first ? first.slice(0, 80) : null;
+}
+
+/** A guess is near the kernel's answer: the same choice, or a number within 10% of it. */
+export function near(guess: string | null, actual: string | undefined): boolean {
+  if (guess === null || actual === undefined) return false;
+  const g = Number(guess);
+  const a = Number(actual);
+  if (guess !== "" && actual !== "" && Number.isFinite(g) && Number.isFinite(a)) return a === 0 ? g === 0 : Math.abs(g - a) <= Math.abs(a) * 0.1;
+  return guess === actual;
+}
