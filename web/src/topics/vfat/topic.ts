@@ -1,4 +1,4 @@
-// VFAT names under code pages and iocharsets. C core: wasm/src/vfat (names.c).
+// VFAT names under code pages and iocharsets. C core: wasm/src/vfat (names.c); lab vfat-codepages.
 import { defineTopic } from "../../shared/topic";
 import { text } from "../../shared/params";
 
@@ -18,6 +18,13 @@ export default defineTopic({
       load: () => import("./PlayVfat").then((m) => m.PlayVfat),
     },
   ],
-  views: [],
+  views: [
+    {
+      id: "vfat-names",
+      title: "the FAT volume `/mnt/host/vfat.img` inspected, every entry beside the vfat model's for the same name under the same mount",
+      params: {},
+      load: () => import("./lab-views").then((m) => m.VfatVolumeLab),
+    },
+  ],
   cli: [{ name: "vfat", synopsis: "NAME... [--json]", summary: "the 8.3 and long-name entries VFAT writes, per iocharset and codepage", module: "cli.ts" }],
 });

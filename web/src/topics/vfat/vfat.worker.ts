@@ -22,6 +22,20 @@ const handlers = serve(createVfat({ locateFile: () => wasmUrl }), {
         }
       });
     }),
+  /** one directory as the learner filled it: each name as the program's bytes, in creation order */
+  directory: (m, names: Uint8Array[], io: IoCharset, cp: Codepage): VfatResult[] => {
+    const existing: Uint8Array[] = [];
+    return names.map((bytes) => {
+      const name = io === "utf8" ? new TextDecoder().decode(bytes) : String.fromCharCode(...bytes);
+      try {
+        const result = vfatName(m, bytes, io, cp, existing);
+        existing.push(result.short);
+        return { name, io, cp, result };
+      } catch (err) {
+        return { name, io, cp, error: err instanceof Error ? err.message : String(err) };
+      }
+    });
+  },
 });
 
 export type VfatWorker = typeof handlers;
