@@ -1,5 +1,5 @@
-// The block layer: blk-mq with none, mq-deadline, kyber and bfq. C core: wasm/src/blk; lab
-// mq-deadline.
+// The block layer: blk-mq with none, mq-deadline, kyber and bfq. C core: wasm/src/blk; labs
+// mq-deadline and io-schedulers.
 import { defineTopic } from "../../shared/topic";
 import { int, oneOf } from "../../shared/params";
 
@@ -27,7 +27,9 @@ export default defineTopic({
       load: () => import("./PlayBlk").then((m) => m.PlayBlk),
     },
   ],
-  views: [{ id: "mq-deadline", title: "the kernel's mq-deadline lists and decisions followed live, each judged by the model; a line `fslab: iosched read_expire=… fifo_batch=…` written to `trace_marker` starts a new run with those settings", params: {}, load: () => import("./lab-views").then((m) => m.MqDeadlineLab) }],
+  views: [{ id: "mq-deadline", title: "the kernel's mq-deadline lists and decisions followed live, each judged by the model; a line `fslab: iosched read_expire=… fifo_batch=…` written to `trace_marker` starts a new run with those settings", params: {}, load: () => import("./lab-views").then((m) => m.MqDeadlineLab) },
+    { id: "io-schedulers", title: "the guest's fio runs under none, mq-deadline, kyber and bfq (`/mnt/host/iosched/`): bandwidth, completion-latency percentiles and CPU time, beside the block model's bandwidth for the same pattern", params: {}, load: () => import("./lab-views").then((m) => m.IoSchedLab) },
+  ],
   cli: [
     {
       name: "blk",

@@ -1,0 +1,159 @@
+// The io-schedulers lab's panel: the guest's fio runs (iosched-run) under none, mq-deadline,
+// kyber and bfq, per disk and pattern: bandwidth as bars with the block model's prediction
+// marked on each, and a table of bandwidth, completion-latency percentiles (fio's JSON) and
+// the guest's CPU time.
+import { useEffect, useRef, useState } from "react";
+import { axisBottom, axisLeft, max, scaleBand, scaleLinear, select } from "d3";
+import type { VmHandle } from "../../vm/VmConsole";
+import { useWorker } from "../../shared/useWorker";
+import { OKABE_ITO } from "../../shared/view/palette";
+import { SCHEDULERS, type Scheduler } from "./blk-core";
+import { blkClient } from "./blk-client";
+import { DISKS, modelScenario, parseFioJson, parseRuns, type Disk, type FioResult, type Pattern, type RunLine } from "./iosched-runs";
+
+interface Measured extends RunLine {
+  fio: FioResult | { error: string };
+  /** the block model's MB/s for the same disk shape, pattern and jobs */
+  modelMBs: number | null;
+}
+
+const shape = (r: { numjobs: number; iodepth: number }) => `${r.numjobs} job${r.numjobs > 1 ? "s" : ""} × depth ${r.iodepth}`;
+const mbs = (kib: number) => kib / 1024;
+const COLOUR: Record<Scheduler, string> = { none: OKABE_ITO[0], "mq-deadline": OKABE_ITO[1], kyber: OKABE_ITO[2], bfq: OKABE_ITO[5] };
+
+export function IoSchedCompare({ vm }: { vm: VmHandle | null }) {
+  const { run, busy, error } = useWorker(blkClient);
+  const [runs, setRuns] = useState<Measured[] | null>(null);
+  const load = () =>
+    run(async (c) => {
+      if (!vm) return;
+      const lines = parseRuns(new TextDecoder().decode(await vm.readSharedFile("iosched/runs.txt")));
+      const out: Measured[] = [];
+      const models = new Map<string, Map<Scheduler, number>>();
+      for (const r of lines) {
+        let fio: Measured["fio"];
+        try {
+          fio = parseFioJson(new TextDecoder().decode(await vm.readSharedFile(`iosched/${r.file}`)), r.rw.endsWith("write") ? "write" : "read");
+        } catch (e) {
+          fio = { error: e instanceof Error ? e.message : String(e) };
+        }
+        const key = `${r.disk} ${r.rw} ${r.numjobs} ${r.iodepth}`;
+        if (!models.has(key)) {
+          const res = await c.run(modelScenario(r), [...SCHEDULERS]);
+          models.set(key, new Map(res.map((x) => [x.summary.sched, x.summary.mb_per_s])));
+        }
+        out.push({ ...r, fio, modelMBs: models.get(key)!.get(r.sched) ?? null });
+      }
+      setRuns(out);
+    });
+  const groups = runs ? [...new Set(runs.map((r) => `${r.disk} ${r.rw}`))].map((k) => runs.filter((r) => `${r.disk} ${r.rw}` === k)) : [];
+  return (
+    <section className="panel" aria-label="I/O schedulers compared" data-testid="iosched-compare" data-runs={runs?.length ?? 0}>
+      <h2>The schedulers, measured and modelled</h2>
+      <p className="muted">
+        <code>iosched-run</code> keeps each fio run in <code>/mnt/host/iosched/</code>; load them to draw bandwidth per scheduler,
+        with the block model's prediction for the same device shape and jobs marked on each bar (a black tick).
+      </p>
+      <button onClick={() => void load()} disabled={!vm || busy}>
+        {busy ? "Reading…" : "Load the guest's runs"}
+      </button>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {runs && !runs.length && <p role="status">No runs yet: run iosched-run in the guest.</p>}
+      {groups.map((g) => (
+        <Group key={`${g[0].disk} ${g[0].rw}`} runs={g} />
+      ))}
+    </section>
+  );
+}
+
+function Group({ runs }: { runs: Measured[] }) {
+  const { disk, rw } = runs[0] as { disk: Disk; rw: Pattern };
+  const shapes = [...new Set(runs.map(shape))];
+  const best = runs.reduce((a, b) => (b.bwKiB > a.bwKiB ? b : a));
+  const svgRef = useRef<SVGSVGElement>(null);
+  useEffect(() => {
+    const W = 560;
+    const H = 240;
+    const M = { top: 10, right: 10, bottom: 40, left: 60 };
+    const x0 = scaleBand().domain(shapes).range([M.left, W - M.right]).padding(0.2);
+    const x1 = scaleBand<Scheduler>().domain(SCHEDULERS).range([0, x0.bandwidth()]).padding(0.1);
+    const top = max(runs.flatMap((r) => [mbs(r.bwKiB), r.modelMBs ?? 0])) || 1;
+    const y = scaleLinear().domain([0, top * 1.05]).range([H - M.bottom, M.top]);
+    const svg = select(svgRef.current!);
+    svg.selectAll("*").remove();
+    svg.append("g").attr("transform", `translate(0,${H - M.bottom})`).call(axisBottom(x0));
+    svg.append("g").attr("transform", `translate(${M.left},0)`).call(axisLeft(y).ticks(5));
+    svg.append("text").attr("transform", `translate(14,${(H - M.bottom) / 2}) rotate(-90)`).attr("text-anchor", "middle").attr("font-size", 12).text("MB/s (MiB)");
+    for (const r of runs) {
+      const x = x0(shape(r))! + x1(r.sched)!;
+      svg.append("rect").attr("x", x).attr("width", x1.bandwidth()).attr("y", y(mbs(r.bwKiB))).attr("height", y(0) - y(mbs(r.bwKiB))).attr("fill", COLOUR[r.sched]).append("title").text(`${r.sched}, ${shape(r)}: ${mbs(r.bwKiB).toFixed(0)} MB/s measured, ${r.modelMBs?.toFixed(0) ?? "?"} modelled`);
+      if (r.modelMBs !== null) svg.append("line").attr("x1", x).attr("x2", x + x1.bandwidth()).attr("y1", y(r.modelMBs)).attr("y2", y(r.modelMBs)).attr("stroke", "black").attr("stroke-width", 2);
+    }
+  }, [runs]);
+  const spread = (s: string) => {
+    const bw = runs.filter((r) => shape(r) === s).map((r) => r.bwKiB);
+    return bw.length > 1 ? ((Math.max(...bw) - Math.min(...bw)) / Math.max(...bw)) * 100 : 0;
+  };
+  return (
+    <figure className="iosched-group" data-disk={disk} data-rw={rw} data-winner={best.sched}>
+      <figcaption>
+        <strong>
+          {DISKS[disk].label}, {rw}
+        </strong>
+        : the most bandwidth was {best.sched}'s, {mbs(best.bwKiB).toFixed(0)} MB/s at {shape(best)}; between the fastest and the slowest
+        scheduler {shapes.map((s) => `${spread(s).toFixed(0)}% at ${s}`).join(", ")}.
+      </figcaption>
+      <svg ref={svgRef} viewBox="0 0 560 240" role="img" aria-label={`bandwidth per scheduler, ${disk} ${rw}: bars measured, ticks modelled`} style={{ width: "100%", maxWidth: 560 }} />
+      <p className="legend">
+        {SCHEDULERS.map((s) => (
+          <span key={s}>
+            <span aria-hidden="true" style={{ display: "inline-block", width: 12, height: 12, background: COLOUR[s], marginRight: 4 }} />
+            {s}{" "}
+          </span>
+        ))}
+      </p>
+      <table className="files" aria-label={`${disk} ${rw}: every run`}>
+        <thead>
+          <tr>
+            <th>scheduler</th>
+            <th>jobs × depth</th>
+            <th>MB/s</th>
+            <th>model MB/s</th>
+            <th>clat p50 ms</th>
+            <th>p90 ms</th>
+            <th>p99 ms</th>
+            <th>guest CPU ms</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((r) => (
+            <tr key={r.file} data-sched={r.sched}>
+              <td>{r.sched}</td>
+              <td>{shape(r)}</td>
+              <td>{mbs(r.bwKiB).toFixed(0)}</td>
+              <td>{r.modelMBs?.toFixed(0) ?? "–"}</td>
+              {"error" in r.fio ? (
+                <td colSpan={3} className="error">
+                  {r.fio.error}
+                </td>
+              ) : (
+                <>
+                  <td>{(r.fio.clat.p50 / 1000).toFixed(2)}</td>
+                  <td>{(r.fio.clat.p90 / 1000).toFixed(2)}</td>
+                  <td>{(r.fio.clat.p99 / 1000).toFixed(2)}</td>
+                </>
+              )}
+              <td>
+                {r.cpuMs} of {r.wallMs}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}

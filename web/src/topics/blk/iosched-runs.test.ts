@@ -1,0 +1,64 @@
+// The io-schedulers lab's files, as the guest's iosched-run wrote them (fixtures/: a real run
+// of `iosched-run sd randwrite` on the SD-card-shaped null_blk device).
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { modelScenario, parseFioJson, parseRuns, RunsError, winner } from "./iosched-runs";
+
+const fixture = (f: string) => readFileSync(new URL(`./fixtures/${f}`, import.meta.url), "utf8");
+
+describe("iosched-run's files", () => {
+  it("read runs.txt: 16 runs, four schedulers at four shapes", () => {
+    const runs = parseRuns(fixture("iosched-runs.txt"));
+    expect(runs).toHaveLength(16);
+    expect(new Set(runs.map((r) => r.sched))).toEqual(new Set(["none", "mq-deadline", "kyber", "bfq"]));
+    expect(runs.every((r) => r.disk === "sd" && r.rw === "randwrite" && r.bwKiB > 20_000 && r.bwKiB < 60_000)).toBe(true);
+    expect(winner(runs, "sd", "randwrite", 4, 4)).toMatch(/^(none|mq-deadline|kyber|bfq)$/);
+    expect(winner(runs, "ssd", "randwrite", 4, 4)).toBeNull();
+  });
+
+  it("read fio's JSON: the write bandwidth and its completion-latency percentiles", () => {
+    const r = parseFioJson(fixture("sd-bfq-randwrite-4x4.json"), "write");
+    const line = parseRuns(fixture("iosched-runs.txt")).find((x) => x.file === "sd-bfq-randwrite-4x4.json")!;
+    expect(r.bwKiB).toBe(line.bwKiB); // the guest's own extraction agrees with the page's
+    expect(r.clat.p50).toBeLessThanOrEqual(r.clat.p90);
+    expect(r.clat.p90).toBeLessThanOrEqual(r.clat.p99);
+    expect(Math.round(r.clat.p99 * 1000)).toBe(line.p99Ns);
+    expect(() => parseFioJson(fixture("sd-bfq-randwrite-4x4.json"), "read")).toThrow(/no read results/); // a write run has no read percentiles
+  });
+
+  it.each([
+    ["sd none randwrite 1 1 5 5 5 5", /9 fields, not 10/],
+    ["hdd none read 1 1 5 5 5 5 x-y-read-1x1.json", /disk "hdd"/],
+    ["sd cfq read 1 1 5 5 5 5 x-y-read-1x1.json", /"cfq" is not a scheduler/],
+    ["sd none trim 1 1 5 5 5 5 x-y-read-1x1.json", /"trim" is not a pattern/],
+    ["sd none read -1 1 5 5 5 5 x-y-read-1x1.json", /whole numbers/],
+    ["sd none read 1 1 5 5 5 5 ../../etc/passwd", /not a run's file name/],
+  ])("refuse %j", (line, msg) => {
+    expect(() => parseRuns(line)).toThrow(msg);
+  });
+
+  it("refuse what is not fio's JSON, and never throw anything else on any text", () => {
+    expect(() => parseFioJson("{", "read")).toThrow(RunsError);
+    expect(() => parseFioJson('{"jobs":[{}]}', "read")).toThrow(/no read results/);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (t) => {
+        for (const f of [() => parseRuns(t), () => parseFioJson(t, "write")]) {
+          try {
+            f();
+          } catch (e) {
+            expect(e).toBeInstanceOf(RunsError);
+          }
+        }
+      }),
+    );
+  });
+
+  it("give the model the same jobs: one 64 MiB region each, 1 MiB requests", () => {
+    const s = modelScenario({ disk: "ssd", rw: "randread", numjobs: 4, iodepth: 4 });
+    expect(s.jobs).toHaveLength(4);
+    expect(s.jobs.map((j) => j.offset)).toEqual([0, 131072, 262144, 393216]);
+    expect(s.jobs.every((j) => j.bs_sectors === 2048 && j.iodepth === 4 && j.random && j.write_pct === 0)).toBe(true);
+    expect(s.device.queue_depth).toBe(32);
+  });
+});

@@ -1,0 +1,94 @@
+// The io-schedulers lab's measurements: the guest's iosched-run writes one line per fio run to
+// /mnt/host/iosched/runs.txt and keeps fio's JSON output beside it. Both are read strictly
+// here: a bad line or file is named, never guessed at.
+import { DEVICES, SCHEDULERS, fioJobs, type BlkDevice, type BlkScenario, type Scheduler } from "./blk-core";
+
+export type Pattern = "read" | "write" | "randread" | "randwrite";
+export const PATTERNS: readonly Pattern[] = ["read", "write", "randread", "randwrite"];
+export type Disk = "sd" | "ssd";
+
+/** the guest's null_blk devices (step 1 of the lab), and the block model's device for each */
+export const DISKS: Record<Disk, { label: string; nullb: string; model: BlkDevice }> = {
+  sd: { label: "SD-card-shaped nullb1 (2 tags, 0.3 ms, 40 MB/s)", nullb: "nullb1", model: DEVICES.sdcard },
+  ssd: { label: "SSD-shaped nullb2 (32 tags, 20 µs, 3000 MB/s)", nullb: "nullb2", model: DEVICES.ssd },
+};
+
+export interface RunLine {
+  disk: Disk;
+  sched: Scheduler;
+  rw: Pattern;
+  numjobs: number;
+  iodepth: number;
+  wallMs: number;
+  cpuMs: number;
+  bwKiB: number;
+  p99Ns: number;
+  file: string;
+}
+
+export class RunsError extends Error {}
+
+/** runs.txt: "disk scheduler pattern numjobs iodepth wall-ms cpu-ms bw-KiB/s p99-ns file" per line */
+export function parseRuns(text: string): RunLine[] {
+  const out: RunLine[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (!line.trim()) return;
+    const f = line.trim().split(/\s+/);
+    const where = `runs.txt line ${i + 1}`;
+    if (f.length !== 10) throw new RunsError(`${where}: ${f.length} fields, not 10`);
+    const [disk, sched, rw] = f;
+    if (disk !== "sd" && disk !== "ssd") throw new RunsError(`${where}: disk "${disk}" is not sd or ssd`);
+    if (!(SCHEDULERS as readonly string[]).includes(sched)) throw new RunsError(`${where}: "${sched}" is not a scheduler`);
+    if (!(PATTERNS as readonly string[]).includes(rw)) throw new RunsError(`${where}: "${rw}" is not a pattern`);
+    const nums = f.slice(3, 9).map(Number);
+    if (nums.some((n) => !Number.isSafeInteger(n) || n < 0)) throw new RunsError(`${where}: the counts are not whole numbers`);
+    const [numjobs, iodepth, wallMs, cpuMs, bwKiB, p99Ns] = nums;
+    if (!/^[a-z-]+-[a-z-]+-[a-z]+-\d+x\d+\.json$/.test(f[9])) throw new RunsError(`${where}: "${f[9]}" is not a run's file name`);
+    out.push({ disk, sched: sched as Scheduler, rw: rw as Pattern, numjobs, iodepth, wallMs, cpuMs, bwKiB, p99Ns, file: f[9] });
+  });
+  return out;
+}
+
+export interface FioResult {
+  bwKiB: number;
+  iops: number;
+  /** completion latency percentiles, µs */
+  clat: { p50: number; p90: number; p99: number; max: number };
+  usrCpu: number; // percent
+  sysCpu: number;
+  runtimeMs: number;
+}
+
+/** fio's --output-format=json (one group_reporting job): the direction that moved data. */
+export function parseFioJson(text: string, dir: "read" | "write"): FioResult {
+  let v: any;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new RunsError(`not fio's JSON output (${e instanceof Error ? e.message : e})`);
+  }
+  const job = v?.jobs?.[0];
+  const d = job?.[dir];
+  const pct = d?.clat_ns?.percentile;
+  if (!d || typeof d.bw !== "number" || !pct || typeof pct !== "object") throw new RunsError(`fio's JSON has no ${dir} results with completion-latency percentiles`);
+  const p = (k: string) => (typeof pct[k] === "number" ? pct[k] / 1000 : NaN);
+  return {
+    bwKiB: d.bw,
+    iops: d.iops,
+    clat: { p50: p("50.000000"), p90: p("90.000000"), p99: p("99.000000"), max: (d.clat_ns.max ?? NaN) / 1000 },
+    usrCpu: job.usr_cpu ?? NaN,
+    sysCpu: job.sys_cpu ?? NaN,
+    runtimeMs: d.runtime ?? NaN,
+  };
+}
+
+/** The block model's scenario for the same run: the device shape, fio's jobs on 64 MiB each, 1 MiB requests. */
+export function modelScenario(r: Pick<RunLine, "disk" | "rw" | "numjobs" | "iodepth">): Omit<BlkScenario, "sched"> {
+  return { device: DISKS[r.disk].model, jobs: fioJobs({ numjobs: r.numjobs, iodepth: r.iodepth, bs: 1 << 20, rw: r.rw, size: 64 << 20 }) };
+}
+
+/** The scheduler with the most bandwidth for one disk, pattern and shape; null if none ran. */
+export function winner(runs: readonly RunLine[], disk: Disk, rw: Pattern, numjobs: number, iodepth: number): Scheduler | null {
+  const same = runs.filter((r) => r.disk === disk && r.rw === rw && r.numjobs === numjobs && r.iodepth === iodepth);
+  return same.length ? same.reduce((a, b) => (b.bwKiB > a.bwKiB ? b : a)).sched : null;
+}
