@@ -96,7 +96,8 @@ export async function runInTerminal(page: Page, command: string, timeoutMs = 30_
 
 /**
  * The lab page shows one step at a time: `run(n)` clicks the n-th "Run in VM" of the whole lab
- * file (counted over all its steps, as the file reads), opening its step from the outline first.
+ * file (counted over all its steps, as the file reads), opening its step from the outline first
+ * and answering any prediction the step still waits for with "No guess".
  */
 export function labRunner(page: Page, labId: string): (n: number) => Promise<void> {
   const lab = parseLab(readFileSync(new URL(`../labs/${labId}/lab.md`, import.meta.url), "utf8"), VIEW_IDS, `labs/${labId}/lab.md`, labId);
@@ -109,6 +110,10 @@ export function labRunner(page: Page, labId: string): (n: number) => Promise<voi
       await page.getByTestId(`outline-${step}`).click();
       await page.locator(`.lab-runner[data-step="${step}"]`).waitFor();
     }
-    await page.locator(".lab-runner .step > .vm-cmd button").nth(k).click();
+    // predictions still open in the step lock its later Run buttons: answered "No guess" here
+    // (the guided tests answer theirs before calling run)
+    const open = page.locator('.lab-runner [data-testid="predict"][data-answered="0"]');
+    while (await open.count()) await open.first().getByRole("button", { name: "No guess" }).click();
+    await page.locator(".lab-runner .step > .vm-cmd > button").nth(k).click();
   };
 }

@@ -114,11 +114,26 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
 
   it("an expect block on kernel events passes only after the kernel did it", async () => {
     const run = labRunner(page, "exfat-discard");
-    await run(1); // trace on, the 4-run file
+    // trace on, the 4-run file (clicked here, not by run(), which would answer the predictions)
+    await page.getByTestId("outline-1").click();
+    await page.locator('.lab-runner[data-step="1"]').waitFor();
+    await page.locator(".lab-runner .step > .vm-cmd > button").nth(0).click();
     await runInTerminal(page, "ls /mnt/x/frag");
     await page.getByTestId("check").click();
     await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/Wanted: at least 16 exfat_discard events with batched = 0; saw 0/);
     expect(await page.getByTestId("check-failures").textContent()).toMatch(/\/mnt\/x\/frag is still there/);
+    // the delete waits for the learner's prediction
+    const predict = page.getByTestId("predict");
+    const del = page.locator(".lab-runner .step > .vm-cmd > button").nth(1);
+    expect(await del.isDisabled()).toBe(true);
+    await predict.nth(0).getByRole("textbox").fill("lots");
+    await predict.nth(0).getByRole("button", { name: "Record my prediction" }).click();
+    expect(await predict.nth(0).getByRole("alert").textContent()).toMatch(/write a number/);
+    await predict.nth(0).getByRole("textbox").fill("64");
+    await predict.nth(0).getByRole("button", { name: "Record my prediction" }).click();
+    expect(await del.isDisabled()).toBe(false);
+    await predict.nth(1).getByRole("textbox").fill("16");
+    await predict.nth(1).getByRole("button", { name: "Record my prediction" }).click();
     await run(2); // delete per cluster
     await runInTerminal(page, "cat /sys/module/exfat/parameters/discard_requests");
     await page.getByTestId("check").click();
@@ -127,6 +142,11 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await run(3); // again, batched
     await expect.poll(checkState, { timeout: 30_000 }).toBe("passed");
     expect(await page.getByTestId("outline-1").textContent()).toMatch(/passed/);
+    // once the step passed, the kernel's answers stand beside the guesses (counted from its events)
+    await expect.poll(() => predict.nth(1).getAttribute("data-actual"), { timeout: 15_000 }).toBe("4");
+    expect(await predict.nth(0).getAttribute("data-actual")).toBe("64");
+    expect(await predict.nth(0).textContent()).toMatch(/You predicted 64 requests\. The kernel: 64 requests: your prediction was right/);
+    expect(await predict.nth(1).textContent()).toMatch(/You predicted 16 requests\. The kernel: 4 requests: further off than 10%/);
   });
 
   it("downloads a progress file that fslab labs report reads", async () => {
@@ -214,6 +234,20 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     expect(await page.locator(".lab-outline").textContent()).toMatch(/0 passed/);
     expect(await page.locator(".vm-status").textContent()).toMatch(/restored the saved machine/);
     expect(await page.getByTestId("lab-notice").count()).toBe(0);
+  });
+
+  it("a step run out of order names the step to do first, in the lab's own words", async () => {
+    await page.getByTestId("outline-1").click();
+    await page.locator('.lab-runner[data-step="1"]').waitFor();
+    await page.locator(".lab-runner .step > .vm-cmd > button").first().click();
+    const msg = page.getByTestId("needs-earlier");
+    await msg.waitFor({ timeout: 30_000 });
+    expect(await msg.getAttribute("data-step")).toBe("0");
+    expect(await msg.textContent()).toMatch(/build on step 1, “A volume that discards”, which is not done in this machine/);
+    expect(await msg.textContent()).toMatch(/nothing of type exfat is mounted on \/mnt\/x yet/);
+    expect(await runInTerminal(page, "test -e /mnt/x/frag && echo typed || echo untouched")).toBe("untouched");
+    await msg.getByRole("button", { name: "Go to step 1" }).click();
+    await page.locator('.lab-runner[data-step="0"]').waitFor();
   });
 
   it("a Run button types its block once, until the shell is back at its prompt", async () => {
