@@ -7,10 +7,23 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { blkClient, type BlkClient } from "./blk-client";
 import { useWorker } from "../../shared/useWorker";
 import { onDevice, parseBlkTrace, type BlkTrace } from "./blk-trace";
-import { DD_FRESH, ddEndState, kernelDdTimeline, splitRuns, traceTunables, type DdReplay } from "./dd-kernel";
+import { DD_FRESH, ddEndState, isWrite, kernelDdTimeline, splitRuns, traceTunables, type DdReplay } from "./dd-kernel";
 import { fetchBytes } from "../../shared/gunzip";
 import { useTraceFile } from "./useTraceFile";
 import { DeadlineQueues } from "./DeadlineQueues";
+
+/** The counts a run's one-line summary gives: dispatches because writes were starved, and reads whose deadline had passed. */
+function runCounts(t: BlkTrace): { "data-forced": number; "data-expired": number } {
+  let forced = 0;
+  let expired = 0;
+  for (const e of t.sched) {
+    const d = e.kind === "dispatch" ? t.requests[e.rq].dd : undefined;
+    if (!d) continue;
+    if (d.because === "starved") forced++;
+    if (d.pick === "expired" && !isWrite(t.requests[e.rq].op)) expired++;
+  }
+  return { "data-forced": forced, "data-expired": expired };
+}
 
 const RECORDED = new URL("./traces/blk-nullb-dd.trace.gz", import.meta.url).href;
 
@@ -145,6 +158,15 @@ export function KernelDeadlineLive({ lines: streaming, version }: { lines: reado
             Run {run + 1}: {tl.steps} dispatches on device {t.devices[0]} (fifo_batch {tun.fifo_batch}, writes_starved {tun.writes_starved},
             read_expire {tun.read_expire_ms} ms, write_expire {tun.write_expire_ms} ms); the rebuilt lists are as long as the kernel's at{" "}
             {tl.lengthsAgree} of them.
+          </p>
+          <p data-testid="kernel-dd-counts" {...runCounts(t)}>
+            {(() => {
+              const c = runCounts(t);
+              const r = replay && replay.run === run ? replay.replay : null;
+              return `In one line: writes forced ${c["data-forced"]} times, ${c["data-expired"]} reads taken because their deadline had passed, ${
+                r ? `the model made ${r.sameReasons} of the kernel's ${r.verdicts.length} decisions for the same reasons` : "the model still deciding"
+              }.`;
+            })()}
           </p>
           <DeadlineQueues
             key={run}
