@@ -115,5 +115,8 @@ export function labRunner(page: Page, labId: string): (n: number) => Promise<voi
     const open = page.locator('.lab-runner [data-testid="predict"][data-answered="0"]');
     while (await open.count()) await open.first().getByRole("button", { name: "No guess" }).click();
     await page.locator(".lab-runner .step > .vm-cmd > button").nth(k).click();
+    // a test that jumps ahead past steps it did not do is told so; it goes on anyway
+    const undone = page.getByTestId("needs-earlier");
+    if (await undone.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await undone.getByRole("button", { name: "Run them anyway" }).click();
   };
 }

@@ -295,7 +295,7 @@ describe("write-path lab", () => {
     await run(0); // the disk, mq-deadline
     await runInTerminal(page, "grep -c ' /mnt/wp ext4' /proc/mounts", 60_000);
     await run(1); // function_graph and the graph helper
-    await runInTerminal(page, "cat $T/current_tracer");
+    await runInTerminal(page, "cat /sys/kernel/tracing/current_tracer");
     await run(5); // O_DIRECT
     await runInTerminal(page, "grep -c oflag=direct /mnt/host/write-path.trace", 60_000);
     await page.getByRole("button", { name: "Load the last trace" }).click();
@@ -335,10 +335,10 @@ describe("f2fs-clue lab", () => {
     await runInTerminal(page, "grep -c ' /mnt/f f2fs' /proc/mounts", 60_000);
     await expect.poll(() => page.getByTestId("nid-verdict-0").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/So far the model's run under clue 0 \(1 of/);
     await run(1); // upstream: 4000, rm, 4000
-    await runInTerminal(page, "cat $d/clue", 240_000);
+    await runInTerminal(page, "cat /sys/fs/f2fs/loop5/clue", 240_000);
     await expect.poll(() => match(0), { timeout: 60_000 }).toBe("0");
     await run(2); // lazy, on a fresh volume
-    await runInTerminal(page, "cat $d/clue", 240_000);
+    await runInTerminal(page, "cat /sys/fs/f2fs/loop5/clue", 240_000);
     await expect.poll(() => match(1), { timeout: 60_000 }).toBe("4");
     expect(await page.locator('[data-testid="nid-run-1"] tr.differs').count()).toBe(0);
     // the same strip for the kernel's scans and the model's: a bar per scan
@@ -375,7 +375,7 @@ describe("mq-deadline lab", () => {
     const run = labRunner(page, "mq-deadline");
     const panel = page.getByTestId("kernel-deadline-live");
     await run(0); // null_blk, mq-deadline
-    await runInTerminal(page, "cat $Q/iosched/read_expire", 60_000);
+    await runInTerminal(page, "cat /sys/block/nullb1/queue/iosched/read_expire", 60_000);
     await run(1); // the stream, load()
     await runInTerminal(page, "fslab-trace status", 30_000);
     await run(2); // load
