@@ -59,7 +59,7 @@ describe("labs read by the built site at run time", () => {
     await b.page.locator('[data-lab="copied-lab"] a').waitFor();
     expect(await b.page.locator('[data-lab="copied-lab"] a').textContent()).toBe("A lab copied into the site");
     expect(await b.page.locator('[data-lab="broken"]').textContent()).toMatch(/labs\/broken\/lab\.md:3: unknown frontmatter key "colour"/);
-    expect(await b.page.locator("[data-lab]").count()).toBe(8);
+    expect(await b.page.locator("[data-lab]").count()).toBe(10); // the eight shipped labs and the two copied in
     await b.page.locator('[data-lab="copied-lab"] a').click();
     await b.page.locator(".lab-runner").waitFor();
     expect(await b.page.locator(".lab-text h1").textContent()).toBe("A lab copied into the site");
