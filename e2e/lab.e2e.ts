@@ -400,6 +400,13 @@ describe("mq-deadline lab", () => {
     const two = (await settled(2))!;
     expect(two).toEqual({ dispatches: two.dispatches, listsAgree: two.dispatches, same: two.dispatches });
     expect(await summary()).toMatch(/fifo_batch 1, writes_starved 2/);
+    // one line with the counts the step asks about, and the model's agreement over the same decisions
+    const counts = panel.getByTestId("kernel-dd-counts");
+    await expect.poll(() => counts.textContent(), { timeout: 30_000 }).toMatch(new RegExp(`the model made ${two.dispatches} of the kernel's ${two.dispatches} decisions for the same reasons`));
+    const forced = await counts.getAttribute("data-forced");
+    expect(await counts.textContent()).toMatch(new RegExp(`^In one line: writes forced ${forced} times, \\d+ reads taken because their deadline had passed`));
+    // the step's prediction is answered with the kernel's count of the same dispatches
+    await expect.poll(() => page.getByTestId("predict").getAttribute("data-actual"), { timeout: 30_000 }).toBe(forced);
     // with fifo_batch 1 no dispatch continues a batch beyond its first request
     expect(await panel.getByTestId("dd-batching").textContent()).toBe("1 of fifo_batch 1");
     // the first run is still there to step through
