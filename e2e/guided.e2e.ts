@@ -143,7 +143,7 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await expect.poll(checkState, { timeout: 30_000 }).toBe("passed");
     expect(await page.getByTestId("outline-1").textContent()).toMatch(/passed/);
     // once the step passed, the kernel's answers stand beside the guesses (counted from its events)
-    await expect.poll(() => predict.nth(1).getAttribute("data-actual"), { timeout: 15_000 }).toBe("4");
+    await expect.poll(() => predict.nth(1).getAttribute("data-actual"), { timeout: 45_000 }).toBe("4");
     expect(await predict.nth(0).getAttribute("data-actual")).toBe("64");
     expect(await predict.nth(0).textContent()).toMatch(/You predicted 64 requests\. The kernel: 64 requests: your prediction was right/);
     expect(await predict.nth(1).textContent()).toMatch(/You predicted 16 requests\. The kernel: 4 requests: further off than 10%/);

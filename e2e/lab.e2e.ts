@@ -406,7 +406,7 @@ describe("mq-deadline lab", () => {
     const forced = await counts.getAttribute("data-forced");
     expect(await counts.textContent()).toMatch(new RegExp(`^In one line: writes forced ${forced} times, \\d+ reads taken because their deadline had passed`));
     // the step's prediction is answered with the kernel's count of the same dispatches
-    await expect.poll(() => page.getByTestId("predict").getAttribute("data-actual"), { timeout: 30_000 }).toBe(forced);
+    await expect.poll(() => page.getByTestId("predict").getAttribute("data-actual"), { timeout: 45_000 }).toBe(forced);
     // with fifo_batch 1 no dispatch continues a batch beyond its first request
     expect(await panel.getByTestId("dd-batching").textContent()).toBe("1 of fifo_batch 1");
     // the first run is still there to step through

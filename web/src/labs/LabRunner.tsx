@@ -177,7 +177,16 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
       if ("command" in p.actual) {
         const r = await vm.check(p.actual.command, 30).catch(() => null);
         found.push(r && r.status === 0 ? commandActual(r.output) : null);
-      } else found.push(countedActual(p, events()));
+      } else {
+        // the stream lags the guest: count again until no new event arrives for 1.5 s (at most 30 s)
+        let n = countedActual(p, events());
+        for (let last = null as string | null, t = 0; n !== last && t < 20; t++) {
+          last = n;
+          await new Promise((r) => setTimeout(r, 1500));
+          n = countedActual(p, events());
+        }
+        found.push(n);
+      }
     }
     if (progressRef.current.step !== n) return;
     update((pr) => {
