@@ -12,7 +12,7 @@ import { join, relative } from "node:path";
 import { parseLab, type LabStep } from "../../web/src/labs/lab-format";
 import { runChecks, hasChecks } from "../../web/src/labs/checks";
 import { seenEvent, type SeenEvent } from "../../web/src/labs/expect";
-import { commandActual, countedActual } from "../../web/src/labs/predict";
+import { commandActual, countedActual, parseGuess } from "../../web/src/labs/predict";
 import { loadTopics } from "../../web/src/topics/node-index";
 import { labFolders } from "../../web/labs-files";
 import { NodeVm } from "../../web/src/vm/node-vm";
@@ -93,8 +93,10 @@ async function walk(vm: NodeVm, steps: LabStep[], file: string): Promise<{ faile
       if (b.kind !== "predict") continue;
       const p = b.predict;
       const actual = "command" in p.actual ? commandActual((await vm.agent.run(p.actual.command, 30)).output) : countedActual(p, collect());
-      if (actual === null || (p.choices && !p.choices.includes(actual)) || (!p.choices && !Number.isFinite(Number(actual)))) {
-        console.error(`FAIL ${file}:${b.line}: step ${i + 1} "${step.title}": the prediction's answer ${actual === null ? "was not found" : `"${actual}" is not ${p.choices ? `one of ${p.choices.join(", ")}` : "a number"}`} after its commands ran`);
+      // the kernel's answer must be one the learner could have given
+      const answer = actual === null ? { error: "was not found" } : parseGuess(p, actual);
+      if ("error" in answer) {
+        console.error(`FAIL ${file}:${b.line}: step ${i + 1} "${step.title}": the prediction's answer ${actual === null ? answer.error : `"${actual}" does not fit it (${answer.error})`} after its commands ran`);
         return { failed: 1, warned };
       }
     }

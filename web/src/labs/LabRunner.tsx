@@ -2,7 +2,7 @@
 // text and commands, its checks (on "Check", on Next, and on their own every few seconds while
 // the step is open), hints one at a time, the solution on request; the machine snapshotted as
 // each step opens so "Reset this step" can put it back; progress kept in IndexedDB.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { renderMarkdown } from "./markdown";
 import type { Lab, LabStep } from "./lab-format";
 import { describeExpectation, type SeenEvent, type Verdict } from "./expect";
@@ -179,13 +179,13 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
         found.push(r && r.status === 0 ? commandActual(r.output) : null);
       } else {
         // the stream lags the guest: count again until no new event arrives for 1.5 s (at most 30 s)
-        let n = countedActual(p, events());
-        for (let last = null as string | null, t = 0; n !== last && t < 20; t++) {
-          last = n;
+        let count = countedActual(p, events());
+        for (let last = null as string | null, t = 0; count !== last && t < 20; t++) {
+          last = count;
           await new Promise((r) => setTimeout(r, 1500));
-          n = countedActual(p, events());
+          count = countedActual(p, events());
         }
-        found.push(n);
+        found.push(count);
       }
     }
     if (progressRef.current.step !== n) return;
@@ -502,7 +502,7 @@ function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps }: { vm
 function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord | null; onAnswer(guess: string | null): void }) {
   const [text, setText] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
-  const id = useRef(`predict-${Math.random().toString(36).slice(2)}`).current;
+  const id = useId();
   const submit = () => {
     const g = parseGuess(p, text);
     if ("error" in g) return setProblem(g.error);
@@ -541,7 +541,7 @@ function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord
           {rec.guess === null ? "You made no guess." : `You predicted ${rec.guess}${unit}.`}{" "}
           {rec.actual === undefined
             ? "The kernel's answer appears here once this step passes."
-            : `The kernel: ${rec.actual}${unit}${rec.guess === null ? "." : near(rec.guess, rec.actual) ? ": your prediction was right." : rec.guess !== null && p.choices ? ": not what you predicted." : ": further off than 10%; the text below says why."}`}
+            : `The kernel: ${rec.actual}${unit}${rec.guess === null ? "." : near(rec.guess, rec.actual) ? ": your prediction was right." : p.choices ? ": not what you predicted." : ": further off than 10%; the text below says why."}`}
         </p>
       )}
     </fieldset>

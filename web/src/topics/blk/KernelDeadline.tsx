@@ -12,8 +12,8 @@ import { fetchBytes } from "../../shared/gunzip";
 import { useTraceFile } from "./useTraceFile";
 import { DeadlineQueues } from "./DeadlineQueues";
 
-/** The counts a run's one-line summary gives: dispatches because writes were starved, and reads whose deadline had passed. */
-function runCounts(t: BlkTrace): { "data-forced": number; "data-expired": number } {
+/** A run's one-line summary: dispatches because writes were starved, reads whose deadline had passed, and the model's agreement. */
+function RunCounts({ trace: t, replay }: { trace: BlkTrace; replay: DdReplay | null }) {
   let forced = 0;
   let expired = 0;
   for (const e of t.sched) {
@@ -22,7 +22,12 @@ function runCounts(t: BlkTrace): { "data-forced": number; "data-expired": number
     if (d.because === "starved") forced++;
     if (d.pick === "expired" && !isWrite(t.requests[e.rq].op)) expired++;
   }
-  return { "data-forced": forced, "data-expired": expired };
+  return (
+    <p data-testid="kernel-dd-counts" data-forced={forced} data-expired={expired}>
+      In one line: writes forced {forced} times, {expired} reads taken because their deadline had passed,{" "}
+      {replay ? `the model made ${replay.sameReasons} of the kernel's ${replay.verdicts.length} decisions for the same reasons` : "the model still deciding"}.
+    </p>
+  );
 }
 
 const RECORDED = new URL("./traces/blk-nullb-dd.trace.gz", import.meta.url).href;
@@ -159,15 +164,7 @@ export function KernelDeadlineLive({ lines: streaming, version }: { lines: reado
             read_expire {tun.read_expire_ms} ms, write_expire {tun.write_expire_ms} ms); the rebuilt lists are as long as the kernel's at{" "}
             {tl.lengthsAgree} of them.
           </p>
-          <p data-testid="kernel-dd-counts" {...runCounts(t)}>
-            {(() => {
-              const c = runCounts(t);
-              const r = replay && replay.run === run ? replay.replay : null;
-              return `In one line: writes forced ${c["data-forced"]} times, ${c["data-expired"]} reads taken because their deadline had passed, ${
-                r ? `the model made ${r.sameReasons} of the kernel's ${r.verdicts.length} decisions for the same reasons` : "the model still deciding"
-              }.`;
-            })()}
-          </p>
+          <RunCounts trace={t} replay={replay && replay.run === run ? replay.replay : null} />
           <DeadlineQueues
             key={run}
             timeline={tl}
