@@ -126,16 +126,26 @@ export async function loadProgress(lab: string, labHash: string, guest: string, 
   return { progress, notice: `This lab's text changed since your last visit; your marks were kept for the steps whose titles are unchanged${lost ? ` (${lost} not)` : ""}.` };
 }
 
+/**
+ * Labs started over in this page: nothing more is stored for them until the page reloads, so a
+ * check or a snapshot still under way when the learner pressed "Start over" cannot bring back
+ * what was cleared.
+ */
+const cleared = new Set<string>();
+
 export async function saveProgress(p: LabProgress): Promise<void> {
   p.updatedAt = Date.now();
   try {
-    await (await open()).put("progress", structuredClone(p), p.lab);
+    const d = await open();
+    if (cleared.has(p.lab)) return;
+    await d.put("progress", structuredClone(p), p.lab);
   } catch (e) {
     throw new StoreError(`Your progress could not be saved: ${messageOf(e)}.`);
   }
 }
 
 export async function clearLab(lab: string): Promise<void> {
+  cleared.add(lab);
   const d = await open();
   await Promise.all([d.delete("progress", lab), d.delete("snapshots", `${lab}/step`), d.delete("snapshots", `${lab}/latest`)]);
 }
@@ -145,6 +155,7 @@ export type SnapshotKind = "step" | "latest";
 export async function putSnapshot(kind: SnapshotKind, s: Snapshot): Promise<void> {
   try {
     const d = await open();
+    if (cleared.has(s.lab)) return;
     await d.put("snapshots", s, `${s.lab}/${kind}`);
     // one machine for a reload: a step's own snapshot is also the newest until a newer one
     if (kind === "step") await d.delete("snapshots", `${s.lab}/latest`);
