@@ -1,0 +1,91 @@
+// Every shipped lab walked to its end in the page, as a learner who takes each step's solution:
+// predictions answered, the solution (or, in a step without one, its commands) run from its
+// button, the step's checks passing in the guest, and the last step's view and text on screen.
+// One screenshot per lab, of its last step, in test-results/walk-<lab>.png.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { readdirSync, readFileSync } from "node:fs";
+import type { Page } from "playwright-core";
+import { launch, screenshot } from "./browser";
+import { parseLab } from "../web/src/labs/lab-format";
+import { VIEW_IDS } from "../web/src/topics";
+
+const base = () => inject("baseUrl");
+const labsDir = new URL("../labs/", import.meta.url);
+const ids = readdirSync(labsDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
+
+/** What a learner presses in a view after a step's commands, as its text asks (lab, step index). */
+const inView: Record<string, Record<number, (page: Page) => Promise<void>>> = {
+  "vfat-codepages": {
+    2: async (page) => {
+      await page.getByRole("button", { name: "Inspect vfat.img" }).click();
+      await expect.poll(() => page.getByTestId("vfat-volume").getAttribute("data-verdict"), { timeout: 60_000 }).toBe("agree");
+      expect(await page.getByTestId("vfat-verdict").textContent()).toMatch(/^✓ all \d+ entries in 3 directories are the model's/);
+    },
+  },
+};
+
+/** What the last step's view shows once its button is pressed: checked per lab where it has one. */
+const finalView: Record<string, (page: Page) => Promise<void>> = {
+  "io-schedulers": async (page) => {
+    await page.getByRole("button", { name: /Load the guest's runs/ }).click();
+    // four patterns, sixteen runs each
+    await expect.poll(async () => Number(await page.getByTestId("iosched-compare").getAttribute("data-runs")), { timeout: 60_000 }).toBe(64);
+  },
+};
+
+describe("every lab, walked through its solutions", () => {
+  let b: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  beforeAll(async () => {
+    b = await launch({ width: 1440 });
+    page = b.page;
+  });
+  afterAll(async () => {
+    await b.close();
+  });
+
+  it("ships eight labs", () => expect(ids.length).toBe(8));
+
+  for (const id of ids) {
+    it(`${id}: every step passes after its solution, and the last step ends the lab`, async () => {
+      const lab = parseLab(readFileSync(new URL(`${id}/lab.md`, labsDir), "utf8"), VIEW_IDS, `labs/${id}/lab.md`, id);
+      await page.goto(`${base()}#/lab/${id}`);
+      await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+      for (const [i, step] of lab.steps.entries()) {
+        expect(await page.locator(".lab-runner").getAttribute("data-step")).toBe(String(i));
+        const open = page.locator('.lab-runner [data-testid="predict"][data-answered="0"]');
+        while (await open.count()) await open.first().getByRole("button", { name: "No guess" }).click();
+        const hasSolution = step.blocks.some((x) => x.kind === "solution");
+        if (hasSolution) await page.getByRole("button", { name: "Show the solution" }).click();
+        const buttons = hasSolution ? page.locator('[data-testid="solution"] button') : page.locator(".lab-runner .step > .vm-cmd > button");
+        const n = await buttons.count();
+        for (let k = 0; k < n; k++) {
+          const button = buttons.nth(k);
+          await button.click();
+          // steps are taken in order: nothing should be missing
+          expect(await page.getByTestId("needs-earlier").count()).toBe(0);
+          await expect.poll(() => button.textContent(), { timeout: 240_000, interval: 500 }).not.toBe("Running…");
+        }
+        await inView[id]?.[i]?.(page);
+        if (step.blocks.some((x) => x.kind === "check" || x.kind === "expect")) {
+          await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 120_000, interval: 500 }).toBe("passed");
+        }
+        if (i + 1 < lab.steps.length) {
+          await page.getByRole("button", { name: /^Next/ }).click();
+          await page.locator(`.lab-runner[data-step="${i + 1}"]`).waitFor({ timeout: 150_000 });
+        }
+      }
+      await finalView[id]?.(page);
+      // the ending: what was learned, a playground and (all but one) another lab
+      const text = page.locator(".lab-runner .step");
+      expect(await text.locator('a[href^="#/play/"]').count()).toBeGreaterThan(0);
+      expect(await text.locator('a[href^="#/lab/"]').count()).toBeGreaterThan(0);
+      expect(await page.locator(".lab-outline").textContent()).toMatch(new RegExp(`${lab.steps.length} passed|all`));
+      await screenshot(page, `walk-${id}`);
+      expect(b.errors).toEqual([]);
+    });
+  }
+});
