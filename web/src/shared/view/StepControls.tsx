@@ -10,11 +10,13 @@ interface Props {
   onChange(position: number): void;
   /** what one step is, for the labels: "event" */
   unit?: string;
+  /** each position is one of the run's items (the first at 0): shown as "decision 1 of N" */
+  items?: boolean;
 }
 
 const SPEEDS = [1, 10, 100, 1000, 10000];
 
-export function StepControls({ total, position, onChange, unit = "step" }: Props) {
+export function StepControls({ total, position, onChange, unit = "step", items = false }: Props) {
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(10); // steps per second
   const pos = useRef(position);
@@ -67,10 +69,10 @@ export function StepControls({ total, position, onChange, unit = "step" }: Props
         max={total}
         value={position}
         onChange={(e) => go(Number(e.target.value))}
-        aria-label={`${unit} ${position} of ${total}`}
+        aria-label={items ? `${unit} ${position + 1} of ${total + 1}` : `${unit} ${position} of ${total}`}
         data-testid="scrub"
       />
-      <span data-testid="position">{position} / {total} {unit}s</span>
+      <span data-testid="position">{items ? `${unit} ${position + 1} of ${total + 1}` : `${position} / ${total} ${unit}s`}</span>
       <label>
         speed{" "}
         <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>

@@ -82,10 +82,11 @@ export function DeadlineQueues({ timeline, replay, follow, onUnfollow }: Props) 
 
   return (
     <div className="dd-queues" data-testid="dd-queues">
-      <StepControls total={total - 1} position={at} onChange={move} unit={kernel ? "decision" : "step"} />
+      <StepControls total={total - 1} position={at} onChange={move} unit={kernel ? "decision" : "step"} items={kernel} />
       {kernel ? (
         <p data-testid="dd-moved">
-          t = {(s.nowUs / 1000).toFixed(2)} ms (jiffy {s.jiffies}). The kernel dispatched{" "}
+          {/* the kernel's jiffies start near 2^32 (INITIAL_JIFFIES), so times are shown from the run's start */}
+          t = {(s.nowUs / 1000).toFixed(2)} ms into the run. The kernel dispatched{" "}
           <strong>{name(timeline.dispatched!(at))}</strong> {sectorKiB(timeline.dispatched!(at))}: {why(s.because, s.pick)}.
         </p>
       ) : (
@@ -107,19 +108,13 @@ export function DeadlineQueues({ timeline, replay, follow, onUnfollow }: Props) 
               : `${verdict.same ? "the same request" : name(verdict.model.rq)}, because ${why(verdict.model.because, verdict.model.pick)} (batching ${verdict.model.batching}, starved ${verdict.model.starved}). They differ.`}
         </p>
       )}
-      {replay && (
+      {differences.length > 0 && (
         <p className="muted" data-testid="dd-agreement">
-          The model made {replay.sameReasons} of the kernel's {replay.verdicts.length} choices for the same reasons
-          {differences.length > 0 && (
-            <>
-              ; differences at{" "}
-              {differences.slice(0, 12).map((i) => (
-                <button key={i} type="button" className="linkish" onClick={() => move(i)}>{i}</button>
-              ))}
-              {differences.length > 12 && ` and ${differences.length - 12} more`}
-            </>
-          )}
-          .
+          The model decided otherwise at decision{differences.length > 1 ? "s" : ""}{" "}
+          {differences.slice(0, 12).map((i) => (
+            <button key={i} type="button" className="linkish" onClick={() => move(i)}>{i + 1}</button>
+          ))}
+          {differences.length > 12 && ` and ${differences.length - 12} more`}.
         </p>
       )}
       <dl className="dd-counters">
@@ -165,7 +160,7 @@ export function DeadlineQueues({ timeline, replay, follow, onUnfollow }: Props) 
       <p className="muted">
         R/W and a number: a read or write request, numbered {kernel ? "as it arrived in the trace" : "as submitted"}; bold: dispatched in this step.{" "}
         {kernel
-          ? `The kernel's ${total} dispatches, its lists rebuilt from its block events.`
+          ? "The lists are rebuilt from the kernel's block events (insert, dispatch, completion)."
           : `The first ${total} steps of the model's mq-deadline run${timeline.finished ? " (the whole run)" : ""}.`}
       </p>
     </div>

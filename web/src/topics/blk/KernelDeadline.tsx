@@ -8,12 +8,17 @@ import { blkClient, type BlkClient } from "./blk-client";
 import { useWorker } from "../../shared/useWorker";
 import { onDevice, parseBlkTrace, type BlkTrace } from "./blk-trace";
 import { DD_FRESH, ddEndState, isWrite, kernelDdTimeline, splitRuns, traceTunables, type DdReplay } from "./dd-kernel";
+import type { DdTimeline } from "./blk-core";
 import { fetchBytes } from "../../shared/gunzip";
 import { useTraceFile } from "./useTraceFile";
 import { DeadlineQueues } from "./DeadlineQueues";
 
-/** A run's one-line summary: dispatches because writes were starved, reads whose deadline had passed, and the model's agreement. */
-function RunCounts({ trace: t, replay }: { trace: BlkTrace; replay: DdReplay | null }) {
+/**
+ * A run in one line, the panel's only count: the kernel's dispatches, how often writes were
+ * forced and reads taken for an expired deadline, and how many decisions the model made the
+ * same way. The lists rebuilt from the block events are named only where they fall short.
+ */
+function RunSummary({ label, trace: t, timeline, replay }: { label: string; trace: BlkTrace; timeline: DdTimeline & { lengthsAgree: number }; replay: DdReplay | null }) {
   let forced = 0;
   let expired = 0;
   for (const e of t.sched) {
@@ -22,10 +27,22 @@ function RunCounts({ trace: t, replay }: { trace: BlkTrace; replay: DdReplay | n
     if (d.because === "starved") forced++;
     if (d.pick === "expired" && !isWrite(t.requests[e.rq].op)) expired++;
   }
+  const short = timeline.steps - timeline.lengthsAgree;
   return (
-    <p data-testid="kernel-dd-counts" data-forced={forced} data-expired={expired}>
-      In one line: writes forced {forced} times, {expired} reads taken because their deadline had passed,{" "}
-      {replay ? `the model made ${replay.sameReasons} of the kernel's ${replay.verdicts.length} decisions for the same reasons` : "the model still deciding"}.
+    <p
+      data-testid="kernel-dd-summary"
+      data-dispatches={timeline.steps}
+      data-lists-agree={timeline.lengthsAgree}
+      data-forced={forced}
+      data-expired={expired}
+      data-same={replay?.sameReasons ?? ""}
+      data-judged={replay?.verdicts.length ?? ""}
+    >
+      {label}, in one line: {timeline.steps} dispatches on device {t.devices[0]}; writes forced {forced} times; {expired} reads taken
+      because their deadline had passed;{" "}
+      {replay ? `the model made ${replay.sameReasons} of the kernel's ${replay.verdicts.length} decisions for the same reasons` : "the model still deciding"}
+      {short > 0 && `; at ${short} dispatches the lists rebuilt from the block events are not as long as the kernel said its own were`}
+      {t.lost ? <span className="error">; {t.lost} events lost by the ring buffer</span> : null}.
     </p>
   );
 }
@@ -54,13 +71,7 @@ export function KernelDeadline({ client }: { client: BlkClient | null }) {
         </label>
       </div>
       {error && <p className="error" role="alert">{error}</p>}
-      {trace && timeline && (
-        <p data-testid="kernel-dd-summary">
-          {trace.name}: {timeline.steps} dispatches by the kernel on device {trace.trace.devices[0]}; the lists rebuilt from
-          its block events are as long as the kernel said its own were at {timeline.lengthsAgree} of them
-          {trace.trace.lost ? <span className="error">; {trace.trace.lost} events lost by the ring buffer</span> : null}.
-        </p>
-      )}
+      {trace && timeline && <RunSummary label={trace.name} trace={trace.trace} timeline={timeline} replay={replay} />}
       {timeline && <DeadlineQueues key={trace!.name} timeline={timeline} replay={replay ?? undefined} />}
     </div>
   );
@@ -159,12 +170,12 @@ export function KernelDeadlineLive({ lines: streaming, version }: { lines: reado
       {parsed?.error && <p className="error" role="alert">{parsed.error}</p>}
       {t && tl && tun && (
         <>
-          <p data-testid="kernel-dd-summary">
-            Run {run + 1}: {tl.steps} dispatches on device {t.devices[0]} (fifo_batch {tun.fifo_batch}, writes_starved {tun.writes_starved},
-            read_expire {tun.read_expire_ms} ms, write_expire {tun.write_expire_ms} ms); the rebuilt lists are as long as the kernel's at{" "}
-            {tl.lengthsAgree} of them.
-          </p>
-          <RunCounts trace={t} replay={replay && replay.run === run ? replay.replay : null} />
+          <RunSummary
+            label={`Run ${run + 1} (fifo_batch ${tun.fifo_batch}, writes_starved ${tun.writes_starved}, read_expire ${tun.read_expire_ms} ms, write_expire ${tun.write_expire_ms} ms)`}
+            trace={t}
+            timeline={tl}
+            replay={replay && replay.run === run ? replay.replay : null}
+          />
           <DeadlineQueues
             key={run}
             timeline={tl}
