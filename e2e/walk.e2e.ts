@@ -83,6 +83,12 @@ describe("every lab, walked through its solutions", () => {
       const text = page.locator(".lab-runner .step");
       expect(await text.locator('a[href^="#/play/"]').count()).toBeGreaterThan(0);
       expect(await text.locator('a[href^="#/lab/"]').count()).toBeGreaterThan(0);
+      // the terminal stays in view while the learner reads the end of the lab's text
+      await text.locator('a[href^="#/play/"]').last().scrollIntoViewIfNeeded();
+      const box = (await page.getByTestId("vm-terminal").boundingBox())!;
+      const height = page.viewportSize()!.height;
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(height);
       expect(await page.locator(".lab-outline").textContent()).toMatch(new RegExp(`${lab.steps.length} passed|all`));
       await screenshot(page, `walk-${id}`);
       expect(b.errors).toEqual([]);
