@@ -27,12 +27,19 @@ const inView: Record<string, Record<number, (page: Page) => Promise<void>>> = {
   },
 };
 
+/** The kernel's answer to each prediction, by lab and step, as the page recorded it on the step's pass. */
+const actuals: Record<string, string[][]> = {};
+
 /** What the last step's view shows once its button is pressed: checked per lab where it has one. */
 const finalView: Record<string, (page: Page) => Promise<void>> = {
   "io-schedulers": async (page) => {
     await page.getByRole("button", { name: /Load the guest's runs/ }).click();
     // four patterns, sixteen runs each
     await expect.poll(async () => Number(await page.getByTestId("iosched-compare").getAttribute("data-runs")), { timeout: 60_000 }).toBe(64);
+    // the view's winner at the questions' shape is the one the guest's runs.txt gave the predictions
+    const caption = (disk: string, rw: string) => page.locator(`figure[data-disk="${disk}"][data-rw="${rw}"] figcaption`).textContent();
+    expect(await caption("sd", "read")).toContain(`At 4 jobs × depth 4, the shape the lab's questions ask about, ${actuals["io-schedulers"][1][0]} moved the most.`);
+    expect(await caption("ssd", "randread")).toContain(`${actuals["io-schedulers"][3][0]} moved the most.`);
   },
 };
 
@@ -72,6 +79,14 @@ describe("every lab, walked through its solutions", () => {
         await inView[id]?.[i]?.(page);
         if (step.blocks.some((x) => x.kind === "check" || x.kind === "expect")) {
           await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 120_000, interval: 500 }).toBe("passed");
+          // each prediction gets the kernel's answer beside it once the step passes
+          const predicts = page.locator('.lab-runner [data-testid="predict"]');
+          const got: string[] = [];
+          for (let k = 0; k < (await predicts.count()); k++) {
+            await expect.poll(() => predicts.nth(k).getAttribute("data-actual"), { timeout: 60_000 }).not.toBe("");
+            got.push((await predicts.nth(k).getAttribute("data-actual"))!);
+          }
+          (actuals[id] ??= [])[i] = got;
         }
         if (i + 1 < lab.steps.length) {
           await page.getByRole("button", { name: /^Next/ }).click();
