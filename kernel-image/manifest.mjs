@@ -86,10 +86,19 @@ function write(args) {
     if (i < 0 || !args[i + 1]) throw new Error(`missing --${name}`);
     return args[i + 1];
   };
-  const packages = {};
-  for (const line of readFileSync(opt("packages"), "utf8").split("\n")) {
-    const [name, version] = line.trim().split(/\s+/);
-    if (name) packages[name] = version;
+  let packages = {};
+  if (existsSync(opt("packages"))) {
+    for (const line of readFileSync(opt("packages"), "utf8").split("\n")) {
+      const [name, version] = line.trim().split(/\s+/);
+      if (name) packages[name] = version;
+    }
+  } else {
+    // the rootfs was not built on this machine (a kernel-only rebuild): its packages are the
+    // ones the manifest lists, as long as the initramfs is still the one listed with them
+    const old = JSON.parse(readFileSync(MANIFEST_PATH, "utf8"));
+    if (old.outputs?.["initramfs.cpio.gz"]?.sha256 !== sha256(join(DIST, "initramfs.cpio.gz")))
+      throw new Error(`${opt("packages")} is missing and dist/initramfs.cpio.gz is not the one the manifest lists: build the rootfs here (build.sh rootfs)`);
+    packages = old.packages;
   }
   const hasState = existsSync(join(DIST, "state.bin.zst"));
   const outputs = OUTPUTS.concat(hasState ? ["state.bin.zst", "state.json"] : []);

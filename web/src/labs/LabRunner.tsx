@@ -30,6 +30,8 @@ export interface RunnerProps {
   onStepPassed?(step: number, title: string): void;
   /** counts up when an embedding page asks to reset the current step */
   resetRequest?: number;
+  /** counts up when the learner asks for the machine back after a panic, an oops or a full disk */
+  machineRequest?: number;
 }
 
 interface Timing {
@@ -41,7 +43,7 @@ interface Timing {
   resetMs?: number;
 }
 
-export function LabRunner({ lab, progress: initial, vm, restoredStep, events, clearEvents, verdicts, onStepPassed, resetRequest }: RunnerProps) {
+export function LabRunner({ lab, progress: initial, vm, restoredStep, events, clearEvents, verdicts, onStepPassed, resetRequest, machineRequest }: RunnerProps) {
   const [progress, setProgress] = useState(initial);
   const [outcome, setOutcome] = useState<CheckOutcome | null>(null);
   const [checking, setChecking] = useState(false);
@@ -251,7 +253,12 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
     go(n + 1);
   };
 
-  const resetStep = async () => {
+  /**
+   * The machine back as the open step began. A reset also undoes the step's marks; after a
+   * crash (`keepMarks`) they stay, and without a snapshot of the step the lab's own saved
+   * machine starts instead.
+   */
+  const resetStep = async (after?: "crash") => {
     if (!vm) return;
     setBusy("Putting the machine back…");
     try {
@@ -262,11 +269,13 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
         const s = await getSnapshot(lab.meta.id, "step");
         if (s?.step === n) gz = s.gz;
       }
+      if (!gz && after === "crash") return vm.restart();
       if (!gz) throw new Error("there is no snapshot of this step's start (the machine was not running when it opened)");
       await vm.restoreState(await gunzip(gz), `The machine is back as it was when step ${n + 1} began.`);
       setTiming((t) => ({ ...t, resetMs: performance.now() - t0 }));
       clearEvents();
       setOutcome(null);
+      if (after === "crash") return;
       update((p) => {
         const s = p.steps[n];
         s.resets++;
@@ -276,11 +285,15 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
       // the newest machine is this one again
       await putSnapshot("step", { lab: lab.meta.id, step: n, ...HERE, savedAt: Date.now(), gz, rawBytes: 0 }).catch(() => undefined);
     } catch (e) {
-      setProblem(`This step could not be reset: ${e instanceof Error ? e.message : e}`);
+      setProblem(`${after === "crash" ? "The machine could not be restored" : "This step could not be reset"}: ${e instanceof Error ? e.message : e}`);
     } finally {
       setBusy(null);
     }
   };
+
+  useEffect(() => {
+    if (machineRequest) void resetStep("crash");
+  }, [machineRequest]);
 
   useEffect(() => {
     if (resetRequest) void resetStep();

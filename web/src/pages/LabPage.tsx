@@ -81,6 +81,8 @@ const stateBytes = (manifest.outputs as Record<string, { bytes: number }>)["stat
 
 export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   const [vmWanted, setVmWanted] = useState(!embed);
+  /** counts the learner's "Restore the machine" after a crash: the runner puts back the step's snapshot */
+  const [machineAsk, setMachineAsk] = useState(0);
   useEffect(() => {
     if (embed?.startRequest) setVmWanted(true);
   }, [embed?.startRequest]);
@@ -160,13 +162,20 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
             verdicts={verdicts}
             onStepPassed={embed?.onStepPassed}
             resetRequest={embed?.resetRequest}
+            machineRequest={machineAsk}
           />
         ) : (
           <p className="muted">Looking for your progress…</p>
         )}
       </article>
       <div className="lab-work">
-        {session && vmWanted && <VmConsole onReady={setVm} onTrace={onTrace} startFrom={session.startFrom} onBooted={() => void keepOffline(lab.meta.id)} />}
+        {session && vmWanted && <VmConsole
+            onReady={setVm}
+            onTrace={onTrace}
+            startFrom={session.startFrom}
+            onBooted={() => void keepOffline(lab.meta.id)}
+            onRestore={() => setMachineAsk((k) => k + 1)}
+          />}
         {session && !vmWanted && (
           <section className="vm vm-deferred" aria-label="Linux terminal">
             <button onClick={() => setVmWanted(true)} data-testid="start-vm">

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
 import { VmHost } from "./vm-host";
-import type { BootStatus } from "./guest";
+import type { BootStatus, GuestTrouble } from "./guest";
 import type { TraceStats } from "./trace-channel";
 import type { CheckRun } from "./agent";
 
@@ -21,6 +21,8 @@ export interface VmHandle {
   saveState(): Promise<ArrayBuffer>;
   /** Put the machine back to a saved state; `note` is written in the terminal. */
   restoreState(state: ArrayBuffer, note: string): Promise<void>;
+  /** Start again from the build's saved machine (a new emulator; a new handle follows). */
+  restart(): void;
   /** Where this machine came from: "snapshot" (the learner's), "saved" (the build's) or "cold". */
   origin: "snapshot" | "saved" | "cold";
 }
@@ -38,9 +40,29 @@ interface Props {
   onBooted?: () => void;
   /** A learner's snapshot to start from instead of the build's saved machine (first start only). */
   startFrom?: StartFrom | null;
+  /**
+   * "Restore the machine" after a panic, an oops or a full disk: the page puts back what it
+   * kept (a lab: the step's snapshot). Without it, the build's saved machine starts again.
+   */
+  onRestore?: () => void;
 }
 
-export function VmConsole({ onReady, onTrace, startFrom, onBooted }: Props) {
+const TROUBLE_TEXT: Record<GuestTrouble["kind"], { title: string; body: string }> = {
+  panic: {
+    title: "The guest's kernel panicked",
+    body: "The machine has stopped: nothing more runs in it. Your lab progress is kept. Restore the machine to go on.",
+  },
+  oops: {
+    title: "The guest's kernel hit a bug (an oops)",
+    body: "It killed the process that ran into it and carries on, but it may not be trustworthy from here. Your lab progress is kept; restoring the machine is safest.",
+  },
+  full: {
+    title: "A filesystem in the guest's memory is full",
+    body: "The guest's / and /tmp live in its RAM (256 MiB for everything). Remove what you made there with rm, or restore the machine.",
+  },
+};
+
+export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: Props) {
   const termEl = useRef<HTMLDivElement>(null);
   const termHint = useRef<HTMLParagraphElement>(null);
   const hostTrace = useRef(onTrace);
@@ -48,6 +70,9 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted }: Props) {
   const [status, setStatus] = useState<BootStatus>({ phase: "loading", elapsedMs: 0, message: "Starting the emulator" });
   const [attempt, setAttempt] = useState({ n: 0, cold: false });
   const [start, setStart] = useState<"restored" | "cold">("restored");
+  const [trouble, setTrouble] = useState<GuestTrouble | null>(null);
+  const troubleRef = useRef<HTMLDivElement>(null);
+  const restart = () => setAttempt((a) => ({ n: a.n + 1, cold: false }));
 
   useEffect(() => {
     // 80x24 fixed: the guest's tty is set to that size, and bash wraps lines by it
@@ -56,8 +81,11 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted }: Props) {
     const encoder = new TextEncoder();
     // a learner's snapshot only on the first start: "Try again" and "Cold boot" leave it
     const snapshot = attempt.n === 0 && !attempt.cold ? startFrom : null;
+    setTrouble(null);
     const host = new VmHost({
       onOutput: (bytes) => term.write(bytes),
+      // a panic or an oops outranks a full disk; a full disk again is the same news
+      onTrouble: (t) => setTrouble((old) => (old && old.kind !== "full" && t.kind === "full" ? old : t)),
       onTrace: (records, stats, lines) => hostTrace.current?.(records, stats, lines),
       onStatus: (s) => {
         const origin = snapshot ? "snapshot" : host.coldReason ? "cold" : "saved";
@@ -74,8 +102,10 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted }: Props) {
             saveState: () => host.saveState(),
             restoreState: async (state, note) => {
               await host.restoreState(state);
+              setTrouble(null);
               term.write(`\r\n\x1b[7m ${note} \x1b[0m\r\n`);
             },
+            restart,
             origin,
           });
       },
@@ -120,8 +150,33 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted }: Props) {
     };
   }, [attempt]);
 
+  // the learner is told at once, and the keyboard lands on the way out
+  useEffect(() => {
+    if (trouble && trouble.kind !== "full") troubleRef.current?.querySelector("button")?.focus();
+  }, [trouble]);
+
   return (
     <section className="vm" aria-label="Linux terminal">
+      {trouble && (
+        <div className={`vm-trouble vm-trouble-${trouble.kind}`} role="alert" data-testid="vm-trouble" data-kind={trouble.kind} ref={troubleRef}>
+          <strong>{TROUBLE_TEXT[trouble.kind].title}</strong>: <code>{trouble.headline}</code>. {TROUBLE_TEXT[trouble.kind].body}{" "}
+          <button onClick={() => (onRestore ? onRestore() : restart())} data-testid="restore-machine">
+            Restore the machine
+          </button>
+          {trouble.kind === "full" && (
+            <>
+              {" "}
+              <button onClick={() => setTrouble(null)}>Dismiss</button>
+            </>
+          )}
+          {trouble.kind !== "full" && (
+            <details>
+              <summary>The kernel's report</summary>
+              <pre tabIndex={0} aria-label="the kernel's report" data-testid="vm-trouble-text">{trouble.text}</pre>
+            </details>
+          )}
+        </div>
+      )}
       <div className={`vm-status vm-${status.phase}`} role="status" data-phase={status.phase} data-start={start}>
         {status.phase === "loading" && <progress max={1} value={status.progress ?? 0} />}
         {(status.phase === "booting" || status.phase === "userland") && <progress />}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BootWatcher } from "./guest";
+import { readFileSync } from "node:fs";
+import { BootWatcher, TroubleWatcher } from "./guest";
 
 describe("BootWatcher", () => {
   it("follows a boot from kernel to prompt, across chunk boundaries", () => {
@@ -23,5 +24,53 @@ describe("BootWatcher", () => {
     const w = new BootWatcher();
     w.feed("echo fslab:~# and more\r\n");
     expect(w.phase).toBe("booting");
+  });
+});
+
+describe("TroubleWatcher", () => {
+  // what the guest's console printed for `echo c > /proc/sysrq-trigger` (kernel 7.2.13, CONFIG_MAGIC_SYSRQ)
+  const panic = readFileSync(new URL("./fixtures/sysrq-panic.txt", import.meta.url), "latin1");
+
+  it("reports a panic once its closing line is printed, with the kernel's report from the command on", () => {
+    const w = new TroubleWatcher();
+    const end = panic.indexOf("---[ end Kernel panic");
+    // in pieces, as the console delivers it
+    expect(w.feed(panic.slice(0, 200))).toBeNull();
+    expect(w.feed(panic.slice(200, end + 10))).toBeNull();
+    const t = w.feed(panic.slice(end + 10));
+    expect(t?.kind).toBe("panic");
+    expect(t?.headline).toBe("Kernel panic - not syncing: sysrq triggered crash");
+    const lines = t!.text.split("\n");
+    expect(lines[0]).toMatch(/^\[ +\d+\.\d+\] sysrq: Trigger a crash$/);
+    expect(lines.at(-1)).toMatch(/---\[ end Kernel panic - not syncing: sysrq triggered crash \]---$/);
+    expect(t!.text).toMatch(/Call Trace:\n.*dump_stack/);
+    expect(t!.text).not.toMatch(/\r|fslab:~#/);
+    // nothing after a panic is news, until the machine is put back
+    expect(w.feed("No space left on device\r\n")).toBeNull();
+    w.reset();
+    expect(w.feed("dd: error writing '/tmp/fill': No space left on device\r\n")?.kind).toBe("full");
+  });
+
+  it("reports a panic whose closing line never came once the console is quiet", () => {
+    const w = new TroubleWatcher();
+    expect(w.feed(panic.slice(0, panic.indexOf("Call Trace")))).toBeNull();
+    expect(w.settle()?.headline).toBe("Kernel panic - not syncing: sysrq triggered crash");
+    expect(w.settle()).toBeNull();
+  });
+
+  it("reports an oops at its end, and a full filesystem at once, in the shell's own line", () => {
+    const w = new TroubleWatcher();
+    expect(w.feed("fslab:~# cat /proc/x\r\n[   12.1] BUG: kernel NULL pointer dereference, address: 00000000\r\n[   12.2] Oops: 0000 [#1] PREEMPT\r\n")).toBeNull();
+    const t = w.feed("[   12.3] ---[ end trace 0000000000000000 ]---\r\n");
+    expect(t).toMatchObject({ kind: "oops", headline: "BUG: kernel NULL pointer dereference, address: 00000000" });
+    expect(t!.text.split("\n")).toHaveLength(3);
+    const full = w.feed("dd: error writing '/tmp/fill': No space left on device\r\n");
+    expect(full).toEqual({ kind: "full", headline: "dd: error writing '/tmp/fill': No space left on device", text: "dd: error writing '/tmp/fill': No space left on device" });
+  });
+
+  it("takes nothing else for trouble: a learner's text that mentions a panic mid-line, ordinary output", () => {
+    const w = new TroubleWatcher();
+    expect(w.feed("fslab:~# echo Kernel panic - not syncing: not really\r\nKernel panic - not syncing: not really\r\nBUG: none\r\n")).toBeNull();
+    expect(w.settle()).toBeNull();
   });
 });

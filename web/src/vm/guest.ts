@@ -94,3 +94,97 @@ export class BootWatcher {
     return this.phase !== before ? this.phase : null;
   }
 }
+
+/** What went wrong in a running guest, in words, with the kernel's own lines where it printed them. */
+export interface GuestTrouble {
+  kind: "panic" | "oops" | "full";
+  /** one line: the kernel's headline ("Kernel panic - not syncing: sysrq triggered crash") */
+  headline: string;
+  /** the console's lines around it (the oops and the call trace), for the learner to read */
+  text: string;
+}
+
+// printed on the console at any log level (panic() and oops_begin() raise it), each line after
+// the kernel's "[seconds.micros] " stamp (CONFIG_PRINTK_TIME): a learner's echo has none
+const STAMP = String.raw`^\[\s*\d+\.\d+\] `;
+const PANIC = new RegExp(`${STAMP}(Kernel panic - not syncing: .*)$`);
+const OOPS = new RegExp(`${STAMP}((?:BUG: |Oops: |general protection fault).*)$`);
+const PANIC_END = /---\[ end Kernel panic[^\r\n]*/;
+const FULL = /No space left on device/;
+
+/**
+ * Watches a running guest's console for what a learner may do to it (the page then says what
+ * happened and offers the machine back): a kernel panic (`echo c > /proc/sysrq-trigger`), an
+ * oops, a filesystem in RAM that filled up. `feed` returns a trouble once, when it is complete
+ * (a panic once its closing line is printed, or `settle()` is called after a quiet moment).
+ */
+export class TroubleWatcher {
+  private lines: string[] = [];
+  private partial = "";
+  private open: GuestTrouble | null = null;
+  /** a panic or oops reported: the machine is not trusted until restored (reset) */
+  reported: GuestTrouble | null = null;
+
+  feed(text: string): GuestTrouble | null {
+    const all = (this.partial + text).split(/\r?\n/);
+    this.partial = all.pop() ?? "";
+    if (this.partial.length > 4096) this.partial = this.partial.slice(-4096);
+    for (const raw of all) {
+      // a carriage return mid-line starts it over (what the terminal shows is after it); no colours
+      const line = (raw.replace(/\r+$/, "").split("\r").pop() ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+      this.lines.push(line);
+      if (this.lines.length > 200) this.lines.shift();
+      const found = this.take(line);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  private take(line: string): GuestTrouble | null {
+    if (this.reported?.kind === "panic") return null; // nothing after a panic is news
+    if (this.open?.kind === "panic" && PANIC_END.test(line)) return this.finish();
+    if (this.open?.kind === "oops" && /---\[ end trace/.test(line)) return this.finish();
+    const panic = line.match(PANIC);
+    // a panic during an oops (panic_on_oops, or the oops killed init) is the news
+    if (panic && this.open?.kind !== "panic") {
+      this.open = { kind: "panic", headline: panic[1], text: "" };
+      return null;
+    }
+    const oops = line.match(OOPS);
+    if (oops && !this.open) {
+      this.open = { kind: "oops", headline: oops[1], text: "" };
+      return null;
+    }
+    if (!this.open && FULL.test(line)) {
+      return this.report({ kind: "full", headline: line.trim(), text: line.trim() });
+    }
+    return null;
+  }
+
+  /** After a quiet moment: a panic or oops whose closing line never came is reported as it is. */
+  settle(): GuestTrouble | null {
+    return this.open ? this.finish() : null;
+  }
+
+  private finish(): GuestTrouble {
+    const t = this.open!;
+    this.open = null;
+    // from the first line of the report (its first "[ time]" block after the shell's last prompt)
+    let from = this.lines.length - 1;
+    while (from > 0 && !/fslab:[^#\n]*# /.test(this.lines[from - 1])) from--;
+    return this.report({ ...t, text: this.lines.slice(Math.max(from, this.lines.length - 120)).join("\n").trim() });
+  }
+
+  private report(t: GuestTrouble): GuestTrouble {
+    if (t.kind !== "full") this.reported = t;
+    return t;
+  }
+
+  /** The machine was put back: watch afresh. */
+  reset(): void {
+    this.lines = [];
+    this.partial = "";
+    this.open = null;
+    this.reported = null;
+  }
+}

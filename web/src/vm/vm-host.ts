@@ -9,12 +9,14 @@ import manifest from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { TraceChannel, type TraceStats } from "./trace-channel";
 import { AgentClient } from "./agent";
-import { BootWatcher, GUEST, machineOptions, STATE_FILE, stateMismatch, type BootStatus, type StateInfo } from "./guest";
+import { BootWatcher, GUEST, machineOptions, STATE_FILE, stateMismatch, TroubleWatcher, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
 import { siteUrl } from "../shared/site";
 
 export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
   onStatus(status: BootStatus): void;
+  /** A running guest in trouble (a panic, an oops, a full filesystem in RAM), once per event. */
+  onTrouble?(trouble: GuestTrouble): void;
   /** Kernel events from fslab-trace, parsed into the models' records, as they arrive. */
   onTrace?(records: Uint32Array, stats: TraceStats, lines: string[]): void;
 }
@@ -55,6 +57,8 @@ export async function keepLabOffline(labId: string): Promise<number> {
 export class VmHost {
   private emulator: V86 | null = null;
   private watcher = new BootWatcher();
+  private trouble = new TroubleWatcher();
+  private troubleTimer: ReturnType<typeof setTimeout> | null = null;
   private started = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private pending: number[] = [];
@@ -109,7 +113,11 @@ export class VmHost {
     emulator.add_listener("download-error", (e: any) => {
       this.fail(`Could not load ${e.file_name}: the lab's VM files are missing or the server refused them.`);
     });
+    let firstStart = true;
     emulator.add_listener("emulator-started", () => {
+      // v86 says so again when a machine stopped after a panic runs again (restoreState): not a boot
+      if (!firstStart) return;
+      firstStart = false;
       if (restore) {
         // the saved shell sits at its prompt: ask it for a fresh one
         this.watcher.phase = "userland";
@@ -176,6 +184,9 @@ export class VmHost {
     this.agent.reset();
     for (const w of this.idleWaiters.splice(0)) w(); // whatever was running is gone
     await this.emulator.restore_state(state);
+    this.trouble.reset();
+    // a panicked machine was stopped (it only spins): the restored one runs
+    if (!this.emulator.is_running()) await this.emulator.run();
     // the restored shell sits at its prompt: ask for a fresh one
     this.emulator.serial0_send("\n");
   }
@@ -230,6 +241,7 @@ export class VmHost {
       const text = this.decoder.decode(bytes, { stream: true });
       this.tail = (this.tail + text).slice(-256);
       this.checkIdle();
+      if (this.watcher.phase === "ready") this.watchTrouble(text);
       const phase = this.watcher.feed(text);
       if (phase === "userland") this.status("userland", "Starting the shell");
       else if (phase === "ready") {
@@ -238,6 +250,27 @@ export class VmHost {
         this.status("ready", `Ready in ${((performance.now() - this.started) / 1000).toFixed(1)} s (${how})`);
       } else if (phase === "failed") this.fail(this.watcher.failure!);
     });
+  }
+
+  /** After the shell is up: a panic or an oops reported with the kernel's text, a full disk in RAM in words. */
+  private watchTrouble(text: string): void {
+    const report = (t: GuestTrouble) => {
+      // a panicked kernel only spins in panic(): stop it, so it does not take a CPU core until restored
+      if (t.kind === "panic") {
+        void this.emulator?.stop();
+        this.agent.reset(); // checks in flight will not be answered
+        for (const w of this.idleWaiters.splice(0)) w(); // nor will a command come back to its prompt
+      }
+      this.events.onTrouble?.(t);
+    };
+    const t = this.trouble.feed(text);
+    if (t) report(t);
+    if (this.troubleTimer) clearTimeout(this.troubleTimer);
+    // a report whose closing line does not come (the machine hung mid-way) is given after 1 s of quiet
+    this.troubleTimer = setTimeout(() => {
+      const late = this.trouble.settle();
+      if (late) report(late);
+    }, 1000);
   }
 
   private fail(message: string): void {

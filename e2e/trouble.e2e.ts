@@ -1,0 +1,80 @@
+// A learner breaks the guest: fills the disk in RAM, then panics the kernel on purpose. The page
+// says what happened in words (with the kernel's report), keeps the lab's progress, and puts the
+// machine back as the step began.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { launch, runInTerminal, screenshot } from "./browser";
+
+const base = () => inject("baseUrl");
+
+describe("a guest in trouble, in the exfat-discard lab", () => {
+  let b: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  const trouble = () => page.getByTestId("vm-trouble");
+  const measured: Record<string, number> = {};
+
+  beforeAll(async () => {
+    b = await launch({ width: 1440 });
+    page = b.page;
+    await page.goto(`${base()}#/lab/exfat-discard`);
+    await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+  });
+  afterAll(async () => {
+    await b.close();
+    console.log("measured:", JSON.stringify(measured));
+  });
+
+  it("starts on step 2, step 1 done by its solution", async () => {
+    // step 1 done by its solution, step 2 open with its snapshot kept
+    await page.getByRole("button", { name: "Show the solution" }).click();
+    await page.locator('[data-testid="solution"] button').click();
+    await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 60_000 }).toBe("passed");
+    await page.getByRole("button", { name: /^Next/ }).click();
+    await expect.poll(() => page.getByTestId("lab-status").getAttribute("data-snapshot-step"), { timeout: 30_000 }).toBe("1");
+  });
+
+  it("a full filesystem in RAM is named, and the machine comes back without the file", async () => {
+    const out = await runInTerminal(page, "dd if=/dev/zero of=/tmp/fill bs=1M", 120_000);
+    expect(out).toMatch(/No space left on device/);
+    await trouble().waitFor({ timeout: 10_000 });
+    expect(await trouble().getAttribute("data-kind")).toBe("full");
+    expect(await trouble().textContent()).toMatch(/A filesystem in the guest's memory is full: .*No space left on device.*RAM \(256 MiB/);
+    const t0 = Date.now();
+    await page.getByTestId("restore-machine").click();
+    await expect.poll(() => runInTerminal(page, "ls /tmp/fill 2>&1 || true")).toMatch(/No such file/);
+    measured.fullRestoreMs = Date.now() - t0;
+    expect(await trouble().count()).toBe(0);
+    // what step 1 made is there, and its mark kept
+    expect(await runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts || true")).toBe("1");
+    expect(await page.locator(".lab-outline").textContent()).toMatch(/1 passed/);
+  });
+
+  it("a kernel panic shows the kernel's report, keeps the progress, and Restore brings a working machine", async () => {
+    await page.getByTestId("vm-terminal").click();
+    await page.keyboard.type("touch /tmp/before-panic; echo c > /proc/sysrq-trigger\n");
+    await trouble().waitFor({ timeout: 20_000 });
+    expect(await trouble().getAttribute("data-kind")).toBe("panic");
+    expect(await trouble().textContent()).toMatch(/The guest's kernel panicked: Kernel panic - not syncing: sysrq triggered crash\. The machine has stopped/);
+    const report = await page.getByTestId("vm-trouble-text").textContent();
+    expect(report).toMatch(/sysrq: Trigger a crash/);
+    expect(report).toMatch(/Kernel panic - not syncing: sysrq triggered crash/);
+    expect(report).toMatch(/Call Trace/);
+    // focus is on the way out, and the progress is as it was
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("restore-machine");
+    expect(await page.locator(".lab-outline").textContent()).toMatch(/Step 2 of 2 · 1 passed/);
+    await trouble().getByText("The kernel's report").click();
+    await screenshot(page, "trouble-panic");
+    const t0 = Date.now();
+    await page.getByTestId("restore-machine").click();
+    // what is typed while the machine is put back is lost with the old one: wait for it
+    await trouble().waitFor({ state: "detached", timeout: 10_000 });
+    expect(await runInTerminal(page, "echo alive")).toBe("alive");
+    measured.panicRestoreMs = Date.now() - t0;
+    expect(await page.locator(".vm-status").getAttribute("data-phase")).toBe("ready");
+    // the step's own machine: the file made before the panic is gone, step 1's mount is there
+    expect(await runInTerminal(page, "ls /tmp/before-panic 2>&1 || true")).toMatch(/No such file/);
+    expect(await runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts || true")).toBe("1");
+    expect(await page.locator(".lab-outline").textContent()).toMatch(/1 passed/);
+    expect(b.errors).toEqual([]);
+  });
+});
