@@ -118,4 +118,24 @@ describe("fslab inspect on a damaged image", () => {
     expect(r.out).toMatch(/\/fragmented\.bin/); // the rest was read
     expect(r.err.trim().split("\n")).toEqual([`fslab inspect: ${dir}/loop.img is damaged: root directory: the chain loops: cluster 5 leads back to cluster 5, after 1 cluster`]);
   });
+
+  it("on a FAT volume too: a directory whose cluster leads back to itself", async () => {
+    const { gunzipSync } = await import("node:zlib");
+    const { readFileSync, writeFileSync, mkdtempSync } = await import("node:fs");
+    const bytes = gunzipSync(readFileSync(`${repo}wasm/tests/images/vfat-names.img.gz`));
+    const dir = mkdtempSync("/tmp/fslab-cli-");
+    writeFileSync(`${dir}/clean.img`, bytes);
+    expect(fslab("inspect", `${dir}/clean.img`).status).toBe(0);
+    const r0 = JSON.parse(fslab("inspect", "--json", `${dir}/clean.img`).out);
+    expect(r0.fat_type).toBe("FAT16");
+    const c = r0.files.find((f: { path: string }) => f.path === "/u437").first_cluster;
+    new DataView(bytes.buffer, bytes.byteOffset).setUint16(r0.bpb.reserved_sectors * r0.bpb.bytes_per_sector + 2 * c, c, true);
+    writeFileSync(`${dir}/loop.img`, bytes);
+    const r = fslab("inspect", `${dir}/loop.img`);
+    expect(r.status).toBe(4);
+    const msg = `the chain loops: cluster ${c} leads back to cluster ${c}, after 1 cluster`;
+    expect(r.out).toMatch(new RegExp(`^  /u437/ .* ${c} {2}!! ${msg}$`, "m"));
+    expect(r.out).toMatch(/\/l932\/cafÃ©\.txt/); // the rest was read
+    expect(r.err.trim().split("\n")).toEqual([`fslab inspect: ${dir}/loop.img is damaged: /u437: ${msg}`]);
+  });
 });

@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { loadCoreModule } from "../../web/src/shared/node-load";
-import { exfatDamage, inspectImage, type ExfatReport, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
+import { exfatDamage, inspectImage, vfatDamage, type ExfatReport, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
 
 /** runs as text for reading: the first 16, then how many more (--json has them all) */
 const FOLD_RUNS = 16;
@@ -50,15 +50,22 @@ function printExt4(r: Ext4Report): void {
   }
 }
 
+/** a chain's damage after its runs, or nothing */
+const trouble = (x: { chain_error?: string; cross_link?: string }) => {
+  const t = [x.chain_error, x.cross_link].filter(Boolean).join("; ");
+  return t ? `  !! ${t}` : "";
+};
+
 function printVfat(r: VfatReport): void {
   const b = r.bpb;
   console.log(`${r.fat_type} volume 0x${b.volume_id.toString(16).padStart(8, "0")}: ${r.cluster_count} clusters of ${b.sectors_per_cluster * b.bytes_per_sector} B, ${b.fats} FATs of ${b.fat_sectors} sectors, ${r.counts.free_clusters} clusters free`);
   console.log(`  ${r.counts.directories} directories, ${r.counts.files} files; ${r.counts.cross_linked_clusters} cross-linked clusters`);
+  if (r.root) console.log(`  root directory: clusters ${runs(r.root.runs)}${trouble(r.root)}`);
   console.log("");
   console.log(`  ${"path".padEnd(36)} ${"8.3 bytes".padEnd(22)} ${"as cp437".padEnd(13)} ${"as cp932".padEnd(13)} lfn  clusters`);
   for (const f of r.files) {
     const lfn = f.long_name !== undefined ? String(f.lfn_entries) : "-";
-    console.log(`  ${(f.path + (f.dir ? "/" : "")).padEnd(36)} ${f.short_raw.padEnd(22)} ${f.short_cp437.padEnd(13)} ${f.short_cp932.padEnd(13)} ${lfn.padStart(3)}  ${runs(f.runs)}${f.chain_error ? `  !! ${f.chain_error}` : ""}`);
+    console.log(`  ${(f.path + (f.dir ? "/" : "")).padEnd(36)} ${f.short_raw.padEnd(22)} ${f.short_cp437.padEnd(13)} ${f.short_cp932.padEnd(13)} ${lfn.padStart(3)}  ${runs(f.runs)}${trouble(f)}`);
   }
 }
 
@@ -94,7 +101,7 @@ export async function inspectCommand(args: string[]): Promise<number> {
   else if (report.fs === "f2fs") printF2fs(report);
   else printExfat(report);
   // like fsck: what could be read is printed; damage found gives a line on stderr and status 4
-  const damage = report.fs === "exfat" ? exfatDamage(report) : [];
+  const damage = report.fs === "exfat" ? exfatDamage(report) : report.fs === "vfat" ? vfatDamage(report) : [];
   if (damage.length) {
     console.error(`fslab inspect: ${files[0]} is damaged: ${damage.slice(0, 3).join("; ")}${damage.length > 3 ? `; and ${damage.length - 3} more` : ""}`);
     return 4;

@@ -27,7 +27,11 @@ struct fat {
 	char *err;
 	int bits; /* 12, 16, 32 */
 	uint32_t bps, spc, rsvd, nfats, fatsz, root_ents, first_data, clusters, root_clus;
-	uint8_t *seen;
+	uint8_t *seen; /* clusters reached through a chain: bit (c - 2) */
+	uint8_t *mark; /* clusters of the chain being walked, to find it looping (cleared after each walk) */
+	uint32_t *owner; /* for each cluster reached: 1 + the index in owners of the chain that reached it first */
+	char **owners;	/* the chains' owners by name: "/" (FAT32's root), a path */
+	uint32_t nowners, owners_cap;
 	uint32_t dirs, files, cross;
 };
 
@@ -53,25 +57,72 @@ static const uint8_t *cluster(const struct fat *f, uint32_t c)
 	return off + (size_t)f->spc * f->bps <= f->len ? f->img + off : NULL;
 }
 
-/* follows a chain from first, writing runs (and marking clusters) when runs_key;
- * collecting clusters into *out (up to max) when out. Returns the count. */
-static uint32_t chain(struct fat *f, uint32_t first, const char *runs_key, uint32_t *out, uint32_t max)
+/* `name` as an owner of chains; returns 1 + its index, or 0 when out of memory (not named then) */
+static uint32_t owner_id(struct fat *f, const char *name)
 {
-	uint32_t n = 0, c = first, rs = first, rl = 0;
-	const char *problem = NULL;
+	if (f->nowners == f->owners_cap) {
+		uint32_t cap = f->owners_cap ? 2 * f->owners_cap : 64;
+		char **v = realloc(f->owners, cap * sizeof(*v));
+		if (!v)
+			return 0;
+		f->owners = v;
+		f->owners_cap = cap;
+	}
+	char *copy = strdup(name);
+	if (!copy)
+		return 0;
+	f->owners[f->nowners++] = copy;
+	return f->nowners;
+}
 
-	if (runs_key)
+#define BIT(map, b) ((map)[(b) >> 3] & (1u << ((b) & 7)))
+#define SET(map, b) ((map)[(b) >> 3] |= (uint8_t)(1u << ((b) & 7)))
+#define CLEAR(map, b) ((map)[(b) >> 3] &= (uint8_t)~(1u << ((b) & 7)))
+
+/*
+ * Follows a chain from `first`, `owner` naming whose it is. With `runs_key`, marks its
+ * clusters as seen (naming the first earlier chain it shares clusters with: "cross_link") and
+ * writes them as runs; with `out`, collects them (up to `max`). A chain is bounded: it stops
+ * where it comes back to one of its own clusters ("the chain loops"), leaves the data area, or
+ * meets a free or bad FAT entry, and says so in "chain_error". Returns the clusters walked.
+ */
+static uint32_t chain(struct fat *f, uint32_t first, const char *runs_key, uint32_t *out, uint32_t max, const char *owner)
+{
+	uint32_t n = 0, c = first, prev = 0, rs = first, rl = 0, me = 0, shared = 0, shared_clu = 0, other = 0;
+	const char *problem = NULL;
+	char msg[160];
+
+	if (runs_key) {
 		fslab_json_open(f->j, runs_key, '[');
-	while (first && n <= f->clusters) {
+		me = owner_id(f, owner);
+	}
+	while (first) {
 		if (!valid(f, c)) {
-			problem = "a cluster outside the data area";
+			if (n)
+				snprintf(msg, sizeof(msg), "cluster %u links to %u, outside the data area (clusters 2-%u)", prev, c, f->clusters + 1);
+			else
+				snprintf(msg, sizeof(msg), "first cluster %u is outside the data area (clusters 2-%u)", c, f->clusters + 1);
+			problem = msg;
 			break;
 		}
+		uint32_t b = c - 2;
+		if (BIT(f->mark, b)) {
+			snprintf(msg, sizeof(msg), "the chain loops: cluster %u leads back to cluster %u, after %u cluster%s", prev, c, n, n == 1 ? "" : "s");
+			problem = msg;
+			break;
+		}
+		SET(f->mark, b);
 		if (runs_key) {
-			uint32_t b = c - 2;
-			if (f->seen[b >> 3] & (1u << (b & 7)))
+			if (BIT(f->seen, b)) {
 				f->cross++;
-			f->seen[b >> 3] |= (uint8_t)(1u << (b & 7));
+				if (!shared++) {
+					shared_clu = c;
+					other = f->owner[b];
+				}
+			} else {
+				f->owner[b] = me;
+			}
+			SET(f->seen, b);
 		}
 		if (out && n < max)
 			out[n] = c;
@@ -87,20 +138,28 @@ static uint32_t chain(struct fat *f, uint32_t first, const char *runs_key, uint3
 		uint32_t next = fat_entry(f, c);
 		if (next >= eoc(f))
 			break;
-		if (next == 0) {
-			problem = "a free FAT entry inside a chain";
+		if (next == 0 || next == eoc(f) - 1) {
+			snprintf(msg, sizeof(msg), "FAT entry of cluster %u is %s (0x%X) inside a chain", c, next ? "marked bad" : "free", next);
+			problem = msg;
 			break;
 		}
+		prev = c;
 		c = next;
 	}
-	if (n > f->clusters)
-		problem = "the chain loops";
+	/* the marks go again: walk the same n clusters once more */
+	for (uint32_t k = 0, x = first; k < n; k++, x = fat_entry(f, x))
+		CLEAR(f->mark, x - 2);
 	if (runs_key) {
 		if (rl)
 			inspect_json_run(f->j, rs, rl);
 		fslab_json_close(f->j, ']');
 		if (problem)
 			fslab_json_str(f->j, "chain_error", problem);
+		if (shared) {
+			snprintf(msg, sizeof(msg), "%u cluster%s also in %s, from cluster %u", shared, shared == 1 ? "" : "s",
+				 other ? f->owners[other - 1] : "another chain", shared_clu);
+			fslab_json_str(f->j, "cross_link", msg);
+		}
 	}
 	return n;
 }
@@ -115,7 +174,7 @@ static uint8_t *read_dir(struct fat *f, uint32_t first, size_t *bytes)
 	*bytes = 0;
 	if (!cl)
 		return NULL;
-	n = chain(f, first, NULL, cl, (uint32_t)max);
+	n = chain(f, first, NULL, cl, (uint32_t)max, NULL);
 	if (n > max)
 		n = (uint32_t)max;
 	buf = malloc(n ? n * csize : 1);
@@ -223,7 +282,7 @@ static int walk(struct fat *f, const uint8_t *d, size_t bytes, const char *path,
 		fslab_json_u64(f->j, "first_cluster", first);
 		fslab_json_u64(f->j, "size", le32(e + 28));
 		uint32_t cross = f->cross;
-		chain(f, first, "runs", NULL, 0);
+		chain(f, first, "runs", NULL, 0, child);
 		fslab_json_close(f->j, '}');
 		if (e[11] & ATTR_DIR) {
 			f->dirs++;
@@ -244,6 +303,16 @@ static int walk(struct fat *f, const uint8_t *d, size_t bytes, const char *path,
 		}
 	}
 	return 0;
+}
+
+static void release(struct fat *f)
+{
+	for (uint32_t i = 0; i < f->nowners; i++)
+		free(f->owners[i]);
+	free(f->owners);
+	free(f->owner);
+	free(f->mark);
+	free(f->seen);
 }
 
 int vfat_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err)
@@ -283,8 +352,12 @@ int vfat_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err
 		return fail(err, "root directory cluster %u is outside the data area", f.root_clus);
 
 	f.seen = calloc(f.clusters / 8 + 1, 1);
-	if (!f.seen)
+	f.mark = calloc(f.clusters / 8 + 1, 1);
+	f.owner = calloc(f.clusters ? f.clusters : 1, sizeof(uint32_t));
+	if (!f.seen || !f.mark || !f.owner) {
+		release(&f);
 		return fail(err, "out of memory for %u clusters", f.clusters);
+	}
 	fslab_json_open(j, NULL, '{');
 	fslab_json_str(j, "fs", "vfat");
 	fslab_json_str(j, "fat_type", f.bits == 12 ? "FAT12" : f.bits == 16 ? "FAT16" : "FAT32");
@@ -305,7 +378,7 @@ int vfat_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err
 	uint8_t *root;
 	if (f.bits == 32) {
 		fslab_json_open(j, "root", '{');
-		chain(&f, f.root_clus, "runs", NULL, 0);
+		chain(&f, f.root_clus, "runs", NULL, 0, "/");
 		fslab_json_close(j, '}');
 		root = read_dir(&f, f.root_clus, &bytes);
 	} else {
@@ -316,7 +389,7 @@ int vfat_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err
 			memcpy(root, img + off, bytes);
 	}
 	if (!root) {
-		free(f.seen);
+		release(&f);
 		return fail(err, "the root directory lies beyond the end of the image");
 	}
 	fslab_json_open(j, "files", '[');
@@ -335,6 +408,6 @@ int vfat_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err
 		fslab_json_close(j, '}');
 		fslab_json_close(j, '}');
 	}
-	free(f.seen);
+	release(&f);
 	return ret;
 }

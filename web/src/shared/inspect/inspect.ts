@@ -135,6 +135,8 @@ export interface VfatEntry {
   size: number;
   runs: Run[];
   chain_error?: string;
+  /** the first earlier chain it shares clusters with, named ("1 cluster also in /l932, from cluster 5") */
+  cross_link?: string;
 }
 
 export interface VfatReport {
@@ -144,6 +146,8 @@ export interface VfatReport {
   cluster_count: number;
   files: VfatEntry[];
   counts: { directories: number; files: number; free_clusters: number; cross_linked_clusters: number };
+  /** FAT32's root directory chain */
+  root?: { runs: Run[]; chain_error?: string; cross_link?: string };
 }
 
 export interface F2fsReport {
@@ -173,6 +177,17 @@ export function exfatDamage(r: ExfatReport): string[] {
   const c = r.counts;
   if (c.unmarked_clusters) out.push(`${c.unmarked_clusters} clusters in chains but free in the bitmap`);
   if (c.leaked_clusters) out.push(`${c.leaked_clusters} clusters used in the bitmap but in no chain`);
+  return out;
+}
+
+/**
+ * What a FAT report says is damaged, one phrase each (empty: no broken, looping or
+ * cross-linked chain): by path, as fsck.vfat names them.
+ */
+export function vfatDamage(r: VfatReport): string[] {
+  const out: string[] = [];
+  for (const why of [r.root?.chain_error, r.root?.cross_link]) if (why) out.push(`root directory: ${why}`);
+  for (const f of r.files) for (const why of [f.chain_error, f.cross_link]) if (why) out.push(`${f.path}: ${why}`);
   return out;
 }
 
