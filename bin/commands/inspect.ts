@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { loadCoreModule } from "../../web/src/shared/node-load";
-import { exfatDamage, inspectImage, vfatDamage, type ExfatReport, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
+import { exfatDamage, f2fsDamage, inspectImage, vfatDamage, type ExfatReport, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
 
 /** runs as text for reading: the first 16, then how many more (--json has them all) */
 const FOLD_RUNS = 16;
@@ -76,6 +76,7 @@ function printF2fs(r: F2fsReport): void {
   console.log(`  ${c.valid_block_count} of ${c.user_block_count} blocks valid, ${c.free_segment_count} segments free; ${c.valid_node_count} nodes, ${c.valid_inode_count} inodes; next free NID ${c.next_free_nid}`);
   console.log(`  NAT: ${r.nat.blocks} blocks (NIDs 0..${r.nat.max_nid - 1}), ${r.nat.journal_entries} entries in the checkpoint's journal`);
   console.log(`  valid NIDs: ${r.nat.valid_nids} (${r.counts.nat_matches_checkpoint ? "matches" : "DOES NOT MATCH"} the checkpoint's valid_node_count); NAT blocks in use: ${runs(r.nat.used_blocks)}`);
+  for (const d of r.damage) console.log(`  !! ${d}`);
 }
 
 export async function inspectCommand(args: string[]): Promise<number> {
@@ -101,7 +102,8 @@ export async function inspectCommand(args: string[]): Promise<number> {
   else if (report.fs === "f2fs") printF2fs(report);
   else printExfat(report);
   // like fsck: what could be read is printed; damage found gives a line on stderr and status 4
-  const damage = report.fs === "exfat" ? exfatDamage(report) : report.fs === "vfat" ? vfatDamage(report) : [];
+  const damage =
+    report.fs === "exfat" ? exfatDamage(report) : report.fs === "vfat" ? vfatDamage(report) : report.fs === "f2fs" ? f2fsDamage(report) : [];
   if (damage.length) {
     console.error(`fslab inspect: ${files[0]} is damaged: ${damage.slice(0, 3).join("; ")}${damage.length > 3 ? `; and ${damage.length - 3} more` : ""}`);
     return 4;

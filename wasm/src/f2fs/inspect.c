@@ -154,6 +154,10 @@ int f2fs_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err
 		return fail(err, "out of memory for %llu NIDs", (unsigned long long)max_nid);
 	}
 	uint64_t valid_nids = 0, unreadable = 0;
+	/* what is wrong, in words (the first few; "damage_more" counts the rest), as fsck.f2fs would name it */
+	char damage[8][160];
+	uint32_t ndamage = 0, more = 0;
+#define DAMAGE(...) ((void)(ndamage < 8 ? snprintf(damage[ndamage++], sizeof(damage[0]), __VA_ARGS__) : (more++, 0)))
 	/* the node and meta inodes hold NAT entries (block address 1) but no node blocks */
 	uint32_t node_ino = le32(sb + 100), meta_ino = le32(sb + 104);
 	for (uint32_t b = 0; b < nat_blocks; b++) {
@@ -168,7 +172,13 @@ int f2fs_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err
 			uint64_t nid = (uint64_t)b * NAT_ENTRY_PER_BLOCK + e;
 			if (nid == 0 || nid == node_ino || nid == meta_ino)
 				continue;
-			if (le32(nb + e * NAT_ENTRY_SIZE + 5) != 0) {
+			uint32_t blk = le32(nb + e * NAT_ENTRY_SIZE + 5);
+			if (blk >= block_count && blk != 0xFFFFFFFFu) {
+				DAMAGE("NID %llu's node is at block %u, past the volume's %llu blocks (NAT block %u)", (unsigned long long)nid, blk,
+				       (unsigned long long)block_count, b);
+				continue;
+			}
+			if (blk != 0) {
 				valid[nid >> 3] |= (uint8_t)(1u << (nid & 7));
 				valid_nids++;
 				valid_per_block[b]++;
@@ -179,15 +189,24 @@ int f2fs_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err
 	uint64_t sum_addr = cp_addr + le32(cp + 140);
 	const uint8_t *sum = block(img, len, sum_addr);
 	uint32_t n_nats = 0;
+	if (!sum)
+		DAMAGE("the checkpoint's summary block %llu lies past the image's end: the NAT journal is not read", (unsigned long long)sum_addr);
 	if (sum) {
 		const uint8_t *journal = (flags & CP_COMPACT_SUM_FLAG) ? sum : sum + SUM_ENTRY_SIZE;
 		n_nats = le16(journal);
-		if (n_nats > NAT_JOURNAL_ENTRIES)
+		if (n_nats > NAT_JOURNAL_ENTRIES) {
+			DAMAGE("the NAT journal says it holds %u entries, more than the %u a summary block has room for", n_nats, NAT_JOURNAL_ENTRIES);
 			n_nats = 0; /* not a journal we can trust */
+		}
 		for (uint32_t k = 0; k < n_nats; k++) {
 			const uint8_t *je = journal + 2 + 13 * k;
 			uint64_t nid = le32(je);
-			if (nid >= max_nid || nid == 0 || nid == node_ino || nid == meta_ino)
+			if (nid >= max_nid) {
+				DAMAGE("NAT journal entry %u names NID %llu, past the NAT (NIDs 0-%llu)", k, (unsigned long long)nid,
+				       (unsigned long long)max_nid - 1);
+				continue;
+			}
+			if (nid == 0 || nid == node_ino || nid == meta_ino)
 				continue;
 			int was = (valid[nid >> 3] >> (nid & 7)) & 1, now = le32(je + 9) != 0;
 			if (was != now) {
@@ -224,6 +243,16 @@ int f2fs_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err
 	fslab_json_open(j, "counts", '{');
 	fslab_json_bool(j, "nat_matches_checkpoint", valid_nids == le32(cp + 144));
 	fslab_json_close(j, '}');
+	if (unreadable)
+		DAMAGE("%llu NAT block%s lie past the image's end", (unsigned long long)unreadable, unreadable == 1 ? "" : "s");
+	if (valid_nids != le32(cp + 144))
+		DAMAGE("the NAT holds %llu valid NIDs, the checkpoint counts %u nodes", (unsigned long long)valid_nids, le32(cp + 144));
+	fslab_json_open(j, "damage", '[');
+	for (uint32_t k = 0; k < ndamage; k++)
+		fslab_json_str(j, NULL, damage[k]);
+	fslab_json_close(j, ']');
+	fslab_json_u64(j, "damage_more", more);
+#undef DAMAGE
 	fslab_json_close(j, '}');
 	free(valid);
 	free(valid_per_block);

@@ -8,7 +8,7 @@ import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { InspectModule } from "@wasm/inspect.mjs";
 import { loadCoreModule } from "../node-load";
-import { exfatDamage, inspectImage, InspectError, vfatDamage, type ExfatReport, type Ext4Report, type F2fsReport, type VfatReport } from "./inspect";
+import { exfatDamage, f2fsDamage, inspectImage, InspectError, vfatDamage, type ExfatReport, type Ext4Report, type F2fsReport, type VfatReport } from "./inspect";
 
 const IMAGES = new URL("../../../../wasm/tests/images/", import.meta.url);
 const tmp = mkdtempSync("/tmp/fslab-inspect-");
@@ -334,6 +334,55 @@ describe("f2fs.img", () => {
     const last = r.nat.used_blocks.at(-1)!;
     expect(r.nat.valid_per_block).toHaveLength(last[0] + last[1]);
     for (const [first, n] of r.nat.used_blocks) for (let b = first; b < first + n; b++) expect(r.nat.valid_per_block[b]).toBeGreaterThan(0);
+  });
+});
+
+describe("a damaged F2FS volume: the NAT's damage is named, the rest read", () => {
+  // f2fs.img as mkfs.f2fs and the kernel made it, then NAT entries and the NAT journal changed
+  const clean = () => inspectImage(module, image("f2fs").bytes) as F2fsReport;
+  const BLK = 4096;
+  const damaged = (poke: (view: DataView, r: F2fsReport, journal: number) => void) => {
+    const bytes = image("f2fs").bytes.slice();
+    const r = clean();
+    // the checkpoint pack's summary block holds the NAT journal (after the entries unless compacted)
+    const cp = r.superblock.cp_blkaddr + (r.checkpoint.pack === 2 ? 512 : 0);
+    const journal = (cp + r.checkpoint.cp_pack_start_sum) * BLK + (r.checkpoint.flags.includes("compacted_summary") ? 0 : 7 * 512);
+    poke(new DataView(bytes.buffer, bytes.byteOffset), r, journal);
+    return inspectImage(module, bytes) as F2fsReport;
+  };
+
+  it("the clean image has no damage", () => {
+    expect(f2fsDamage(clean())).toEqual([]);
+  });
+
+  it("a NAT entry pointing past the volume names the NID and its NAT block", () => {
+    const r0 = clean();
+    const past = r0.superblock.block_count + 100;
+    // NID 3 (the root inode) in both copies of NAT block 0: whichever is current
+    const r = damaged((v, r) => {
+      for (const copy of [0, 512]) v.setUint32((r.superblock.nat_blkaddr + copy) * BLK + 3 * 9 + 5, past, true);
+    });
+    expect(f2fsDamage(r)[0]).toBe(`NID 3's node is at block ${past}, past the volume's ${r0.superblock.block_count} blocks (NAT block 0)`);
+  });
+
+  it("a journal entry naming a NID past the NAT, and a journal that claims more entries than fit", () => {
+    const r0 = clean();
+    const r = damaged((v, _, journal) => v.setUint32(journal + 2, r0.nat.max_nid + 7, true));
+    expect(f2fsDamage(r)).toContain(`NAT journal entry 0 names NID ${r0.nat.max_nid + 7}, past the NAT (NIDs 0-${r0.nat.max_nid - 1})`);
+    const many = damaged((v, _, journal) => v.setUint16(journal, 200, true));
+    expect(many.nat.journal_entries).toBe(0);
+    expect(f2fsDamage(many)[0]).toBe("the NAT journal says it holds 200 entries, more than the 38 a summary block has room for");
+    // without the journal's updates the NAT blocks alone disagree with the checkpoint, and that is named too
+    expect(many.counts.nat_matches_checkpoint).toBe(false);
+    expect(f2fsDamage(many)).toContain(`the NAT holds ${many.nat.valid_nids} valid NIDs, the checkpoint counts ${many.checkpoint.valid_node_count} nodes`);
+  });
+
+  it("an image cut short: the NAT blocks past its end are counted and named", () => {
+    const r0 = clean();
+    const bytes = image("f2fs").bytes.slice(0, (r0.superblock.nat_blkaddr + 1) * BLK);
+    const r = inspectImage(module, bytes) as F2fsReport;
+    expect(r.nat.unreadable_blocks).toBeGreaterThan(0);
+    expect(f2fsDamage(r)).toContain(`${r.nat.unreadable_blocks} NAT blocks lie past the image's end`);
   });
 });
 

@@ -156,6 +156,10 @@ export interface F2fsReport {
   checkpoint: Record<"pack" | "checkpoint_ver" | "user_block_count" | "valid_block_count" | "rsvd_segment_count" | "overprov_segment_count" | "free_segment_count" | "ckpt_flags" | "cp_pack_total_block_count" | "cp_pack_start_sum" | "valid_node_count" | "valid_inode_count" | "next_free_nid" | "sit_ver_bitmap_bytesize" | "nat_ver_bitmap_bytesize", number> & { flags: string[] };
   nat: { blocks: number; max_nid: number; journal_entries: number; valid_nids: number; unreadable_blocks: number; used_blocks: Run[]; valid_per_block: number[] };
   counts: { nat_matches_checkpoint: boolean };
+  /** what is wrong, in words: NAT entries past the volume, journal entries past the NAT, counts that disagree */
+  damage: string[];
+  /** damage found beyond the first eight */
+  damage_more: number;
 }
 
 export type InspectReport = ExfatReport | Ext4Report | VfatReport | F2fsReport;
@@ -189,6 +193,11 @@ export function vfatDamage(r: VfatReport): string[] {
   for (const why of [r.root?.chain_error, r.root?.cross_link]) if (why) out.push(`root directory: ${why}`);
   for (const f of r.files) for (const why of [f.chain_error, f.cross_link]) if (why) out.push(`${f.path}: ${why}`);
   return out;
+}
+
+/** What an F2FS report says is damaged, one phrase each (empty: the NAT reads clean). */
+export function f2fsDamage(r: F2fsReport): string[] {
+  return r.damage_more ? [...r.damage, `${r.damage_more} more`] : r.damage;
 }
 
 /** Detects the filesystem in `image` and parses it; throws InspectError naming what is wrong. */
