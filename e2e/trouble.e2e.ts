@@ -49,6 +49,18 @@ describe("a guest in trouble, in the exfat-discard lab", () => {
     expect(await page.locator(".lab-outline").textContent()).toMatch(/1 passed/);
   });
 
+  it("an out-of-memory kill is named with the kernel's own line, and the machine goes on", async () => {
+    const out = await runInTerminal(page, "tail /dev/zero; echo status $?", 120_000);
+    expect(out).toMatch(/Killed\s+status 137/);
+    await trouble().waitFor({ timeout: 15_000 });
+    expect(await trouble().getAttribute("data-kind")).toBe("oom");
+    expect(await trouble().textContent()).toMatch(/The guest ran out of memory: Out of memory: Killed process \d+ \(tail\) total-vm:\d+kB.*The machine goes on/);
+    // nothing to put back: the learner dismisses it and the shell answers
+    await trouble().getByRole("button", { name: "Dismiss" }).click();
+    expect(await trouble().count()).toBe(0);
+    expect(await runInTerminal(page, "echo alive")).toBe("alive");
+  });
+
   it("a kernel panic shows the kernel's report, keeps the progress, and Restore brings a working machine", async () => {
     await page.getByTestId("vm-terminal").click();
     await page.keyboard.type("touch /tmp/before-panic; echo c > /proc/sysrq-trigger\n");

@@ -56,6 +56,10 @@ const TROUBLE_TEXT: Record<GuestTrouble["kind"], { title: string; body: string }
     title: "The guest's kernel hit a bug (an oops)",
     body: "It killed the process that ran into it and carries on, but it may not be trustworthy from here. Your lab progress is kept; restoring the machine is safest.",
   },
+  oom: {
+    title: "The guest ran out of memory",
+    body: "The kernel's out-of-memory killer ended the biggest program to keep the machine alive (256 MiB for everything, the files in / and /tmp included). The machine goes on and your lab progress is kept: remove big files from /tmp, or restore the machine.",
+  },
   full: {
     title: "A filesystem in the guest's memory is full",
     body: "The guest's / and /tmp live in its RAM (256 MiB for everything). Remove what you made there with rm, or restore the machine.",
@@ -85,7 +89,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
     const host = new VmHost({
       onOutput: (bytes) => term.write(bytes),
       // a panic or an oops outranks a full disk; a full disk again is the same news
-      onTrouble: (t) => setTrouble((old) => (old && old.kind !== "full" && t.kind === "full" ? old : t)),
+      onTrouble: (t) => setTrouble((old) => (old && (old.kind === "panic" || old.kind === "oops") && (t.kind === "full" || t.kind === "oom") ? old : t)),
       onTrace: (records, stats, lines) => hostTrace.current?.(records, stats, lines),
       onStatus: (s) => {
         const origin = snapshot ? "snapshot" : host.coldReason ? "cold" : "saved";
@@ -152,7 +156,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
 
   // the learner is told at once, and the keyboard lands on the way out
   useEffect(() => {
-    if (trouble && trouble.kind !== "full") troubleRef.current?.querySelector("button")?.focus();
+    if (trouble && (trouble.kind === "panic" || trouble.kind === "oops")) troubleRef.current?.querySelector("button")?.focus();
   }, [trouble]);
 
   return (
@@ -163,7 +167,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
           <button onClick={() => (onRestore ? onRestore() : restart())} data-testid="restore-machine">
             Restore the machine
           </button>
-          {trouble.kind === "full" && (
+          {(trouble.kind === "full" || trouble.kind === "oom") && (
             <>
               {" "}
               <button onClick={() => setTrouble(null)}>Dismiss</button>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { BootWatcher, TroubleWatcher } from "./guest";
+import { BootWatcher, oomLines, TroubleWatcher } from "./guest";
 
 describe("BootWatcher", () => {
   it("follows a boot from kernel to prompt, across chunk boundaries", () => {
@@ -72,5 +72,35 @@ describe("TroubleWatcher", () => {
     const w = new TroubleWatcher();
     expect(w.feed("fslab:~# echo Kernel panic - not syncing: not really\r\nKernel panic - not syncing: not really\r\nBUG: none\r\n")).toBeNull();
     expect(w.settle()).toBeNull();
+  });
+});
+
+describe("an out-of-memory kill", () => {
+  // the guest's dmesg after `tail /dev/zero` (256 MiB, no swap): the oom-kill lines end it
+  const dmesg = readFileSync(new URL("./fixtures/oom-dmesg.txt", import.meta.url), "utf8");
+
+  it("bash's 'Killed' marks a job killed, so the host asks the kernel log", () => {
+    const w = new TroubleWatcher();
+    expect(w.feed("fslab:~# tail /dev/zero\r\n\x1b[?2004l\rKill")).toBeNull();
+    expect(w.killed).toBe(false);
+    expect(w.feed("ed\r\n")).toBeNull();
+    expect(w.killed).toBe(true);
+    const v = new TroubleWatcher();
+    v.feed("bash: line 1:   120 Killed                  tail /dev/zero\r\n");
+    expect(v.killed).toBe(true);
+    const u = new TroubleWatcher();
+    u.feed("Killed by a test\r\n");
+    expect(u.killed).toBe(true); // "Killed by..." at a line's start is bash's form too: the kernel log decides
+    const none = new TroubleWatcher();
+    none.feed("the process was not Killed\r\nKilledAlready\r\n");
+    expect(none.killed).toBe(false);
+  });
+
+  it("the kernel log's oom lines, newest last", () => {
+    const lines = oomLines(dmesg);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/\] oom-kill:constraint=CONSTRAINT_NONE,.*task=tail,pid=\d+,uid=0$/);
+    expect(lines[1]).toMatch(/\] Out of memory: Killed process \d+ \(tail\) total-vm:\d+kB/);
+    expect(oomLines("[    1.0] loop0: detected capacity change\n")).toEqual([]);
   });
 });

@@ -97,7 +97,7 @@ export class BootWatcher {
 
 /** What went wrong in a running guest, in words, with the kernel's own lines where it printed them. */
 export interface GuestTrouble {
-  kind: "panic" | "oops" | "full";
+  kind: "panic" | "oops" | "full" | "oom";
   /** one line: the kernel's headline ("Kernel panic - not syncing: sysrq triggered crash") */
   headline: string;
   /** the console's lines around it (the oops and the call trace), for the learner to read */
@@ -111,6 +111,14 @@ const PANIC = new RegExp(`${STAMP}(Kernel panic - not syncing: .*)$`);
 const OOPS = new RegExp(`${STAMP}((?:BUG: |Oops: |general protection fault).*)$`);
 const PANIC_END = /---\[ end Kernel panic[^\r\n]*/;
 const FULL = /No space left on device/;
+// bash's word for a job ended by SIGKILL, alone or in its "line N: PID Killed  command" form:
+// the out-of-memory killer's signal (or a learner's kill -9; the kernel log tells them apart)
+const KILLED = /^(?:\S+: line \d+: +\d+ )?Killed(?:\s|$)/;
+
+/** The kernel log's out-of-memory report, newest last: `dmesg` output in, its lines out. */
+export function oomLines(dmesg: string): string[] {
+  return dmesg.split("\n").filter((l) => /Out of memory|oom-kill:|oom_reaper/.test(l)).map((l) => l.trim());
+}
 
 /**
  * Watches a running guest's console for what a learner may do to it (the page then says what
@@ -122,6 +130,8 @@ export class TroubleWatcher {
   private lines: string[] = [];
   private partial = "";
   private open: GuestTrouble | null = null;
+  /** a job was killed (SIGKILL) since the last look: the host asks the kernel log whether it was out of memory */
+  killed = false;
   /** a panic or oops reported: the machine is not trusted until restored (reset) */
   reported: GuestTrouble | null = null;
 
@@ -155,6 +165,7 @@ export class TroubleWatcher {
       this.open = { kind: "oops", headline: oops[1], text: "" };
       return null;
     }
+    if (!this.open && KILLED.test(line)) this.killed = true;
     if (!this.open && FULL.test(line)) {
       return this.report({ kind: "full", headline: line.trim(), text: line.trim() });
     }
@@ -186,5 +197,6 @@ export class TroubleWatcher {
     this.partial = "";
     this.open = null;
     this.reported = null;
+    this.killed = false;
   }
 }

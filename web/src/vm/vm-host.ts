@@ -9,7 +9,7 @@ import manifest from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { TraceChannel, type TraceStats } from "./trace-channel";
 import { AgentClient } from "./agent";
-import { BootWatcher, GUEST, machineOptions, STATE_FILE, stateMismatch, TroubleWatcher, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
+import { BootWatcher, GUEST, machineOptions, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
 import { siteUrl } from "../shared/site";
 
 export interface VmHostEvents {
@@ -265,12 +265,32 @@ export class VmHost {
     };
     const t = this.trouble.feed(text);
     if (t) report(t);
+    if (this.trouble.killed) {
+      this.trouble.killed = false;
+      void this.askOom().then((oom) => oom && report(oom));
+    }
     if (this.troubleTimer) clearTimeout(this.troubleTimer);
     // a report whose closing line does not come (the machine hung mid-way) is given after 1 s of quiet
     this.troubleTimer = setTimeout(() => {
       const late = this.trouble.settle();
       if (late) report(late);
     }, 1000);
+  }
+
+  /** the kernel log's newest out-of-memory line already reported, so each kill is told once */
+  private lastOom = "";
+
+  /** After bash said "Killed": was it the kernel's out-of-memory killer? Its own lines, if so. */
+  private async askOom(): Promise<GuestTrouble | null> {
+    // the agent returns at most 8 KiB: only the lines that matter (oomLines picks them again)
+    const r = await this.agent.run("dmesg | grep -E 'Out of memory|oom-kill:|oom_reaper' | tail -n 6; true", 10).catch(() => null);
+    if (!r || r.status !== 0) return null;
+    const lines = oomLines(r.output);
+    const newest = lines.at(-1);
+    if (!newest || newest === this.lastOom) return null;
+    this.lastOom = newest;
+    const killed = lines.filter((l) => /Out of memory: Killed process/.test(l)).at(-1) ?? newest;
+    return { kind: "oom", headline: killed.replace(/^\[\s*\d+\.\d+\] /, ""), text: lines.slice(-6).join("\n") };
   }
 
   private fail(message: string): void {
