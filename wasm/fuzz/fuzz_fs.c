@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer harness for one inspector (FUZZ_FS: exfat, fat, ext4 or f2fs), called directly
+ * so that every mutation stays with that format's parser instead of falling out of detection.
+ * Any bytes in, a report or an error out: never a crash, a leak or undefined behaviour.
+ * `make fuzz` seeds each from the real-tool images in tests/images/ and from its grown corpus
+ * (fuzz/corpus/<fs>.tar.gz), with the format's dictionary (fuzz/<fs>.dict); an input that
+ * crashes lands in fuzz/regressions/, which `make test` replays through detection.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include "fslab/inspectors.h"
+
+#define CAT(a, b) a##b
+#define INSPECT(fs) CAT(fs, _inspect)
+#define fat_inspect vfat_inspect
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fslab_json j;
+	char err[FSLAB_ERR_LEN];
+
+	fslab_json_init(&j);
+	INSPECT(FUZZ_FS)(data, size, &j, err);
+	fslab_json_free(&j);
+	return 0;
+}
