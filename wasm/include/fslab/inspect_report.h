@@ -17,4 +17,15 @@ int inspect_error(char *err, const char *fmt, ...) __attribute__((format(printf,
 /* a run of clusters, [first, count], as the reports write them */
 void inspect_json_run(struct fslab_json *j, uint64_t first, uint64_t count);
 
+/* the owners of the chains an inspector walked ("/", a path), to name the other side of a cross-link */
+struct inspect_names {
+	char **v;
+	uint32_t n, cap;
+};
+/* `name` kept; returns 1 + its index, or 0 when out of memory (that chain goes unnamed) */
+uint32_t inspect_name_add(struct inspect_names *s, const char *name);
+/* the name kept as `id`, or `otherwise` for 0 */
+const char *inspect_name(const struct inspect_names *s, uint32_t id, const char *otherwise);
+void inspect_names_free(struct inspect_names *s);
+
 #endif

@@ -41,8 +41,7 @@ struct ctx {
 	uint8_t *seen; /* clusters reached through a chain: bit (clu - 2) */
 	uint8_t *mark; /* clusters of the chain being walked, to find it looping (cleared after each walk) */
 	uint32_t *owner; /* for each cluster reached: 1 + the index in owners of the chain that reached it first */
-	char **owners;  /* the chains' owners by name: "/", a path, "(allocation bitmap)" */
-	uint32_t nowners, owners_cap;
+	struct inspect_names owners; /* the chains' owners by name: "/", a path, "(allocation bitmap)" */
 	uint32_t cross_linked, directories, files, deleted_entries;
 	const uint8_t *bitmap; /* the allocation bitmap's bytes in the image */
 	uint64_t bitmap_len;
@@ -127,24 +126,6 @@ static void clus_push(struct clus_list *l, uint32_t clu)
 	l->v[l->n++] = clu;
 }
 
-/* `name` as an owner of chains; returns 1 + its index, or 0 when out of memory (not named then) */
-static uint32_t owner_id(struct ctx *c, const char *name)
-{
-	if (c->nowners == c->owners_cap) {
-		uint32_t cap = c->owners_cap ? 2 * c->owners_cap : 64;
-		char **v = realloc(c->owners, cap * sizeof(*v));
-		if (!v)
-			return 0;
-		c->owners = v;
-		c->owners_cap = cap;
-	}
-	char *copy = strdup(name);
-	if (!copy)
-		return 0;
-	c->owners[c->nowners++] = copy;
-	return c->nowners;
-}
-
 static uint32_t chain_next(const struct ctx *c, uint32_t clu, int no_fat_chain)
 {
 	return no_fat_chain ? clu + 1 : fat_entry(c, clu);
@@ -169,7 +150,7 @@ static uint32_t walk_chain(struct ctx *c, uint32_t first, int no_fat_chain, uint
 
 	if (runs_key) {
 		fslab_json_open(c->j, runs_key, '[');
-		me = owner_id(c, owner);
+		me = inspect_name_add(&c->owners, owner);
 	}
 	if (first == 0 || (no_fat_chain && want == 0))
 		goto done;
@@ -251,7 +232,7 @@ done:
 		}
 		if (shared) {
 			snprintf(msg, sizeof(msg), "%u cluster%s also in %s, from cluster %u", shared, shared == 1 ? "" : "s",
-				 other ? c->owners[other - 1] : "another chain", shared_clu);
+				 inspect_name(&c->owners, other, "another chain"), shared_clu);
 			fslab_json_str(c->j, "cross_link", msg);
 		}
 	}
@@ -533,9 +514,7 @@ int exfat_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *
 	free(c.seen);
 	free(c.mark);
 	free(c.owner);
-	for (uint32_t k = 0; k < c.nowners; k++)
-		free(c.owners[k]);
-	free(c.owners);
+	inspect_names_free(&c.owners);
 	if (!ret && out->oom)
 		ret = fail(&c, "out of memory writing the report");
 	return ret;

@@ -30,8 +30,7 @@ struct fat {
 	uint8_t *seen; /* clusters reached through a chain: bit (c - 2) */
 	uint8_t *mark; /* clusters of the chain being walked, to find it looping (cleared after each walk) */
 	uint32_t *owner; /* for each cluster reached: 1 + the index in owners of the chain that reached it first */
-	char **owners;	/* the chains' owners by name: "/" (FAT32's root), a path */
-	uint32_t nowners, owners_cap;
+	struct inspect_names owners; /* the chains' owners by name: "/" (FAT32's root), a path */
 	uint32_t dirs, files, cross;
 };
 
@@ -57,24 +56,6 @@ static const uint8_t *cluster(const struct fat *f, uint32_t c)
 	return off + (size_t)f->spc * f->bps <= f->len ? f->img + off : NULL;
 }
 
-/* `name` as an owner of chains; returns 1 + its index, or 0 when out of memory (not named then) */
-static uint32_t owner_id(struct fat *f, const char *name)
-{
-	if (f->nowners == f->owners_cap) {
-		uint32_t cap = f->owners_cap ? 2 * f->owners_cap : 64;
-		char **v = realloc(f->owners, cap * sizeof(*v));
-		if (!v)
-			return 0;
-		f->owners = v;
-		f->owners_cap = cap;
-	}
-	char *copy = strdup(name);
-	if (!copy)
-		return 0;
-	f->owners[f->nowners++] = copy;
-	return f->nowners;
-}
-
 #define BIT(map, b) ((map)[(b) >> 3] & (1u << ((b) & 7)))
 #define SET(map, b) ((map)[(b) >> 3] |= (uint8_t)(1u << ((b) & 7)))
 #define CLEAR(map, b) ((map)[(b) >> 3] &= (uint8_t)~(1u << ((b) & 7)))
@@ -94,7 +75,7 @@ static uint32_t chain(struct fat *f, uint32_t first, const char *runs_key, uint3
 
 	if (runs_key) {
 		fslab_json_open(f->j, runs_key, '[');
-		me = owner_id(f, owner);
+		me = inspect_name_add(&f->owners, owner);
 	}
 	while (first) {
 		if (!valid(f, c)) {
@@ -157,7 +138,7 @@ static uint32_t chain(struct fat *f, uint32_t first, const char *runs_key, uint3
 			fslab_json_str(f->j, "chain_error", problem);
 		if (shared) {
 			snprintf(msg, sizeof(msg), "%u cluster%s also in %s, from cluster %u", shared, shared == 1 ? "" : "s",
-				 other ? f->owners[other - 1] : "another chain", shared_clu);
+				 inspect_name(&f->owners, other, "another chain"), shared_clu);
 			fslab_json_str(f->j, "cross_link", msg);
 		}
 	}
@@ -307,9 +288,7 @@ static int walk(struct fat *f, const uint8_t *d, size_t bytes, const char *path,
 
 static void release(struct fat *f)
 {
-	for (uint32_t i = 0; i < f->nowners; i++)
-		free(f->owners[i]);
-	free(f->owners);
+	inspect_names_free(&f->owners);
 	free(f->owner);
 	free(f->mark);
 	free(f->seen);
