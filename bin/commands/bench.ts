@@ -4,6 +4,7 @@
 //   3. FxMark unlink, 120 cores x 10,000 unlinks: natively and as wasm
 //   4. the views' frame times in Chromium: 65,536 animated cells, a 2^24-bit bitmap
 //   5. the guest's cold boot and saved-state restore to a shell prompt in Node
+//   6. the lab page's JS heap over 10 minutes of the busiest stream (FSLAB_BENCH_HEAP_MINUTES)
 import { UsageError } from "../../web/src/shared/cli-args";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -13,12 +14,13 @@ import { CASES, wasmFreeMs } from "../../bench/exfat-free";
 import { BLK_CASE, wasmBlkRunMs } from "../../bench/blk-dispatch";
 import { fxmarkUnlink } from "../../web/src/topics/f2fs/fxmark";
 import { frameStats, describe, describeVm } from "../../bench/frames";
+import { heapOverTime } from "../../bench/heap";
 
 const WASM_DIR = fileURLToPath(new URL("../../wasm/", import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms: number) => (ms < 10 ? `${ms.toFixed(3)} ms` : `${ms.toFixed(1)} ms`);
 
-const PARTS = ["exfat", "blk", "f2fs", "frames", "vm"];
+const PARTS = ["exfat", "blk", "f2fs", "frames", "vm", "heap"];
 
 export async function bench(args: string[]): Promise<number> {
   const only = args[0];
@@ -91,6 +93,23 @@ export async function bench(args: string[]): Promise<number> {
       const what = cold ? "cold boot to a shell prompt" : "restore of the saved state to a prompt";
       console.log(`guest ${what} in Node (v86): ${times.map((t) => (t / 1000).toFixed(2) + " s").join(", ")}`);
     }
+  }
+  if (!only || only === "heap") {
+    const minutes = Number(process.env.FSLAB_BENCH_HEAP_MINUTES ?? 10);
+    if (!Number.isInteger(minutes) || minutes < 1) throw new UsageError(`FSLAB_BENCH_HEAP_MINUTES must be a whole number of minutes, not "${process.env.FSLAB_BENCH_HEAP_MINUTES}"`, "usage: FSLAB_BENCH_HEAP_MINUTES=10 fslab bench heap");
+    const mb = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
+    console.log(`Lab page JS heap (after a forced GC) while mq-deadline's busiest stream runs \`load\` in a loop, ${minutes} min in Chromium:`);
+    const xs = await heapOverTime(minutes, (s) =>
+      console.log(`  minute ${String(s.minute).padStart(2)}: ${mb(s.heap).padStart(9)}, ${s.loads} runs in the panel${s.dropped ? "; the page has let the oldest events go" : ""}`),
+    );
+    const capped = xs.findIndex((s) => s.dropped);
+    const after = capped >= 0 ? xs.slice(capped) : [];
+    console.log(
+      `  start ${mb(xs[0].heap)}, end ${mb(xs.at(-1)!.heap)}, largest ${mb(Math.max(...xs.map((s) => s.heap)))}; ` +
+        (after.length > 1
+          ? `from the first drop (minute ${xs[capped].minute}) to the end: ${mb(after.at(-1)!.heap - after[0].heap)} (goal: no growth once the cap is reached)`
+          : "the event cap was not reached in this run (goal: no growth once it is)"),
+    );
   }
   return 0;
 }
