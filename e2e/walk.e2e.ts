@@ -105,6 +105,8 @@ describe("every lab, walked through its solutions", () => {
       expect(box.y).toBeGreaterThanOrEqual(0);
       expect(box.y + box.height).toBeLessThanOrEqual(height);
       expect(await page.locator(".lab-outline").textContent()).toMatch(new RegExp(`${lab.steps.length} passed|all`));
+      // the whole page from its top: scrolled, the sticky terminal would be drawn mid-page
+      await page.evaluate(() => scrollTo(0, 0));
       await screenshot(page, `walk-${id}`);
       expect(b.errors).toEqual([]);
     });
