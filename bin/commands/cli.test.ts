@@ -119,6 +119,24 @@ describe("fslab inspect on a damaged image", () => {
     expect(r.err.trim().split("\n")).toEqual([`fslab inspect: ${dir}/loop.img is damaged: root directory: the chain loops: cluster 5 leads back to cluster 5, after 1 cluster`]);
   });
 
+  it("on ext4: an extent tree deeper than ext4 allows", async () => {
+    const { gunzipSync } = await import("node:zlib");
+    const { readFileSync, writeFileSync, mkdtempSync } = await import("node:fs");
+    const bytes = gunzipSync(readFileSync(`${repo}wasm/tests/images/ext4-4k.img.gz`));
+    const dir = mkdtempSync("/tmp/fslab-cli-");
+    writeFileSync(`${dir}/clean.img`, bytes);
+    const clean = fslab("inspect", `${dir}/clean.img`);
+    expect(clean.status).toBe(0);
+    expect(clean.out).toMatch(/^ {2}inodes: \d+ in use, \d+ with extent trees \(deepest 0\), \d+ extents$/m);
+    const r0 = JSON.parse(fslab("inspect", "--json", `${dir}/clean.img`).out);
+    new DataView(bytes.buffer, bytes.byteOffset).setUint16(r0.groups[0].inode_table * r0.block_size + 11 * r0.superblock.inode_size + 0x28 + 6, 7, true);
+    writeFileSync(`${dir}/deep.img`, bytes);
+    const r = fslab("inspect", `${dir}/deep.img`);
+    expect(r.status).toBe(4);
+    expect(r.out).toMatch(/^ {2}!! inode 12: extent tree depth 7 is deeper than ext4 allows \(5\)$/m);
+    expect(r.err.trim()).toBe(`fslab inspect: ${dir}/deep.img is damaged: inode 12: extent tree depth 7 is deeper than ext4 allows (5)`);
+  });
+
   it("on a FAT volume too: a directory whose cluster leads back to itself", async () => {
     const { gunzipSync } = await import("node:zlib");
     const { readFileSync, writeFileSync, mkdtempSync } = await import("node:fs");

@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { loadCoreModule } from "../../web/src/shared/node-load";
-import { exfatDamage, f2fsDamage, inspectImage, vfatDamage, type ExfatReport, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
+import { exfatDamage, listedDamage, inspectImage, vfatDamage, type ExfatReport, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
 
 /** runs as text for reading: the first 16, then how many more (--json has them all) */
 const FOLD_RUNS = 16;
@@ -48,6 +48,9 @@ function printExt4(r: Ext4Report): void {
     const flags = [g.inode_uninit && "INODE_UNINIT", g.block_uninit && "BLOCK_UNINIT", g.itable_zeroed && "ITABLE_ZEROED", g.block_bitmap_checksum_ok === false && "BITMAP CSUM BAD", g.desc_checksum_ok === false && "DESC CSUM BAD", g.error].filter(Boolean).join(" ");
     console.log(`  ${String(g.group).padStart(5)} ${String(g.first_block).padStart(9)} ${String(g.block_bitmap).padStart(8)} ${String(g.inode_bitmap).padStart(8)} ${String(g.inode_table).padStart(8)} ${String(g.free_clusters).padStart(8)} ${String(g.bitmap_free_clusters ?? "-").padStart(9)} ${String(g.free_inodes).padStart(8)} ${String(g.used_dirs).padStart(5)}  ${flags}`);
   }
+  const deepest = Math.max(0, ...r.extent_files.map((f) => f.depth));
+  console.log(`  inodes: ${r.inodes_in_use} in use, ${r.inodes_with_extents} with extent trees (deepest ${deepest}), ${r.extent_files.reduce((n, f) => n + f.extents, 0)} extents`);
+  for (const d of r.damage) console.log(`  !! ${d}`);
 }
 
 /** a chain's damage after its runs, or nothing */
@@ -103,7 +106,7 @@ export async function inspectCommand(args: string[]): Promise<number> {
   else printExfat(report);
   // like fsck: what could be read is printed; damage found gives a line on stderr and status 4
   const damage =
-    report.fs === "exfat" ? exfatDamage(report) : report.fs === "vfat" ? vfatDamage(report) : report.fs === "f2fs" ? f2fsDamage(report) : [];
+    report.fs === "exfat" ? exfatDamage(report) : report.fs === "vfat" ? vfatDamage(report) : listedDamage(report);
   if (damage.length) {
     console.error(`fslab inspect: ${files[0]} is damaged: ${damage.slice(0, 3).join("; ")}${damage.length > 3 ? `; and ${damage.length - 3} more` : ""}`);
     return 4;

@@ -4,8 +4,11 @@
  * and inode bitmaps with their free counts, and the metadata_csum checksums (superblock,
  * descriptors, block bitmaps) computed as fs/ext4 does. Layouts from fs/ext4/ext4.h.
  * Bigalloc bitmaps count clusters; groups flagged BLOCK_UNINIT have no bitmap on disk
- * (the kernel computes it), so only their descriptor's count is reported.
+ * (the kernel computes it), so only their descriptor's count is reported. Every inode in
+ * use with extents has its extent tree walked, bounded as fs/ext4/extents.c checks it
+ * (__ext4_ext_check: magic, entries against max, depth), and its damage named.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "fslab/crc32c.h"
@@ -30,6 +33,96 @@
 #define BG_INODE_ZEROED 0x4
 
 #define fail inspect_error
+
+/* fs/ext4/ext4_extents.h, ext4.h */
+#define EXT4_EXT_MAGIC 0xF30A
+#define EXT4_MAX_EXTENT_DEPTH 5
+#define EXT4_EXTENTS_FL 0x80000
+#define EXT_INIT_MAX_LEN 32768
+#define MAX_EXTENT_NODES 65536 /* per inode: a bound on fan-out a damaged tree could claim */
+#define MAX_DAMAGE 8
+#define MAX_FILES 4096
+
+struct ext {
+	const uint8_t *img;
+	size_t len;
+	uint64_t bs, blocks;
+	uint32_t ino;
+	uint32_t nodes, extents, depth;
+	uint64_t mapped;
+	char (*damage)[160];
+	uint32_t *ndamage, *more;
+};
+
+static void damage(struct ext *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void damage(struct ext *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*e->ndamage >= MAX_DAMAGE) {
+		(*e->more)++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(e->damage[(*e->ndamage)++], 160, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * One node of an extent tree (the inode's i_block, or a block), `want` its depth (-1 at the
+ * root). Returns 0, or -1 when the node is damaged and its subtree not walked.
+ */
+static int walk_extents(struct ext *e, const uint8_t *node, size_t room, int want)
+{
+	uint16_t magic = le16(node), entries = le16(node + 2), max = le16(node + 4), depth = le16(node + 6);
+	uint32_t cap = (uint32_t)(room - 12) / 12;
+
+	if (magic != EXT4_EXT_MAGIC) {
+		damage(e, "inode %u: extent header has bad magic 0x%04X (0x%04X)", e->ino, magic, EXT4_EXT_MAGIC);
+		return -1;
+	}
+	if (want < 0) {
+		e->depth = depth;
+		if (depth > EXT4_MAX_EXTENT_DEPTH) {
+			damage(e, "inode %u: extent tree depth %u is deeper than ext4 allows (%d)", e->ino, depth, EXT4_MAX_EXTENT_DEPTH);
+			return -1;
+		}
+	} else if (depth != (uint16_t)want) {
+		damage(e, "inode %u: a node at depth %d says it is at depth %u", e->ino, want, depth);
+		return -1;
+	}
+	if (max > cap || entries > max) {
+		damage(e, "inode %u: an extent node at depth %u holds %u entries, its header allows %u (room for %u)", e->ino, depth, entries, max, cap);
+		return -1;
+	}
+	if (++e->nodes > MAX_EXTENT_NODES) {
+		damage(e, "inode %u: more than %u extent nodes", e->ino, MAX_EXTENT_NODES);
+		return -1;
+	}
+	for (uint32_t k = 0; k < entries; k++) {
+		const uint8_t *x = node + 12 + 12 * k;
+		if (depth == 0) {
+			uint32_t len = le16(x + 4);
+			uint64_t start = le32(x + 8) | (uint64_t)le16(x + 6) << 32;
+			len = len > EXT_INIT_MAX_LEN ? len - EXT_INIT_MAX_LEN : len; /* unwritten */
+			e->extents++;
+			e->mapped += len;
+			if (start + len > e->blocks)
+				damage(e, "inode %u: an extent of %u blocks at block %llu runs past the volume's end (%llu blocks)", e->ino, len,
+				       (unsigned long long)start, (unsigned long long)e->blocks);
+		} else {
+			uint64_t leaf = le32(x + 4) | (uint64_t)le16(x + 8) << 32;
+			if (leaf >= e->blocks || (leaf + 1) * e->bs > e->len) {
+				damage(e, "inode %u: an index at depth %u points at block %llu, past the %s", e->ino, depth, (unsigned long long)leaf,
+				       leaf >= e->blocks ? "volume's end" : "image's end");
+				continue;
+			}
+			if (walk_extents(e, e->img + leaf * e->bs, e->bs, depth - 1) && e->nodes > MAX_EXTENT_NODES)
+				return -1;
+		}
+	}
+	return 0;
+}
 
 static const struct { uint32_t word, bit; const char *name; } FEATURES[] = {
 	{ 0, 0x0004, "has_journal" }, { 0, 0x0008, "ext_attr" }, { 0, 0x0010, "resize_inode" },
@@ -211,6 +304,56 @@ int ext4_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err
 	fslab_json_u64(j, "free_inodes_in_descriptors", sum_free_inodes);
 	fslab_json_u64(j, "bad_checksums", bad_csums);
 	fslab_json_close(j, '}');
+
+	/* every inode in use with extents: its tree walked (inode bitmaps of initialised groups) */
+	char dmg[MAX_DAMAGE][160];
+	uint32_t ndmg = 0, more = 0, in_use = 0, with_extents = 0, listed = 0;
+	uint32_t isize = le16(sb + 0x58) ? le16(sb + 0x58) : 128;
+	struct ext e = { .img = img, .len = len, .bs = bs, .blocks = blocks, .damage = dmg, .ndamage = &ndmg, .more = &more };
+	fslab_json_open(j, "extent_files", '[');
+	for (uint64_t g = 0; g < groups && isize >= 128 && isize <= bs; g++) {
+		const uint8_t *d = img + gdt + g * desc_size;
+		int wide = desc_size >= 64;
+		uint64_t ib = le32(d + 0x04) | (wide ? (uint64_t)le32(d + 0x24) << 32 : 0);
+		uint64_t it = le32(d + 0x08) | (wide ? (uint64_t)le32(d + 0x28) << 32 : 0);
+		if ((le16(d + 0x12) & BG_INODE_UNINIT) || ib >= blocks || (ib + 1) * bs > len)
+			continue;
+		const uint8_t *map = img + ib * bs;
+		for (uint32_t i = 0; i < ipg; i++) {
+			if (!((map[i >> 3] >> (i & 7)) & 1))
+				continue;
+			uint64_t at = it * bs + (uint64_t)i * isize;
+			if (it >= blocks || at + isize > len)
+				break;
+			const uint8_t *inode = img + at;
+			in_use++;
+			if (!(le32(inode + 0x20) & EXT4_EXTENTS_FL))
+				continue;
+			with_extents++;
+			e.ino = (uint32_t)(g * ipg + i + 1);
+			e.nodes = e.extents = e.depth = 0;
+			e.mapped = 0;
+			int bad = walk_extents(&e, inode + 0x28, 60, -1);
+			if (listed++ < MAX_FILES) {
+				fslab_json_open(j, NULL, '{');
+				fslab_json_u64(j, "inode", e.ino);
+				fslab_json_u64(j, "depth", e.depth);
+				fslab_json_u64(j, "extents", e.extents);
+				fslab_json_u64(j, "blocks", e.mapped);
+				if (bad)
+					fslab_json_bool(j, "damaged", 1);
+				fslab_json_close(j, '}');
+			}
+		}
+	}
+	fslab_json_close(j, ']');
+	fslab_json_u64(j, "inodes_in_use", in_use);
+	fslab_json_u64(j, "inodes_with_extents", with_extents);
+	fslab_json_open(j, "damage", '[');
+	for (uint32_t k = 0; k < ndmg; k++)
+		fslab_json_str(j, NULL, dmg[k]);
+	fslab_json_close(j, ']');
+	fslab_json_u64(j, "damage_more", more);
 	fslab_json_close(j, '}');
 	return 0;
 }

@@ -8,7 +8,7 @@ import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { InspectModule } from "@wasm/inspect.mjs";
 import { loadCoreModule } from "../node-load";
-import { exfatDamage, f2fsDamage, inspectImage, InspectError, vfatDamage, type ExfatReport, type Ext4Report, type F2fsReport, type VfatReport } from "./inspect";
+import { exfatDamage, inspectImage, InspectError, listedDamage, vfatDamage, type ExfatReport, type Ext4Report, type F2fsReport, type VfatReport } from "./inspect";
 
 const IMAGES = new URL("../../../../wasm/tests/images/", import.meta.url);
 const tmp = mkdtempSync("/tmp/fslab-inspect-");
@@ -337,6 +337,74 @@ describe("f2fs.img", () => {
   });
 });
 
+describe.each(["ext4-4k", "ext4-64k", "ext4-bigalloc"])("%s.img: extent trees", (name) => {
+  it("every inode in use with extents, its extents and blocks as debugfs lists them", () => {
+    const img = image(name);
+    const r = inspectImage(module, img.bytes) as Ext4Report;
+    expect(r.damage).toEqual([]);
+    expect(r.inodes_with_extents).toBeGreaterThan(40);
+    expect(r.extent_files).toHaveLength(r.inodes_with_extents);
+    const cmd = `${tmp}/${name}.debugfs`;
+    writeFileSync(cmd, r.extent_files.map((f) => `ex <${f.inode}>`).join("\n") + "\n");
+    const out = execFileSync("debugfs", ["-f", cmd, img.path], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    // per inode: its leaf lines ("0/ 0   1/  1     0 -    73  2097 -  2170     74")
+    const byInode = new Map<number, { extents: number; blocks: number }>();
+    let ino = 0;
+    for (const line of out.split("\n")) {
+      const head = line.match(/^debugfs: ex <(\d+)>/);
+      if (head) byInode.set((ino = Number(head[1])), { extents: 0, blocks: 0 });
+      const leaf = line.match(/^\s*(\d+)\/\s*(\d+)\s+\d+\/\s*\d+\s+\d+\s+-\s+\d+\s+\d+\s+-\s+\d+\s+(\d+)/);
+      if (leaf && leaf[1] === leaf[2]) {
+        const e = byInode.get(ino)!;
+        e.extents++;
+        e.blocks += Number(leaf[3]);
+      }
+    }
+    for (const f of r.extent_files) expect({ inode: f.inode, ...byInode.get(f.inode) }).toEqual({ inode: f.inode, extents: f.extents, blocks: f.blocks });
+  });
+});
+
+describe("a damaged ext4 volume: an extent tree checked as the kernel checks it", () => {
+  // ext4-4k.img as mkfs.ext4 and the kernel made it; inode 12 (a 74-block file) changed
+  const clean = () => inspectImage(module, image("ext4-4k").bytes) as Ext4Report;
+  const damaged = (poke: (view: DataView, iblock: number, r: Ext4Report) => void) => {
+    const bytes = image("ext4-4k").bytes.slice();
+    const r = clean();
+    const iblock = r.groups[0].inode_table * r.block_size + (12 - 1) * r.superblock.inode_size + 0x28;
+    poke(new DataView(bytes.buffer, bytes.byteOffset), iblock, r);
+    return inspectImage(module, bytes) as Ext4Report;
+  };
+
+  it("the clean image: inode 12 is one extent of 74 blocks, and nothing is damaged", () => {
+    const r = clean();
+    expect(r.extent_files.find((f) => f.inode === 12)).toEqual({ inode: 12, depth: 0, extents: 1, blocks: 74 });
+    expect(listedDamage(r)).toEqual([]);
+  });
+
+  it("names a tree deeper than ext4 allows, more entries than the header's max, and a bad magic", () => {
+    expect(listedDamage(damaged((v, at) => v.setUint16(at + 6, 7, true)))).toEqual(["inode 12: extent tree depth 7 is deeper than ext4 allows (5)"]);
+    expect(listedDamage(damaged((v, at) => v.setUint16(at + 2, 9, true)))).toEqual(["inode 12: an extent node at depth 0 holds 9 entries, its header allows 4 (room for 4)"]);
+    expect(listedDamage(damaged((v, at) => v.setUint16(at, 0, true)))).toEqual(["inode 12: extent header has bad magic 0x0000 (0xF30A)"]);
+    const r = damaged((v, at) => v.setUint16(at + 6, 7, true));
+    expect(r.extent_files.find((f) => f.inode === 12)!.damaged).toBe(true);
+  });
+
+  it("names an extent, and an index, that point past the volume's end", () => {
+    const r0 = clean();
+    const past = r0.superblock.blocks_count + 100;
+    expect(listedDamage(damaged((v, at) => v.setUint32(at + 12 + 8, past, true)))).toEqual([
+      `inode 12: an extent of 74 blocks at block ${past} runs past the volume's end (${r0.superblock.blocks_count} blocks)`,
+    ]);
+    // the root made an index node (depth 1) whose one entry leads past the end
+    const idx = damaged((v, at) => {
+      v.setUint16(at + 6, 1, true);
+      v.setUint32(at + 12 + 4, past, true);
+      v.setUint16(at + 12 + 8, 0, true);
+    });
+    expect(listedDamage(idx)).toEqual([`inode 12: an index at depth 1 points at block ${past}, past the volume's end`]);
+  });
+});
+
 describe("a damaged F2FS volume: the NAT's damage is named, the rest read", () => {
   // f2fs.img as mkfs.f2fs and the kernel made it, then NAT entries and the NAT journal changed
   const clean = () => inspectImage(module, image("f2fs").bytes) as F2fsReport;
@@ -352,7 +420,7 @@ describe("a damaged F2FS volume: the NAT's damage is named, the rest read", () =
   };
 
   it("the clean image has no damage", () => {
-    expect(f2fsDamage(clean())).toEqual([]);
+    expect(listedDamage(clean())).toEqual([]);
   });
 
   it("a NAT entry pointing past the volume names the NID and its NAT block", () => {
@@ -362,19 +430,19 @@ describe("a damaged F2FS volume: the NAT's damage is named, the rest read", () =
     const r = damaged((v, r) => {
       for (const copy of [0, 512]) v.setUint32((r.superblock.nat_blkaddr + copy) * BLK + 3 * 9 + 5, past, true);
     });
-    expect(f2fsDamage(r)[0]).toBe(`NID 3's node is at block ${past}, past the volume's ${r0.superblock.block_count} blocks (NAT block 0)`);
+    expect(listedDamage(r)[0]).toBe(`NID 3's node is at block ${past}, past the volume's ${r0.superblock.block_count} blocks (NAT block 0)`);
   });
 
   it("a journal entry naming a NID past the NAT, and a journal that claims more entries than fit", () => {
     const r0 = clean();
     const r = damaged((v, _, journal) => v.setUint32(journal + 2, r0.nat.max_nid + 7, true));
-    expect(f2fsDamage(r)).toContain(`NAT journal entry 0 names NID ${r0.nat.max_nid + 7}, past the NAT (NIDs 0-${r0.nat.max_nid - 1})`);
+    expect(listedDamage(r)).toContain(`NAT journal entry 0 names NID ${r0.nat.max_nid + 7}, past the NAT (NIDs 0-${r0.nat.max_nid - 1})`);
     const many = damaged((v, _, journal) => v.setUint16(journal, 200, true));
     expect(many.nat.journal_entries).toBe(0);
-    expect(f2fsDamage(many)[0]).toBe("the NAT journal says it holds 200 entries, more than the 38 a summary block has room for");
+    expect(listedDamage(many)[0]).toBe("the NAT journal says it holds 200 entries, more than the 38 a summary block has room for");
     // without the journal's updates the NAT blocks alone disagree with the checkpoint, and that is named too
     expect(many.counts.nat_matches_checkpoint).toBe(false);
-    expect(f2fsDamage(many)).toContain(`the NAT holds ${many.nat.valid_nids} valid NIDs, the checkpoint counts ${many.checkpoint.valid_node_count} nodes`);
+    expect(listedDamage(many)).toContain(`the NAT holds ${many.nat.valid_nids} valid NIDs, the checkpoint counts ${many.checkpoint.valid_node_count} nodes`);
   });
 
   it("an image cut short: the NAT blocks past its end are counted and named", () => {
@@ -382,7 +450,7 @@ describe("a damaged F2FS volume: the NAT's damage is named, the rest read", () =
     const bytes = image("f2fs").bytes.slice(0, (r0.superblock.nat_blkaddr + 1) * BLK);
     const r = inspectImage(module, bytes) as F2fsReport;
     expect(r.nat.unreadable_blocks).toBeGreaterThan(0);
-    expect(f2fsDamage(r)).toContain(`${r.nat.unreadable_blocks} NAT blocks lie past the image's end`);
+    expect(listedDamage(r)).toContain(`${r.nat.unreadable_blocks} NAT blocks lie past the image's end`);
   });
 });
 

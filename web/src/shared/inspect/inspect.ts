@@ -116,6 +116,13 @@ export interface Ext4Report {
     free_inodes_in_descriptors: number;
     bad_checksums: number;
   };
+  /** every inode in use with extents (the first 4096): its tree's depth, leaf extents and blocks mapped */
+  extent_files: Array<{ inode: number; depth: number; extents: number; blocks: number; damaged?: boolean }>;
+  inodes_in_use: number;
+  inodes_with_extents: number;
+  /** what is wrong, in words (extent trees checked as __ext4_ext_check does): the first eight */
+  damage: string[];
+  damage_more: number;
 }
 
 export interface VfatEntry {
@@ -195,8 +202,8 @@ export function vfatDamage(r: VfatReport): string[] {
   return out;
 }
 
-/** What an F2FS report says is damaged, one phrase each (empty: the NAT reads clean). */
-export function f2fsDamage(r: F2fsReport): string[] {
+/** What an F2FS or ext4 report says is damaged, one phrase each (empty: clean as far as it reads). */
+export function listedDamage(r: F2fsReport | Ext4Report): string[] {
   return r.damage_more ? [...r.damage, `${r.damage_more} more`] : r.damage;
 }
 
