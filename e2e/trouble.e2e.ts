@@ -61,6 +61,18 @@ describe("a guest in trouble, in the exfat-discard lab", () => {
     expect(await runInTerminal(page, "echo alive")).toBe("alive");
   });
 
+  it("a command quiet for a minute is named, and Ctrl+C ends it and the notice", async () => {
+    await page.getByTestId("vm-terminal").click();
+    await page.keyboard.type("sleep 600\n");
+    await trouble().waitFor({ timeout: 90_000 });
+    expect(await trouble().getAttribute("data-kind")).toBe("hung");
+    expect(await trouble().textContent()).toMatch(/A command has been quiet for a minute: nothing printed for 60 s, and no prompt\. .*Ctrl\+C/);
+    await page.getByTestId("vm-terminal").click();
+    await page.keyboard.press("Control+C");
+    await trouble().waitFor({ state: "detached", timeout: 10_000 });
+    expect(await runInTerminal(page, "echo alive")).toBe("alive");
+  });
+
   it("a kernel panic shows the kernel's report, keeps the progress, and Restore brings a working machine", async () => {
     await page.getByTestId("vm-terminal").click();
     await page.keyboard.type("touch /tmp/before-panic; echo c > /proc/sysrq-trigger\n");

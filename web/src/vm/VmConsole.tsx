@@ -60,6 +60,10 @@ const TROUBLE_TEXT: Record<GuestTrouble["kind"], { title: string; body: string }
     title: "The guest ran out of memory",
     body: "The kernel's out-of-memory killer ended the biggest program to keep the machine alive (256 MiB for everything, the files in / and /tmp included). The machine goes on and your lab progress is kept: remove big files from /tmp, or restore the machine.",
   },
+  hung: {
+    title: "A command has been quiet for a minute",
+    body: "The shell is not back at its prompt: the command may be waiting for input, a device or a lock, or be stuck. Ctrl+C in the terminal stops most commands; if it does not, restore the machine.",
+  },
   full: {
     title: "A filesystem in the guest's memory is full",
     body: "The guest's / and /tmp live in its RAM (256 MiB for everything). Remove what you made there with rm, or restore the machine.",
@@ -87,9 +91,13 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
     const snapshot = attempt.n === 0 && !attempt.cold ? startFrom : null;
     setTrouble(null);
     const host = new VmHost({
-      onOutput: (bytes) => term.write(bytes),
+      onOutput: (bytes) => {
+        term.write(bytes);
+        // the shell spoke again: a quiet command is quiet no more
+        setTrouble((t) => (t?.kind === "hung" ? null : t));
+      },
       // a panic or an oops outranks a full disk; a full disk again is the same news
-      onTrouble: (t) => setTrouble((old) => (old && (old.kind === "panic" || old.kind === "oops") && (t.kind === "full" || t.kind === "oom") ? old : t)),
+      onTrouble: (t) => setTrouble((old) => (old && (old.kind === "panic" || old.kind === "oops") && t.kind !== "panic" && t.kind !== "oops" ? old : t)),
       onTrace: (records, stats, lines) => hostTrace.current?.(records, stats, lines),
       onStatus: (s) => {
         const origin = snapshot ? "snapshot" : host.coldReason ? "cold" : "saved";
@@ -167,13 +175,13 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
           <button onClick={() => (onRestore ? onRestore() : restart())} data-testid="restore-machine">
             Restore the machine
           </button>
-          {(trouble.kind === "full" || trouble.kind === "oom") && (
+          {(trouble.kind === "full" || trouble.kind === "oom" || trouble.kind === "hung") && (
             <>
               {" "}
               <button onClick={() => setTrouble(null)}>Dismiss</button>
             </>
           )}
-          {trouble.kind !== "full" && (
+          {(trouble.kind === "panic" || trouble.kind === "oops") && (
             <details>
               <summary>The kernel's report</summary>
               <pre tabIndex={0} aria-label="the kernel's report" data-testid="vm-trouble-text">{trouble.text}</pre>

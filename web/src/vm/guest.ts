@@ -13,6 +13,8 @@ export const GUEST = {
   /** Printed by /init once the pseudo filesystems are mounted. */
   initDone: "fslab: init done",
   panic: /Kernel panic - not syncing:[^\r\n]*/,
+  /** The shell quiet this long, and not at its prompt: a command waits or is stuck (the page says so). */
+  quietMs: 60_000,
   /** A cold boot takes ~8–16 s on a 2-core machine; well past that, something is wrong. */
   bootTimeoutMs: 120_000,
 } as const;
@@ -97,7 +99,7 @@ export class BootWatcher {
 
 /** What went wrong in a running guest, in words, with the kernel's own lines where it printed them. */
 export interface GuestTrouble {
-  kind: "panic" | "oops" | "full" | "oom";
+  kind: "panic" | "oops" | "full" | "oom" | "hung";
   /** one line: the kernel's headline ("Kernel panic - not syncing: sysrq triggered crash") */
   headline: string;
   /** the console's lines around it (the oops and the call trace), for the learner to read */

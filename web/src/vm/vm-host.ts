@@ -59,6 +59,7 @@ export class VmHost {
   private watcher = new BootWatcher();
   private trouble = new TroubleWatcher();
   private troubleTimer: ReturnType<typeof setTimeout> | null = null;
+  private quietTimer: ReturnType<typeof setTimeout> | null = null;
   private started = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private pending: number[] = [];
@@ -205,6 +206,8 @@ export class VmHost {
 
   async destroy(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    if (this.troubleTimer) clearTimeout(this.troubleTimer);
     const e = this.emulator;
     this.emulator = null;
     if (!e) return;
@@ -265,6 +268,12 @@ export class VmHost {
     };
     const t = this.trouble.feed(text);
     if (t) report(t);
+    // a shell quiet for a minute and not at its prompt: say so (a command may wait for input, or be stuck)
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      if (this.trouble.reported || GUEST.prompt.test(this.tail) || !this.emulator?.is_running()) return;
+      this.events.onTrouble?.({ kind: "hung", headline: `nothing printed for ${GUEST.quietMs / 1000} s, and no prompt`, text: "" });
+    }, GUEST.quietMs);
     if (this.trouble.killed) {
       this.trouble.killed = false;
       void this.askOom().then((oom) => oom && report(oom));
