@@ -1063,6 +1063,14 @@ static void test_trace_refused(void)
 	CHECK(blk_sim_new_trace(BLK_SCHED_NONE, &DEFAULTS, &dev, rq, 2, 100, 1) == NULL);
 	dev.queue_depth = 1;
 	CHECK(blk_sim_new_trace((enum blk_sched)4, &DEFAULTS, &dev, rq, 2, 100, 1) == NULL);
+	/* HZ 7: bfq's budget timeout would be 0 jiffies and its queue expire for ever
+	 * (fuzz/regressions/trace-bfq-hz-4-expires-forever) */
+	CHECK(blk_sim_new_trace(BLK_SCHED_BFQ, &DEFAULTS, &dev, rq, 2, BLK_MIN_HZ - 1, 1) == NULL);
+	{
+		struct blk_sim *s = blk_sim_new_trace(BLK_SCHED_BFQ, &DEFAULTS, &dev, rq, 2, BLK_MIN_HZ, 1);
+		CHECK(s != NULL && blk_sim_run(s) == 0);
+		blk_sim_free(s);
+	}
 	{
 		struct blk_sim *s = blk_sim_new_trace(BLK_SCHED_NONE, &DEFAULTS, &dev, rq, 2, 100, 1);
 		CHECK(s != NULL);
@@ -1337,6 +1345,25 @@ static void test_dispatch_reasons(void)
 }
 
 /* dd_replay(): the model judged at each of the kernel's decisions from the kernel's state */
+/* events that cannot have happened end the replay instead of linking a request twice
+ * (fuzz/regressions/trace-treap-double-insert) */
+static void test_dd_replay_refused(void)
+{
+	const uint32_t rq[8] = { 8, 0, 0, DD_BE_PRIO, 16, 0, 1, DD_BE_PRIO };
+	const uint32_t twice[] = { 0, 0, 10, 0, 0, 1, 10, 0, 0, 0, 11, 0 };
+	const uint32_t unqueued[] = { 0, 0, 10, 0, 1, 1, 11, 0 };
+	const uint32_t early[] = { 0, 0, 10, 0, 2, 0, 0, 0 };
+	const uint32_t kind[] = { 0, 0, 10, 0, 3, 0, 0, 0 };
+	const uint32_t fine[] = { 0, 0, 10, 0, 0, 1, 10, 0, 1, 0, 11, 0, 2, 0, 0, 0, 1, 1, 12, 0 };
+	uint32_t out[5 * 4];
+
+	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 2, twice, 3, out), -1);
+	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 2, unqueued, 2, out), -1);
+	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 2, early, 2, out), -1);
+	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 2, kind, 2, out), -1);
+	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 2, fine, 5, out), 2);
+}
+
 static void test_dd_replay(void)
 {
 	/* requests: R100, R10, R50 (sector low, high, op, prio) */
@@ -1477,6 +1504,7 @@ int main(void)
 	test_dd_replay_undo_in_place();
 	test_dispatch_reasons();
 	test_dd_replay();
+	test_dd_replay_refused();
 	test_bfq_budget_timeout();
 	test_bfq_budget_growth();
 	test_bfq_idle_timer();

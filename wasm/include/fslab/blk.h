@@ -33,6 +33,7 @@ enum blk_sched { BLK_SCHED_NONE = 0, BLK_SCHED_MQ_DEADLINE = 1, BLK_SCHED_KYBER 
 enum dd_data_dir { DD_READ = 0, DD_WRITE = 1, DD_DIR_COUNT = 2 };
 enum dd_prio { DD_RT_PRIO = 0, DD_BE_PRIO = 1, DD_IDLE_PRIO = 2, DD_PRIO_COUNT = 3 };
 #define BLK_NIL 0xFFFFFFFFu /* no request: the end of a list, an empty tree */
+#define BLK_MIN_HZ 8 /* the smallest HZ a simulation takes: bfq's timeout, HZ / 8, is a jiffy */
 
 /* mq-deadline's tunables (/sys/block/<dev>/queue/iosched/), defaults as in the kernel */
 struct dd_tunables {
@@ -249,7 +250,8 @@ void dd_undo_dispatch(struct blk_sim *s, uint32_t rq);
  * out: per dispatch, 5 words: the model's request (BLK_NIL: none), because, pick,
  * batching, starved. start: the scheduler as the trace began (NULL: as dd_init() leaves it,
  * a scheduler just switched on), 15 words: last_dir, batching, starved, then per prio and
- * dir latest_pos low, high. Returns the number of dispatches, or -1 (out of memory, bad input).
+ * dir latest_pos low, high. Returns the number of dispatches, or -1 (out of memory, or bad input:
+ * a request past nrq, an unknown kind, a request inserted twice or dispatched while not queued).
  */
 int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *start, const uint32_t *rq, uint32_t nrq,
 	      const uint32_t *ev, uint32_t n, uint32_t *out);
@@ -286,7 +288,8 @@ static inline uint64_t blk_splitmix64(uint64_t *s) /* deterministic for a seed *
 struct blk_sim *blk_sim_new(enum blk_sched sched, const struct dd_tunables *t, const struct blk_device *dev,
 			    const struct blk_job *jobs, uint32_t njobs, uint32_t hz, uint64_t seed);
 /* An open-loop trace job: rqs[n] arrive at their arrival_ns (not decreasing), their rq
- * indices in that order; NULL if refused (no requests, times out of order, a bad op). */
+ * indices in that order; NULL if refused (no requests, times out of order, a bad op, a
+ * device without tags or channels, hz below BLK_MIN_HZ). */
 struct blk_sim *blk_sim_new_trace(enum blk_sched sched, const struct dd_tunables *t, const struct blk_device *dev,
 				  const struct blk_trace_rq *rqs, uint32_t n, uint32_t hz, uint64_t seed);
 void blk_sim_free(struct blk_sim *s);

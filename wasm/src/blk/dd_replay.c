@@ -18,13 +18,15 @@ int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *start, c
 {
 	struct blk_sim s;
 	uint32_t i, k = 0;
+	uint8_t *state = NULL; /* per request: RQ_* below */
 	int ret = -1;
 
 	memset(&s, 0, sizeof(s));
 	if (!hz || !nrq)
 		return nrq ? -1 : 0;
 	s.rq = calloc(nrq, sizeof(*s.rq));
-	if (!s.rq)
+	state = calloc(nrq, 1);
+	if (!s.rq || !state)
 		goto out;
 	s.nrq = nrq;
 	s.hz = hz;
@@ -48,8 +50,12 @@ int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *start, c
 		const uint32_t *e = ev + 4 * i;
 		uint32_t x = e[1];
 
-		if (x >= nrq)
+		/* each request inserted once, then dispatched from the lists, then completed: an
+		 * event out of that order (a trace that parsed but cannot have happened) would
+		 * link a request into the lists twice, so it ends the replay */
+		if (x >= nrq || e[0] > 2 || state[x] != e[0])
 			goto out;
+		state[x]++;
 		if (e[0] == 0) {
 			dd_insert_request(&s, x, e[2]);
 		} else if (e[0] == 1) {
@@ -81,6 +87,7 @@ int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *start, c
 	}
 	ret = (int)k;
 out:
+	free(state);
 	free(s.rq);
 	return ret;
 }

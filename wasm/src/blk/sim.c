@@ -51,9 +51,11 @@ static struct blk_sim *sim_alloc(enum blk_sched sched, const struct dd_tunables 
 	return s;
 }
 
+/* HZ at least BLK_MIN_HZ: bfq's budget timeout is HZ / 8 jiffies, and at 0 jiffies a queue
+ * would expire the moment it is selected, again and again (found by fuzz/fuzz_trace.c) */
 static int sim_params_ok(enum blk_sched sched, const struct blk_device *dev, uint32_t hz)
 {
-	return dev->queue_depth && dev->channels && hz && (unsigned)sched <= BLK_SCHED_BFQ;
+	return dev->queue_depth && dev->channels && hz >= BLK_MIN_HZ && (unsigned)sched <= BLK_SCHED_BFQ;
 }
 
 struct blk_sim *blk_sim_new(enum blk_sched sched, const struct dd_tunables *t, const struct blk_device *dev,

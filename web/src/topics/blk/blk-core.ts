@@ -158,15 +158,25 @@ export function summarize(sched: Scheduler, rows: Float64Array, order: Uint32Arr
 
 /** tun[7] of wasm/src/blk/exports.c in wasm memory (free it with _fx_free): mq-deadline's tunables, then kyber's targets. */
 export function allocTunables(m: BlkModule, t: DdTunables, k: KyberTunables): number {
+  return allocU32(m, tunableWords(t, k));
+}
+
+/** tun[7] of wasm/src/blk/exports.c: mq-deadline's five tunables, then kyber's two targets. */
+export function tunableWords(t: DdTunables, k: KyberTunables): number[] {
   for (const ns of [k.read_lat_nsec, k.write_lat_nsec]) {
     if (!Number.isInteger(ns) || ns < 0 || ns >= 2 ** 32) throw new BlkError("kyber's latency targets are whole nanoseconds below 2^32 (4.29 s)");
   }
-  return allocU32(m, [t.read_expire_ms, t.write_expire_ms, t.prio_aging_expire_ms, t.writes_starved, t.fifo_batch, k.read_lat_nsec, k.write_lat_nsec]);
+  return [t.read_expire_ms, t.write_expire_ms, t.prio_aging_expire_ms, t.writes_starved, t.fifo_batch, k.read_lat_nsec, k.write_lat_nsec];
 }
 
 /** dev[7] of wasm/src/blk/exports.c in wasm memory (free it with _fx_free). */
 export function allocDevice(m: BlkModule, d: BlkDevice): number {
-  return allocU32(m, [d.queue_depth, d.channels, d.base_ns, d.per_sector_ns, d.seek_max_sectors, Math.round(d.per_seek_sector_ns * 1000), Math.min(d.capacity_sectors, 2 ** 32 - 1)]);
+  return allocU32(m, deviceWords(d));
+}
+
+/** dev[7] of wasm/src/blk/exports.c (the seek cost in thousandths of a ns). */
+export function deviceWords(d: BlkDevice): number[] {
+  return [d.queue_depth, d.channels, d.base_ns, d.per_sector_ns, d.seek_max_sectors, Math.round(d.per_seek_sector_ns * 1000), Math.min(d.capacity_sectors, 2 ** 32 - 1)];
 }
 
 /** A simulation ready to run (free it with _fx_blk_free): the scenario marshalled as flat

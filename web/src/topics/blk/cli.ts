@@ -46,7 +46,7 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
     const over: Partial<DdTunables> = {};
     if (given("fifo-batch")) over.fifo_batch = int(v["fifo-batch"]!, "--fifo-batch", 1, 1 << 20);
     if (given("writes-starved")) over.writes_starved = int(v["writes-starved"]!, "--writes-starved", 0, 1 << 20);
-    return simulateDecisionsCommand(v.trace, v.dev, over, int(v.hz ?? String(GUEST_HZ), "--hz", 1, 10_000), v.json!);
+    return simulateDecisionsCommand(v.trace, v.dev, over, int(v.hz ?? String(GUEST_HZ), "--hz", 8, 10_000), v.json!);
   }
   const named = v.sched === "all" ? [...SCHEDULERS] : v.sched === "both" ? ["none", "mq-deadline"] : v.sched!.split(",").map((x) => x.trim());
   const scheds = [...new Set(named)].filter((x): x is Scheduler => (SCHEDULERS as readonly string[]).includes(x));
@@ -64,7 +64,7 @@ async function simulateBlkCommand(argv: string[]): Promise<number> {
   };
   const seed = int(v.seed!, "--seed", 0, 2 ** 32 - 1);
   if (v.trace !== undefined) {
-    const hz = int(v.hz ?? String(GUEST_HZ), "--hz", 1, 10_000);
+    const hz = int(v.hz ?? String(GUEST_HZ), "--hz", 8, 10_000);
     return simulateBlkTraceCommand(v.trace, { scheds, device: v.device ?? "kernel", dev: v.dev, plugUs: num(v["plug-us"]!, "--plug-us"), dispatchGaps: v["dispatch-gaps"]!, hz, tunables, kyber, seed, json: v.json! });
   }
   for (const o of ["dev", "hz"] as const) if (v[o] !== undefined) throw new UsageError(`--${o} applies to --trace only`);

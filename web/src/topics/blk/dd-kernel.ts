@@ -172,17 +172,22 @@ export interface DdReplay {
   sameReasons: number; // ... for the same reasons, with the same counters after
 }
 
-/**
- * The model decides at each of the kernel's dispatches from the kernel's own lists (the same
- * inserts at the same jiffies; after each decision, the kernel's choice and counters), so
- * every decision is judged on its own: a difference does not carry into the next.
- */
-export function replayDdDecisions(m: BlkModule, trace: BlkTrace, tun: DdTunables = traceTunables(trace), hz = GUEST_HZ, start: DdStart = DD_FRESH): DdReplay {
+/** What dd_replay() (wasm/src/blk/dd_replay.c) takes for a trace, as the u32 words it reads. */
+export interface DdReplayWords {
+  tun: number[]; // read_expire_ms write_expire_ms prio_aging_expire_ms writes_starved fifo_batch
+  start: number[]; // last_dir batching starved, then per prio and dir latest_pos low, high
+  rq: number[]; // 4 per request: sector low, high, write, dd prio
+  ev: number[]; // 4 per event: kind, request, jiffies, batching | starved << 16
+  kernel: DdChoice[]; // the kernel's decisions, one per dispatch event
+}
+
+/** A trace marshalled for dd_replay(): also what the trace harness's seeds are made of (wasm/fuzz/trace-seeds.ts). */
+export function ddReplayWords(trace: BlkTrace, tun: DdTunables = traceTunables(trace), hz = GUEST_HZ, start: DdStart = DD_FRESH): DdReplayWords {
   requireDd(trace);
   const reqs = trace.requests;
   const deadline = deadlines(trace, tun, hz);
-  const rqWords: number[] = [];
-  for (const r of reqs) rqWords.push(r.sector % 2 ** 32, Math.floor(r.sector / 2 ** 32), isWrite(r.op) ? 1 : 0, r.dd?.prio ?? 1);
+  const rq: number[] = [];
+  for (const r of reqs) rq.push(r.sector % 2 ** 32, Math.floor(r.sector / 2 ** 32), isWrite(r.op) ? 1 : 0, r.dd?.prio ?? 1);
   const ev: number[] = [];
   const kernel: DdChoice[] = [];
   for (const e of trace.sched) {
@@ -197,15 +202,33 @@ export function replayDdDecisions(m: BlkModule, trace: BlkTrace, tun: DdTunables
       kernel.push({ rq: e.rq, because: d.because, pick: d.pick, batching: d.batching, starved: d.starved });
     } else ev.push(2, e.rq, 0, 0);
   }
-  // jiffies are unsigned long in a 32-bit kernel: keep them as the u32 words they are
-  const tunPtr = allocU32(m, [tun.read_expire_ms, tun.write_expire_ms, tun.prio_aging_expire_ms, tun.writes_starved, tun.fifo_batch]);
-  const startPtr = allocU32(m, [start.lastDir, start.batching, start.starved, ...start.latestPos.flatMap((p) => p.flatMap((s) => [s % 2 ** 32, Math.floor(s / 2 ** 32)]))]);
-  const rqPtr = allocU32(m, rqWords);
+  return {
+    tun: [tun.read_expire_ms, tun.write_expire_ms, tun.prio_aging_expire_ms, tun.writes_starved, tun.fifo_batch],
+    // jiffies are unsigned long in a 32-bit kernel: keep them as the u32 words they are
+    start: [start.lastDir, start.batching, start.starved, ...start.latestPos.flatMap((p) => p.flatMap((s) => [s % 2 ** 32, Math.floor(s / 2 ** 32)]))],
+    rq,
+    ev,
+    kernel,
+  };
+}
+
+/**
+ * The model decides at each of the kernel's dispatches from the kernel's own lists (the same
+ * inserts at the same jiffies; after each decision, the kernel's choice and counters), so
+ * every decision is judged on its own: a difference does not carry into the next.
+ */
+export function replayDdDecisions(m: BlkModule, trace: BlkTrace, tun: DdTunables = traceTunables(trace), hz = GUEST_HZ, start: DdStart = DD_FRESH): DdReplay {
+  const w = ddReplayWords(trace, tun, hz, start);
+  const { ev, kernel } = w;
+  const tunPtr = allocU32(m, w.tun);
+  const startPtr = allocU32(m, w.start);
+  const rqPtr = allocU32(m, w.rq);
   const evPtr = allocU32(m, ev);
   const outPtr = m._fx_malloc(Math.max(1, kernel.length) * 5 * 4);
   try {
     if (!tunPtr || !startPtr || !rqPtr || !evPtr || !outPtr) throw new BlkTraceError("out of memory for the replay");
-    const n = m._fx_dd_replay(tunPtr, hz, startPtr, rqPtr, reqs.length, evPtr, ev.length / 4, outPtr);
+    const n = m._fx_dd_replay(tunPtr, hz, startPtr, rqPtr, w.rq.length / 4, evPtr, ev.length / 4, outPtr);
+    if (n < 0) throw new BlkTraceError("the trace's block events cannot be replayed: a request inserted twice, or dispatched while not queued");
     if (n !== kernel.length) throw new BlkTraceError(`the replay stopped after ${n} of ${kernel.length} decisions`);
     const out = m.HEAPU32.slice(outPtr >>> 2, (outPtr >>> 2) + 5 * n);
     const verdicts = kernel.map((k, i): DdVerdict => {

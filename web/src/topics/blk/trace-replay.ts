@@ -39,20 +39,22 @@ export function pluggedOf(requests: TraceRequest[], plugUs: number): number[] {
   });
 }
 
-/**
- * Replays a trace's requests (one device) through the model: each arrives when the kernel
- * saw it arrive, relative to the first, whatever the model's device has done by then. The
- * device is a model (DEVICES, measuredDevice()) or "kernel": measuredDevice()'s tags, and each
- * request served in the time the kernel measured for it (issue -> complete), in whatever order
- * the model's scheduler dispatches it (measuredDevice()'s time for one the trace never saw complete).
- * The rows are in the trace's request order; insert_us is the arrival, from the first at 0.
- */
-export function simulateBlkTrace(m: BlkModule, trace: BlkTrace, sched: Scheduler, device: BlkDevice | "kernel", tun: TraceTunables = {}): BlkResult {
+/** What fx_blk_new_trace() (wasm/src/blk/exports.c) takes for a trace, one array per field; also the trace harness's seeds (wasm/fuzz/trace-seeds.ts). */
+export interface BlkTraceWords {
+  device: BlkDevice;
+  arrivalNs: number[]; // from the first arrival at 0
+  sector: number[];
+  serviceNs: number[]; // 0: the device model's
+  sectors: number[];
+  op: number[];
+  ioprioClass: number[];
+  plugged: number[];
+}
+
+export function blkTraceWords(trace: BlkTrace, device: BlkDevice | "kernel", tun: TraceTunables = {}): BlkTraceWords {
   if (trace.devices.length > 1) throw new BlkError(`the trace holds requests on ${trace.devices.join(" and ")}: replay one device (onDevice)`);
   const rqs = trace.requests;
   if (!rqs.length) throw new BlkError("the trace has no requests to replay");
-  const t = tun.tunables ?? DD_DEFAULTS;
-  const k = tun.kyber ?? KYBER_DEFAULTS;
   const d = device === "kernel" ? measuredDevice(trace) : device;
   if (tun.dispatchGaps && device !== "kernel") throw new BlkError("dispatch gaps are added to the kernel's own service times: use the \"kernel\" device");
   const gap = new Map<number, number>();
@@ -66,24 +68,46 @@ export function simulateBlkTrace(m: BlkModule, trace: BlkTrace, sched: Scheduler
     return us === null ? 0 : Math.max(1, Math.round((us + (gap.get(i) ?? 0)) * 1000));
   });
   const t0 = rqs[0].arrivalUs;
-  const plugged = pluggedOf(rqs, tun.plugUs ?? 0);
+  return {
+    device: d,
+    arrivalNs: rqs.map((r) => Math.round((r.arrivalUs - t0) * 1000)),
+    sector: rqs.map((r) => r.sector),
+    serviceNs: service,
+    sectors: rqs.map((r) => r.sectors),
+    op: rqs.map((r) => r.op),
+    ioprioClass: rqs.map((r) => r.ioprioClass),
+    plugged: pluggedOf(rqs, tun.plugUs ?? 0),
+  };
+}
+
+/**
+ * Replays a trace's requests (one device) through the model: each arrives when the kernel
+ * saw it arrive, relative to the first, whatever the model's device has done by then. The
+ * device is a model (DEVICES, measuredDevice()) or "kernel": measuredDevice()'s tags, and each
+ * request served in the time the kernel measured for it (issue -> complete), in whatever order
+ * the model's scheduler dispatches it (measuredDevice()'s time for one the trace never saw complete).
+ * The rows are in the trace's request order; insert_us is the arrival, from the first at 0.
+ */
+export function simulateBlkTrace(m: BlkModule, trace: BlkTrace, sched: Scheduler, device: BlkDevice | "kernel", tun: TraceTunables = {}): BlkResult {
+  const w = blkTraceWords(trace, device, tun);
   const f64 = (xs: number[]) => {
     const p = m._fx_malloc(xs.length * 8);
     m.HEAPF64.set(xs, p >>> 3);
     return p;
   };
   const bufs: [number, number, number, number, number, number, number, number, number] = [
-    allocTunables(m, t, k),
-    allocDevice(m, d),
-    f64(rqs.map((r) => Math.round((r.arrivalUs - t0) * 1000))),
-    f64(rqs.map((r) => r.sector)),
-    f64(service),
-    allocU32(m, rqs.map((r) => r.sectors)),
-    allocU32(m, rqs.map((r) => r.op)),
-    allocU32(m, rqs.map((r) => r.ioprioClass)),
-    allocU32(m, plugged),
+    allocTunables(m, tun.tunables ?? DD_DEFAULTS, tun.kyber ?? KYBER_DEFAULTS),
+    allocDevice(m, w.device),
+    f64(w.arrivalNs),
+    f64(w.sector),
+    f64(w.serviceNs),
+    allocU32(m, w.sectors),
+    allocU32(m, w.op),
+    allocU32(m, w.ioprioClass),
+    allocU32(m, w.plugged),
   ];
-  const sim = m._fx_blk_new_trace(SCHED_CODE[sched], ...bufs, rqs.length, tun.hz ?? GUEST_HZ, tun.seed ?? 1);
+  const n = w.op.length;
+  const sim = m._fx_blk_new_trace(SCHED_CODE[sched], ...bufs, n, tun.hz ?? GUEST_HZ, tun.seed ?? 1);
   for (const b of bufs) m._fx_free(b);
   if (!sim) throw new BlkError("the trace was refused: a device without tags or channels, or a request the model cannot take");
   try {
