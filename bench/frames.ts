@@ -1,16 +1,7 @@
 // The views' frame times in Chromium: builds the page, serves it, opens #/bench/frames
 // (web/src/topics/exfat/BenchFrames.tsx) headless and reads what it measured.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { preview } from "vite";
-import { chromium } from "playwright-core";
+import { withBuiltSite } from "./site";
 import type { FrameStats } from "../web/src/topics/exfat/BenchFrames";
-
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const CONFIG = `${REPO}web/vite.config.ts`;
 
 /** rAF intervals over `ms` in the page as it is: what a learner feels while it works. */
 const INTERVALS = (ms: number) => `new Promise((resolve) => {
@@ -25,38 +16,23 @@ export interface VmResponsiveness {
 }
 
 export async function frameStats(): Promise<{ cells: FrameStats; bitmap: FrameStats; vm: VmResponsiveness }> {
-  execFileSync("npx", ["vite", "build", "--config", CONFIG, "--logLevel", "error"], { cwd: REPO, stdio: "inherit" });
-  const server = await preview({ configFile: CONFIG, preview: { host: "127.0.0.1", port: 0, strictPort: false }, logLevel: "error" });
-  const profile = mkdtempSync(join(tmpdir(), "fslab-bench-"));
-  try {
-    const ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: "/usr/bin/chromium",
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-      args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-    });
-    try {
-      const page = ctx.pages()[0] ?? (await ctx.newPage());
-      await page.goto(`${server.resolvedUrls!.local[0]}#/bench/frames`);
-      await page.waitForFunction(() => (window as any).__frameBench?.bitmap || (window as any).__frameBench?.error, null, { timeout: 180_000 });
-      const r = await page.evaluate(() => (window as any).__frameBench);
-      if (r.error) throw new Error(`the frame benchmark failed in the page: ${r.error}`);
-      // the page beside a running VM: v86 runs on the main thread, in slices
-      await page.goto(`${server.resolvedUrls!.local[0]}#/lab/exfat-discard`);
-      await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
-      const idle = (await page.evaluate(INTERVALS(3000))) as number[];
-      await page.getByTestId("vm-terminal").click();
-      await page.keyboard.type("while :; do :; done\n");
-      await page.waitForTimeout(500);
-      const busy = (await page.evaluate(INTERVALS(3000))) as number[];
-      return { ...r, vm: { idle, busy } };
-    } finally {
-      await ctx.close();
-    }
-  } finally {
-    rmSync(profile, { recursive: true, force: true });
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
-  }
+  return withBuiltSite(async ({ base, browser }) => {
+    const ctx = await browser();
+    const page = ctx.pages()[0] ?? (await ctx.newPage());
+    await page.goto(`${base}#/bench/frames`);
+    await page.waitForFunction(() => (window as any).__frameBench?.bitmap || (window as any).__frameBench?.error, null, { timeout: 180_000 });
+    const r = await page.evaluate(() => (window as any).__frameBench);
+    if (r.error) throw new Error(`the frame benchmark failed in the page: ${r.error}`);
+    // the page beside a running VM: v86 runs on the main thread, in slices
+    await page.goto(`${base}#/lab/exfat-discard`);
+    await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
+    const idle = (await page.evaluate(INTERVALS(3000))) as number[];
+    await page.getByTestId("vm-terminal").click();
+    await page.keyboard.type("while :; do :; done\n");
+    await page.waitForTimeout(500);
+    const busy = (await page.evaluate(INTERVALS(3000))) as number[];
+    return { ...r, vm: { idle, busy } };
+  });
 }
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];

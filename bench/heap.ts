@@ -3,17 +3,9 @@
 // the guest runs `load` again and again; the page's JS heap after a forced garbage collection,
 // once a minute. The streamed events live in a bounded buffer (web/src/shared/live-buffer.ts):
 // once its cap is reached the heap should stop growing.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { preview } from "vite";
-import { chromium } from "playwright-core";
+import { readFileSync } from "node:fs";
+import { REPO, withBuiltSite } from "./site";
 import { parseLab } from "../web/src/labs/lab-format";
-
-const REPO = fileURLToPath(new URL("..", import.meta.url));
-const CONFIG = `${REPO}web/vite.config.ts`;
 
 export interface HeapSample {
   minute: number;
@@ -34,52 +26,37 @@ function solution(n: number): string {
 }
 
 export async function heapOverTime(minutes: number, onSample: (s: HeapSample) => void): Promise<HeapSample[]> {
-  execFileSync("npx", ["vite", "build", "--config", CONFIG, "--logLevel", "error"], { cwd: REPO, stdio: "inherit" });
-  const server = await preview({ configFile: CONFIG, preview: { host: "127.0.0.1", port: 0, strictPort: false }, logLevel: "error" });
-  const profile = mkdtempSync(join(tmpdir(), "fslab-bench-"));
   const out: HeapSample[] = [];
-  try {
-    const ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: "/usr/bin/chromium",
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-      args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-    });
-    try {
-      const page = ctx.pages()[0] ?? (await ctx.newPage());
-      const cdp = await ctx.newCDPSession(page);
-      await page.goto(`${server.resolvedUrls!.local[0]}#/lab/mq-deadline`);
-      await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
-      const type = async (text: string) => {
-        await page.getByTestId("vm-terminal").click();
-        await page.keyboard.type(text.endsWith("\n") ? text : text + "\n");
-      };
-      await type(solution(0)); // the slow disk with mq-deadline
-      await page.waitForTimeout(3000);
-      await type(solution(1)); // the stream: block events and dd_dispatch_request
-      await page.waitForTimeout(3000);
-      await type("while :; do load > /dev/null; done");
-      const sample = async (minute: number) => {
-        await cdp.send("HeapProfiler.collectGarbage");
-        const { usedSize } = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
-        const loads = Number((await page.locator('[data-testid="kernel-deadline-live"] select[aria-label="run"] option').count()) || 0);
-        const note = page.getByTestId("live-dropped");
-        const dropped = (await note.count()) ? await note.textContent() : null;
-        const s = { minute, heap: usedSize, loads, dropped: dropped && dropped.trim() };
-        out.push(s);
-        onSample(s);
-      };
-      await sample(0);
-      for (let m = 1; m <= minutes; m++) {
-        await page.waitForTimeout(60_000);
-        await sample(m);
-      }
-    } finally {
-      await ctx.close();
+  await withBuiltSite(async ({ base, browser }) => {
+    const ctx = await browser();
+    const page = ctx.pages()[0] ?? (await ctx.newPage());
+    const cdp = await ctx.newCDPSession(page);
+    await page.goto(`${base}#/lab/mq-deadline`);
+    await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
+    const type = async (text: string) => {
+      await page.getByTestId("vm-terminal").click();
+      await page.keyboard.type(text.endsWith("\n") ? text : text + "\n");
+    };
+    await type(solution(0)); // the slow disk with mq-deadline
+    await page.waitForTimeout(3000);
+    await type(solution(1)); // the stream: block events and dd_dispatch_request
+    await page.waitForTimeout(3000);
+    await type("while :; do load > /dev/null; done");
+    const sample = async (minute: number) => {
+      await cdp.send("HeapProfiler.collectGarbage");
+      const { usedSize } = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
+      const loads = Number((await page.locator('[data-testid="kernel-deadline-live"] select[aria-label="run"] option').count()) || 0);
+      const note = page.getByTestId("live-dropped");
+      const dropped = (await note.count()) ? await note.textContent() : null;
+      const s = { minute, heap: usedSize, loads, dropped: dropped && dropped.trim() };
+      out.push(s);
+      onSample(s);
+    };
+    await sample(0);
+    for (let m = 1; m <= minutes; m++) {
+      await page.waitForTimeout(60_000);
+      await sample(m);
     }
-  } finally {
-    rmSync(profile, { recursive: true, force: true });
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
-  }
+  });
   return out;
 }

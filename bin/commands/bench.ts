@@ -5,6 +5,7 @@
 //   4. the views' frame times in Chromium: 65,536 animated cells, a 2^24-bit bitmap
 //   5. the guest's cold boot and saved-state restore to a shell prompt in Node
 //   6. the lab page's JS heap over 10 minutes of the busiest stream (FSLAB_BENCH_HEAP_MINUTES)
+//   7. what the pages fetch and how long a lab page takes to a prompt that answers, in Chromium
 import { UsageError } from "../../web/src/shared/cli-args";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -15,12 +16,16 @@ import { BLK_CASE, wasmBlkRunMs } from "../../bench/blk-dispatch";
 import { fxmarkUnlink } from "../../web/src/topics/f2fs/fxmark";
 import { frameStats, describe, describeVm } from "../../bench/frames";
 import { heapOverTime } from "../../bench/heap";
+import { pageLoads, sumBytes, type LabStart } from "../../bench/page-load";
 
 const WASM_DIR = fileURLToPath(new URL("../../wasm/", import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms: number) => (ms < 10 ? `${ms.toFixed(3)} ms` : `${ms.toFixed(1)} ms`);
 
-const PARTS = ["exfat", "blk", "f2fs", "frames", "vm", "heap"];
+const PARTS = ["exfat", "blk", "f2fs", "frames", "vm", "heap", "page"];
+const kb = (b: number) => `${(b / 1000).toFixed(0)} KB`;
+const mbytes = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
+const goal = (ok: boolean, text: string) => `(goal: ${text}${ok ? ", met" : ", NOT met"})`;
 
 export async function bench(args: string[]): Promise<number> {
   const only = args[0];
@@ -93,6 +98,30 @@ export async function bench(args: string[]): Promise<number> {
       const what = cold ? "cold boot to a shell prompt" : "restore of the saved state to a prompt";
       console.log(`guest ${what} in Node (v86): ${times.map((t) => (t / 1000).toFixed(2) + " s").join(", ")}`);
     }
+  }
+  if (!only || only === "page") {
+    const r = await pageLoads();
+    console.log("Pages in Chromium (headless), built site from a plain static server (no compression), an empty cache per page:");
+    for (const p of r.pages) {
+      const what = p.route === "#/" ? "home page" : `playground ${p.route}`;
+      const gz = sumBytes(p.js, "gzip");
+      const limit = p.route === "#/" ? 120e3 : 250e3;
+      const vm = p.v86 || p.xterm ? `; loads ${[p.v86 && "v86", p.xterm && "xterm.js"].filter(Boolean).join(" and ")} (goal: neither)` : "";
+      console.log(`  ${what.padEnd(30)} JavaScript ${kb(sumBytes(p.js)).padStart(8)}, ${kb(gz).padStart(7)} gzip in ${p.js.length} files ${goal(gz <= limit, `at most ${kb(limit)} gzip`)}${vm}`);
+    }
+    const l = r.lab;
+    const all = [...l.bytes.js, ...l.bytes.other];
+    const by = (re: RegExp) => sumBytes(all.filter((f) => re.test(f.url)));
+    const total = sumBytes(all);
+    console.log(
+      `  lab page ${l.route}: ${mbytes(total)} over the wire before its prompt answers ${goal(total <= 5e6, "at most 5 MB")}: ` +
+        `saved state ${mbytes(by(/state\.bin/))}, wasm ${mbytes(by(/\.wasm$/))}, JavaScript ${mbytes(sumBytes(l.bytes.js))}, other ${mbytes(total - by(/state\.bin|\.wasm$/) - sumBytes(l.bytes.js))}`,
+    );
+    const split = (s: LabStart) =>
+      `scripts loaded ${s.jsDone.toFixed(0)}, VM starts ${s.boot.toFixed(0)}, state downloaded in ${s.stateDownload.toFixed(0)} and wasm in ${s.wasmDownload.toFixed(0)}, ` +
+      `machine built and restored (wasm compile, zstd, restore) at ${s.loaded.toFixed(0)}, running ${s.started.toFixed(0)}, prompt ${s.prompt.toFixed(0)}, answered ${s.answered.toFixed(0)} ms`;
+    console.log(`  first visit: ${split(l.first)}`);
+    console.log(`  warm cache:  ${split(l.warm)} ${goal(l.warm.answered <= 500, "a prompt answering within 500 ms")}`);
   }
   if (!only || only === "heap") {
     const minutes = Number(process.env.FSLAB_BENCH_HEAP_MINUTES ?? 10);

@@ -1,0 +1,145 @@
+// What a learner's browser fetches and waits for (npm run bench page): the built site from a
+// plain static server (Vite's preview: no compression), Debian's Chromium, a fresh profile per
+// page so every byte is counted once:
+//   - the home page and each playground: JavaScript over the wire and gzipped (what a server
+//     that compresses would send), and whether v86 or xterm.js came with it;
+//   - a lab page: every byte before a prompt that answers a command, by kind, then the time
+//     from navigation to that answer on a first visit and again with a warm HTTP cache, split
+//     by the page's own marks (web/src/vm/vm-host.ts: fslab:vm-boot, -loaded, -started,
+//     -prompt) and the resources' timings (the saved state's and v86's wasm download).
+import { gzipSync } from "node:zlib";
+import type { Page } from "playwright-core";
+import { loadTopics } from "../web/src/topics/node-index";
+import { withBuiltSite } from "./site";
+
+export interface Fetched {
+  url: string;
+  bytes: number;
+  gzip: number; // JavaScript only: what gzip -6 makes of it
+}
+
+export interface PageBytes {
+  route: string;
+  js: Fetched[];
+  other: Fetched[];
+  v86: boolean; // the emulator's JavaScript came with the page
+  xterm: boolean;
+}
+
+export interface LabStart {
+  /** ms from navigation: the page's marks and the answer to the first command */
+  boot: number;
+  loaded: number;
+  started: number;
+  prompt: number;
+  answered: number;
+  /** the saved state's and v86 wasm's download (responseEnd - startTime), ms; 0 from the cache */
+  stateDownload: number;
+  wasmDownload: number;
+  jsDone: number; // the last script's responseEnd
+}
+
+export interface PageLoadReport {
+  pages: PageBytes[];
+  lab: { route: string; bytes: PageBytes; first: LabStart; warm: LabStart };
+}
+
+const sum = (xs: Fetched[], k: "bytes" | "gzip" = "bytes") => xs.reduce((a, f) => a + f[k], 0);
+export { sum as sumBytes };
+
+/** Records what the page itself fetches (not its service worker's precache) while `go` opens `url`. */
+async function record(page: Page, url: string, go: () => Promise<void>): Promise<PageBytes> {
+  const js: Fetched[] = [];
+  const other: Fetched[] = [];
+  let v86 = false;
+  let xterm = false;
+  const pending: Promise<void>[] = [];
+  const onResponse = (r: import("playwright-core").Response) => {
+    pending.push(
+      (async () => {
+        if (r.status() >= 300 || r.fromServiceWorker()) return;
+        const body = await r.body().catch(() => null);
+        if (!body) return;
+        const path = new URL(r.url()).pathname;
+        if (/\.m?js$/.test(path)) {
+          const text = body.toString("latin1");
+          v86 ||= text.includes("virtio-balloon");
+          xterm ||= text.includes("xterm-helper-textarea");
+          js.push({ url: path, bytes: body.length, gzip: gzipSync(body).length });
+        } else other.push({ url: path, bytes: body.length, gzip: 0 });
+      })(),
+    );
+  };
+  page.on("response", onResponse);
+  await go();
+  await page.waitForTimeout(500);
+  page.off("response", onResponse);
+  await Promise.all(pending);
+  return { route: new URL(url).hash, js, other, v86, xterm };
+}
+
+/** From navigation to a prompt that has answered `echo $((6 * 7))`, with the page's marks. */
+async function labStart(page: Page, url: string): Promise<LabStart> {
+  await page.goto(url);
+  await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
+  // typed through xterm.js, as keys would be, without the harness's per-key delays
+  await page.evaluate(() => (window as any).__fslabTerminal.input("echo fslab-$((6 * 7))\r", true));
+  const answered = (await (
+    await page.waitForFunction(
+      () => {
+        const b = (window as any).__fslabTerminal.buffer.active;
+        for (let i = 0; i < b.length; i++) if (b.getLine(i)?.translateToString(true) === "fslab-42") return performance.now();
+        return 0;
+      },
+      null,
+      { polling: 10, timeout: 30_000 },
+    )
+  ).jsonValue()) as number;
+  // a string, not a function: tsx would wrap the inner arrows in a helper the page lacks
+  return page.evaluate(`(() => {
+    const mark = (n) => performance.getEntriesByName("fslab:vm-" + n).at(-1)?.startTime ?? NaN;
+    const res = performance.getEntriesByType("resource");
+    const dl = (re) => {
+      const r = res.filter((e) => re.test(e.name)).at(-1);
+      return r ? r.responseEnd - r.startTime : NaN;
+    };
+    return {
+      boot: mark("boot"),
+      loaded: mark("loaded"),
+      started: mark("started"),
+      prompt: mark("prompt"),
+      answered: ${answered},
+      stateDownload: dl(/state\\.bin/),
+      wasmDownload: dl(/\\.wasm(\\?|$)/),
+      jsDone: Math.max(0, ...res.filter((e) => /\\.js(\\?|$)/.test(e.name)).map((e) => e.responseEnd)),
+    };
+  })()`) as Promise<LabStart>;
+}
+
+export async function pageLoads(lab = "exfat-discard"): Promise<PageLoadReport> {
+  const topics = await loadTopics();
+  const routes = ["#/", ...topics.flatMap((t) => t.playgrounds.map((p) => `#/play/${p.route}`))];
+  return withBuiltSite(async ({ base, browser }) => {
+    const pages: PageBytes[] = [];
+    for (const route of routes) {
+      const ctx = await browser();
+      const page = ctx.pages()[0] ?? (await ctx.newPage());
+      const url = `${base}${route}`;
+      pages.push(await record(page, url, () => page.goto(url, { waitUntil: "networkidle" }).then(() => undefined)));
+      await ctx.close();
+    }
+    const ctx = await browser();
+    const page = ctx.pages()[0] ?? (await ctx.newPage());
+    const url = `${base}#/lab/${lab}`;
+    let first: LabStart | null = null;
+    const bytes = await record(page, url, async () => {
+      first = await labStart(page, url).catch((e) => {
+        throw new Error(`the lab page did not answer a command: ${e}`);
+      });
+    });
+    // the same page again in the same browser: its HTTP cache (and service worker) warm
+    await page.goto("about:blank");
+    const warm = await labStart(page, url);
+    return { pages, lab: { route: `#/lab/${lab}`, bytes, first: first!, warm } };
+  });
+}
