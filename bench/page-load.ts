@@ -32,6 +32,7 @@ export interface LabStart {
   loaded: number;
   started: number;
   prompt: number;
+  typed: number; // when the harness typed the command, as soon as the page said it was ready
   answered: number;
   /** the saved state's and v86 wasm's download (responseEnd - startTime), ms; 0 from the cache */
   stateDownload: number;
@@ -83,7 +84,7 @@ async function labStart(page: Page, url: string): Promise<LabStart> {
   await page.goto(url);
   await page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
   // typed through xterm.js, as keys would be, without the harness's per-key delays
-  await page.evaluate(() => (window as any).__fslabTerminal.input("echo fslab-$((6 * 7))\r", true));
+  const typed = (await page.evaluate(`(() => { window.__fslabTerminal.input("echo fslab-$((6 * 7))\\r", true); return performance.now(); })()`)) as number;
   const answered = (await (
     await page.waitForFunction(
       () => {
@@ -108,6 +109,7 @@ async function labStart(page: Page, url: string): Promise<LabStart> {
       loaded: mark("loaded"),
       started: mark("started"),
       prompt: mark("prompt"),
+      typed: ${typed},
       answered: ${answered},
       stateDownload: dl(/state\\.bin/),
       wasmDownload: dl(/\\.wasm(\\?|$)/),

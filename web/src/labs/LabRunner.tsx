@@ -89,10 +89,13 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
       const t0 = performance.now();
       const takenAt = Date.now(); // when the machine was in this state, not when the store finished
       const state = await vm.saveState(); // now: the machine as it is at this moment
+      performance.measure("fslab:snapshot-save", { start: t0 }); // for npm run bench page
       // compressed and stored one after another, in the order taken, so an older snapshot that
       // takes longer never lands over a newer one
       const stored = storing.current.then(async () => {
+        const t1 = performance.now();
         const gz = await gzip(state);
+        performance.measure("fslab:snapshot-gzip", { start: t1 });
         const ms = performance.now() - t0;
         if (kind === "step") stepSnap.current = { step: at, gz };
         setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength }));

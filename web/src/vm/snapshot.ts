@@ -1,9 +1,13 @@
 // Snapshots of the page's machine: v86's save_state(), gzipped with the browser's own
-// CompressionStream (a saved guest is mostly zeroed pages: 39 MiB raw to ~15 MB), and what
+// CompressionStream in a worker (a saved guest is mostly zeroed pages: 39 MiB raw to ~15 MB), and what
 // a snapshot must match to be restored here.
 import manifest from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { GUEST } from "./guest";
+import { spawnWorker } from "../shared/site";
+import { workerClient, type WorkerClient } from "../shared/worker-protocol";
+import type { GzipWorker } from "./gzip.worker";
+import gzipWorkerUrl from "./gzip.worker.ts?worker&url";
 
 const outputs = manifest.outputs as Record<string, { sha256: string }>;
 
@@ -27,8 +31,12 @@ export function snapshotMismatch(s: SnapshotFit): string | null {
   return null;
 }
 
+let gzipper: WorkerClient<GzipWorker> | null = null;
+
+/** A saved machine gzipped in a worker (gzip.worker.ts): the guest keeps running meanwhile. */
 export async function gzip(state: ArrayBuffer): Promise<Blob> {
-  return new Response(new Blob([state]).stream().pipeThrough(new CompressionStream("gzip"))).blob();
+  gzipper ??= workerClient<GzipWorker>(spawnWorker(gzipWorkerUrl), "snapshot");
+  return gzipper.gzip(state);
 }
 
 export async function gunzip(gz: Blob): Promise<ArrayBuffer> {
