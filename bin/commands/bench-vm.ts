@@ -2,6 +2,7 @@
 // guest (restored from the saved state), printed as tables beside the published numbers.
 // v86 is an emulator on one CPU: compare shapes and ratios, not absolute times.
 import { NodeVm } from "../../web/src/vm/node-vm";
+import { UsageError } from "../../web/src/shared/cli-args";
 
 type Row = Record<string, any>;
 
@@ -30,7 +31,15 @@ function table(title: string, head: string[], rows: (string | number)[][]): void
 
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : "-");
 
+// what `fslab bench-vm [scenario...]` can run, in order
+export const BENCH_VM_SCENARIOS = ["exfat-discard", "exfat-empty-hint", "ext4-dd", "f2fs-clue", "blk-fio"];
+
 export async function benchVm(args: string[]): Promise<number> {
+  // refused before the guest boots: a misspelt scenario would otherwise boot it, run nothing
+  // and exit 0
+  const bad = args.find((a) => !BENCH_VM_SCENARIOS.includes(a));
+  if (bad !== undefined)
+    throw new UsageError(`${bad.startsWith("-") ? "unknown option" : "no scenario"} ${JSON.stringify(bad)} (${BENCH_VM_SCENARIOS.join(", ")})`);
   const only = new Set(args);
   const want = (s: string) => only.size === 0 || only.has(s);
   const vm = new NodeVm();

@@ -5,13 +5,14 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
+// each test spawns the CLI (tsx compiles it on start): seconds each on a busy 2-core machine
 const fslab = (...args: string[]) => {
   const r = spawnSync(process.execPath, [`${repo}bin/fslab.mjs`, ...args], { encoding: "utf8", cwd: repo });
   return { status: r.status, out: r.stdout, err: r.stderr };
 };
 const DD_TRACE = "web/src/topics/blk/traces/blk-nullb-dd.trace.gz";
 
-describe("fslab simulate vfat", () => {
+describe("fslab simulate vfat", { timeout: 60_000 }, () => {
   it("writes seed 003's three outcomes for ＳＪＩＳ, and the ~N tails a sequence of names gets", () => {
     const r = fslab("simulate", "vfat", "--json", "ＳＪＩＳ", "longname1.txt", "longname2.txt");
     expect(r.status).toBe(0);
@@ -32,7 +33,7 @@ describe("fslab simulate vfat", () => {
   });
 });
 
-describe("fslab simulate blk --trace --decisions", () => {
+describe("fslab simulate blk --trace --decisions", { timeout: 60_000 }, () => {
   it("judges each of the kernel's mq-deadline decisions by the model, with the trace's tunables", () => {
     const r = fslab("simulate", "blk", "--trace", DD_TRACE, "--decisions", "--json");
     expect(r.status).toBe(0);
@@ -56,7 +57,7 @@ describe("fslab simulate blk --trace --decisions", () => {
   });
 });
 
-describe("bad arguments", () => {
+describe("bad arguments", { timeout: 60_000 }, () => {
   // each: the arguments, and what the one line on stderr must say; then the usage follows, exit 2
   it.each([
     [[], /^fslab: no command given/, /^usage:/],
@@ -75,12 +76,23 @@ describe("bad arguments", () => {
     [["vm", "--fast", "--", "true"], /^fslab vm: unknown option --fast/, /^usage: fslab vm /],
     [["vm"], /^fslab vm: no command/, /^usage: fslab vm /],
     [["bench", "disk"], /^fslab bench: no benchmark "disk"/, /^usage: fslab bench /],
+    // refused before the guest boots (it once booted, ran nothing and exited 0)
+    [["bench-vm", "exfat-discrad"], /^fslab bench-vm: no scenario "exfat-discrad" \(exfat-discard, /, /^usage:/],
+    [["bench-vm", "--all"], /^fslab bench-vm: unknown option "--all"/, /^usage:/],
+    [["labs", "check", "labs", "more"], /^fslab labs: labs check takes one folder, not 2/, /^usage:/],
+    [["labs", "check", "--strict"], /^fslab labs: labs check: unknown option --strict/, /^usage:/],
   ])("fslab %j: exit 2, what was wrong, then the usage", (args, first, second) => {
     const r = fslab(...(args as string[]));
     expect(r.status).toBe(2);
     const lines = r.err.split("\n");
     expect(lines[0]).toMatch(first);
     expect(lines[1]).toMatch(second);
+  });
+
+  it("a progress file or folder that is not there: exit 1 and one line", () => {
+    const r = fslab("labs", "report", "/no/such/progress.json");
+    expect(r.status).toBe(1);
+    expect(r.err.trim().split("\n")).toEqual(["fslab labs report: no file or folder /no/such/progress.json"]);
   });
 
   it("an image that is not there, or a directory: exit 1 and one line", () => {
@@ -99,7 +111,7 @@ describe("bad arguments", () => {
   });
 });
 
-describe("fslab inspect on a damaged image", () => {
+describe("fslab inspect on a damaged image", { timeout: 60_000 }, () => {
   it("prints what it can read, names the damage in one line on stderr, and exits 4 (as fsck does)", async () => {
     const { gunzipSync } = await import("node:zlib");
     const { readFileSync, writeFileSync, mkdtempSync } = await import("node:fs");

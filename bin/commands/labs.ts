@@ -53,7 +53,11 @@ export async function labsReport(args: string[]): Promise<number> {
   if (!paths.length) throw new UsageError("labs report needs progress files or folders of them");
   const files: string[] = [];
   for (const p of paths) {
-    if (!existsSync(p)) throw new UsageError(`labs report: no file or folder ${p}`);
+    if (!existsSync(p)) {
+      // a path that is not there is a failed run (exit 1, one line), as for fslab inspect
+      console.error(`fslab labs report: no file or folder ${p}`);
+      return 1;
+    }
     if (statSync(p).isDirectory()) files.push(...readdirSync(p).filter((f) => f.endsWith(".json")).sort().map((f) => join(p, f)));
     else files.push(p);
   }

@@ -34,7 +34,11 @@ try {
   if (cmd === "vm") code = await vmCommand(args);
   else if (cmd === "inspect") code = await inspectCommand(args);
   else if (cmd === "simulate") code = await simulateCommand(args);
-  else if (cmd === "labs" && args[0] === "check") code = await labsCheck(args[1]);
+  else if (cmd === "labs" && args[0] === "check") {
+    if (args.length > 2) throw new UsageError(`labs check takes one folder, not ${args.length - 1}`);
+    if (args[1]?.startsWith("-")) throw new UsageError(`labs check: unknown option ${args[1]}`);
+    code = await labsCheck(args[1]);
+  }
   else if (cmd === "labs" && args[0] === "report") code = await labsReport(args.slice(1));
   else if (cmd === "labs" && args[0] === "index") code = await labsIndex(args.slice(1));
   else if (cmd === "labs" && args[0] === "test") code = await labsTest(args.slice(1));
