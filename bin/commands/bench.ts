@@ -17,12 +17,13 @@ import { fxmarkUnlink } from "../../web/src/topics/f2fs/fxmark";
 import { frameStats, describe, describeVm } from "../../bench/frames";
 import { heapOverTime } from "../../bench/heap";
 import { pageLoads, sumBytes, type LabStart } from "../../bench/page-load";
+import { snapshotCosts } from "../../bench/snapshots";
 
 const WASM_DIR = fileURLToPath(new URL("../../wasm/", import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms: number) => (ms < 10 ? `${ms.toFixed(3)} ms` : `${ms.toFixed(1)} ms`);
 
-const PARTS = ["exfat", "blk", "f2fs", "frames", "vm", "heap", "page"];
+const PARTS = ["exfat", "blk", "f2fs", "frames", "vm", "heap", "page", "snapshots"];
 const kb = (b: number) => `${(b / 1000).toFixed(0)} KB`;
 const mbytes = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
 const goal = (ok: boolean, text: string) => `(goal: ${text}${ok ? ", met" : ", NOT met"})`;
@@ -122,6 +123,20 @@ export async function bench(args: string[]): Promise<number> {
       `machine built and restored (wasm compile, zstd, restore) at ${s.loaded.toFixed(0)}, running ${s.started.toFixed(0)}, prompt ${s.prompt.toFixed(0)}, a command typed at ${s.typed.toFixed(0)} answered at ${s.answered.toFixed(0)} ms`;
     console.log(`  first visit: ${split(l.first)}`);
     console.log(`  warm cache:  ${split(l.warm)} ${goal(l.warm.answered <= 500, "a prompt answering within 500 ms")}`);
+  }
+  if (!only || only === "snapshots") {
+    const xs = await snapshotCosts();
+    const mib = (b: number) => `${(b / 2 ** 20).toFixed(1)} MiB`;
+    console.log("A lab's machine kept as step 2 begins and put back by \"Reset this step\", in Chromium (headless):");
+    for (const x of xs) {
+      console.log(
+        `  ${x.lab.padEnd(14)} kept: save_state ${x.saveMs.toFixed(0)} ms ${goal(x.saveMs <= 500, "at most 500 ms")}, then gzip in a worker ${x.gzipMs.toFixed(0)} ms; ` +
+          `${mib(x.rawBytes)} raw, stored ${mib(x.storedBytes)} ${goal(x.storedBytes <= 8e6, "at most 8 MB")}`,
+      );
+      console.log(
+        `  ${"".padEnd(14)} reset: click to a command answered ${x.resetMs.toFixed(0)} ms ${goal(x.resetMs <= 500, "at most 500 ms")} (gunzip ${x.gunzipMs.toFixed(0)} ms, restore_state ${x.restoreMs.toFixed(0)} ms)`,
+      );
+    }
   }
   if (!only || only === "heap") {
     const minutes = Number(process.env.FSLAB_BENCH_HEAP_MINUTES ?? 10);

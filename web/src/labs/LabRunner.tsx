@@ -89,7 +89,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
       const t0 = performance.now();
       const takenAt = Date.now(); // when the machine was in this state, not when the store finished
       const state = await vm.saveState(); // now: the machine as it is at this moment
-      performance.measure("fslab:snapshot-save", { start: t0 }); // for npm run bench page
+      performance.measure("fslab:snapshot-save", { start: t0 }); // for npm run bench snapshots
       // compressed and stored one after another, in the order taken, so an older snapshot that
       // takes longer never lands over a newer one
       const stored = storing.current.then(async () => {
@@ -274,7 +274,12 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
       }
       if (!gz && after === "crash") return vm.restart();
       if (!gz) throw new Error("there is no snapshot of this step's start (the machine was not running when it opened)");
-      await vm.restoreState(await gunzip(gz), `The machine is back as it was when step ${n + 1} began.`);
+      const t1 = performance.now();
+      const state = await gunzip(gz);
+      performance.measure("fslab:snapshot-gunzip", { start: t1 }); // for npm run bench snapshots
+      const t2 = performance.now();
+      await vm.restoreState(state, `The machine is back as it was when step ${n + 1} began.`);
+      performance.measure("fslab:snapshot-restore", { start: t2 });
       setTiming((t) => ({ ...t, resetMs: performance.now() - t0 }));
       clearEvents();
       setOutcome(null);

@@ -1,0 +1,87 @@
+// What keeping and putting back a lab's machine costs in the page (npm run bench snapshots):
+// for each lab, step 1 taken as a learner takes it (its solution from the page's buttons),
+// then Next, which keeps the machine as step 2 begins (v86's save_state, gzipped in a worker,
+// stored in IndexedDB: web/src/labs/LabRunner.tsx), then "Reset this step" and a command typed
+// at once, answered by the restored shell. Times from the page's own measures
+// (fslab:snapshot-save, -gzip, -gunzip, -restore).
+import type { Page } from "playwright-core";
+import { withBuiltSite } from "./site";
+
+export interface SnapshotCost {
+  lab: string;
+  /** the step whose start was kept (0-based) */
+  step: number;
+  /** save_state on the page's thread, while the guest is paused for it, ms */
+  saveMs: number;
+  /** gzip in the worker, ms (the guest runs meanwhile) */
+  gzipMs: number;
+  rawBytes: number;
+  storedBytes: number;
+  /** "Reset this step": the click to a command's answer from the restored shell, ms */
+  resetMs: number;
+  gunzipMs: number;
+  restoreMs: number;
+}
+
+const measure = (page: Page, name: string) =>
+  page.evaluate(`performance.getEntriesByName(${JSON.stringify(name)}).at(0)?.duration ?? NaN`) as Promise<number>;
+
+async function runStep(page: Page): Promise<void> {
+  const open = page.locator('.lab-runner [data-testid="predict"][data-answered="0"]');
+  while (await open.count()) await open.first().getByRole("button", { name: "No guess" }).click();
+  await page.getByRole("button", { name: "Show the solution" }).click();
+  const buttons = page.locator('[data-testid="solution"] button');
+  for (let k = 0; k < (await buttons.count()); k++) {
+    await buttons.nth(k).click();
+    // the button reads "Running…" until the shell is back at its prompt
+    for (let t = 0; (await buttons.nth(k).textContent()) === "Running…"; t += 200) {
+      if (t > 240_000) throw new Error(`${await buttons.nth(k).textContent()}: still running after 4 min`);
+      await page.waitForTimeout(200);
+    }
+  }
+  await page.waitForSelector('[data-testid="check-status"][data-state="passed"]', { timeout: 120_000 });
+}
+
+/** When (performance.now() in the page) the shell answered a command typed through xterm.js at once. */
+async function answeredAt(page: Page, token: string): Promise<number> {
+  await page.evaluate(`window.__fslabTerminal.input("echo ${token}-$((6 * 7))\\r", true)`);
+  const h = await page.waitForFunction(
+    (want) => {
+      const b = (window as any).__fslabTerminal.buffer.active;
+      for (let i = 0; i < b.length; i++) if (b.getLine(i)?.translateToString(true) === want) return performance.now();
+      return 0;
+    },
+    `${token}-42`,
+    { polling: 10, timeout: 30_000 },
+  );
+  return (await h.jsonValue()) as number;
+}
+
+export async function snapshotCosts(labs = ["exfat-discard", "mq-deadline"]): Promise<SnapshotCost[]> {
+  return withBuiltSite(async ({ base, browser }) => {
+    const out: SnapshotCost[] = [];
+    for (const lab of labs) {
+      const ctx = await browser();
+      const page = ctx.pages()[0] ?? (await ctx.newPage());
+      await page.goto(`${base}#/lab/${lab}`);
+      await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+      await runStep(page);
+      // the measures of the step-2 snapshot only: the ones before were the lab's first
+      await page.evaluate(() => performance.clearMeasures());
+      await page.getByRole("button", { name: /^Next/ }).click();
+      await page.waitForSelector('[data-testid="lab-status"][data-snapshot-step="1"]', { timeout: 120_000 });
+      const status = page.getByTestId("lab-status");
+      const saveMs = await measure(page, "fslab:snapshot-save");
+      const gzipMs = await measure(page, "fslab:snapshot-gzip");
+      const rawBytes = Number(await status.getAttribute("data-raw-bytes"));
+      const storedBytes = Number(await status.getAttribute("data-snapshot-bytes"));
+      const t0 = (await page.evaluate("performance.now()")) as number;
+      await page.getByTestId("reset-step").click();
+      await page.waitForSelector('[data-testid="lab-status"][data-reset-ms]', { timeout: 60_000 });
+      const answered = await answeredAt(page, `reset`);
+      out.push({ lab, step: 1, saveMs, gzipMs, rawBytes, storedBytes, resetMs: answered - t0, gunzipMs: await measure(page, "fslab:snapshot-gunzip"), restoreMs: await measure(page, "fslab:snapshot-restore") });
+      await ctx.close();
+    }
+    return out;
+  });
+}
