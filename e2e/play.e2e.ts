@@ -481,7 +481,7 @@ describe("/play/ext4", () => {
 });
 
 describe("/play/vfat", () => {
-  it("shows seed 003's name under three mounts as the vfat core writes it, entries included", async () => {
+  it("shows the blog series' name under three mounts as the vfat core writes it, entries included", async () => {
     const b = await launch();
     try {
       await b.page.goto(`${base()}#/play/vfat?name=${encodeURIComponent("ＳＪＩＳ")}`);

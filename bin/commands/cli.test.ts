@@ -13,7 +13,7 @@ const fslab = (...args: string[]) => {
 const DD_TRACE = "web/src/topics/blk/traces/blk-nullb-dd.trace.gz";
 
 describe("fslab simulate vfat", { timeout: 60_000 }, () => {
-  it("writes seed 003's three outcomes for ＳＪＩＳ, and the ~N tails a sequence of names gets", () => {
+  it("writes the blog series' three outcomes for ＳＪＩＳ, and the ~N tails a sequence of names gets", () => {
     const r = fslab("simulate", "vfat", "--json", "ＳＪＩＳ", "longname1.txt", "longname2.txt");
     expect(r.status).toBe(0);
     const rows = JSON.parse(r.out).rows as Array<{ mount: string; name: string; short: string; cp437: string; cp932: string; long_name: string | null }>;

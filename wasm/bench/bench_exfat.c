@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Native side of `npm run bench`: time __exfat_free_cluster() on the seed's case, an
+ * Native side of `npm run bench`: time __exfat_free_cluster() on the 6.15 commit's case, an
  * 80 GiB file of 4 KiB clusters (20,971,520 clusters), batched discard. The wasm side runs
  * the same C through the same exports (bench/exfat-free.ts) so the two compare directly.
  * Prints one JSON line per case: {"case":..., "ms": [..runs..]}.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Short and long names worked by hand from fs/fat/namei_vfat.c, on seed 003's cases: the
+ * Short and long names worked by hand from fs/fat/namei_vfat.c, on the blog series' cases ("Linuxカーネルのファイルアクセスの処理を追いかける"): the
  * full-width "ＳＪＩＳ" under code page 932 and 437, and read as iso8859-1.
  */
 #include <string.h>

@@ -43,7 +43,7 @@ const RECIPES: Array<{ name: string; mb: number; script: string }> = [
       mkdir /mnt/i/d; for i in $(seq 1 30); do echo $i > /mnt/i/d/n$i; fill 700 >> /mnt/i/a; sync; done
       fill 7700 > /mnt/i/b; rm /mnt/i/d/n1*`,
   },
-  // ext4 at the three layouts of seed 001: 4 KiB blocks, bigalloc with 64 KiB clusters, and
+  // ext4 at the three layouts of the ext4 LBS series' cover letter: 4 KiB blocks, bigalloc with 64 KiB clusters, and
   // 64 KiB blocks (larger than the page: 7.2 with transparent huge pages), in small groups
   // so there are several, each written by
   // the kernel: files of several sizes, a directory of small files, one file deleted.
@@ -60,7 +60,7 @@ const RECIPES: Array<{ name: string; mb: number; script: string }> = [
     };
   }),
   {
-    // F2FS (seed 004's filesystem): files made and removed by the kernel, so the NAT holds
+    // F2FS (the CLUE paper's filesystem): files made and removed by the kernel, so the NAT holds
     // valid and freed entries, some of them still in the checkpoint's NAT journal
     name: "f2fs",
     mb: 64,
@@ -70,7 +70,7 @@ const RECIPES: Array<{ name: string; mb: number; script: string }> = [
       mkdir /mnt/i/b; for i in $(seq 1 25); do fill 5000 > /mnt/i/b/g$i; done`,
   },
   {
-    // VFAT names (seed 003): the same names created under three mounts, each in its own
+    // VFAT names (the blog series' cases): the same names created under three mounts, each in its own
     // directory: utf8 with code page 932 and 437, and iocharset=iso8859-1 with 932
     name: "vfat-names",
     mb: 32,

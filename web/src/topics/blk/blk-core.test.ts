@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 
 describe("fioJobs", () => {
-  it("turns seed 003's pattern 4 into four regions of 1 MiB requests", () => {
+  it("turns the blog series' fio pattern 4 into four regions of 1 MiB requests", () => {
     const jobs = fioJobs({ numjobs: 4, iodepth: 4, bs: 1 << 20, rw: "randread", size: 8 << 20 });
     expect(jobs.map((j) => j.offset)).toEqual([0, 16384, 32768, 49152]);
     expect(jobs.every((j) => j.ios === 8 && j.bs_sectors === 2048 && j.random && j.write_pct === 0 && j.iodepth === 4)).toBe(true);

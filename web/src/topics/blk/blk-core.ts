@@ -41,7 +41,7 @@ export interface BlkDevice {
   capacity_sectors: number;
 }
 
-// Rough shapes, not any one product: a fast SSD and an SD card as in seed 003's
+// Rough shapes, not any one product: a fast SSD and an SD card as in the blog series "Linuxカーネルのファイルアクセスの処理を追いかける"'s
 // Raspberry Pi measurements, and a disk whose seeks make sector order matter.
 export const DEVICES: Record<"ssd" | "sdcard" | "hdd", BlkDevice> = {
   ssd: { label: "NVMe-class SSD: 32 tags, 8 channels, ~3 GB/s", queue_depth: 32, channels: 8, base_ns: 20_000, per_sector_ns: 1_300, seek_max_sectors: 0, per_seek_sector_ns: 0, capacity_sectors: 2 ** 31 },

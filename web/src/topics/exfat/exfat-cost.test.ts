@@ -18,7 +18,7 @@ describe("deleteCost", () => {
     expect(batched).toMatchObject({ policy: DiscardPolicy.Batched, discardRequests: 4 });
   });
 
-  it("the seed's 80 GiB file: 20,971,520 discards against one, priced at its 4m46s and 1.66 s", () => {
+  it("the 6.15 commit's 80 GiB file: 20,971,520 discards against one, priced at its 4m46s and 1.66 s", () => {
     const [per, batched] = deleteCost(m, SEED_80G.clusters, 1, 3);
     expect(per.discardRequests).toBe(SEED_80G.clusters);
     expect(batched.discardRequests).toBe(1);

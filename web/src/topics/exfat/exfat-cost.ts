@@ -1,6 +1,6 @@
 // What a delete costs under each discard policy: the model counts the discard requests
 // (__exfat_free_cluster), a two-parameter cost turns counts into time. The defaults are
-// fitted to the seed's measurement behind Linux 6.15's change (rm of an 80 GiB file of
+// fitted to the measurement behind Linux 6.15's change (rm of an 80 GiB file of
 // 4 KiB clusters: 4m46s one discard per cluster, 1.66 s batched, one request):
 //   batched     1 request  + 20,971,520 clusters x 79.2 ns  = 1.66 s
 //   per cluster 20,971,520 requests x 13.56 us + the same    = 286 s

@@ -1,7 +1,7 @@
 // A delete, replayed event by event: the allocation bitmap as it was before the delete with
 // the first k of the delete's events applied (bitmap clears and discard requests, in the
 // order __exfat_free_cluster() issued them), and the modelled time spent so far at the cost
-// exfat-cost.ts fits to the seed. Stepping either way applies or undoes only the events in
+// exfat-cost.ts fits to the 6.15 commit's measurement. Stepping either way applies or undoes only the events in
 // between, so scrubbing a 20-million-cluster delete stays cheap.
 import { EV, WORDS_PER_EVENT, type ExfatDiscard } from "../../shared/events";
 import { DEFAULT_COST } from "./exfat-cost";

@@ -21,7 +21,7 @@ export interface F2fsCosts {
 }
 
 // Chosen, not measured: costs that give the CLUE paper's shape on its 120-core, 8-socket
-// server (seed 004, Figure 4): upstream flat in both workloads; CLUE ~15x upstream in MWUL,
+// server (the CLUE paper, Hwang, Lee and Kim, Sogang University: Figure 4): upstream flat in both workloads; CLUE ~15x upstream in MWUL,
 // scaling to one socket (15 cores) and falling back past it; ~3x in MWUM, flat, where the
 // shared directory's lock serializes everything. Every unlink is taken to find the free-NID
 // list below its threshold (low_pct 100), the regime the paper measured.

@@ -1,5 +1,5 @@
 // /play/vfat: what Linux's VFAT writes for a name, under a mount's iocharset and codepage
-// (seed 003): the 8.3 short name's bytes and how each code page reads them, the long-name
+// (the blog series "Linuxカーネルのファイルアクセスの処理を追いかける"): the 8.3 short name's bytes and how each code page reads them, the long-name
 // entries as raw 32-byte slots, their checksum. Predict first whether the short name keeps
 // the characters. The vfat core runs in a worker; its model matches the guest kernel's
 // entries for the same names (web/src/topics/vfat/vfat-core.test.ts).

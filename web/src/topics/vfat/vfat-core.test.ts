@@ -62,7 +62,7 @@ describe("the vfat-names image", () => {
     expect(inDir.map((f) => f.short_raw)).toEqual(predicted);
   });
 
-  it("shows seed 003's three outcomes for ＳＪＩＳ", () => {
+  it("shows the blog series' three outcomes for ＳＪＩＳ", () => {
     const at = (dir: string) => report.files.find((f) => f.path.startsWith(`/${dir}/`) && f.entry === report.files.filter((g) => g.path.startsWith(`/${dir}/`))[0].entry)!;
     expect(at("u932").short_cp932).toBe("ＳＪＩＳ"); // the codepage has the characters
     expect(at("u437").short_raw).toBe(hex(new TextEncoder().encode("____~1     "))); // it has not
