@@ -19,6 +19,7 @@ export interface SnapshotCost {
   storedBytes: number;
   /** "Reset this step": the click to a command's answer from the restored shell, ms */
   resetMs: number;
+  /** NaN when the step's machine was still in memory (no gunzip) */
   gunzipMs: number;
   restoreMs: number;
 }

@@ -134,7 +134,7 @@ export async function bench(args: string[]): Promise<number> {
           `${mib(x.rawBytes)} raw, stored ${mib(x.storedBytes)} ${goal(x.storedBytes <= 8e6, "at most 8 MB")}`,
       );
       console.log(
-        `  ${"".padEnd(14)} reset: click to a command answered ${x.resetMs.toFixed(0)} ms ${goal(x.resetMs <= 500, "at most 500 ms")} (gunzip ${x.gunzipMs.toFixed(0)} ms, restore_state ${x.restoreMs.toFixed(0)} ms)`,
+        `  ${"".padEnd(14)} reset: click to a command answered ${x.resetMs.toFixed(0)} ms ${goal(x.resetMs <= 500, "at most 500 ms")} (${Number.isNaN(x.gunzipMs) ? "from memory, no gunzip" : `gunzip ${x.gunzipMs.toFixed(0)} ms`}, restore_state ${x.restoreMs.toFixed(0)} ms)`,
       );
     }
   }
