@@ -75,15 +75,18 @@ export function ClusterGrid({ snapshot, bitmap = snapshot.bitmap, selected, disc
   const sel = snapshot.files.find((f) => f.id === selected);
   const chainPath = sel ? line().curve(curveMonotoneX)(Array.from(sel.clusters, centre)) : null;
 
-  // a discard request covers a run of clusters, which may wrap across grid rows
-  const discardRects = discards.slice(-MAX_OUTLINES).flatMap((d, k) => {
+  // a discard request covers a run of clusters, which may wrap across grid rows; keyed by its
+  // place in the whole list, not in the last 256, so a replay adding one request per frame
+  // adds one outline instead of re-keying all 256 (React rebuilt every one each frame)
+  const firstOutlined = Math.max(0, discards.length - MAX_OUTLINES);
+  const discardRects = discards.slice(firstOutlined).flatMap((d, k) => {
     const rects = [];
     let i = d.start - EXFAT_FIRST_CLUSTER;
     let left = d.count;
     while (left > 0) {
       const inRow = Math.min(left, COLS - (i % COLS));
       rects.push(
-        <rect key={`${k}-${i}`} className="discard" x={x(i % COLS) + 0.5} y={Math.floor(i / COLS) * cell + 0.5} width={inRow * cell - 1} height={cell - 1} />,
+        <rect key={`${firstOutlined + k}-${i}`} className="discard" x={x(i % COLS) + 0.5} y={Math.floor(i / COLS) * cell + 0.5} width={inRow * cell - 1} height={cell - 1} />,
       );
       i += inRow;
       left -= inRow;
