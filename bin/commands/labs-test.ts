@@ -72,7 +72,13 @@ async function walk(vm: NodeVm, steps: LabStep[], file: string): Promise<{ faile
     const where = `${file}:${step.line}`;
     collect();
     events = [];
-    const judgeable = (s: LabStep) => ({ ...s, blocks: s.blocks.filter((b) => b.kind !== "expect" || b.expect.every((x) => !x.verdict)) });
+    // a block's event expectations are judged here; only its verdicts are left to the page
+    const judgeable = (s: LabStep) => ({
+      ...s,
+      blocks: s.blocks
+        .map((b) => (b.kind === "expect" ? { ...b, expect: b.expect.filter((x) => !x.verdict) } : b))
+        .filter((b) => b.kind !== "expect" || b.expect.length > 0),
+    });
     const checked = judgeable(step);
     if (hasChecks(checked)) {
       const before = await runChecks(checked, handle, collect(), {});

@@ -12,6 +12,8 @@ import { useWorker } from "../../shared/useWorker";
 import { ALLOC_FAT_CHAIN, ALLOC_NO_FAT_CHAIN, EXFAT_FIRST_CLUSTER, type ExfatSnapshot } from "./exfat-core";
 import { ClusterGrid } from "./ClusterGrid";
 import type { TraceStats } from "../../vm/trace-channel";
+import type { Verdict } from "../../labs/expect";
+import { useVerdict } from "../../shared/verdict";
 
 /** Consecutive discards under one policy: one delete (two deletes in a row under one policy merge). */
 export function deletesOf(discards: ExfatDiscard[]): ExfatDiscard[][] {
@@ -94,10 +96,29 @@ export function useModelDeletes(groups: ExfatDiscard[][]): (g: ExfatDiscard[]) =
   return (g) => model.current.get(key(g));
 }
 
+/**
+ * What the lab's `expect: - verdict: exfat-clusters` waits for: every delete the kernel made
+ * (since the step opened) met by the model's delete of the same file under the same policy,
+ * as many requests of the same lengths.
+ */
+export function discardVerdict(groups: ExfatDiscard[][], modelOf: (g: ExfatDiscard[]) => ExfatDiscard[] | undefined): Verdict {
+  if (!groups.length) return { state: "waiting", detail: "no exfat_discard events yet" };
+  for (const [i, g] of groups.entries()) {
+    const m = modelOf(g);
+    if (!m) return { state: "waiting", detail: `the model is deleting the same file as the kernel's delete ${i + 1}` };
+    if (shape(m) !== shape(g))
+      return { state: "disagree", detail: `delete ${i + 1}: the kernel sent ${g.length} requests (${shape(g)} clusters), the model ${m.length} (${shape(m)})` };
+  }
+  const n = groups.reduce((k, g) => k + g.length, 0);
+  return { state: "agree", detail: `all ${groups.length} deletes: the model sent the kernel's ${n} requests, of the same lengths` };
+}
+
 /** The lab's panel: the kernel's discards as they stream in, each delete beside the model's. */
-export function KernelDiscards({ discards, stats }: { discards: ExfatDiscard[]; stats: TraceStats | null }) {
+export function KernelDiscards({ discards, stats, onVerdict }: { discards: ExfatDiscard[]; stats: TraceStats | null; onVerdict?: (v: Verdict) => void }) {
   const groups = useMemo(() => deletesOf(discards), [discards]);
-  return <KernelDiscardsView discards={discards} groups={groups} stats={stats} modelOf={useModelDeletes(groups)} />;
+  const modelOf = useModelDeletes(groups);
+  useVerdict(onVerdict, discardVerdict(groups, modelOf));
+  return <KernelDiscardsView discards={discards} groups={groups} stats={stats} modelOf={modelOf} />;
 }
 
 interface ViewProps {

@@ -8,11 +8,11 @@ import { KernelEmptySearch } from "./KernelEmptySearch";
 import { DiskView } from "./DiskView";
 
 /** the model's delete on the cluster grid, beside the kernel's discards as they stream in */
-export function ExfatClustersLab({ live, params }: LabViewProps) {
+export function ExfatClustersLab({ live, params, onVerdict }: LabViewProps) {
   return (
     <div className="view-pair">
       <ExfatView start={params?.clusters !== undefined ? { clusters: Number(params.clusters), runs: Number(params.runs ?? 1), batch: Number(params.batch ?? 1) } : undefined} />
-      <KernelDiscards discards={discardsOf(live.events)} stats={live.stats} />
+      <KernelDiscards discards={discardsOf(live.events)} stats={live.stats} onVerdict={onVerdict} />
     </div>
   );
 }
