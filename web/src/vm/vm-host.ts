@@ -54,6 +54,23 @@ export async function keepLabOffline(labId: string): Promise<number> {
   return added;
 }
 
+/**
+ * v86's core compiled while it downloads, and kept compiled by the browser beside the cached
+ * file for the next visit (V8's wasm code cache). v86's own loader reads the whole file first
+ * and compiles the bytes: neither. (Its zstd worker, which wants those bytes, serves only
+ * zstd-compressed disk images: we restore zstd states on the main core.)
+ */
+async function instantiateV86(url: string, imports: WebAssembly.Imports): Promise<WebAssembly.Exports> {
+  try {
+    return (await WebAssembly.instantiateStreaming(fetch(url), imports)).instance.exports;
+  } catch (e) {
+    // a static server that does not send application/wasm: compiled from the bytes instead
+    if (!(e instanceof TypeError)) throw e;
+    const bytes = await (await fetch(url)).arrayBuffer();
+    return (await WebAssembly.instantiate(bytes, imports)).instance.exports;
+  }
+}
+
 /** performance.mark("fslab:vm-<what>"), the newest of each kept (a page boots more than once). */
 function markVm(what: "boot" | "loaded" | "started" | "prompt"): void {
   performance.clearMarks(`fslab:vm-${what}`);
@@ -102,7 +119,7 @@ export class VmHost {
     this.status("loading", snapshot ? `Loading ${snapshot.label}` : restore ? "Loading the saved machine" : "Loading the kernel and initramfs", 0);
     const emulator = new V86({
       ...machineOptions(),
-      wasm_path: v86WasmUrl,
+      wasm_fn: (imports: WebAssembly.Imports) => instantiateV86(v86WasmUrl, imports),
       bios: { url: vmUrl("bios.bin") },
       vga_bios: { url: vmUrl("vgabios-stdvga.bin") },
       ...(snapshot
