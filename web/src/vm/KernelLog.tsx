@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import type { VmHandle } from "./VmConsole";
 
 const POLL_MS = 3000;
+const DEFER_MS = 2000;
 
 export function KernelLog({ vm }: { vm: VmHandle | null }) {
   const [open, setOpen] = useState(false);
@@ -14,7 +15,12 @@ export function KernelLog({ vm }: { vm: VmHandle | null }) {
 
   useEffect(() => {
     if (!vm) return;
-    vm.check("dmesg -n 1", 5).catch((e) => setError(`The kernel's console messages could not be moved here: ${e instanceof Error ? e.message : e}`));
+    // not at once: the agent starts a bash in the guest (200-300 ms of the one emulated CPU, on
+    // the page's thread), which would hold up the first command a learner types at the prompt
+    const t = setTimeout(() => {
+      vm.check("dmesg -n 1", 5).catch((e) => setError(`The kernel's console messages could not be moved here: ${e instanceof Error ? e.message : e}`));
+    }, DEFER_MS);
+    return () => clearTimeout(t);
   }, [vm]);
 
   useEffect(() => {

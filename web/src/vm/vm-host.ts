@@ -61,18 +61,21 @@ export async function keepLabOffline(labId: string): Promise<number> {
  * zstd-compressed disk images: we restore zstd states on the main core.)
  */
 async function instantiateV86(url: string, imports: WebAssembly.Imports): Promise<WebAssembly.Exports> {
+  let exports: WebAssembly.Exports;
   try {
-    return (await WebAssembly.instantiateStreaming(fetch(url), imports)).instance.exports;
+    exports = (await WebAssembly.instantiateStreaming(fetch(url), imports)).instance.exports;
   } catch (e) {
     // a static server that does not send application/wasm: compiled from the bytes instead
     if (!(e instanceof TypeError)) throw e;
     const bytes = await (await fetch(url)).arrayBuffer();
-    return (await WebAssembly.instantiate(bytes, imports)).instance.exports;
+    exports = (await WebAssembly.instantiate(bytes, imports)).instance.exports;
   }
+  markVm("compiled");
+  return exports;
 }
 
 /** performance.mark("fslab:vm-<what>"), the newest of each kept (a page boots more than once). */
-function markVm(what: "boot" | "loaded" | "started" | "prompt"): void {
+function markVm(what: "boot" | "compiled" | "loaded" | "started" | "prompt"): void {
   performance.clearMarks(`fslab:vm-${what}`);
   performance.mark(`fslab:vm-${what}`);
 }
