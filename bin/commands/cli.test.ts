@@ -111,13 +111,19 @@ describe("bad arguments", { timeout: 60_000 }, () => {
   });
 });
 
+/** A test image the real mkfs tools made, unpacked to a fresh folder as clean.img, to damage a copy of. */
+async function imageCopy(name: string) {
+  const { gunzipSync } = await import("node:zlib");
+  const { readFileSync, writeFileSync, mkdtempSync } = await import("node:fs");
+  const bytes = gunzipSync(readFileSync(`${repo}wasm/tests/images/${name}.img.gz`));
+  const dir = mkdtempSync("/tmp/fslab-cli-");
+  writeFileSync(`${dir}/clean.img`, bytes);
+  return { bytes, dir, writeFileSync };
+}
+
 describe("fslab inspect on a damaged image", { timeout: 60_000 }, () => {
   it("prints what it can read, names the damage in one line on stderr, and exits 4 (as fsck does)", async () => {
-    const { gunzipSync } = await import("node:zlib");
-    const { readFileSync, writeFileSync, mkdtempSync } = await import("node:fs");
-    const bytes = gunzipSync(readFileSync(`${repo}wasm/tests/images/exfat-4k.img.gz`));
-    const dir = mkdtempSync("/tmp/fslab-cli-");
-    writeFileSync(`${dir}/clean.img`, bytes);
+    const { bytes, dir, writeFileSync } = await imageCopy("exfat-4k");
     const ok = fslab("inspect", `${dir}/clean.img`);
     expect(ok.status).toBe(0);
     // the root directory's cluster (5) made to lead back to itself
@@ -132,11 +138,7 @@ describe("fslab inspect on a damaged image", { timeout: 60_000 }, () => {
   });
 
   it("on ext4: an extent tree deeper than ext4 allows", async () => {
-    const { gunzipSync } = await import("node:zlib");
-    const { readFileSync, writeFileSync, mkdtempSync } = await import("node:fs");
-    const bytes = gunzipSync(readFileSync(`${repo}wasm/tests/images/ext4-4k.img.gz`));
-    const dir = mkdtempSync("/tmp/fslab-cli-");
-    writeFileSync(`${dir}/clean.img`, bytes);
+    const { bytes, dir, writeFileSync } = await imageCopy("ext4-4k");
     const clean = fslab("inspect", `${dir}/clean.img`);
     expect(clean.status).toBe(0);
     expect(clean.out).toMatch(/^ {2}inodes: \d+ in use, \d+ with extent trees \(deepest 0\), \d+ extents$/m);
@@ -150,11 +152,7 @@ describe("fslab inspect on a damaged image", { timeout: 60_000 }, () => {
   });
 
   it("on a FAT volume too: a directory whose cluster leads back to itself", async () => {
-    const { gunzipSync } = await import("node:zlib");
-    const { readFileSync, writeFileSync, mkdtempSync } = await import("node:fs");
-    const bytes = gunzipSync(readFileSync(`${repo}wasm/tests/images/vfat-names.img.gz`));
-    const dir = mkdtempSync("/tmp/fslab-cli-");
-    writeFileSync(`${dir}/clean.img`, bytes);
+    const { bytes, dir, writeFileSync } = await imageCopy("vfat-names");
     expect(fslab("inspect", `${dir}/clean.img`).status).toBe(0);
     const r0 = JSON.parse(fslab("inspect", "--json", `${dir}/clean.img`).out);
     expect(r0.fat_type).toBe("FAT16");
