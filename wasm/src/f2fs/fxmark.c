@@ -48,6 +48,7 @@ struct sim {
 	struct ev *heap;
 	uint32_t hlen;
 	uint64_t seq, end;
+	uint64_t bitmap_ns; /* one bitmap scan, shortened by the heuristic (CLUE bit 2) */
 	struct f2fs_fxmark_result *r;
 	struct f2fs_fxmark_trace *t; /* NULL: not recording */
 };
@@ -137,12 +138,15 @@ static void grant(struct sim *s, enum f2fs_lock k, uint32_t core, uint64_t now)
 static int acquire(struct sim *s, enum f2fs_lock k, uint32_t core, uint64_t now, enum pc then)
 {
 	struct lock *l = &s->l[k];
+	uint32_t tail;
 
 	if (l->holder == NOBODY) {
 		grant(s, k, core, now);
 		return 1;
 	}
-	l->q[(l->qhead + l->qlen++) % s->cores] = core;
+	/* the ring wraps by a compare, not a division per lock operation */
+	tail = l->qhead + l->qlen++;
+	l->q[tail >= s->cores ? tail - s->cores : tail] = core;
 	s->a[core].pc = then;
 	s->a[core].wait_from = now;
 	return 0;
@@ -158,7 +162,7 @@ static void release(struct sim *s, enum f2fs_lock k, uint64_t now)
 	l->holder = NOBODY;
 	if (l->qlen) {
 		uint32_t next = l->q[l->qhead];
-		l->qhead = (l->qhead + 1) % s->cores;
+		l->qhead = l->qhead + 1 == s->cores ? 0 : l->qhead + 1;
 		l->qlen--;
 		/* the wait ends exactly when the holder lets go: mutex handoff */
 		record(s, next, k, F2FS_SPAN_WAIT, s->a[next].wait_from, now, s->a[next].held);
@@ -174,7 +178,7 @@ static void step(struct sim *s, uint32_t core, uint64_t now)
 	struct actor *a = &s->a[core];
 	const struct f2fs_unlink_costs *c = s->c;
 	int optimistic = s->clue & F2FS_CLUE_OPTIMISTIC, lazy = s->clue & F2FS_CLUE_LAZY;
-	uint64_t bitmap = (s->clue & F2FS_CLUE_HEURISTIC) ? (uint64_t)c->bitmap_scan_ns * c->heuristic_pct / 100 : c->bitmap_scan_ns;
+	uint64_t bitmap = s->bitmap_ns;
 
 	for (;;) {
 		switch (a->pc) {
@@ -349,6 +353,8 @@ int f2fs_fxmark_unlink_traced(enum fxmark_workload w, uint32_t clue, uint32_t co
 			f2fs_fxmark_trace_free(t);
 		goto out;
 	}
+	/* once per run, not per step() (a 64-bit division each time) */
+	s.bitmap_ns = (s.clue & F2FS_CLUE_HEURISTIC) ? (uint64_t)c->bitmap_scan_ns * c->heuristic_pct / 100 : c->bitmap_scan_ns;
 	for (i = 0; i < cores; i++) {
 		s.a[i].socket = i / c->cores_per_socket;
 		s.a[i].rng = seed * 0x100000001B3ull + i;
