@@ -81,8 +81,20 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     expect(await runInTerminal(page, "history | grep -c 'noth[i]ng of type' || true")).toBe("0");
   });
 
+  it("Reset on step 1 starts the lab's own machine again, and keeps no copy of it", async () => {
+    // step 1 begins on the lab's saved machine: kept as it is, no save_state and no copy
+    expect(await (await snapshotKept()).getAttribute("data-snapshot-bytes")).toBeNull();
+    await runInTerminal(page, "touch /tmp/made-in-step-1");
+    await page.getByTestId("reset-step").click();
+    await expect.poll(() => runInTerminal(page, "ls /tmp/made-in-step-1 2>&1 || true", 10_000).catch(() => ""), { timeout: 90_000 }).toMatch(/No such file/);
+    // nothing of the learner's machine was stored: a reload starts the lab's own again
+    await page.reload();
+    await ready();
+    expect(await page.locator(".vm-status").textContent()).toMatch(/restored the saved machine/);
+    expect(await runner().getAttribute("data-step")).toBe("0");
+  });
+
   it("passes on its own once the learner has done the step, and marks it in the outline", async () => {
-    measured.stepSnapshot = `${await (await snapshotKept()).getAttribute("data-snapshot-bytes")} B gzip (${await page.getByTestId("lab-status").getAttribute("data-raw-bytes")} B raw) in ${await page.getByTestId("lab-status").getAttribute("data-snapshot-ms")} ms`;
     await labRunner(page, "exfat-discard")(0);
     await expect.poll(checkState, { timeout: 30_000 }).toBe("passed"); // polled, no button pressed
     expect(await page.getByTestId("outline-0").textContent()).toMatch(/passed/);
@@ -91,7 +103,7 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
   });
 
   it("Reset this step removes what the step made and keeps what the earlier step made", async () => {
-    await snapshotKept();
+    measured.stepSnapshot = `${await (await snapshotKept()).getAttribute("data-snapshot-bytes")} B gzip (${await page.getByTestId("lab-status").getAttribute("data-raw-bytes")} B raw) in ${await page.getByTestId("lab-status").getAttribute("data-snapshot-ms")} ms`;
     await runInTerminal(page, "touch /mnt/x/made-in-step-2 && ls /mnt/x");
     await page.getByTestId("reset-step").click();
     await expect.poll(() => page.getByTestId("lab-status").getAttribute("data-reset-ms"), { timeout: 30_000 }).not.toBeNull();

@@ -120,7 +120,7 @@ export async function bench(args: string[]): Promise<number> {
     );
     const split = (s: LabStart) =>
       `scripts loaded ${s.jsDone.toFixed(0)}, VM starts ${s.boot.toFixed(0)}, state downloaded in ${s.stateDownload.toFixed(0)} and wasm in ${s.wasmDownload.toFixed(0)}, ` +
-      `v86's core compiled at ${s.compiled.toFixed(0)}, the state decompressed (zstd) and restored at ${s.loaded.toFixed(0)}, running ${s.started.toFixed(0)}, prompt ${s.prompt.toFixed(0)}, the step's snapshot (save_state) at ${s.snapshotAt.toFixed(0)} for ${s.snapshotMs.toFixed(0)}, a command typed at ${s.typed.toFixed(0)} answered at ${s.answered.toFixed(0)} ms`;
+      `v86's core compiled at ${s.compiled.toFixed(0)}, the state decompressed (zstd) and restored at ${s.loaded.toFixed(0)}, running ${s.started.toFixed(0)}, prompt ${s.prompt.toFixed(0)}, ${Number.isNaN(s.snapshotAt) ? "no step snapshot (step 1 starts on the lab's own machine)" : `the step's snapshot (save_state) at ${s.snapshotAt.toFixed(0)} for ${s.snapshotMs.toFixed(0)}`}, a command typed at ${s.typed.toFixed(0)} answered at ${s.answered.toFixed(0)} ms`;
     console.log(`  first visit: ${split(l.first)}`);
     console.log(`  warm cache:  ${split(l.warm)} ${goal(l.warm.answered <= 500, "a prompt answering within 500 ms")}`);
   }

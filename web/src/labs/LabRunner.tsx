@@ -7,7 +7,7 @@ import { renderMarkdown } from "./markdown";
 import type { Lab, LabStep } from "./lab-format";
 import { describeExpectation, type SeenEvent, type Verdict } from "./expect";
 import { hasChecks, outcomeText, runChecks, type CheckOutcome } from "./checks";
-import { clearLab, getSnapshot, putSnapshot, saveProgress, StoreError, type LabProgress } from "./progress";
+import { clearLab, dropSnapshots, getSnapshot, putSnapshot, saveProgress, StoreError, type LabProgress } from "./progress";
 import { progressExport } from "./report";
 import { gunzip, gzip, HERE } from "../vm/snapshot";
 import type { VmHandle } from "../vm/VmConsole";
@@ -56,8 +56,9 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   const [confirmStartOver, setConfirmStartOver] = useState(false);
   // The open step's machine as it began, uncompressed: "Reset this step" restores it at once,
   // without waiting for the gzip or paying a gunzip (300-500 ms here). About 40 MiB beside
-  // the emulator's 256 MiB; the compressed copy lives in IndexedDB for a reload.
-  const stepSnap = useRef<{ step: number; raw: ArrayBuffer } | null>(null);
+  // the emulator's 256 MiB; the compressed copy lives in IndexedDB for a reload. `raw` null:
+  // the step's start is the lab's own saved machine, which the page can always start again.
+  const stepSnap = useRef<{ step: number; raw: ArrayBuffer | null } | null>(null);
   /** the snapshot of the step's start being taken: a reset waits for it */
   const pendingSnap = useRef<Promise<void> | null>(null);
   /** snapshots being compressed and stored, in the order they were taken */
@@ -138,7 +139,16 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   useEffect(() => {
     if (!vm || (snapped.current?.step === n && snapped.current.vm === vm)) return;
     const first = snapped.current === null;
+    const freshVm = snapped.current?.vm !== vm;
     snapped.current = { step: n, vm };
+    if (freshVm && n === 0 && vm.origin === "saved") {
+      // the lab's own saved machine, just started, is step 1's start: nothing to keep. (A copy
+      // would be the state the page has just loaded, and save_state, 100-230 ms on the page's
+      // thread, would hold up the learner's first command at the prompt.)
+      stepSnap.current = { step: 0, raw: null };
+      setTiming((t) => ({ ...t, snapshotStep: 0 }));
+      return;
+    }
     if (first && vm.origin === "snapshot" && restoredStep === n) {
       setTiming((t) => ({ ...t, snapshotStep: n })); // its snapshot is stored already
       return;
@@ -273,6 +283,20 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
     try {
       await pendingSnap.current;
       const t0 = performance.now();
+      if (stepSnap.current?.step === n && stepSnap.current.raw === null) {
+        // step 1 from the lab's own saved machine: that machine again, and nothing stored of this one
+        await dropSnapshots(lab.meta.id).catch(() => undefined);
+        vm.restart();
+        clearEvents();
+        setOutcome(null);
+        if (after !== "crash") update((p) => {
+          const s = p.steps[n];
+          s.resets++;
+          delete s.passedAt;
+          delete s.skippedAt;
+        });
+        return;
+      }
       let state = stepSnap.current?.step === n ? stepSnap.current.raw : null;
       if (!state) {
         // after a reload: the step's compressed copy from IndexedDB

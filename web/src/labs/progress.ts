@@ -150,6 +150,12 @@ export async function clearLab(lab: string): Promise<void> {
   await Promise.all([d.delete("progress", lab), d.delete("snapshots", `${lab}/step`), d.delete("snapshots", `${lab}/latest`)]);
 }
 
+/** Forget the lab's stored machines (its progress stays): a reload then starts the lab's own saved machine. */
+export async function dropSnapshots(lab: string): Promise<void> {
+  const d = await open();
+  await Promise.all([d.delete("snapshots", `${lab}/step`), d.delete("snapshots", `${lab}/latest`)]);
+}
+
 export type SnapshotKind = "step" | "latest";
 
 export async function putSnapshot(kind: SnapshotKind, s: Snapshot): Promise<void> {
