@@ -236,7 +236,10 @@ export function parseBlkTrace(text: string): BlkTrace {
     const b = decodeEvent(event, body);
     if (!b) fail(n, `${event}: expected "${TRACE_EVENTS[event].expect}"`, raw);
     const { dev, rwbs, sector: sec, sectors, ioprio: prio } = b!;
-    const sector = Number(sec);
+    // a request with no data (a flush on a device with a volatile cache) has no sector: it is
+    // issued as "0 + 0" and completes as "18446744073709551615 + 0" ((sector_t)-1); one key,
+    // sector 0, for all of it
+    const sector = Number(sectors) === 0 ? 0 : Number(sec);
     if (!Number.isSafeInteger(sector)) fail(n, `sector ${sec} is too large`, raw);
     // the op too: a read and a write of the same sectors can be queued at once
     const key = `${dev},${sector},${sectors},${opOfRwbs(rwbs)}`;
