@@ -167,7 +167,7 @@ static void release(struct sim *s, enum f2fs_lock k, uint64_t now)
 		/* the wait ends exactly when the holder lets go: mutex handoff */
 		record(s, next, k, F2FS_SPAN_WAIT, s->a[next].wait_from, now, s->a[next].held);
 		grant(s, k, next, now);
-		s->r->wait_ns[k] += (double)(now - s->a[next].wait_from);
+		s->r->wait_ns[k] += (double)(int64_t)(now - s->a[next].wait_from); /* signed: one instruction in wasm too */
 		schedule(s, next, now, s->a[next].pc);
 	}
 }
