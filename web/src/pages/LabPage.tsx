@@ -15,7 +15,7 @@ import { lazyOf } from "../shared/lazy";
 import type { LiveTrace } from "../shared/topic";
 import type { TraceStats } from "../vm/trace-channel";
 import { LiveBuffer } from "../shared/live-buffer";
-import { keepLabOffline } from "../vm/vm-host";
+import { keepLabOffline, prepareV86 } from "../vm/vm-host";
 import { KernelLog } from "../vm/KernelLog";
 
 function keepOffline(labId: string) {
@@ -86,6 +86,10 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   useEffect(() => {
     if (embed?.startRequest) setVmWanted(true);
   }, [embed?.startRequest]);
+  // v86's core compiles while the lab's text and the learner's progress are read
+  useEffect(() => {
+    if (vmWanted) prepareV86();
+  }, [vmWanted]);
   const entry = useLab(id);
   const [vm, setVm] = useState<VmHandle | null>(null);
   const [session, setSession] = useState<Session | null>(null);

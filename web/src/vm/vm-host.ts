@@ -61,17 +61,25 @@ export async function keepLabOffline(labId: string): Promise<number> {
  * zstd-compressed disk images: we restore zstd states on the main core.)
  */
 async function instantiateV86(url: string, imports: WebAssembly.Imports): Promise<WebAssembly.Exports> {
-  let exports: WebAssembly.Exports;
-  try {
-    exports = (await WebAssembly.instantiateStreaming(fetch(url), imports)).instance.exports;
-  } catch (e) {
-    // a static server that does not send application/wasm: compiled from the bytes instead
-    if (!(e instanceof TypeError)) throw e;
-    const bytes = await (await fetch(url)).arrayBuffer();
-    exports = (await WebAssembly.instantiate(bytes, imports)).instance.exports;
-  }
+  prepareV86();
+  const module = await v86Module;
+  // null: a static server that does not send application/wasm; compiled from the bytes instead
+  const exports = module
+    ? (await WebAssembly.instantiate(module, imports)).exports
+    : (await WebAssembly.instantiate(await (await fetch(url)).arrayBuffer(), imports)).instance.exports;
   markVm("compiled");
   return exports;
+}
+
+let v86Module: Promise<WebAssembly.Module | null> | null = null;
+
+/**
+ * Start compiling v86's core, once per page: a lab page does so as it opens, while it reads its
+ * text and the learner's progress, and a restart of the machine reuses the compiled module.
+ * (Not on import: an embedded lab downloads nothing until the reader starts its VM.)
+ */
+export function prepareV86(): void {
+  v86Module ??= WebAssembly.compileStreaming(fetch(v86WasmUrl)).catch(() => null);
 }
 
 /** performance.mark("fslab:vm-<what>"), the newest of each kept (a page boots more than once). */
