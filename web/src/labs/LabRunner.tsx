@@ -277,6 +277,15 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
    * crash (`keepMarks`) they stay, and without a snapshot of the step the lab's own saved
    * machine starts instead.
    */
+  /** a reset undoes the step's marks (a restore after a crash keeps them) */
+  const markReset = () =>
+    update((p) => {
+      const s = p.steps[n];
+      s.resets++;
+      delete s.passedAt;
+      delete s.skippedAt;
+    });
+
   const resetStep = async (after?: "crash") => {
     if (!vm) return;
     setBusy("Putting the machine back…");
@@ -289,12 +298,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
         vm.restart();
         clearEvents();
         setOutcome(null);
-        if (after !== "crash") update((p) => {
-          const s = p.steps[n];
-          s.resets++;
-          delete s.passedAt;
-          delete s.skippedAt;
-        });
+        if (after !== "crash") markReset();
         return;
       }
       let state = stepSnap.current?.step === n ? stepSnap.current.raw : null;
@@ -316,12 +320,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
       clearEvents();
       setOutcome(null);
       if (after === "crash") return;
-      update((p) => {
-        const s = p.steps[n];
-        s.resets++;
-        delete s.passedAt;
-        delete s.skippedAt;
-      });
+      markReset();
       // the newest machine is this one again: its stored copy put back as the newest, once the
       // step's own gzip and store (queued on `storing`) have landed
       const resetAt = Date.now();
