@@ -84,6 +84,21 @@ async function record(page: Page, url: string, go: () => Promise<void>): Promise
   return { route: new URL(url).hash, js, other, v86, xterm };
 }
 
+/** When (performance.now() in the page) the terminal first shows `line` as a whole line. */
+export async function lineShown(page: Page, line: string, timeout: number): Promise<number> {
+  const h = await page.waitForFunction(
+    (want) => {
+      const b = (window as any).__fslabTerminal?.buffer.active;
+      if (!b) return 0;
+      for (let i = 0; i < b.length; i++) if (b.getLine(i)?.translateToString(true) === want) return performance.now();
+      return 0;
+    },
+    line,
+    { polling: 10, timeout },
+  );
+  return (await h.jsonValue()) as number;
+}
+
 /** From navigation to a prompt that has answered `echo $((6 * 7))`, with the page's marks. */
 async function labStart(page: Page, url: string): Promise<LabStart> {
   await page.goto(url);
@@ -95,18 +110,7 @@ async function labStart(page: Page, url: string): Promise<LabStart> {
     if (performance.getEntriesByName("fslab:vm-prompt").length) return go();
     new PerformanceObserver((list, o) => { if (list.getEntries().some((e) => e.name === "fslab:vm-prompt")) { o.disconnect(); go(); } }).observe({ type: "mark" });
   })()`);
-  const answered = (await (
-    await page.waitForFunction(
-      () => {
-        const b = (window as any).__fslabTerminal?.buffer.active;
-        if (!b) return 0;
-        for (let i = 0; i < b.length; i++) if (b.getLine(i)?.translateToString(true) === "fslab-42") return performance.now();
-        return 0;
-      },
-      null,
-      { polling: 10, timeout: 150_000 },
-    )
-  ).jsonValue()) as number;
+  const answered = await lineShown(page, "fslab-42", 150_000);
   // a string, not a function: tsx would wrap the inner arrows in a helper the page lacks
   return page.evaluate(`(() => {
     const mark = (n) => performance.getEntriesByName("fslab:vm-" + n).at(-1)?.startTime ?? NaN;

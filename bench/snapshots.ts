@@ -6,6 +6,7 @@
 // (fslab:snapshot-save, -gzip, -gunzip, -restore).
 import type { Page } from "playwright-core";
 import { withBuiltSite } from "./site";
+import { lineShown } from "./page-load";
 
 export interface SnapshotCost {
   lab: string;
@@ -46,16 +47,7 @@ async function runStep(page: Page): Promise<void> {
 /** When (performance.now() in the page) the shell answered a command typed through xterm.js at once. */
 async function answeredAt(page: Page, token: string): Promise<number> {
   await page.evaluate(`window.__fslabTerminal.input("echo ${token}-$((6 * 7))\\r", true)`);
-  const h = await page.waitForFunction(
-    (want) => {
-      const b = (window as any).__fslabTerminal.buffer.active;
-      for (let i = 0; i < b.length; i++) if (b.getLine(i)?.translateToString(true) === want) return performance.now();
-      return 0;
-    },
-    `${token}-42`,
-    { polling: 10, timeout: 30_000 },
-  );
-  return (await h.jsonValue()) as number;
+  return lineShown(page, `${token}-42`, 30_000);
 }
 
 export async function snapshotCosts(labs = ["exfat-discard", "mq-deadline"]): Promise<SnapshotCost[]> {

@@ -60,13 +60,13 @@ export async function keepLabOffline(labId: string): Promise<number> {
  * and compiles the bytes: neither. (Its zstd worker, which wants those bytes, serves only
  * zstd-compressed disk images: we restore zstd states on the main core.)
  */
-async function instantiateV86(url: string, imports: WebAssembly.Imports): Promise<WebAssembly.Exports> {
+async function instantiateV86(imports: WebAssembly.Imports): Promise<WebAssembly.Exports> {
   prepareV86();
   const module = await v86Module;
   // null: a static server that does not send application/wasm; compiled from the bytes instead
   const exports = module
     ? (await WebAssembly.instantiate(module, imports)).exports
-    : (await WebAssembly.instantiate(await (await fetch(url)).arrayBuffer(), imports)).instance.exports;
+    : (await WebAssembly.instantiate(await (await fetch(v86WasmUrl)).arrayBuffer(), imports)).instance.exports;
   markVm("compiled");
   return exports;
 }
@@ -130,7 +130,7 @@ export class VmHost {
     this.status("loading", snapshot ? `Loading ${snapshot.label}` : restore ? "Loading the saved machine" : "Loading the kernel and initramfs", 0);
     const emulator = new V86({
       ...machineOptions(),
-      wasm_fn: (imports: WebAssembly.Imports) => instantiateV86(v86WasmUrl, imports),
+      wasm_fn: instantiateV86,
       bios: { url: vmUrl("bios.bin") },
       vga_bios: { url: vmUrl("vgabios-stdvga.bin") },
       ...(snapshot
