@@ -147,7 +147,7 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await predict.nth(1).getByRole("textbox").fill("16");
     await predict.nth(1).getByRole("button", { name: "Record my prediction" }).click();
     await run(2); // delete per cluster
-    await runInTerminal(page, "cat /sys/module/exfat/parameters/discard_requests");
+    await runInTerminal(page, "cat /sys/module/exfat/parameters/discard_calls");
     await page.getByTestId("check").click();
     await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/Wanted: at least 4 exfat_discard events with batched = 1; saw 0 since this step opened \(64 exfat_discard events in all\)/);
     expect(await checkState()).toBe("failed");

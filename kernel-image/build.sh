@@ -9,13 +9,23 @@
 #
 #   a cold boot in Node (v86) --save_state, zstd -19--> dist/state.bin.zst + state.json
 #
-# Usage: kernel-image/build.sh [all|kernel|rootfs|state|manifest]   (npm run kernel = all)
+# Usage: kernel-image/build.sh [all|kernel|rootfs|state|manifest] [--debug]   (npm run kernel = all)
 # Work files live in kernel-image/build/ (git-ignored); a second run reuses them.
+#
+# --debug: the same kernel with config/debug.config merged last (lockdep, DEBUG_ATOMIC_SLEEP,
+# F2FS_CHECK_FS, DEBUG_LIST, the race-widening knobs), built in build/kbuild-debug into
+# kernel-image/dist-debug/ (git-ignored) beside a copy of dist/'s initramfs and BIOS. It has
+# no saved state: NodeVm boots it cold (FSLAB_DIST=kernel-image/dist-debug).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 WORK="${FSLAB_KBUILD:-$HERE/build}"
-DIST="$HERE/dist"
+DEBUG=0
+STEP=all
+for a in "$@"; do
+  case "$a" in --debug) DEBUG=1 ;; *) STEP="$a" ;; esac
+done
+if [ $DEBUG = 1 ]; then DIST="$HERE/dist-debug"; else DIST="$HERE/dist"; fi
 JOBS="${JOBS:-$(nproc)}"
 KVER_PKG=linux-source-7.2
 mkdir -p "$WORK" "$DIST"
@@ -72,7 +82,8 @@ fetch_kernel() {
 build_kernel() {
   need_host_tools
   fetch_kernel
-  local src="$WORK/linux" out="$WORK/kbuild"
+  local src="$WORK/linux" out="$WORK/kbuild" fragments=("$HERE/config/fslab.config")
+  if [ $DEBUG = 1 ]; then out="$WORK/kbuild-debug"; fragments+=("$HERE/config/debug.config"); fi
   # The tree keeps a copy of the patches applied to it; a changed set is swapped by
   # reverting the old patches and applying the new ones, so only touched files rebuild.
   local applied="$src/.fslab-applied" p
@@ -93,15 +104,20 @@ build_kernel() {
     done
   fi
   mkdir -p "$out"
-  log "configuring (tinyconfig + config/fslab.config)"
+  log "configuring (tinyconfig + ${fragments[*]##*/})"
   make -s -C "$src" O="$out" ARCH=i386 tinyconfig >/dev/null
-  "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$HERE/config/fslab.config" >/dev/null
+  "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${fragments[@]}" >/dev/null
   make -s -C "$src" O="$out" ARCH=i386 olddefconfig >/dev/null
-  check_config "$out/.config"
+  for f in "${fragments[@]}"; do check_config "$out/.config" "$f"; done
   log "building bzImage with -j$JOBS (a clean build takes ~10 minutes on 2 cores)"
   nice make -s -C "$src" O="$out" ARCH=i386 -j"$JOBS" bzImage KBUILD_BUILD_USER=fslab \
        KBUILD_BUILD_HOST=fslab KBUILD_BUILD_TIMESTAMP="$(date -u -d @0)"
   cp "$out/arch/x86/boot/bzImage" "$DIST/bzImage"
+  if [ $DEBUG = 1 ]; then
+    cp "$HERE/dist/initramfs.cpio.gz" "$HERE/dist/bios.bin" "$HERE/dist/vgabios-stdvga.bin" "$DIST/"
+    log "debug kernel: $(stat -c %s "$DIST/bzImage") bytes in $DIST (no saved state: it boots cold)"
+    return
+  fi
   make -s -C "$src" O="$out" ARCH=i386 kernelrelease > "$WORK/kernel.release"
   log "kernel $(cat "$WORK/kernel.release"): $(stat -c %s "$DIST/bzImage") bytes"
 }
@@ -117,7 +133,7 @@ same_patches() {
 # Every option the fragment asks for must be in the final config: olddefconfig silently drops
 # options whose dependencies are missing, and a missing filesystem would only show in the VM.
 check_config() {
-  local cfg="$1" bad=0 line opt val
+  local cfg="$1" fragment="$2" bad=0 line opt val
   while IFS= read -r line; do
     if [[ "$line" =~ ^(CONFIG_[A-Z0-9_]+)=(.*)$ ]]; then
       opt=${BASH_REMATCH[1]}; val=${BASH_REMATCH[2]}
@@ -126,8 +142,8 @@ check_config() {
       opt=${BASH_REMATCH[1]}
       grep -qE "^$opt=" "$cfg" && { log "config: wanted $opt unset, got: $(grep -E "^$opt=" "$cfg")"; bad=1; }
     fi
-  done < "$HERE/config/fslab.config"
-  [ $bad = 0 ] || die "config fragment not satisfied (see above)"
+  done < "$fragment"
+  [ $bad = 0 ] || die "config fragment ${fragment##*/} not satisfied (see above)"
 }
 
 build_rootfs() {
@@ -160,11 +176,19 @@ write_manifest() {
     --packages "$WORK/rootfs/packages.lock"
 }
 
-case "${1:-all}" in
+if [ $DEBUG = 1 ]; then
+  case "$STEP" in
+    all|kernel) build_kernel ;;
+    *) die "--debug builds only the kernel (all|kernel)" ;;
+  esac
+  exit 0
+fi
+case "$STEP" in
+  fetch) need_host_tools; fetch_kernel ;;
   kernel) build_kernel ;;
   rootfs) build_rootfs ;;
   state) save_state ;;
   manifest) write_manifest ;;
   all) build_kernel; build_rootfs; save_state; write_manifest ;;
-  *) die "unknown step '$1' (all|kernel|rootfs|state|manifest)" ;;
+  *) die "unknown step '$STEP' (all|fetch|kernel|rootfs|state|manifest)" ;;
 esac

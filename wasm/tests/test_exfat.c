@@ -305,7 +305,7 @@ static void test_empty_entry_search(void)
  */
 static void discard_ref(struct exfat_volume *vol, uint32_t clu, uint32_t nr)
 {
-	vol->discard_requests++;
+	vol->discard_calls++;
 	fslab_emit(&vol->events, FSLAB_EV_EXFAT_DISCARD, clu, nr, (uint32_t)vol->batch_discard);
 }
 
@@ -424,7 +424,7 @@ static void test_free_runs_equal_kernel_loop(void)
 		fslab_events_clear(&b->events);
 		ra = __exfat_free_cluster(a, &ch);
 		rb = free_cluster_ref(b, &ch);
-		if (ra == rb && a->used_clusters == b->used_clusters && a->discard_requests == b->discard_requests &&
+		if (ra == rb && a->used_clusters == b->used_clusters && a->discard_calls == b->discard_calls &&
 		    !memcmp(a->vol_amap, b->vol_amap, a->map_bytes) && a->events.len == b->events.len &&
 		    (!a->events.len || !memcmp(a->events.ev, b->events.ev, a->events.len * sizeof(*a->events.ev))))
 			same++;

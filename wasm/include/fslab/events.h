@@ -20,9 +20,11 @@ enum fslab_event_type {
 	FSLAB_EV_EXFAT_EMPTY_SEARCH = 0x0105, /* a = entries examined, b = hint (~0: none), c = slot (~0: -ENOSPC) */
 
 	/* F2FS free-NID scan (fs/f2fs/node.c, with our CLUE switch); two records per phase */
-	FSLAB_EV_F2FS_NID_SCAN = 0x0301,        /* a = phase (0 bitmap, 1 NAT, 2 deferred) | skipped << 8,
+	FSLAB_EV_F2FS_NID_SCAN = 0x0301,        /* a = phase (0 bitmap, 1 NAT, 2 deferred) | skipped << 8
+	                                               | sync << 9 (a NID was needed now),
 	                                           b = start nid, c = end nid */
-	FSLAB_EV_F2FS_NID_SCAN_RESULT = 0x0302, /* a = entries scanned, b = free NIDs found */
+	FSLAB_EV_F2FS_NID_SCAN_RESULT = 0x0302, /* a = entries scanned, b = free NIDs found,
+	                                           c = NAT blocks visited (0: not reported) */
 };
 
 /* a block request's operation (the blk core's requests; the kernel's, from the tracepoints' rwbs) */

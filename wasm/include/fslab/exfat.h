@@ -61,7 +61,7 @@ struct exfat_volume {
 	uint32_t clu_srch_ptr;
 	int discard;                   /* mounted with -o discard */
 	enum exfat_discard_policy batch_discard;
-	uint64_t discard_requests; /* as the patched kernel's /sys/module/exfat/parameters/discard_requests */
+	uint64_t discard_calls; /* as the patched kernel's /sys/module/exfat/parameters/discard_calls */
 	struct exfat_model_file files[EXFAT_MODEL_MAX_FILES];
 	struct fslab_events events;
 };

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * exfat directory model: the entry slots of one directory and how Linux 7.2 finds room for
- * a new entry set, with the Linux 6.2 empty-entry hint or without it (the guest's
- * /sys/module/exfat/parameters/empty_hint):
+ * a new entry set, with the Linux 6.2 empty-entry hint or with Linux 6.1's hint and search
+ * (the guest's /sys/module/exfat/parameters/empty_hint, 1 or 0):
  *
  *   create(name) -> exfat_find_dir_entry()   the negative lookup: walks from entry 0 to the
  *                                            first unused entry; sets ei->hint_femp from the
  *                                            free entries it passes (exfat_set_empty_hint)
  *                -> exfat_find_empty_entry() __exfat_search_empty_slot() from the hint (or 0),
  *                                            first fit of num_entries free slots; a new
- *                                            cluster when there is none
+ *                                            cluster when there is none. 6.1: a hint with
+ *                                            enough entries is taken unread, otherwise
+ *                                            entries are read one by one
  *
  * Each search is an FSLAB_EV_EXFAT_EMPTY_SEARCH record with the fields of our tracepoint
  * (a = entries examined, b = hint or ~0, c = slot found or ~0 for -ENOSPC), so the model's
@@ -27,8 +29,9 @@ enum exfat_slot { SLOT_UNUSED = 0, SLOT_DELETED = 1, SLOT_USED = 2 };
 
 struct exfat_hint_femp {
 	int eidx;       /* first entry of the run, or EXFAT_HINT_NONE */
-	int count;      /* free entries known from eidx on */
+	int count;      /* free entries known from eidx on (6.1's search: CNT_UNUSED_*) */
 	int cur_is_eof; /* hint_femp.cur.dir == EXFAT_EOF_CLUSTER */
+	int old;        /* made under empty_hint=0 (Linux 6.1's rules) */
 };
 
 struct exfat_dir {
@@ -38,6 +41,7 @@ struct exfat_dir {
 	int empty_hint;       /* 1: Linux >= 6.2; 0: before */
 	struct exfat_hint_femp hint_femp; /* ei->hint_femp */
 	int hint_stat_eidx;   /* ei->hint_stat.eidx: where the next lookup starts (0 after a miss) */
+	int changed;          /* the directory changed since the last lookup (ei->version is stale) */
 	uint64_t examined;    /* as the patched kernel's empty_entries_examined */
 	struct fslab_events events;
 };

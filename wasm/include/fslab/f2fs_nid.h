@@ -54,6 +54,7 @@ enum nid_state { FREE_NID = 0, PREALLOC_NID = 1, MAX_NID_STATE };
 
 struct f2fs_clue_counters { /* /sys/fs/f2fs/<dev>/clue_*: unsigned int, wrapping alike */
 	uint32_t bitmap_scans, nat_scans, scans_skipped, nat_deferred, nids_scanned;
+	uint32_t walks_avoided;  /* CLUE lazy: background bitmap walks skipped as pointless */
 };
 
 struct f2fs_nm_info {
@@ -66,6 +67,8 @@ struct f2fs_nm_info {
 	uint32_t next_scan_nid;
 	uint32_t next_bitmap_blk;  /* CLUE heuristic: where the last bitmap scan stopped */
 	int nat_scan_deferred;     /* CLUE lazy: a NAT entry scan owed to the next checkpoint */
+	uint32_t clue_bitmap_gen;  /* CLUE lazy: bumped whenever a free-NID bit is set */
+	uint32_t clue_walk_gen;    /* ... as of the last bitmap walk that went all the way round */
 	uint32_t valid_node_count;
 	uint8_t *nat_block_bitmap; /* one byte per NAT block, 1 = loaded (the kernel: one bit) */
 	uint8_t *free_nid_bitmap;  /* F2FS_NID_BITMAP_BYTES per block, bit i (LE) = start + i */

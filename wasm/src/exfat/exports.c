@@ -32,7 +32,7 @@ int fx_exfat_events_len(const struct exfat_volume *v) { return v->events.oom ? -
 void fx_exfat_events_clear(struct exfat_volume *v) { fslab_events_clear(&v->events); }
 void fx_exfat_events_record(struct exfat_volume *v, int on) { v->events.off = !on; }
 /* discards issued since the volume was made (a double: it can pass 2^32 in principle) */
-double fx_exfat_discard_requests(const struct exfat_volume *v) { return (double)v->discard_requests; }
+double fx_exfat_discard_calls(const struct exfat_volume *v) { return (double)v->discard_calls; }
 
 const uint8_t *fx_exfat_bitmap_ptr(const struct exfat_volume *v) { return v->vol_amap; }
 const uint32_t *fx_exfat_fat_ptr(const struct exfat_volume *v) { return v->fat; }

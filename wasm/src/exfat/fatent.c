@@ -53,7 +53,7 @@ int exfat_chain_cont_cluster(struct exfat_volume *vol, uint32_t chain, uint32_t 
 /* sb_issue_discard() of nr clusters from clu, as a request the view and the tests count. */
 static void exfat_discard_cluster(struct exfat_volume *vol, uint32_t clu, uint32_t nr)
 {
-	vol->discard_requests++;
+	vol->discard_calls++;
 	fslab_emit(&vol->events, FSLAB_EV_EXFAT_DISCARD, clu, nr, (uint32_t)vol->batch_discard);
 }
 

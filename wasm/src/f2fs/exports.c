@@ -9,9 +9,9 @@
  *   words[]  traced dropped_lo dropped_hi, then per traced core: core n done_lo done_hi and
  *             n spans of lock|kind<<8|depth<<16 from_lo from_hi to_lo to_hi (ns, 64-bit)
  * and the free-NID model (fslab/f2fs_nid.h) over a struct f2fs_nm_info pointer:
- *   stats[16] nat_blocks max_nid clue free prealloc available_nids next_scan_nid
+ *   stats[17] nat_blocks max_nid clue free prealloc available_nids next_scan_nid
  *             next_bitmap_blk nat_scan_deferred valid_node_count dirty_nat
- *             bitmap_scans nat_scans scans_skipped nat_deferred nids_scanned
+ *             bitmap_scans nat_scans scans_skipped nat_deferred nids_scanned walks_avoided
  *   per NAT block, read in place: loaded (u8), free_nid_count (u16), free_nid_bitmap
  *             (F2FS_NID_BITMAP_BYTES each)
  */
@@ -130,14 +130,14 @@ int fx_f2fs_nid_run(struct f2fs_nm_info *nm, const uint32_t *ops, uint32_t n, ui
 
 void fx_f2fs_nid_stats(const struct f2fs_nm_info *nm, uint32_t *out)
 {
-	const uint32_t v[16] = { nm->nat_blocks, nm->max_nid, nm->clue, nm->nid_cnt[FREE_NID],
+	const uint32_t v[17] = { nm->nat_blocks, nm->max_nid, nm->clue, nm->nid_cnt[FREE_NID],
 				 nm->nid_cnt[PREALLOC_NID], nm->available_nids, nm->next_scan_nid,
 				 nm->next_bitmap_blk, (uint32_t)nm->nat_scan_deferred, nm->valid_node_count,
 				 nm->dirty_cnt, nm->c.bitmap_scans, nm->c.nat_scans, nm->c.scans_skipped,
-				 nm->c.nat_deferred, nm->c.nids_scanned };
+				 nm->c.nat_deferred, nm->c.nids_scanned, nm->c.walks_avoided };
 	int k;
 
-	for (k = 0; k < 16; k++)
+	for (k = 0; k < 17; k++)
 		out[k] = v[k];
 }
 

@@ -64,10 +64,10 @@ static uint32_t find_next_bit_le(const uint8_t *addr, uint32_t size, uint32_t of
 static uint8_t *nid_bitmap(struct f2fs_nm_info *nm, uint32_t blk) { return nm->free_nid_bitmap + (size_t)blk * F2FS_NID_BITMAP_BYTES; }
 
 static void trace_f2fs_free_nid_scan(struct f2fs_nm_info *nm, uint32_t phase, uint32_t start, uint32_t end,
-				     uint32_t scanned, uint32_t found, int skipped)
+				     uint32_t scanned, uint32_t found, int skipped, uint32_t blocks, int sync)
 {
-	fslab_emit(&nm->events, FSLAB_EV_F2FS_NID_SCAN, phase | (uint32_t)!!skipped << 8, start, end);
-	fslab_emit(&nm->events, FSLAB_EV_F2FS_NID_SCAN_RESULT, scanned, found, 0);
+	fslab_emit(&nm->events, FSLAB_EV_F2FS_NID_SCAN, phase | (uint32_t)!!skipped << 8 | (uint32_t)!!sync << 9, start, end);
+	fslab_emit(&nm->events, FSLAB_EV_F2FS_NID_SCAN_RESULT, scanned, found, blocks);
 }
 
 /* f2fs_available_free_memory(sbi, FREE_NIDS): the list may use 1/4 of ram_thresh % of RAM */
@@ -115,6 +115,7 @@ static void update_free_nid_bitmap(struct f2fs_nm_info *nm, uint32_t nid, int se
 			return;
 		set_bit_le(nid_ofs, bm);
 		nm->free_nid_count[nat_ofs]++;
+		nm->clue_bitmap_gen++; /* CLUE lazy: a bitmap walk may find something new */
 	} else {
 		if (!test_bit_le(nid_ofs, bm))
 			return;
@@ -177,10 +178,12 @@ static void scan_nat_page(struct f2fs_nm_info *nm, uint32_t start_nid)
 }
 
 /* scan_free_nid_bits(): loaded NAT blocks' free bits into the list, up to MAX_FREE_NIDS;
- * from block 0, or under CLUE's heuristic from where the last scan stopped */
-static void scan_free_nid_bits(struct f2fs_nm_info *nm, uint32_t clue)
+ * from block 0, or under CLUE's heuristic from where the last scan stopped. found = NIDs
+ * this walk listed (one caller at a time, so the count before and after tells) */
+static void scan_free_nid_bits(struct f2fs_nm_info *nm, uint32_t clue, int sync)
 {
-	uint32_t i, idx, n, first = 0, scanned = 0, before = nm->nid_cnt[FREE_NID];
+	uint32_t i, idx, n, first = 0, scanned = 0, before = nm->nid_cnt[FREE_NID], blocks;
+	uint32_t gen = nm->clue_bitmap_gen;
 
 	if ((clue & F2FS_CLUE_HEURISTIC) && nm->next_bitmap_blk < nm->nat_blocks)
 		first = nm->next_bitmap_blk;
@@ -202,14 +205,30 @@ static void scan_free_nid_bits(struct f2fs_nm_info *nm, uint32_t clue)
 		}
 	}
 out:
+	/* a walk that went all the way round visited every block and stops where it started */
+	blocks = n == nm->nat_blocks ? n : n + 1;
 	if (n == nm->nat_blocks)
 		i = first;
 	nm->next_bitmap_blk = i;
+	/* lazy update: a walk stopped at MAX_FREE_NIDS left bits unlisted and proves nothing */
+	nm->clue_walk_gen = n == nm->nat_blocks ? gen : gen - 1;
 	nm->c.bitmap_scans++;
 	nm->c.nids_scanned += scanned;
 	/* scan_curseg_cache(): no NAT journal in the model */
 	trace_f2fs_free_nid_scan(nm, 0, first * NAT_ENTRY_PER_BLOCK, i * NAT_ENTRY_PER_BLOCK, scanned,
-				 nm->nid_cnt[FREE_NID] - (before < nm->nid_cnt[FREE_NID] ? before : nm->nid_cnt[FREE_NID]), 0);
+				 nm->nid_cnt[FREE_NID] - before, 0, blocks, sync);
+}
+
+/* clue_walk_pointless(): CLUE lazy update, a background bitmap walk is skipped while a NAT
+ * scan is owed and no free-NID bit was set since the last complete walk */
+static int clue_walk_pointless(struct f2fs_nm_info *nm, int sync, uint32_t clue)
+{
+	if (sync || !(clue & F2FS_CLUE_LAZY) || !nm->nat_scan_deferred)
+		return 0;
+	if (nm->clue_bitmap_gen != nm->clue_walk_gen)
+		return 0;
+	nm->c.walks_avoided++;
+	return 1;
 }
 
 /* clue_defer_nat_scan(): CLUE lazy update, no NAT entry scan for background callers; the
@@ -222,14 +241,14 @@ static int clue_defer_nat_scan(struct f2fs_nm_info *nm, int sync, uint32_t clue)
 		nm->nat_scan_deferred = 1;
 		nm->c.nat_deferred++;
 		/* next_scan_nid as it is, not rounded to its block as the NAT scan's start is */
-		trace_f2fs_free_nid_scan(nm, 2, nm->next_scan_nid, nm->next_scan_nid, 0, 0, 0);
+		trace_f2fs_free_nid_scan(nm, 2, nm->next_scan_nid, nm->next_scan_nid, 0, 0, 0, 0, sync);
 	}
 	return 1;
 }
 
 /* __f2fs_scan_nat_entries(): FREE_NID_PAGES NAT blocks from next_scan_nid's block, reading
  * those not loaded yet; wraps at max_nid */
-static void f2fs_scan_nat_entries(struct f2fs_nm_info *nm)
+static void f2fs_scan_nat_entries(struct f2fs_nm_info *nm, int sync)
 {
 	uint32_t nid = nm->next_scan_nid, start, i = 0;
 	uint32_t before = nm->nid_cnt[FREE_NID], scanned = nm->c.nids_scanned;
@@ -254,7 +273,7 @@ static void f2fs_scan_nat_entries(struct f2fs_nm_info *nm)
 	/* scan_curseg_cache(): no NAT journal in the model */
 	nm->c.nat_scans++;
 	trace_f2fs_free_nid_scan(nm, 1, start, nid, nm->c.nids_scanned - scanned,
-				 nm->nid_cnt[FREE_NID] - (before < nm->nid_cnt[FREE_NID] ? before : nm->nid_cnt[FREE_NID]), 0);
+				 nm->nid_cnt[FREE_NID] - before, 0, FREE_NID_PAGES, sync);
 }
 
 /* __f2fs_build_free_nids(): upstream's order under build_lock, the CLUE bits 2 and 4 inside */
@@ -265,36 +284,49 @@ static void __f2fs_build_free_nids(struct f2fs_nm_info *nm, int sync, int mount,
 	if (!sync && !free_nids_memory_ok(nm))
 		return;
 	if (!mount) {
-		scan_free_nid_bits(nm, clue);
+		if (clue_walk_pointless(nm, sync, clue))
+			return;
+		scan_free_nid_bits(nm, clue, sync);
 		if (nm->nid_cnt[FREE_NID] >= NAT_ENTRY_PER_BLOCK)
 			return;
 		if (clue_defer_nat_scan(nm, sync, clue))
 			return;
 	}
-	f2fs_scan_nat_entries(nm);
+	f2fs_scan_nat_entries(nm, sync);
 }
 
-/* f2fs_build_free_nids_clue(): CLUE's optimistic scan. mutex_trylock(bitmap_scan_lock)
- * always succeeds with one caller, so the "skipped" branch is here only as the patch has it. */
+/* f2fs_build_free_nids_clue(): CLUE's optimistic scan. A sync caller (f2fs_alloc_nid())
+ * waits for bitmap_scan_lock, then build_lock, as upstream waits for build_lock. A
+ * background caller's mutex_trylock(bitmap_scan_lock) always succeeds with one caller, so
+ * the "skipped" branch is here only as the patch has it. */
 static void f2fs_build_free_nids_clue(struct f2fs_nm_info *nm, int sync, uint32_t clue)
 {
 	const int bitmap_scan_lock_held = 0;
 
+	if (sync) {
+		if (nm->nid_cnt[FREE_NID] < NAT_ENTRY_PER_BLOCK)
+			scan_free_nid_bits(nm, clue, 1);
+		if (nm->nid_cnt[FREE_NID] < NAT_ENTRY_PER_BLOCK)
+			f2fs_scan_nat_entries(nm, 1);
+		return;
+	}
 	if (nm->nid_cnt[FREE_NID] >= NAT_ENTRY_PER_BLOCK)
 		return;
-	if (!sync && !free_nids_memory_ok(nm))
+	if (!free_nids_memory_ok(nm))
+		return;
+	if (clue_walk_pointless(nm, 0, clue))
 		return;
 	if (!bitmap_scan_lock_held) {
-		scan_free_nid_bits(nm, clue);
+		scan_free_nid_bits(nm, clue, 0);
 		if (nm->nid_cnt[FREE_NID] >= NAT_ENTRY_PER_BLOCK)
 			return;
 	} else {
 		nm->c.scans_skipped++;
-		trace_f2fs_free_nid_scan(nm, 0, 0, 0, 0, 0, 1);
+		trace_f2fs_free_nid_scan(nm, 0, 0, 0, 0, 0, 1, 0, 0);
 	}
 	/* build_lock */
-	if (nm->nid_cnt[FREE_NID] < NAT_ENTRY_PER_BLOCK && !clue_defer_nat_scan(nm, sync, clue))
-		f2fs_scan_nat_entries(nm);
+	if (nm->nid_cnt[FREE_NID] < NAT_ENTRY_PER_BLOCK && !clue_defer_nat_scan(nm, 0, clue))
+		f2fs_scan_nat_entries(nm, 0);
 }
 
 static void f2fs_build_free_nids(struct f2fs_nm_info *nm, int sync, int mount)
@@ -409,6 +441,7 @@ uint32_t f2fs_nm_try_to_free_nids(struct f2fs_nm_info *nm, uint32_t nr_shrink)
 		list_del_nid(nm, i); /* __remove_free_nid(): the bitmap bit stays set */
 		nm->nat[i] &= (uint8_t)~NID_LISTED;
 		nm->nid_cnt[FREE_NID]--;
+		nm->clue_bitmap_gen++; /* CLUE lazy: a later walk can list it again */
 		nr_shrink--;
 	}
 	return nr - nr_shrink;
@@ -494,15 +527,17 @@ static int f2fs_flush_nat_entries(struct f2fs_nm_info *nm)
 	return 0;
 }
 
-/* f2fs_clue_checkpoint_scan(): the NAT entry scan CLUE's lazy update deferred, unless the
- * checkpoint's freed NIDs filled the list meanwhile (then the debt is dropped) */
+/* f2fs_clue_checkpoint_scan(): the NAT entry scan CLUE's lazy update deferred, within the
+ * free-NID memory limit (else it stays owed), unless the checkpoint's freed NIDs filled the
+ * list meanwhile (then the debt is dropped) */
 static void f2fs_clue_checkpoint_scan(struct f2fs_nm_info *nm)
 {
-	if (!nm->nat_scan_deferred)
+	if (!nm->nat_scan_deferred || !free_nids_memory_ok(nm))
 		return;
 	if (nm->nid_cnt[FREE_NID] < NAT_ENTRY_PER_BLOCK)
-		f2fs_scan_nat_entries(nm);
-	nm->nat_scan_deferred = 0;
+		f2fs_scan_nat_entries(nm, 0); /* clears the debt */
+	else
+		nm->nat_scan_deferred = 0;
 }
 
 /* f2fs_write_checkpoint(): block_operations() has written every node, so the NAT flush

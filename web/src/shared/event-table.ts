@@ -79,13 +79,15 @@ export const TRACE_EVENTS = {
   /** our patch 0002: one per free-NID scan phase */
   f2fs_free_nid_scan: spec({
     system: "f2fs",
-    format: /^dev = \((\d+),(\d+)\), phase = (\w+), start = (\d+), end = (\d+), scanned = (\d+), found = (\d+), skipped = (\d)/,
-    expect: "dev = (major,minor), phase = bitmap|nat|deferred, start = N, end = N, scanned = N, found = N, skipped = 0|1",
+    // blocks, sync and caller since the patch's fixes (issue 17); older traces end at skipped
+    format: /^dev = \((\d+),(\d+)\), phase = (\w+), start = (\d+), end = (\d+), scanned = (\d+), found = (\d+), skipped = (\d)(?:, blocks = (\d+), sync = (\d), caller = (\S+))?/,
+    expect: "dev = (major,minor), phase = bitmap|nat|deferred, start = N, end = N, scanned = N, found = N, skipped = 0|1[, blocks = N, sync = 0|1, caller = symbol+off/size]",
     decode: (m) => ({
       phase: ({ bitmap: NidScanPhase.Bitmap, nat: NidScanPhase.Nat, deferred: NidScanPhase.Deferred } as Record<string, number>)[m[3]] ?? 255,
       start: Number(m[4]), end: Number(m[5]), scanned: Number(m[6]), found: Number(m[7]), skipped: Number(m[8]),
+      blocks: Number(m[9] ?? 0), sync: Number(m[10] ?? 0), caller: m[11] ?? "",
     }),
-    records: (f) => [EV.F2FS_NID_SCAN, f.phase | (f.skipped << 8), f.start, f.end, EV.F2FS_NID_SCAN_RESULT, f.scanned, f.found, 0],
+    records: (f) => [EV.F2FS_NID_SCAN, f.phase | (f.skipped << 8) | ((f.sync & 1) << 9), f.start, f.end, EV.F2FS_NID_SCAN_RESULT, f.scanned, f.found, f.blocks],
   }),
   block_rq_insert: blockRq,
   block_rq_issue: blockRq,

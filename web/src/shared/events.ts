@@ -19,8 +19,8 @@ export const RECORD_FIELDS: Record<keyof typeof EV, { a: string; b?: string; c?:
   EXFAT_FAT_WRITE: { a: "cluster", b: "new FAT entry" },
   EXFAT_DISCARD: { a: "start cluster", b: "clusters", c: "DiscardPolicy" },
   EXFAT_EMPTY_SEARCH: { a: "entries examined", b: "hint (NONE: none)", c: "result slot (NONE: -ENOSPC)" },
-  F2FS_NID_SCAN: { a: "phase | skipped << 8", b: "start nid", c: "end nid" },
-  F2FS_NID_SCAN_RESULT: { a: "entries scanned", b: "free NIDs found" },
+  F2FS_NID_SCAN: { a: "phase | skipped << 8 | sync << 9", b: "start nid", c: "end nid" },
+  F2FS_NID_SCAN_RESULT: { a: "entries scanned", b: "free NIDs found", c: "NAT blocks visited" },
 };
 
 /** A u32 field that holds "none" (the kernel's -1). */
@@ -82,10 +82,12 @@ export function unitsOf(stream: Uint32Array, type: number): number {
 export interface NidScan {
   phase: NidScanPhase;
   skipped: boolean; // CLUE optimistic: a bitmap scan was already running, this caller went on
+  sync: boolean; // the caller needed a NID now (f2fs_alloc_nid), not a background build
   start: number; // first NID
   end: number; // where the scan stopped (the next scan's start under CLUE's heuristic)
   scanned: number; // bitmap bits or NAT entries examined
   found: number; // free NIDs added to the list
+  blocks: number; // NAT blocks visited (a bitmap walk all the way round visits all of them); 0 if not reported
 }
 
 /** F2FS free-NID scans: each F2FS_NID_SCAN record with the F2FS_NID_SCAN_RESULT that follows it. */
@@ -96,11 +98,13 @@ export function nidScansOf(stream: Uint32Array): NidScan[] {
     const r = stream[i + WORDS_PER_EVENT] === EV.F2FS_NID_SCAN_RESULT ? i + WORDS_PER_EVENT : -1;
     out.push({
       phase: stream[i + 1] & 0xff,
-      skipped: (stream[i + 1] >> 8) !== 0,
+      skipped: ((stream[i + 1] >> 8) & 1) !== 0,
+      sync: ((stream[i + 1] >> 9) & 1) !== 0,
       start: stream[i + 2],
       end: stream[i + 3],
       scanned: r < 0 ? 0 : stream[r + 1],
       found: r < 0 ? 0 : stream[r + 2],
+      blocks: r < 0 ? 0 : stream[r + 3],
     });
   }
   return out;

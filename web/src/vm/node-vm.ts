@@ -6,13 +6,17 @@
 //     -> output framed by \x1e markers -> { output, status }
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import { createRequire } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
 import { TraceChannel } from "./trace-channel";
 import { AgentClient } from "./agent";
 import { BootWatcher, GUEST, machineOptions, STATE_FILE, stateMismatch } from "./guest";
 
-const DIST = fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
+// FSLAB_DIST: another build's directory, e.g. the debug kernel's (kernel-image/build.sh --debug)
+const DIST = process.env.FSLAB_DIST
+  ? resolve(process.env.FSLAB_DIST) + "/"
+  : fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
 const require = createRequire(import.meta.url);
 
 async function image(name: string): Promise<{ buffer: ArrayBuffer }> {

@@ -28,7 +28,7 @@ async function simulateExfatCommand(argv: string[]): Promise<number> {
   const cost = { requestUs: num(v["request-us"]!, "--request-us"), clusterNs: num(v["cluster-ns"]!, "--cluster-ns") };
   const rows = deleteCost(await loadCoreModule("exfat"), clusters, runs, bits, cost);
   if (v.json) {
-    console.log(JSON.stringify({ clusters, cluster_bytes: cluster, runs, cost, results: rows.map((r) => ({ policy: r.policy === DiscardPolicy.Batched ? "batched" : "per-cluster", discard_requests: r.discardRequests, ms: r.ms })) }));
+    console.log(JSON.stringify({ clusters, cluster_bytes: cluster, runs, cost, results: rows.map((r) => ({ policy: r.policy === DiscardPolicy.Batched ? "batched" : "per-cluster", discard_calls: r.discardCalls, ms: r.ms })) }));
     return 0;
   }
   console.log(`delete a file of ${clusters} clusters of ${cluster} B in ${runs} run(s), mounted -o discard`);
@@ -36,7 +36,7 @@ async function simulateExfatCommand(argv: string[]): Promise<number> {
   const time = (ms: number) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)}m${((ms % 60_000) / 1000).toFixed(0).padStart(2, "0")}s` : `${(ms / 1000).toFixed(ms < 10_000 ? 3 : 1)} s`);
   for (const r of rows) {
     const name = r.policy === DiscardPolicy.Batched ? "batched (6.15+)" : "per cluster (<= 6.14)";
-    console.log(`  ${name.padEnd(24)} ${String(r.discardRequests).padStart(10)} discards  ${time(r.ms).padStart(10)}`);
+    console.log(`  ${name.padEnd(24)} ${String(r.discardCalls).padStart(10)} discards  ${time(r.ms).padStart(10)}`);
   }
   if (clusters === SEED_80G.clusters && runs === 1) console.log(`  (measured by Linux 6.15's commit: 4m46s -> 1.66 s)`);
   return 0;

@@ -89,9 +89,9 @@ export class ExfatCore {
     this.m._fx_exfat_events_record(this.vol, on ? 1 : 0);
   }
 
-  /** Discard requests issued so far, as the patched kernel's discard_requests counts them. */
-  get discardRequests(): number {
-    return this.m._fx_exfat_discard_requests(this.vol);
+  /** sb_issue_discard() calls so far, as the patched kernel's discard_calls counts them. */
+  get discardCalls(): number {
+    return this.m._fx_exfat_discard_calls(this.vol);
   }
 
   /** The events since the last take, as a transferable copy; clears the core's buffer. */

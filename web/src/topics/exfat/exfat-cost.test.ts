@@ -14,14 +14,14 @@ beforeAll(async () => {
 describe("deleteCost", () => {
   it("a four-run file: 64 discards per cluster, 4 batched", () => {
     const [per, batched] = deleteCost(m, 64, 4, 3);
-    expect(per).toMatchObject({ policy: DiscardPolicy.PerCluster, discardRequests: 64 });
-    expect(batched).toMatchObject({ policy: DiscardPolicy.Batched, discardRequests: 4 });
+    expect(per).toMatchObject({ policy: DiscardPolicy.PerCluster, discardCalls: 64 });
+    expect(batched).toMatchObject({ policy: DiscardPolicy.Batched, discardCalls: 4 });
   });
 
   it("the 6.15 commit's 80 GiB file: 20,971,520 discards against one, priced at its 4m46s and 1.66 s", () => {
     const [per, batched] = deleteCost(m, SEED_80G.clusters, 1, 3);
-    expect(per.discardRequests).toBe(SEED_80G.clusters);
-    expect(batched.discardRequests).toBe(1);
+    expect(per.discardCalls).toBe(SEED_80G.clusters);
+    expect(batched.discardCalls).toBe(1);
     expect(per.ms).toBeCloseTo(SEED_80G.perClusterMs, -2);
     expect(batched.ms).toBeCloseTo(SEED_80G.batchedMs, 0);
   });

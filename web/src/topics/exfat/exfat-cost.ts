@@ -16,13 +16,13 @@ export const DEFAULT_COST = {
 };
 
 /** A delete's modelled time: its discard requests and the clusters it frees, at the given costs. */
-export function priceMs(discardRequests: number, clusters: number, cost = DEFAULT_COST): number {
-  return (discardRequests * cost.requestUs) / 1e3 + (clusters * cost.clusterNs) / 1e6;
+export function priceMs(discardCalls: number, clusters: number, cost = DEFAULT_COST): number {
+  return (discardCalls * cost.requestUs) / 1e3 + (clusters * cost.clusterNs) / 1e6;
 }
 
 export interface DeleteCost {
   policy: DiscardPolicy;
-  discardRequests: number;
+  discardCalls: number;
   ms: number;
 }
 
@@ -38,10 +38,10 @@ export function deleteCost(m: ExfatModule, clusters: number, runs: number, sectP
       try {
         copy.recordEvents(false);
         copy.setPolicy(true, policy);
-        const before = copy.discardRequests;
+        const before = copy.discardCalls;
         copy.delete(id);
-        const discardRequests = copy.discardRequests - before;
-        return { policy, discardRequests, ms: priceMs(discardRequests, clusters, cost) };
+        const discardCalls = copy.discardCalls - before;
+        return { policy, discardCalls, ms: priceMs(discardCalls, clusters, cost) };
       } finally {
         copy.dispose();
       }

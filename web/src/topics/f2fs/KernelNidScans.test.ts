@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { NidScanPhase, type NidScan } from "../../shared/events";
 import { collapseRepeats } from "./KernelNidScans";
 
-const scan = (phase: NidScanPhase, start: number, end: number, scanned: number, found: number): NidScan => ({ phase, skipped: false, start, end, scanned, found });
+const scan = (phase: NidScanPhase, start: number, end: number, scanned: number, found: number): NidScan => ({ phase, skipped: false, sync: false, start, end, scanned, found, blocks: 0 });
 const nat = scan(NidScanPhase.Nat, 3640, 7280, 3640, 3640);
 const empty = scan(NidScanPhase.Bitmap, 0, 0, 455, 0);
 const deferred = scan(NidScanPhase.Deferred, 3640, 3640, 0, 0);

@@ -37,6 +37,7 @@ export interface ClueCounters {
   scans_skipped: number;
   nat_deferred: number;
   nids_scanned: number; // bitmap bits walked and NAT entries read
+  walks_avoided: number; // lazy update: background bitmap walks skipped (nothing new to find)
 }
 
 /** What a view draws: per NAT block arrays and the free-NID machinery's cursors. */
@@ -207,14 +208,14 @@ export class NidModel {
   }
 
   private stats(): Omit<NidState, "blocks"> {
-    const p = this.m._fx_malloc(16 * 4);
+    const p = this.m._fx_malloc(17 * 4);
     try {
       this.m._fx_f2fs_nid_stats(this.nm, p);
-      const s = this.m.HEAPU32.slice(p >>> 2, (p >>> 2) + 16);
+      const s = this.m.HEAPU32.slice(p >>> 2, (p >>> 2) + 17);
       return {
         natBlocks: s[0], maxNid: s[1], clue: s[2], free: s[3], prealloc: s[4], availableNids: s[5],
         nextScanNid: s[6], nextBitmapBlk: s[7], natScanDeferred: s[8] !== 0, validNodes: s[9], dirtyNat: s[10],
-        counters: { bitmap_scans: s[11], nat_scans: s[12], scans_skipped: s[13], nat_deferred: s[14], nids_scanned: s[15] },
+        counters: { bitmap_scans: s[11], nat_scans: s[12], scans_skipped: s[13], nat_deferred: s[14], nids_scanned: s[15], walks_avoided: s[16] },
       };
     } finally {
       this.m._fx_free(p);
