@@ -143,6 +143,36 @@ describe("exfat batch_discard", () => {
   });
 });
 
+describe("exfat discard_calls", () => {
+  // one count per sb_issue_discard() call; the block layer splits a call longer than the
+  // device's discard_max_bytes into several requests, which block_rq_issue shows (rwbs D)
+  async function callsAndRequests(batch: 0 | 1, maxBytes: number | null): Promise<[number, number, number[]]> {
+    await sh(`set -e
+      umount /mnt/x 2>/dev/null || true; losetup -D; rm -f /tmp/x.img
+      truncate -s 64M /tmp/x.img; dev=$(losetup -f --show /tmp/x.img)
+      mkfs.exfat -c 4K $dev >/dev/null; mkdir -p /mnt/x; mount -o discard $dev /mnt/x
+      for i in 1 2 3 4; do dd if=/dev/zero bs=64K count=1 >> /mnt/x/frag 2>/dev/null; dd if=/dev/zero bs=4K count=1 >> /mnt/x/log 2>/dev/null; done; sync
+      q=/sys/block/\${dev#/dev/}/queue; ${maxBytes === null ? "" : `echo ${maxBytes} > $q/discard_max_bytes;`}
+      echo ${batch} > /sys/module/exfat/parameters/batch_discard; echo 0 > /sys/module/exfat/parameters/discard_calls
+      T=/sys/kernel/tracing; echo 0 > $T/tracing_on; echo > $T/trace; echo 1 > $T/events/block/block_rq_issue/enable; echo 1 > $T/tracing_on
+      rm /mnt/x/frag; sync; echo 0 > $T/tracing_on; echo 0 > $T/events/block/block_rq_issue/enable`);
+    const calls = +(await sh("cat /sys/module/exfat/parameters/discard_calls"));
+    // "block_rq_issue: 7,0 DS 65536 () 4128 + 128 ..." on the volume's loop device
+    const sizes = (await sh(`m=$(stat -c '%t,%T' $(findmnt -n -o SOURCE /mnt/x)); grep " block_rq_issue: $((16#\${m%,*})),$((16#\${m#*,})) D[A-Z]* " /sys/kernel/tracing/trace | sed 's/.* + \\([0-9]*\\) .*/\\1/' || true`))
+      .trim().split("\n").filter(Boolean).map(Number);
+    return [calls, sizes.length, sizes];
+  }
+
+  it("counts exFAT's calls; the device gets one request per call unless discard_max_bytes splits it", async () => {
+    expect((await callsAndRequests(1, null)).slice(0, 2)).toEqual([4, 4]);
+    const [calls, requests, sizes] = await callsAndRequests(1, 8192);
+    expect([calls, requests]).toEqual([4, 32]); // 16 clusters of 4 KiB a run, 2 clusters a request
+    expect(sizes.every((n) => n === 16)).toBe(true);
+    expect((await callsAndRequests(0, null)).slice(0, 2)).toEqual([64, 64]);
+    await sh("echo 1 > /sys/module/exfat/parameters/batch_discard");
+  });
+});
+
 describe("exfat empty_hint", () => {
   // 200 short names, every third removed, then 60 long names (4 entries each: they do not
   // fit the 3-entry holes); the same steps in the guest and in the model

@@ -1353,7 +1353,10 @@ static void test_dd_replay_refused(void)
 	const uint32_t twice[] = { 0, 0, 10, 0, 0, 1, 10, 0, 0, 0, 11, 0 };
 	const uint32_t unqueued[] = { 0, 0, 10, 0, 1, 1, 11, 0 };
 	const uint32_t early[] = { 0, 0, 10, 0, 2, 0, 0, 0 };
-	const uint32_t kind[] = { 0, 0, 10, 0, 3, 0, 0, 0 };
+	const uint32_t kind[] = { 0, 0, 10, 0, 6, 0, 0, 0 };
+	const uint32_t self_merge[] = { 0, 0, 10, 0, 3, 0, 0, 0 };
+	const uint32_t merged_dispatched[] = { 0, 0, 10, 0, 0, 1, 10, 0, 3, 1, 0, 0, 1, 1, 11, 0 };
+	const uint32_t head_new[] = { 5, 0, 10, 0 };
 	const uint32_t fine[] = { 0, 0, 10, 0, 0, 1, 10, 0, 1, 0, 11, 0, 2, 0, 0, 0, 1, 1, 12, 0 };
 	uint32_t out[5 * 4];
 
@@ -1361,6 +1364,9 @@ static void test_dd_replay_refused(void)
 	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 2, unqueued, 2, out), -1);
 	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 2, early, 2, out), -1);
 	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 2, kind, 2, out), -1);
+	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 2, self_merge, 2, out), -1);
+	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 2, merged_dispatched, 4, out), -1);
+	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 2, head_new, 1, out), -1);
 	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 2, fine, 5, out), 2);
 }
 
@@ -1412,6 +1418,34 @@ static void test_dd_replay(void)
 	/* bad input is refused */
 	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 3, (const uint32_t[]){ 0, 7, 0, 0 }, 1, out), -1);
 	CHECK_EQ(dd_replay(&DEFAULTS, 0, NULL, rq, 3, ev, 1, out), -1);
+}
+
+/* merges, dispatch calls that dispatched nothing, and the at-head list (patch 0003) */
+static void test_dd_replay_merge_none_head(void)
+{
+	/* R10, R20, R50: R20 merges into R10 before any dispatch */
+	static const uint32_t rq[] = { 10, 0, FSLAB_BLK_READ, DD_BE_PRIO, 20, 0, FSLAB_BLK_READ, DD_BE_PRIO,
+				       50, 0, FSLAB_BLK_READ, DD_BE_PRIO };
+	static const uint32_t ev[] = {
+		0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0,
+		3, 1, 0, 0,   /* R20 merged into R10 */
+		1, 0, 1, 1,   /* R10: the model's pick too (R20 is gone) */
+		4, 1, 2, 5 | 1 << 16, /* a call that dispatched nothing left last_dir W, batching 5, starved 1 */
+		1, 2, 2, 1 | 1 << 16, /* R50: a new batch of reads, not the old batch going on */
+		5, 0, 3, 0,   /* R10 requeued, served from the at-head list: no decision */
+		2, 0, 0, 0, 2, 2, 0, 0,
+	};
+	uint32_t out[10];
+
+	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 3, ev, sizeof(ev) / sizeof(ev[0]) / 4, out), 2);
+	CHECK_EQ(out[0], 0);
+	CHECK_EQ(out[1], DD_BECAUSE_READS);
+	CHECK_EQ(out[5], 2);
+	/* without the none event the batch of reads from R10 would have gone on (batch, 2) */
+	CHECK_EQ(out[6], DD_BECAUSE_READS);
+	CHECK_EQ(out[8], 1);
+	/* the merged request cannot be dispatched or merged again */
+	CHECK_EQ(dd_replay(&DEFAULTS, 100, NULL, rq, 3, (const uint32_t[]){ 0, 0, 0, 0, 0, 1, 0, 0, 3, 1, 0, 0, 3, 1, 0, 0 }, 4, out), -1);
 }
 
 /* dd_replay() undoes the model's choice in place; the reference copies the lists and
@@ -1504,6 +1538,7 @@ int main(void)
 	test_dd_replay_undo_in_place();
 	test_dispatch_reasons();
 	test_dd_replay();
+	test_dd_replay_merge_none_head();
 	test_dd_replay_refused();
 	test_bfq_budget_timeout();
 	test_bfq_budget_growth();

@@ -240,11 +240,17 @@ int dd_has_work(const struct blk_sim *s);
 void dd_apply_dispatch(struct blk_sim *s, uint32_t rq, uint32_t batching, uint32_t starved);
 /* put back a request dd_dispatch_request() took (counters not restored) */
 void dd_undo_dispatch(struct blk_sim *s, uint32_t rq);
+/* dd_merged_requests(): next (queued) merged into req (BLK_NIL: not known), next freed */
+void dd_merged_requests(struct blk_sim *s, uint32_t req, uint32_t next);
+/* a dispatch from the at-head list (dd->dispatch): no decision, no counters; listed: the
+ * replay had put it in the lists (an at-head insert looks like any insert in a trace) */
+void dd_head_dispatch(struct blk_sim *s, uint32_t rq, int listed);
 /*
  * The kernel's mq-deadline decisions, replayed (dd_replay.c). ev: n events in the kernel's
- * order, 4 words each: kind (0 insert, 1 dispatch, 2 complete), request, jiffies (insert:
- * the one its fifo_time comes from; dispatch: jiffies then), and for a dispatch the kernel's
- * batching | starved << 16 after it. rq: nrq requests, 4 words each: sector low, sector
+ * order, 4 words each: kind (0 insert, 1 dispatch, 2 complete, 3 merge, 4 none, 5 at-head
+ * dispatch), request (none: last_dir), jiffies (insert: the one its fifo_time comes from;
+ * dispatch, none: jiffies then; merge: the request that took it over, or BLK_NIL), and for
+ * a dispatch or none the kernel's batching | starved << 16 after it. rq: nrq requests, 4 words each: sector low, sector
  * high, op, dd_prio. At each dispatch the model decides from the same lists, then takes the
  * kernel's request and counters, so one difference does not carry into the next decision.
  * out: per dispatch, 5 words: the model's request (BLK_NIL: none), because, pick,

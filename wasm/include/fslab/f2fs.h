@@ -5,7 +5,10 @@
  * of the locks an unlink takes in F2FS (Linux 5.7, as in the CLUE paper, and 7.2 alike):
  *
  *   VFS path walk (no lock) -> parent directory's i_rwsem (shared only in MWUM) ->
- *   f2fs_unlink -> f2fs_balance_fs_bg -> f2fs_build_free_nids:
+ *   f2fs_unlink -> f2fs_balance_fs -> f2fs_balance_fs_bg -> f2fs_build_free_nids (a
+ *   background build; f2fs_balance_fs() calls it only while 100,000 or more NAT entries
+ *   are cached, as in FxMark's runs over millions of files; the guest's labs, with
+ *   thousands, get their background builds from node writeback instead):
  *     upstream (clue 0): build_lock held for the count check, and, when the free-NID list
  *       is below its threshold, the free-NID bitmap scan and the NAT entry scan;
  *     CLUE bits (the guest kernel's /sys/fs/f2fs/<dev>/clue):

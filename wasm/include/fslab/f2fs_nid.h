@@ -19,7 +19,9 @@
  *   unlink     truncate_node(): the NID's NAT entry becomes free in memory (dirty); the NID
  *              is free again only when the next checkpoint writes that entry
  *   background f2fs_balance_fs_bg()'s free-NID part: f2fs_build_free_nids(sync = false), or
- *              the shrinker's trim when the free-NID list is over its memory share
+ *              the shrinker's trim when the free-NID list is over its memory share. The
+ *              kernel calls it from node writeback (f2fs_write_node_pages) and the GC
+ *              thread; unlink's f2fs_balance_fs() only with 100,000+ cached NAT entries
  *   checkpoint f2fs_flush_nat_entries() (freed entries: add_free_nid()), then the NAT entry
  *              scan CLUE's lazy update deferred (f2fs_clue_checkpoint_scan())
  *   shrink     f2fs_try_to_free_nids(): the list trimmed to MAX_FREE_NIDS from its head; the

@@ -18,7 +18,7 @@ int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *start, c
 {
 	struct blk_sim s;
 	uint32_t i, k = 0;
-	uint8_t *state = NULL; /* per request: RQ_* below */
+	uint8_t *state = NULL; /* per request: 0 new, 1 queued, 2 dispatched, 3 completed or merged away */
 	int ret = -1;
 
 	memset(&s, 0, sizeof(s));
@@ -50,10 +50,34 @@ int dd_replay(const struct dd_tunables *t, uint32_t hz, const uint32_t *start, c
 		const uint32_t *e = ev + 4 * i;
 		uint32_t x = e[1];
 
-		/* each request inserted once, then dispatched from the lists, then completed: an
-		 * event out of that order (a trace that parsed but cannot have happened) would
-		 * link a request into the lists twice, so it ends the replay */
-		if (x >= nrq || e[0] > 2 || state[x] != e[0])
+		/* each request inserted once, then dispatched from the lists (or merged away),
+		 * then completed: an event out of that order (a trace that parsed but cannot have
+		 * happened) would link a request into the lists twice, so it ends the replay */
+		if (e[0] == 4) {
+			/* a dispatch call that handed on nothing but moved the counters */
+			s.dd.last_dir = x ? DD_WRITE : DD_READ;
+			s.dd.batching = e[3] & 0xffff;
+			s.dd.starved = e[3] >> 16;
+			continue;
+		}
+		if (x >= nrq || e[0] > 5)
+			goto out;
+		if (e[0] == 3) {
+			if (state[x] != 1 || (e[2] != BLK_NIL && (e[2] >= nrq || e[2] == x || state[e[2]] != 1)))
+				goto out;
+			dd_merged_requests(&s, e[2], x);
+			state[x] = 3;
+			continue;
+		}
+		if (e[0] == 5) {
+			/* the at-head list: a requeued request (dispatched before) or an at-head insert */
+			if (state[x] != 1 && state[x] != 2)
+				goto out;
+			dd_head_dispatch(&s, x, state[x] == 1);
+			state[x] = 2;
+			continue;
+		}
+		if (state[x] != e[0])
 			goto out;
 		state[x]++;
 		if (e[0] == 0) {

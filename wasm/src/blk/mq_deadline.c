@@ -317,6 +317,44 @@ void dd_apply_dispatch(struct blk_sim *s, uint32_t x, uint32_t batching, uint32_
 
 void dd_finish_request(struct blk_sim *s, uint32_t x) { s->dd.per_prio[s->rq[x].prio].completed++; }
 
+void dd_merged_requests(struct blk_sim *s, uint32_t req, uint32_t next)
+{
+	struct blk_rq *r = s->rq;
+	struct dd_per_prio *pp = &s->dd.per_prio[r[next].prio];
+	int dir = rq_dir(r, next);
+	uint32_t x;
+
+	/* if next expires before req, req takes next's place in the FIFO (the kernel compares
+	 * fifo_time; the replay's fifo_time for req is already next's, from req's own
+	 * dispatch, so the FIFO order says which came first) */
+	if (req != BLK_NIL && r[req].prio == r[next].prio && rq_dir(r, req) == dir) {
+		for (x = r[next].fifo_next; x != BLK_NIL && x != req; x = r[x].fifo_next)
+			;
+		if (x == req) {
+			fifo_del(r, pp, dir, req);
+			r[req].fifo_prev = next;
+			r[req].fifo_next = r[next].fifo_next;
+			if (r[next].fifo_next == BLK_NIL)
+				pp->fifo_tail[dir] = req;
+			else
+				r[r[next].fifo_next].fifo_prev = req;
+			r[next].fifo_next = req;
+			if (r[next].fifo_time < r[req].fifo_time)
+				r[req].fifo_time = r[next].fifo_time;
+		}
+	}
+	deadline_move_request(s, pp, next);
+	/* blk_mq_free_request(next) -> dd_finish_request() */
+	pp->completed++;
+}
+
+void dd_head_dispatch(struct blk_sim *s, uint32_t x, int listed)
+{
+	if (listed)
+		deadline_move_request(s, &s->dd.per_prio[s->rq[x].prio], x);
+	dd_start_request(s, x);
+}
+
 int dd_has_work(const struct blk_sim *s)
 {
 	int p;

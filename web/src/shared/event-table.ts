@@ -51,7 +51,7 @@ interface EventSpec<F> {
 
 const spec = <F,>(s: EventSpec<F>) => s;
 
-/** block_rq_insert, block_rq_issue, block_rq_complete, block_rq_requeue (include/trace/events/block.h, 7.2): the ioprio "class,level,hint" came in 6.x */
+/** block_rq_insert, block_rq_issue, block_rq_complete, block_rq_requeue, block_rq_merge (include/trace/events/block.h, 7.2): the ioprio "class,level,hint" came in 6.x */
 const blockRq = spec({
   system: "block",
   format: /^(\d+),(\d+) (\S+) (\d+ )?\((.*?)\) (\d+) \+ (\d+)(?: ([a-z]+),\d+,\d+)? \[(.*)\]$/,
@@ -93,6 +93,8 @@ export const TRACE_EVENTS = {
   block_rq_issue: blockRq,
   block_rq_complete: blockRq,
   block_rq_requeue: blockRq,
+  /** a queued request merged into the one before it (attempt_merge(): `next` is the traced one) */
+  block_rq_merge: blockRq,
   /** include/trace/events/block.h */
   block_bio_queue: spec({
     system: "block",
@@ -101,6 +103,13 @@ export const TRACE_EVENTS = {
     decode: (m) => ({ dev: `${m[1]},${m[2]}`, rwbs: m[3], sector: m[4], sectors: Number(m[5]) }),
   }),
   /** our patch 0003 (include/trace/events/mq_deadline.h): one per request mq-deadline hands on */
+  /** our patch 0003: a dispatch call that handed on nothing but moved the shared counters */
+  dd_dispatch_none: spec({
+    system: "mq_deadline",
+    format: /^(\d+),(\d+) last_dir=([RW]) batching=(\d+) starved=(\d+) jiffies=(\d+)$/,
+    expect: "major,minor last_dir=R|W batching= starved= jiffies=",
+    decode: (m) => ({ dev: `${m[1]},${m[2]}`, lastDir: (m[3] === "W" ? 1 : 0) as 0 | 1, batching: Number(m[4]), starved: Number(m[5]), jiffies: Number(m[6]) }),
+  }),
   dd_dispatch_request: spec({
     system: "mq_deadline",
     format: /^(\d+),(\d+) ([RW]) (\d+) \+ (\d+) prio=(RT|BE|IDLE) because=([a-z_]+) pick=([a-z_]+) batching=(\d+) starved=(\d+) jiffies=(\d+) fifo_left_ms=(-?\d+) fifo=(\d+),(\d+)$/,

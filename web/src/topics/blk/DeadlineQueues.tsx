@@ -51,7 +51,7 @@ export function DeadlineQueues({ timeline, replay, follow, onUnfollow }: Props) 
   const kernel = timeline.source === "kernel";
   const name = (rq: number) => `${op(rq) ? "W" : "R"}${rq}`;
   const verdict: DdVerdict | undefined = replay?.verdicts[at];
-  const differences = useMemo(() => (replay ? replay.verdicts.flatMap((v, i) => (v.sameReasons ? [] : [i])) : []), [replay]);
+  const differences = useMemo(() => (replay ? replay.verdicts.flatMap((v, i) => (v.sameReasons || !v.listsAgree ? [] : [i])) : []), [replay]);
   // what this step moved: requests that reached the device, and those that completed
   const moved = useMemo(() => {
     const before = new Set(prev?.dispatched ?? []);
@@ -98,7 +98,13 @@ export function DeadlineQueues({ timeline, replay, follow, onUnfollow }: Props) 
           {moved.issued.length > 0 && ` The last of them: ${why(s.because, s.pick)}.`}
         </p>
       )}
-      {verdict && (
+      {verdict && !verdict.listsAgree && (
+        <p className="dd-verdict muted" data-testid="dd-verdict" data-same="unjudged">
+          Not judged: here the lists rebuilt from the block events are not as long as the kernel said its own were (a request
+          the trace lost sight of), so the model would be deciding from other lists than the kernel's.
+        </p>
+      )}
+      {verdict && verdict.listsAgree && (
         <p className={verdict.sameReasons ? "dd-verdict" : "dd-verdict dd-differs"} data-testid="dd-verdict" data-same={verdict.sameReasons}>
           The model, deciding from the same lists:{" "}
           {verdict.sameReasons

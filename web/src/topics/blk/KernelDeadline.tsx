@@ -18,11 +18,11 @@ import { DeadlineQueues } from "./DeadlineQueues";
  * forced and reads taken for an expired deadline, and how many decisions the model made the
  * same way. The lists rebuilt from the block events are named only where they fall short.
  */
-function RunSummary({ label, trace: t, timeline, replay }: { label: string; trace: BlkTrace; timeline: DdTimeline & { lengthsAgree: number }; replay: DdReplay | null }) {
+function RunSummary({ label, trace: t, timeline, replay }: { label: string; trace: BlkTrace; timeline: DdTimeline & { lengthsAgree: number; headDispatches: number }; replay: DdReplay | null }) {
   let forced = 0;
   let expired = 0;
   for (const e of t.sched) {
-    const d = e.kind === "dispatch" ? t.requests[e.rq].dd : undefined;
+    const d = e.kind === "dispatch" ? e.dd : undefined;
     if (!d) continue;
     if (d.because === "starved") forced++;
     if (d.pick === "expired" && !isWrite(t.requests[e.rq].op)) expired++;
@@ -36,12 +36,15 @@ function RunSummary({ label, trace: t, timeline, replay }: { label: string; trac
       data-forced={forced}
       data-expired={expired}
       data-same={replay?.sameReasons ?? ""}
-      data-judged={replay?.verdicts.length ?? ""}
+      data-judged={replay?.judged ?? ""}
+      data-unjudged={replay ? replay.verdicts.length - replay.judged : ""}
     >
-      {label}, in one line: {timeline.steps} dispatches on device {t.devices[0]}; writes forced {forced} times; {expired} reads taken
-      because their deadline had passed;{" "}
-      {replay ? `the model made ${replay.sameReasons} of the kernel's ${replay.verdicts.length} decisions for the same reasons` : "the model still deciding"}
-      {short > 0 && `; at ${short} dispatches the lists rebuilt from the block events are not as long as the kernel said its own were`}
+      {label}, in one line: {timeline.steps} decisions on device {t.devices[0]}
+      {timeline.headDispatches > 0 && ` (and ${timeline.headDispatches} requests served first from the at-head list: requeues, at-head inserts)`}; writes forced{" "}
+      {forced} times; {expired} reads taken because their deadline had passed;{" "}
+      {replay ? `the model made ${replay.sameReasons} of the kernel's ${replay.judged} decisions for the same reasons` : "the model still deciding"}
+      {short > 0 &&
+        `; at ${short} decisions the lists rebuilt from the block events are not as long as the kernel said its own were, so those are not judged`}
       {t.lost ? <span className="error">; {t.lost} events lost by the ring buffer</span> : null}.
     </p>
   );

@@ -32,7 +32,7 @@ import { BlkTraceError, onDevice, parseBlkTrace } from "./blk-trace";
 import { compareBlkTrace } from "./trace-compare";
 import { kernelDispatchGaps, kernelOrder, measuredDevice } from "./trace-kernel";
 import { pluggedOf, simulateBlkTrace } from "./trace-replay";
-import { replayDdDecisions } from "./dd-kernel";
+import { DD_FRESH, ddEndState, kernelDdTimeline, replayDdDecisions } from "./dd-kernel";
 
 const read = (name: string) => gunzipSync(readFileSync(new URL(`./traces/${name}.trace.gz`, import.meta.url))).toString("utf8");
 const text = read("blk-nullb-mq-deadline");
@@ -216,6 +216,77 @@ describe("a trace with fsync's flushes (a device with a volatile cache)", () => 
 
 describe("parseBlkTrace on hand-made lines", () => {
   const ev = (task: string, us: string, event: string, body: string) => `${task.padStart(16)} [000] ..... ${us.padStart(12)}: ${event}: ${body}`;
+  const dd = (us: string, body: string) => ev("fio-70", us, "dd_dispatch_request", body);
+
+  it("a queued request merged into the one before it leaves the lists; the survivor dispatches with both extents", () => {
+    const t = parseBlkTrace([
+      ev("fio-70", "1.000000", "block_rq_insert", "7,0 W 4096 () 100 + 8 be,0,4 [fio]"),
+      ev("fio-70", "1.000010", "block_rq_insert", "7,0 R 4096 () 500 + 8 be,0,4 [fio]"),
+      ev("fio-70", "1.000020", "block_rq_insert", "7,0 W 4096 () 108 + 8 be,0,4 [fio]"),
+      ev("fio-70", "1.000030", "block_rq_merge", "7,0 W 4096 () 108 + 8 be,0,4 [fio]"),
+      // a fresh scheduler's last direction is WRITE: the batch goes on with the (merged) write
+      dd("1.000040", "7,0 W 100 + 16 prio=BE because=batch pick=sorted batching=1 starved=0 jiffies=100 fifo_left_ms=5000 fifo=1,0"),
+      dd("1.000050", "7,0 R 500 + 8 prio=BE because=reads pick=sorted batching=1 starved=0 jiffies=100 fifo_left_ms=500 fifo=0,0"),
+    ].join("\n"));
+    expect(t.merges).toBe(1);
+    expect(t.sched.map((e) => e.kind)).toEqual(["insert", "insert", "insert", "merge", "dispatch", "dispatch"]);
+    const survivor = t.requests.find((r) => r.sector === 100)!;
+    expect(survivor.sectors).toBe(16);
+    // the rebuilt lists: the read left when the write goes (the merged write is gone), none after
+    const tl = kernelDdTimeline(t);
+    expect(tl.agree).toEqual([true, true]);
+    const r = replayDdDecisions(m, t);
+    expect([r.judged, r.sameReasons]).toEqual([2, 2]);
+  });
+
+  it("a requeued request goes back at the head: one request, two dispatches, the second no decision", () => {
+    const t = parseBlkTrace([
+      ev("fio-70", "1.000000", "block_rq_insert", "7,0 R 4096 () 10 + 8 be,0,4 [fio]"),
+      dd("1.000010", "7,0 R 10 + 8 prio=BE because=reads pick=sorted batching=1 starved=0 jiffies=100 fifo_left_ms=500 fifo=0,0"),
+      ev("fio-70", "1.000020", "block_rq_issue", "7,0 R 4096 () 10 + 8 be,0,4 [fio]"),
+      ev("fio-70", "1.000030", "block_rq_requeue", "7,0 R 4096 () 10 + 8 be,0,4 [fio]"),
+      ev("kworker-9", "1.000040", "block_rq_insert", "7,0 R 4096 () 10 + 8 be,0,4 [kworker]"),
+      dd("1.000050", "7,0 R 10 + 8 prio=BE because=head pick=head batching=1 starved=0 jiffies=101 fifo_left_ms=-10 fifo=0,0"),
+      ev("kworker-9", "1.000060", "block_rq_issue", "7,0 R 4096 () 10 + 8 be,0,4 [kworker]"),
+      ev("<idle>-0", "1.000070", "block_rq_complete", "7,0 R () 10 + 8 be,0,4 [0]"),
+    ].join("\n"));
+    expect(t.requests).toHaveLength(1);
+    expect(t.requeues).toBe(1);
+    expect(t.sched.map((e) => [e.kind, e.dd?.because])).toEqual([["insert", undefined], ["dispatch", "reads"], ["dispatch", "head"], ["complete", undefined]]);
+    expect(t.requests[0].dd!.because).toBe("reads"); // its deadline comes from the first
+    const tl = kernelDdTimeline(t);
+    expect([tl.steps, tl.headDispatches]).toEqual([1, 1]);
+    expect(replayDdDecisions(m, t).verdicts).toHaveLength(1);
+  });
+
+  it("a dispatch call that dispatched nothing carries its counters into the next decision", () => {
+    const t = parseBlkTrace([
+      ev("fio-70", "1.000000", "block_rq_insert", "7,0 R 4096 () 10 + 8 be,0,4 [fio]"),
+      ev("fio-70", "1.000001", "block_rq_insert", "7,0 R 4096 () 50 + 8 be,0,4 [fio]"),
+      dd("1.000010", "7,0 R 10 + 8 prio=BE because=reads pick=sorted batching=1 starved=0 jiffies=100 fifo_left_ms=500 fifo=1,0"),
+      ev("fio-70", "1.000020", "dd_dispatch_none", "7,0 last_dir=W batching=5 starved=1 jiffies=100"),
+      dd("1.000030", "7,0 R 50 + 8 prio=BE because=reads pick=sorted batching=1 starved=1 jiffies=100 fifo_left_ms=500 fifo=0,0"),
+    ].join("\n"));
+    expect(t.sched.map((e) => e.kind)).toEqual(["insert", "insert", "dispatch", "none", "dispatch"]);
+    expect(t.sched[3].none).toMatchObject({ lastDir: 1, batching: 5, starved: 1, jiffies: 100 });
+    // without the event the model would go on with the batch of reads from sector 10
+    const r = replayDdDecisions(m, t);
+    expect([r.judged, r.sameReasons]).toEqual([2, 2]);
+    const noNone = parseBlkTrace([
+      ev("fio-70", "1.000000", "block_rq_insert", "7,0 R 4096 () 10 + 8 be,0,4 [fio]"),
+      ev("fio-70", "1.000001", "block_rq_insert", "7,0 R 4096 () 50 + 8 be,0,4 [fio]"),
+      dd("1.000010", "7,0 R 10 + 8 prio=BE because=reads pick=sorted batching=1 starved=0 jiffies=100 fifo_left_ms=500 fifo=1,0"),
+      dd("1.000030", "7,0 R 50 + 8 prio=BE because=reads pick=sorted batching=1 starved=1 jiffies=100 fifo_left_ms=500 fifo=0,0"),
+    ].join("\n"));
+    expect(replayDdDecisions(m, noNone).verdicts[1].model.because).toBe("batch");
+    // and a run that ends after such a call hands its counters to the next run
+    const end = ddEndState(parseBlkTrace([
+      ev("fio-70", "1.000000", "block_rq_insert", "7,0 R 4096 () 10 + 8 be,0,4 [fio]"),
+      dd("1.000010", "7,0 R 10 + 8 prio=BE because=reads pick=sorted batching=1 starved=0 jiffies=100 fifo_left_ms=500 fifo=0,0"),
+      ev("fio-70", "1.000020", "dd_dispatch_none", "7,0 last_dir=W batching=5 starved=1 jiffies=100"),
+    ].join("\n")), DD_FRESH);
+    expect(end).toMatchObject({ lastDir: 1, batching: 5, starved: 1 });
+  });
 
   it("a request issued without an insert arrives with its bio; one with neither began before the trace", () => {
     const t = parseBlkTrace([

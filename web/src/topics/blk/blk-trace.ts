@@ -45,16 +45,34 @@ export interface DdDispatch {
   fifoRead: number; // the lengths of its priority's FIFO lists, after it left them
   fifoWrite: number;
 }
-export const DD_BECAUSE = ["batch", "reads", "starved", "writes"] as const;
-export const DD_PICK = ["sorted", "expired", "no_next"] as const;
+// "head": served from the at-head list (dd->dispatch: requeues, at-head inserts) before any
+// choice, so not a scheduler decision (kernel-image/patches/0003)
+export const DD_BECAUSE = ["batch", "reads", "starved", "writes", "head"] as const;
+export const DD_PICK = ["sorted", "expired", "no_next", "head"] as const;
 export type DdBecause = (typeof DD_BECAUSE)[number];
 export type DdPick = (typeof DD_PICK)[number];
 
-/** What the scheduler saw, in the kernel's order: inserts, dispatches (with the tracepoint), completions. */
+/**
+ * What the scheduler saw, in the kernel's order: inserts, dispatches (with the tracepoint),
+ * completions; queued requests merged into the one before them (block_rq_merge); dispatch
+ * calls that handed on nothing but moved the counters (our dd_dispatch_none).
+ */
 export interface SchedEvent {
-  kind: "insert" | "dispatch" | "complete";
-  rq: number; // index into BlkTrace.requests
+  kind: "insert" | "dispatch" | "complete" | "merge" | "none";
+  rq: number; // index into BlkTrace.requests (merge: the request merged away; none: -1)
   us: number;
+  dd?: DdDispatch; // dispatch: this dispatch's event (a requeued request is dispatched twice)
+  into?: number; // merge: the request that took it over, if the trace has it
+  none?: DdNone; // none: the counters after the call
+}
+
+/** A dd_dispatch_request() call that dispatched nothing but changed the counters. */
+export interface DdNone {
+  lastDir: 0 | 1;
+  batching: number;
+  starved: number;
+  jiffies: number;
+  line: number;
 }
 
 export interface BlkTrace {
@@ -66,6 +84,7 @@ export interface BlkTrace {
   lost: number; // events the ring buffer dropped ("[LOST n EVENTS]"; "entries-written" beyond the buffer)
   unmatched: { issue: number; complete: number }; // issues/completions of requests that arrived before the trace began
   requeues: number;
+  merges: number; // block_rq_merge events: queued requests that another took over
   /** the scheduler's events in trace order; dispatches only where dd_dispatch_request was traced */
   sched: SchedEvent[];
   /** mq-deadline's tunables as the capture recorded them ("# fslab: iosched read_expire=100 ..."), if it did */
@@ -130,8 +149,9 @@ export function parseBlkTrace(text: string): BlkTrace {
   const bios = new Open<{ us: number; task: string; line: number }>(); // by dev,sector
   const inserted = new Open<TraceRequest>(); // by dev,sector,sectors
   const issued = new Open<TraceRequest>();
-  const out: BlkTrace = { requests: [], devices: [], lines: 0, events: 0, ignored: 0, lost: 0, unmatched: { issue: 0, complete: 0 }, requeues: 0, sched: [], iosched: {} };
-  const sched: Array<{ kind: SchedEvent["kind"]; r: TraceRequest; us: number }> = [];
+  const out: BlkTrace = { requests: [], devices: [], lines: 0, events: 0, ignored: 0, lost: 0, unmatched: { issue: 0, complete: 0 }, requeues: 0, merges: 0, sched: [], iosched: {} };
+  const sched: Array<{ kind: SchedEvent["kind"]; r: TraceRequest | null; us: number; dd?: DdDispatch; into?: TraceRequest; none?: DdNone }> = [];
+  const requeued = new Set<TraceRequest>(); // back in `inserted` after block_rq_requeue, until re-inserted or issued
   const lines = text.split("\n");
   let seq = 0;
   const fail = (n: number, why: string, line: string) => {
@@ -220,16 +240,26 @@ export function parseBlkTrace(text: string): BlkTrace {
         }
       }
       if (r) {
-        r.dd = {
+        const dd: DdDispatch = {
           us, line: n, prio: ["RT", "BE", "IDLE"].indexOf(prio), dir: dir === "W" ? 1 : 0, because: because as DdBecause, pick: pick as DdPick,
           batching, starved, jiffies, fifoLeftMs, fifoRead, fifoWrite,
         };
-        sched.push({ kind: "dispatch", r, us });
+        // a requeued request's second dispatch (at head) keeps its first for the deadline
+        if (!r.dd || dd.because !== "head") r.dd = dd;
+        sched.push({ kind: "dispatch", r, us, dd });
       } else out.unmatched.issue++;
       out.events++;
       continue;
     }
-    if (event !== "block_rq_insert" && event !== "block_rq_issue" && event !== "block_rq_complete" && event !== "block_rq_requeue") {
+    if (event === "dd_dispatch_none") {
+      const d = decodeEvent("dd_dispatch_none", body);
+      if (!d) fail(n, `dd_dispatch_none: expected "${TRACE_EVENTS.dd_dispatch_none.expect}"`, raw);
+      const { dev: _dev, ...none } = d!;
+      sched.push({ kind: "none", r: null, us, none: { ...none, line: n } });
+      out.events++;
+      continue;
+    }
+    if (event !== "block_rq_insert" && event !== "block_rq_issue" && event !== "block_rq_complete" && event !== "block_rq_requeue" && event !== "block_rq_merge") {
       out.ignored++;
       continue;
     }
@@ -245,11 +275,36 @@ export function parseBlkTrace(text: string): BlkTrace {
     const key = `${dev},${sector},${sectors},${opOfRwbs(rwbs)}`;
     out.events++;
     if (event === "block_rq_insert") {
+      const again = inserted.peek(key);
+      if (again && requeued.has(again)) {
+        // a requeued request goes back in at the head (dd->dispatch), not into the lists
+        requeued.delete(again);
+        continue;
+      }
       const r = newRequest(dev, rwbs, sector, sectors, prio, task, n, us, true);
       inserted.push(key, r);
       sched.push({ kind: "insert", r, us });
+    } else if (event === "block_rq_merge") {
+      // attempt_merge(req, next) traces next, which ends here; req (ending at next's first
+      // sector) takes over its sectors. A request merged as it was inserted was never in the
+      // lists: only req grows.
+      out.merges++;
+      const next = inserted.shift(key);
+      const op = opOfRwbs(rwbs);
+      const k = inserted.keys().find((x) => {
+        const [ma, mi, s0, n0, o] = x.split(",").map(Number);
+        return `${ma},${mi}` === dev && o === op && s0 + n0 === sector;
+      });
+      let into: TraceRequest | undefined;
+      if (k) {
+        into = inserted.shift(k)!;
+        into.sectors += Number(sectors);
+        inserted.push(`${dev},${into.sector},${into.sectors},${into.op}`, into);
+      }
+      if (next) sched.push({ kind: "merge", r: next, us, into });
     } else if (event === "block_rq_issue") {
       let r = inserted.shift(key);
+      if (r) requeued.delete(r);
       if (!r) {
         // issued without an insert (none's direct issue, a flush): it arrived with its bio;
         // with no bio traced either, it was queued before the trace began
@@ -264,6 +319,7 @@ export function parseBlkTrace(text: string): BlkTrace {
       if (r) {
         r.issueUs = null;
         inserted.unshift(key, r);
+        requeued.add(r);
         out.requeues++;
       }
     } else {
@@ -280,7 +336,13 @@ export function parseBlkTrace(text: string): BlkTrace {
   known.sort((a, b) => a.arrivalUs - b.arrivalUs || a.seq - b.seq);
   out.requests = known.map(({ seq: _, ...r }) => r);
   const index = new Map<TraceRequest, number>(known.map((r, i) => [r, i]));
-  out.sched = sched.filter((e) => index.has(e.r)).map((e) => ({ kind: e.kind, rq: index.get(e.r)!, us: e.us }));
+  out.sched = sched
+    .filter((e) => e.r === null || index.has(e.r))
+    .map((e) => ({
+      kind: e.kind, rq: e.r === null ? -1 : index.get(e.r)!, us: e.us,
+      ...(e.dd && { dd: e.dd }), ...(e.none && { none: e.none }),
+      ...(e.into && index.has(e.into) && { into: index.get(e.into)! }),
+    }));
   out.devices = [...new Set(out.requests.map((r) => r.dev))].sort();
   return out;
 }

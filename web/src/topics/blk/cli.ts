@@ -252,14 +252,16 @@ async function simulateDecisionsCommand(file: string, dev: string | undefined, o
     throw e;
   }
   const name = (rq: number | null) => (rq === null ? "nothing" : `${tl.op(rq) ? "W" : "R"}${rq}@${trace.requests[rq].sector}`);
-  const differ = r.verdicts.map((v, i) => ({ i, ...v })).filter((v) => !v.sameReasons);
+  const differ = r.verdicts.map((v, i) => ({ i, ...v })).filter((v) => v.listsAgree && !v.sameReasons);
   if (json) {
-    console.log(JSON.stringify({ device: trace.devices[0], tunables: tun, hz, dispatches: tl.steps, lists_agree: tl.lengthsAgree, same_request: r.same, same_reasons: r.sameReasons, differences: differ }));
+    console.log(JSON.stringify({ device: trace.devices[0], tunables: tun, hz, dispatches: tl.steps, head_dispatches: tl.headDispatches, merges: trace.merges, requeues: trace.requeues, lists_agree: tl.lengthsAgree, judged: r.judged, same_request: r.same, same_reasons: r.sameReasons, differences: differ }));
     return 0;
   }
   console.log(`${file}: ${tl.steps} mq-deadline dispatches on ${trace.devices[0]} (fifo_batch ${tun.fifo_batch}, writes_starved ${tun.writes_starved}, read_expire ${tun.read_expire_ms} ms, write_expire ${tun.write_expire_ms} ms, HZ ${hz})`);
-  console.log(`  lists rebuilt from the block events as long as the kernel's: ${tl.lengthsAgree} of ${tl.steps}`);
-  console.log(`  the model's choice from the same lists: the kernel's request ${r.same} times, for the same reasons and counters ${r.sameReasons} times`);
+  if (tl.headDispatches || trace.merges || trace.requeues)
+    console.log(`  ${trace.merges} queued requests merged, ${trace.requeues} requeued, ${tl.headDispatches} served from the at-head list (no decision)`);
+  console.log(`  lists rebuilt from the block events as long as the kernel's: ${tl.lengthsAgree} of ${tl.steps} decisions; only those are judged`);
+  console.log(`  the model's choice from the same lists: the kernel's request ${r.same} of ${r.judged} times, for the same reasons and counters ${r.sameReasons} times`);
   for (const d of differ.slice(0, 20))
     console.log(`  #${d.i}: kernel ${name(d.kernel.rq)} (${d.kernel.because}/${d.kernel.pick}, batching ${d.kernel.batching}, starved ${d.kernel.starved}); model ${name(d.model.rq)} (${d.model.because}/${d.model.pick}, batching ${d.model.batching}, starved ${d.model.starved})`);
   if (differ.length > 20) console.log(`  ... and ${differ.length - 20} more`);

@@ -40,6 +40,8 @@ export interface DdVerdict {
   model: DdChoice;
   same: boolean; // same request (and so the same direction)
   sameReasons: boolean; // and the same because, pick, batching and starved
+  /** the lists rebuilt from the block events were as long as the kernel's own here: judged */
+  listsAgree: boolean;
 }
 
 export const isWrite = (op: BlkOp) => op === BlkOp.Write || op === BlkOp.Discard; // rq_data_dir()
@@ -80,11 +82,17 @@ function deadlines(trace: BlkTrace, tun: DdTunables, hz: number): number[] {
 }
 
 /**
- * The scheduler's lists after each of the kernel's dispatches, rebuilt from the trace, with
- * the tracepoint's counters. `lengthsAgree` counts the dispatches at which the rebuilt FIFO
- * lists are as long as the kernel said its own were: the rebuild is checked, not assumed.
+ * The scheduler's lists after each of the kernel's decisions, rebuilt from the trace, with
+ * the tracepoint's counters. `lengthsAgree` counts the decisions at which the rebuilt FIFO
+ * lists are as long as the kernel said its own were (`agree`, per decision): the rebuild is
+ * checked, not assumed. Dispatches from the at-head list (because=head) are no decisions:
+ * they leave the lists, but are not steps (`headDispatches` counts them).
  */
-export function kernelDdTimeline(trace: BlkTrace, tun: DdTunables = traceTunables(trace), hz = GUEST_HZ): DdTimeline & { lengthsAgree: number } {
+export function kernelDdTimeline(
+  trace: BlkTrace,
+  tun: DdTunables = traceTunables(trace),
+  hz = GUEST_HZ,
+): DdTimeline & { lengthsAgree: number; agree: boolean[]; headDispatches: number } {
   requireDd(trace);
   const reqs = trace.requests;
   const dir = (i: number): 0 | 1 => (isWrite(reqs[i].op) ? 1 : 0);
@@ -97,11 +105,30 @@ export function kernelDdTimeline(trace: BlkTrace, tun: DdTunables = traceTunable
   const states: DdState[] = [];
   const order: number[] = [];
   let lengthsAgree = 0;
+  let headDispatches = 0;
+  const agree: boolean[] = [];
   const bySector = (a: number, b: number) => reqs[a].sector - reqs[b].sector || a - b;
+  const unlist = (rq: number) => {
+    for (const l of [fifo[prio(rq)][dir(rq)], sorted[prio(rq)][dir(rq)]]) {
+      const at = l.indexOf(rq);
+      if (at >= 0) l.splice(at, 1);
+    }
+  };
   for (const e of trace.sched) {
+    if (e.kind === "none") continue; // counters only: the next dispatch's event has them
     const p = prio(e.rq);
     const d = dir(e.rq);
-    if (e.kind === "insert") {
+    if (e.kind === "merge") {
+      // dd_merged_requests(): the survivor takes the merged one's FIFO place if that expires
+      // first, i.e. was queued first (one direction, one expiry); deadlines[] already gives
+      // the survivor the earlier deadline, from its own dispatch
+      const f = fifo[p][d];
+      if (e.into !== undefined && f.includes(e.into) && f.indexOf(e.rq) >= 0 && f.indexOf(e.rq) < f.indexOf(e.into)) {
+        f.splice(f.indexOf(e.into), 1);
+        f.splice(f.indexOf(e.rq) + 1, 0, e.into);
+      }
+      unlist(e.rq);
+    } else if (e.kind === "insert") {
       fifo[p][d].push(e.rq);
       const l = sorted[p][d];
       let at = l.length;
@@ -110,13 +137,16 @@ export function kernelDdTimeline(trace: BlkTrace, tun: DdTunables = traceTunable
     } else if (e.kind === "complete") {
       inFlight.delete(e.rq);
     } else {
-      const dd = reqs[e.rq].dd!;
-      for (const l of [fifo[p][d], sorted[p][d]]) {
-        const at = l.indexOf(e.rq);
-        if (at >= 0) l.splice(at, 1);
-      }
+      const dd = e.dd ?? reqs[e.rq].dd!;
+      unlist(e.rq);
       inFlight.add(e.rq);
-      if (fifo[p][0].length === dd.fifoRead && fifo[p][1].length === dd.fifoWrite) lengthsAgree++;
+      if (dd.because === "head") {
+        headDispatches++;
+        continue;
+      }
+      const ok = fifo[p][0].length === dd.fifoRead && fifo[p][1].length === dd.fifoWrite;
+      agree.push(ok);
+      if (ok) lengthsAgree++;
       const lists: DdList[][] = [0, 1, 2].map((pp) =>
         [0, 1].map((dd2) => ({ fifo: fifo[pp][dd2].map((rq) => ({ rq, deadline: deadline[rq] })), sorted: [...sorted[pp][dd2]] })),
       );
@@ -138,6 +168,8 @@ export function kernelDdTimeline(trace: BlkTrace, tun: DdTunables = traceTunable
     finished: true,
     dispatched: (k) => order[k],
     lengthsAgree,
+    agree,
+    headDispatches,
   };
 }
 
@@ -156,19 +188,28 @@ export const DD_FRESH: DdStart = { lastDir: 1, batching: 0, starved: 0, latestPo
 export function ddEndState(trace: BlkTrace, start: DdStart = DD_FRESH): DdStart {
   const end: DdStart = { ...start, latestPos: start.latestPos.map((p) => [...p]) };
   for (const e of trace.sched) {
-    const d = e.kind === "dispatch" ? trace.requests[e.rq].dd! : null;
+    if (e.none) {
+      end.lastDir = e.none.lastDir;
+      end.batching = e.none.batching;
+      end.starved = e.none.starved;
+    }
+    const d = e.kind === "dispatch" ? (e.dd ?? trace.requests[e.rq].dd!) : null;
     if (!d) continue;
-    end.lastDir = d.dir;
-    end.batching = d.batching;
-    end.starved = d.starved;
+    // an at-head dispatch leaves last_dir, batching and starved alone (dd_start_request only)
+    if (d.because !== "head") {
+      end.lastDir = d.dir;
+      end.batching = d.batching;
+      end.starved = d.starved;
+    }
     end.latestPos[d.prio][d.dir] = trace.requests[e.rq].sector;
   }
   return end;
 }
 
 export interface DdReplay {
-  verdicts: DdVerdict[]; // one per kernel dispatch, in order
-  same: number; // the model chose the kernel's request
+  verdicts: DdVerdict[]; // one per kernel decision (at-head dispatches are none), in order
+  judged: number; // decisions whose rebuilt lists were as long as the kernel's: the ones counted below
+  same: number; // of those, the model chose the kernel's request
   sameReasons: number; // ... for the same reasons, with the same counters after
 }
 
@@ -177,7 +218,9 @@ export interface DdReplayWords {
   tun: number[]; // read_expire_ms write_expire_ms prio_aging_expire_ms writes_starved fifo_batch
   start: number[]; // last_dir batching starved, then per prio and dir latest_pos low, high
   rq: number[]; // 4 per request: sector low, high, write, dd prio
-  ev: number[]; // 4 per event: kind, request, jiffies, batching | starved << 16
+  // 4 per event: kind (0 insert, 1 dispatch, 2 complete, 3 merge, 4 none, 5 at-head dispatch),
+  // request (none: last_dir), jiffies (merge: the survivor, ~0 if unknown), batching | starved << 16
+  ev: number[];
   kernel: DdChoice[]; // the kernel's decisions, one per dispatch event
 }
 
@@ -197,9 +240,19 @@ export function ddReplayWords(trace: BlkTrace, tun: DdTunables = traceTunables(t
       const expire = Math.round(((isWrite(r.op) ? tun.write_expire_ms : tun.read_expire_ms) * hz) / 1000);
       ev.push(0, e.rq, deadline[e.rq] - expire, 0);
     } else if (e.kind === "dispatch") {
-      const d = r.dd!;
+      const d = e.dd ?? r.dd!;
+      if (d.because === "head") {
+        ev.push(5, e.rq, d.jiffies, 0); // not a decision: the at-head list comes first
+        continue;
+      }
       ev.push(1, e.rq, d.jiffies, (d.batching & 0xffff) | ((d.starved & 0xffff) << 16));
       kernel.push({ rq: e.rq, because: d.because, pick: d.pick, batching: d.batching, starved: d.starved });
+    } else if (e.kind === "merge") {
+      if (Number.isNaN(deadline[e.rq])) continue; // never given to the model
+      ev.push(3, e.rq, e.into !== undefined && !Number.isNaN(deadline[e.into]) ? e.into : 0xffffffff, 0);
+    } else if (e.kind === "none") {
+      const n = e.none!;
+      ev.push(4, n.lastDir, n.jiffies, (n.batching & 0xffff) | ((n.starved & 0xffff) << 16));
     } else ev.push(2, e.rq, 0, 0);
   }
   return {
@@ -231,13 +284,18 @@ export function replayDdDecisions(m: BlkModule, trace: BlkTrace, tun: DdTunables
     if (n < 0) throw new BlkTraceError("the trace's block events cannot be replayed: a request inserted twice, or dispatched while not queued");
     if (n !== kernel.length) throw new BlkTraceError(`the replay stopped after ${n} of ${kernel.length} decisions`);
     const out = m.HEAPU32.slice(outPtr >>> 2, (outPtr >>> 2) + 5 * n);
+    // a decision judged from lists that are not the kernel's would blame the model for the
+    // trace's gaps (requests merged or requeued out of sight): such decisions are not counted
+    const { agree } = kernelDdTimeline(trace, tun, hz);
     const verdicts = kernel.map((k, i): DdVerdict => {
       const rq = out[5 * i] === 0xffffffff ? null : out[5 * i];
       const model: DdChoice = { rq, because: DD_BECAUSE[out[5 * i + 1]] ?? "batch", pick: DD_PICK[out[5 * i + 2]] ?? "sorted", batching: out[5 * i + 3], starved: out[5 * i + 4] };
       const same = rq === k.rq;
-      return { kernel: k, model, same, sameReasons: same && model.because === k.because && model.pick === k.pick && model.batching === k.batching && model.starved === k.starved };
+      const sameReasons = same && model.because === k.because && model.pick === k.pick && model.batching === k.batching && model.starved === k.starved;
+      return { kernel: k, model, same, sameReasons, listsAgree: agree[i] ?? false };
     });
-    return { verdicts, same: verdicts.filter((v) => v.same).length, sameReasons: verdicts.filter((v) => v.sameReasons).length };
+    const judged = verdicts.filter((v) => v.listsAgree);
+    return { verdicts, judged: judged.length, same: judged.filter((v) => v.same).length, sameReasons: judged.filter((v) => v.sameReasons).length };
   } finally {
     for (const p of [tunPtr, startPtr, rqPtr, evPtr, outPtr]) if (p) m._fx_free(p);
   }
