@@ -39,7 +39,7 @@ function RunSummary({ label, trace: t, timeline, replay }: { label: string; trac
       data-judged={replay?.judged ?? ""}
       data-unjudged={replay ? replay.verdicts.length - replay.judged : ""}
     >
-      {label}, in one line: {timeline.steps} decisions on device {t.devices[0]}
+      {label}, in one line: {timeline.steps} dispatches on device {t.devices[0]}
       {timeline.headDispatches > 0 && ` (and ${timeline.headDispatches} requests served first from the at-head list: requeues, at-head inserts)`}; writes forced{" "}
       {forced} times; {expired} reads taken because their deadline had passed;{" "}
       {replay ? `the model made ${replay.sameReasons} of the kernel's ${replay.judged} decisions for the same reasons` : "the model still deciding"}

@@ -214,6 +214,55 @@ describe("a trace with fsync's flushes (a device with a volatile cache)", () => 
   });
 });
 
+// Three traces recorded in the guest (Linux 7.2.13 with our patch 0003, null_blk under
+// mq-deadline, 0.5 ms a request, one at a time), with block_rq_insert/issue/complete/merge/
+// requeue and mq_deadline:dd_dispatch_request/dd_dispatch_none enabled (the set
+// `fslab-trace start mq-deadline` streams), each run by fio:
+//   blk-nullb-dd-merge: fifo_batch 5, writes_starved 1; two writers of every other 4 KiB
+//     (rw=write:4k, offsets 0 and 4k) and a random reader, so a bio that fills a gap makes two
+//     queued requests contiguous and the kernel merges them (block_rq_merge);
+//   blk-nullb-dd-fsync: a volatile cache (memory_backed 1, cache_size 4 MiB), two random
+//     writers with fsync every 4 writes (18 flushes) and a random reader;
+//   blk-nullb-dd-prio: three random jobs in the RT, BE and IDLE classes (fio --prioclass), so
+//     the aged-request probe runs and twice moves the counters without dispatching.
+describe("recorded traces with merges, flushes and three priority classes", () => {
+  const load = (name: string) => {
+    const t = parseBlkTrace(read(name));
+    return onDevice(t, t.requests.find((r) => r.dd)!.dev);
+  };
+  const without = (name: string, event: string) => {
+    const t = parseBlkTrace(read(name).split("\n").filter((l) => !l.includes(` ${event}: `)).join("\n"));
+    return onDevice(t, t.requests.find((r) => r.dd)!.dev);
+  };
+
+  it("merges: the lists stay the kernel's at every decision, and the model makes all 233 for the same reasons", () => {
+    const t = load("blk-nullb-dd-merge");
+    expect(t.merges).toBe(2);
+    const tl = kernelDdTimeline(t);
+    expect([tl.steps, tl.lengthsAgree]).toEqual([233, 233]);
+    expect(replayDdDecisions(m, t)).toMatchObject({ judged: 233, same: 233, sameReasons: 233 });
+    // without block_rq_merge the merged-away requests stay in the rebuilt lists: they drift
+    // from the kernel's at almost every decision, and those are not judged
+    const blind = without("blk-nullb-dd-merge", "block_rq_merge");
+    expect(kernelDdTimeline(blind).lengthsAgree).toBeLessThan(20);
+    expect(replayDdDecisions(m, blind).judged).toBeLessThan(20);
+  });
+
+  it("fsync's flushes: parsed (completed at (sector_t)-1), and all 119 decisions the model's", () => {
+    const text = read("blk-nullb-dd-fsync");
+    expect(text.match(/block_rq_complete: \S+ FF \(\) 18446744073709551615 \+ 0/g)).toHaveLength(18);
+    expect(replayDdDecisions(m, load("blk-nullb-dd-fsync"))).toMatchObject({ judged: 119, same: 119, sameReasons: 119 });
+  });
+
+  it("three priority classes: with dd_dispatch_none all 180 decisions for the same reasons; without it one differs", () => {
+    const t = load("blk-nullb-dd-prio");
+    expect(t.sched.filter((e) => e.kind === "none")).toHaveLength(2);
+    expect(new Set(t.requests.map((r) => r.dd?.prio))).toEqual(new Set([0, 1, 2]));
+    expect(replayDdDecisions(m, t)).toMatchObject({ judged: 180, same: 180, sameReasons: 180 });
+    expect(replayDdDecisions(m, without("blk-nullb-dd-prio", "dd_dispatch_none")).sameReasons).toBe(179);
+  });
+});
+
 describe("parseBlkTrace on hand-made lines", () => {
   const ev = (task: string, us: string, event: string, body: string) => `${task.padStart(16)} [000] ..... ${us.padStart(12)}: ${event}: ${body}`;
   const dd = (us: string, body: string) => ev("fio-70", us, "dd_dispatch_request", body);
