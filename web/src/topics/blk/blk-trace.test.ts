@@ -309,32 +309,22 @@ describe("parseBlkTrace on hand-made lines", () => {
   });
 
   it("a dispatch call that dispatched nothing carries its counters into the next decision", () => {
-    const t = parseBlkTrace([
+    const r10 = [
       ev("fio-70", "1.000000", "block_rq_insert", "7,0 R 4096 () 10 + 8 be,0,4 [fio]"),
       ev("fio-70", "1.000001", "block_rq_insert", "7,0 R 4096 () 50 + 8 be,0,4 [fio]"),
       dd("1.000010", "7,0 R 10 + 8 prio=BE because=reads pick=sorted batching=1 starved=0 jiffies=100 fifo_left_ms=500 fifo=1,0"),
-      ev("fio-70", "1.000020", "dd_dispatch_none", "7,0 last_dir=W batching=5 starved=1 jiffies=100"),
-      dd("1.000030", "7,0 R 50 + 8 prio=BE because=reads pick=sorted batching=1 starved=1 jiffies=100 fifo_left_ms=500 fifo=0,0"),
-    ].join("\n"));
+    ];
+    const none = ev("fio-70", "1.000020", "dd_dispatch_none", "7,0 last_dir=W batching=5 starved=1 jiffies=100");
+    const r50 = dd("1.000030", "7,0 R 50 + 8 prio=BE because=reads pick=sorted batching=1 starved=1 jiffies=100 fifo_left_ms=500 fifo=0,0");
+    const t = parseBlkTrace([...r10, none, r50].join("\n"));
     expect(t.sched.map((e) => e.kind)).toEqual(["insert", "insert", "dispatch", "none", "dispatch"]);
     expect(t.sched[3].none).toMatchObject({ lastDir: 1, batching: 5, starved: 1, jiffies: 100 });
-    // without the event the model would go on with the batch of reads from sector 10
     const r = replayDdDecisions(m, t);
     expect([r.judged, r.sameReasons]).toEqual([2, 2]);
-    const noNone = parseBlkTrace([
-      ev("fio-70", "1.000000", "block_rq_insert", "7,0 R 4096 () 10 + 8 be,0,4 [fio]"),
-      ev("fio-70", "1.000001", "block_rq_insert", "7,0 R 4096 () 50 + 8 be,0,4 [fio]"),
-      dd("1.000010", "7,0 R 10 + 8 prio=BE because=reads pick=sorted batching=1 starved=0 jiffies=100 fifo_left_ms=500 fifo=1,0"),
-      dd("1.000030", "7,0 R 50 + 8 prio=BE because=reads pick=sorted batching=1 starved=1 jiffies=100 fifo_left_ms=500 fifo=0,0"),
-    ].join("\n"));
-    expect(replayDdDecisions(m, noNone).verdicts[1].model.because).toBe("batch");
+    // without the event the model would go on with the batch of reads from sector 10
+    expect(replayDdDecisions(m, parseBlkTrace([...r10, r50].join("\n"))).verdicts[1].model.because).toBe("batch");
     // and a run that ends after such a call hands its counters to the next run
-    const end = ddEndState(parseBlkTrace([
-      ev("fio-70", "1.000000", "block_rq_insert", "7,0 R 4096 () 10 + 8 be,0,4 [fio]"),
-      dd("1.000010", "7,0 R 10 + 8 prio=BE because=reads pick=sorted batching=1 starved=0 jiffies=100 fifo_left_ms=500 fifo=0,0"),
-      ev("fio-70", "1.000020", "dd_dispatch_none", "7,0 last_dir=W batching=5 starved=1 jiffies=100"),
-    ].join("\n")), DD_FRESH);
-    expect(end).toMatchObject({ lastDir: 1, batching: 5, starved: 1 });
+    expect(ddEndState(parseBlkTrace([...r10, none].join("\n")), DD_FRESH)).toMatchObject({ lastDir: 1, batching: 5, starved: 1 });
   });
 
   it("a request issued without an insert arrives with its bio; one with neither began before the trace", () => {
