@@ -210,7 +210,10 @@ describe("exfat-empty-hint lab", () => {
     await expect.poll(() => page.getByTestId("examined-1").textContent()).toBe(String(hint.examined));
     expect(await page.getByTestId("examined-0").textContent()).toBe(String(old.examined));
     expect(hint.examined).toBe(300); // its own 3 entries per create
-    expect(old.examined).toBe(3 * (100 * 101) / 2); // all the entries before it, and its own
+    // Linux 6.1: all the entries before it, and its own; and where the directory grows, the
+    // free entries at its end (the hint 6.1 keeps for the new cluster) read once more: 2 at
+    // the 43rd create, 1 at the 86th (128 entries a cluster)
+    expect(old.examined).toBe(3 * (100 * 101) / 2 + 3);
   });
 
   it("the kernel's searches are the model's, record for record, with the hint and without", async () => {
