@@ -152,6 +152,19 @@ export function parseBlkTrace(text: string): BlkTrace {
   const out: BlkTrace = { requests: [], devices: [], lines: 0, events: 0, ignored: 0, lost: 0, unmatched: { issue: 0, complete: 0 }, requeues: 0, merges: 0, sched: [], iosched: {} };
   const sched: Array<{ kind: SchedEvent["kind"]; r: TraceRequest | null; us: number; dd?: DdDispatch; into?: TraceRequest; none?: DdNone }> = [];
   const requeued = new Set<TraceRequest>(); // back in `inserted` after block_rq_requeue, until re-inserted or issued
+  // a queued request of `dev` whose extent and op pass `fits`, taken out of `inserted` and
+  // put back under the extent it has grown to (bios or another request merged into it)
+  const regrow = (dev: string, fits: (sector: number, sectors: number, op: BlkOp) => boolean, extent: (r: TraceRequest) => [number, number]) => {
+    const k = inserted.keys().find((x) => {
+      const [ma, mi, s0, n0, op] = x.split(",").map(Number);
+      return `${ma},${mi}` === dev && fits(s0, n0, op);
+    });
+    if (!k) return undefined;
+    const r = inserted.shift(k)!;
+    [r.sector, r.sectors] = extent(r);
+    inserted.push(`${dev},${r.sector},${r.sectors},${r.op}`, r);
+    return r;
+  };
   const lines = text.split("\n");
   let seq = 0;
   const fail = (n: number, why: string, line: string) => {
@@ -228,16 +241,7 @@ export function parseBlkTrace(text: string): BlkTrace {
         // grew to cover more; it goes on under its new extent, which its issue and completion show
         const lo = Number(sec);
         const hi = lo + Number(cnt);
-        const k = inserted.keys().find((x) => {
-          const [ma, mi, s0, n0, op] = x.split(",").map(Number);
-          return `${ma},${mi}` === ddDev && ops.includes(op) && s0 >= lo && s0 + n0 <= hi;
-        });
-        if (k) {
-          r = inserted.shift(k)!;
-          r.sector = lo;
-          r.sectors = Number(cnt);
-          inserted.push(`${ddDev},${sec},${cnt},${r.op}`, r);
-        }
+        r = regrow(ddDev, (s0, n0, op) => ops.includes(op) && s0 >= lo && s0 + n0 <= hi, () => [lo, Number(cnt)]);
       }
       if (r) {
         const dd: DdDispatch = {
@@ -291,16 +295,7 @@ export function parseBlkTrace(text: string): BlkTrace {
       out.merges++;
       const next = inserted.shift(key);
       const op = opOfRwbs(rwbs);
-      const k = inserted.keys().find((x) => {
-        const [ma, mi, s0, n0, o] = x.split(",").map(Number);
-        return `${ma},${mi}` === dev && o === op && s0 + n0 === sector;
-      });
-      let into: TraceRequest | undefined;
-      if (k) {
-        into = inserted.shift(k)!;
-        into.sectors += Number(sectors);
-        inserted.push(`${dev},${into.sector},${into.sectors},${into.op}`, into);
-      }
+      const into = regrow(dev, (s0, n0, o) => o === op && s0 + n0 === sector, (r) => [r.sector, r.sectors + Number(sectors)]);
       if (next) sched.push({ kind: "merge", r: next, us, into });
     } else if (event === "block_rq_issue") {
       let r = inserted.shift(key);
