@@ -61,7 +61,7 @@ export interface SchedEvent {
   kind: "insert" | "dispatch" | "complete" | "merge" | "none";
   rq: number; // index into BlkTrace.requests (merge: the request merged away; none: -1)
   us: number;
-  dd?: DdDispatch; // dispatch: this dispatch's event (a requeued request is dispatched twice)
+  dd?: DdDispatch; // dispatch (always there): this dispatch's event (a requeued request is dispatched twice)
   into?: number; // merge: the request that took it over, if the trace has it
   none?: DdNone; // none: the counters after the call
 }

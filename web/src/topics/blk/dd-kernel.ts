@@ -11,7 +11,7 @@ import type { BlkModule } from "@wasm/blk.mjs";
 import { DD_DEFAULTS, type DdList, type DdState, type DdTimeline, type DdTunables } from "./blk-core";
 import { BlkOp } from "../../shared/events";
 import { allocU32 } from "../../shared/wasm-mem";
-import { BlkTraceError, DD_BECAUSE, DD_PICK, type BlkTrace, type DdBecause, type DdPick } from "./blk-trace";
+import { BlkTraceError, DD_BECAUSE, DD_PICK, type BlkTrace, type DdBecause, type DdDispatch, type DdPick, type SchedEvent } from "./blk-trace";
 import { GUEST_HZ } from "./trace-replay";
 
 /** A line a lab writes to trace_marker before each run, so a stream can be cut into runs, each with its tunables. */
@@ -81,32 +81,31 @@ function deadlines(trace: BlkTrace, tun: DdTunables, hz: number): number[] {
   return out;
 }
 
+/** The lists as rebuilt from the block events: [prio][dir] request indexes, and those in flight. */
+interface KernelLists {
+  fifo: number[][][];
+  sorted: number[][][];
+  inFlight: Set<number>;
+}
+
 /**
- * The scheduler's lists after each of the kernel's decisions, rebuilt from the trace, with
- * the tracepoint's counters. `lengthsAgree` counts the decisions at which the rebuilt FIFO
- * lists are as long as the kernel said its own were (`agree`, per decision): the rebuild is
- * checked, not assumed. Dispatches from the at-head list (because=head) are no decisions:
- * they leave the lists, but are not steps (`headDispatches` counts them).
+ * The scheduler's lists rebuilt from the trace, event by event, and handed to `onDecision`
+ * after each of the kernel's decisions with that decision's event. `agree` says, per
+ * decision, whether the rebuilt FIFO lists are as long as the kernel said its own were: the
+ * rebuild is checked, not assumed. Dispatches from the at-head list (because=head) are no
+ * decisions: they leave the lists, and `headDispatches` counts them.
  */
-export function kernelDdTimeline(
+function walkKernelLists(
   trace: BlkTrace,
-  tun: DdTunables = traceTunables(trace),
-  hz = GUEST_HZ,
-): DdTimeline & { lengthsAgree: number; agree: boolean[]; headDispatches: number } {
-  requireDd(trace);
+  onDecision: (e: SchedEvent, dd: DdDispatch, lists: KernelLists) => void = () => {},
+): { agree: boolean[]; headDispatches: number } {
   const reqs = trace.requests;
   const dir = (i: number): 0 | 1 => (isWrite(reqs[i].op) ? 1 : 0);
   const prio = (i: number) => reqs[i].dd?.prio ?? 1;
-  const deadline = deadlines(trace, tun, hz);
-  const t0 = trace.sched[0].us;
-  const fifo: number[][][] = [0, 1, 2].map(() => [[], []]);
-  const sorted: number[][][] = [0, 1, 2].map(() => [[], []]);
-  const inFlight = new Set<number>();
-  const states: DdState[] = [];
-  const order: number[] = [];
-  let lengthsAgree = 0;
-  let headDispatches = 0;
+  const lists: KernelLists = { fifo: [0, 1, 2].map(() => [[], []]), sorted: [0, 1, 2].map(() => [[], []]), inFlight: new Set() };
+  const { fifo, sorted, inFlight } = lists;
   const agree: boolean[] = [];
+  let headDispatches = 0;
   const bySector = (a: number, b: number) => reqs[a].sector - reqs[b].sector || a - b;
   const unlist = (rq: number) => {
     for (const l of [fifo[prio(rq)][dir(rq)], sorted[prio(rq)][dir(rq)]]) {
@@ -120,7 +119,7 @@ export function kernelDdTimeline(
     const d = dir(e.rq);
     if (e.kind === "merge") {
       // dd_merged_requests(): the survivor takes the merged one's FIFO place if that expires
-      // first, i.e. was queued first (one direction, one expiry); deadlines[] already gives
+      // first, i.e. was queued first (one direction, one expiry); deadlines() already gives
       // the survivor the earlier deadline, from its own dispatch
       const f = fifo[p][d];
       if (e.into !== undefined && f.includes(e.into) && f.indexOf(e.rq) >= 0 && f.indexOf(e.rq) < f.indexOf(e.into)) {
@@ -137,37 +136,57 @@ export function kernelDdTimeline(
     } else if (e.kind === "complete") {
       inFlight.delete(e.rq);
     } else {
-      const dd = e.dd ?? reqs[e.rq].dd!;
+      const dd = e.dd!;
       unlist(e.rq);
       inFlight.add(e.rq);
       if (dd.because === "head") {
         headDispatches++;
         continue;
       }
-      const ok = fifo[p][0].length === dd.fifoRead && fifo[p][1].length === dd.fifoWrite;
-      agree.push(ok);
-      if (ok) lengthsAgree++;
-      const lists: DdList[][] = [0, 1, 2].map((pp) =>
-        [0, 1].map((dd2) => ({ fifo: fifo[pp][dd2].map((rq) => ({ rq, deadline: deadline[rq] })), sorted: [...sorted[pp][dd2]] })),
-      );
-      states.push({
-        nowUs: Math.round(e.us - t0), jiffies: dd.jiffies, batching: dd.batching, starved: dd.starved, lastDir: dd.dir,
-        tagsUsed: inFlight.size, inService: inFlight.size, fifoBatch: tun.fifo_batch, writesStarved: tun.writes_starved,
-        lists, dispatched: [...inFlight], noneQueue: [], because: DD_BECAUSE.indexOf(dd.because), pick: DD_PICK.indexOf(dd.pick),
-      });
-      order.push(e.rq);
+      agree.push(fifo[p][0].length === dd.fifoRead && fifo[p][1].length === dd.fifoWrite);
+      onDecision(e, dd, lists);
     }
   }
+  return { agree, headDispatches };
+}
+
+/**
+ * The scheduler's lists after each of the kernel's decisions, rebuilt from the trace, with
+ * the tracepoint's counters; `lengthsAgree` counts the decisions at which they are as long
+ * as the kernel's own (`agree`, per decision; walkKernelLists() above).
+ */
+export function kernelDdTimeline(
+  trace: BlkTrace,
+  tun: DdTunables = traceTunables(trace),
+  hz = GUEST_HZ,
+): DdTimeline & { lengthsAgree: number; agree: boolean[]; headDispatches: number } {
+  requireDd(trace);
+  const reqs = trace.requests;
+  const deadline = deadlines(trace, tun, hz);
+  const t0 = trace.sched[0].us;
+  const states: DdState[] = [];
+  const order: number[] = [];
+  const { agree, headDispatches } = walkKernelLists(trace, (e, dd, { fifo, sorted, inFlight }) => {
+    const lists: DdList[][] = [0, 1, 2].map((pp) =>
+      [0, 1].map((dd2) => ({ fifo: fifo[pp][dd2].map((rq) => ({ rq, deadline: deadline[rq] })), sorted: [...sorted[pp][dd2]] })),
+    );
+    states.push({
+      nowUs: Math.round(e.us - t0), jiffies: dd.jiffies, batching: dd.batching, starved: dd.starved, lastDir: dd.dir,
+      tagsUsed: inFlight.size, inService: inFlight.size, fifoBatch: tun.fifo_batch, writesStarved: tun.writes_starved,
+      lists, dispatched: [...inFlight], noneQueue: [], because: DD_BECAUSE.indexOf(dd.because), pick: DD_PICK.indexOf(dd.pick),
+    });
+    order.push(e.rq);
+  });
   return {
     source: "kernel",
     steps: states.length,
     at: (k) => states[k],
-    op: (rq) => dir(rq),
+    op: (rq) => (isWrite(reqs[rq].op) ? 1 : 0),
     sector: (rq) => reqs[rq].sector,
     hz,
     finished: true,
     dispatched: (k) => order[k],
-    lengthsAgree,
+    lengthsAgree: agree.filter(Boolean).length,
     agree,
     headDispatches,
   };
@@ -193,7 +212,7 @@ export function ddEndState(trace: BlkTrace, start: DdStart = DD_FRESH): DdStart 
       end.batching = e.none.batching;
       end.starved = e.none.starved;
     }
-    const d = e.kind === "dispatch" ? (e.dd ?? trace.requests[e.rq].dd!) : null;
+    const d = e.kind === "dispatch" ? e.dd! : null;
     if (!d) continue;
     // an at-head dispatch leaves last_dir, batching and starved alone (dd_start_request only)
     if (d.because !== "head") {
@@ -240,7 +259,7 @@ export function ddReplayWords(trace: BlkTrace, tun: DdTunables = traceTunables(t
       const expire = Math.round(((isWrite(r.op) ? tun.write_expire_ms : tun.read_expire_ms) * hz) / 1000);
       ev.push(0, e.rq, deadline[e.rq] - expire, 0);
     } else if (e.kind === "dispatch") {
-      const d = e.dd ?? r.dd!;
+      const d = e.dd!;
       if (d.because === "head") {
         ev.push(5, e.rq, d.jiffies, 0); // not a decision: the at-head list comes first
         continue;
@@ -286,7 +305,7 @@ export function replayDdDecisions(m: BlkModule, trace: BlkTrace, tun: DdTunables
     const out = m.HEAPU32.slice(outPtr >>> 2, (outPtr >>> 2) + 5 * n);
     // a decision judged from lists that are not the kernel's would blame the model for the
     // trace's gaps (requests merged or requeued out of sight): such decisions are not counted
-    const { agree } = kernelDdTimeline(trace, tun, hz);
+    const { agree } = walkKernelLists(trace);
     const verdicts = kernel.map((k, i): DdVerdict => {
       const rq = out[5 * i] === 0xffffffff ? null : out[5 * i];
       const model: DdChoice = { rq, because: DD_BECAUSE[out[5 * i + 1]] ?? "batch", pick: DD_PICK[out[5 * i + 2]] ?? "sorted", batching: out[5 * i + 3], starved: out[5 * i + 4] };
