@@ -3,8 +3,9 @@
  * Finding room for a new directory entry set, after fs/exfat/dir.c and namei.c (7.2):
  * exfat_find_dir_entry()'s hint setting, __exfat_search_empty_slot() and the cluster
  * growth in exfat_find_empty_entry(); with empty_hint=0, Linux 6.1's hint, search and growth
- * as our patch restores them (6.1's exfat_find_dir_entry() and exfat_search_empty_slot()). Entry names are not compared: every create here is a
- * new name, so its lookup walks to the first unused entry like the kernel's negative lookup.
+ * as our patch restores them (6.1's exfat_find_dir_entry() and exfat_search_empty_slot()).
+ * Entry names are not compared: every create here is a new name, so its lookup walks to the
+ * first unused entry like the kernel's negative lookup.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -292,8 +293,10 @@ static int find_empty_entry(struct exfat_dir *d, int num_entries)
 	}
 	hint.old = old;
 	while ((dentry = search_and_count(d, &hint, num_entries)) < 0) {
-		if (dentry != -FSLAB_ENOSPC || (uint64_t)total_entries(d) >= MAX_EXFAT_DENTRIES)
-			return dentry < 0 && dentry != -FSLAB_ENOSPC ? dentry : -FSLAB_ENOSPC;
+		if (dentry != -FSLAB_ENOSPC)
+			return dentry; /* 6.1's search: -EIO */
+		if ((uint64_t)total_entries(d) >= MAX_EXFAT_DENTRIES)
+			return -FSLAB_ENOSPC;
 		uint8_t *grown = realloc(d->slot, (size_t)(d->clusters + 1) * d->dentries_per_clu);
 		if (!grown)
 			return -FSLAB_ENOSPC;
