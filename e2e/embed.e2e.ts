@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { launch, runInTerminal } from "./browser";
 import { loadCoreModule } from "../web/src/shared/node-load";
 import { dirRun, dirScenarioOps } from "../web/src/topics/exfat/exfat-dir";
+import { rootfsFiles } from "../web/src/vm/guest";
 
 const base = () => inject("baseUrl");
 const repo = new URL("..", import.meta.url).pathname;
@@ -244,13 +245,18 @@ describe("the built site elsewhere", () => {
       await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
       await page.evaluate(() => navigator.serviceWorker.ready);
       const kept = () => page.evaluate(async () => [(await (await caches.open("fslab-labs")).keys()).length, (await (await caches.open("fslab-vm")).keys()).length]);
-      await expect.poll(kept, { timeout: 60_000 }).toEqual([2, 3]); // the list of labs and this lab; the BIOSes and the saved machine
+      // the list of labs and this lab; the BIOSes, the saved machine, the root filesystem's tree and every file in it
+      const files = rootfsFiles(JSON.parse(readFileSync(join(repo, "kernel-image/dist/rootfs.json"), "utf8"))).length;
+      expect(files).toBeGreaterThan(100);
+      await expect.poll(kept, { timeout: 120_000 }).toEqual([2, 4 + files]);
       await b.ctx.setOffline(true);
       await page.reload();
       await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 60_000 }).catch(async (e) => {
         throw new Error(`${e}\npage: ${(await page.locator("main").textContent())?.slice(0, 400)}`);
       });
       expect(await runInTerminal(page, "echo offline-ok")).toMatch(/offline-ok/);
+      // a tool this visit never ran: its file comes from the cache, not the network
+      expect(await runInTerminal(page, "mkfs.f2fs -V")).toMatch(/mkfs\.f2fs 1\.15/);
       await b.ctx.setOffline(false);
     } finally {
       await b.close();

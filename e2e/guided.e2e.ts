@@ -233,7 +233,7 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await ready();
     expect(await page.locator(".vm-status").textContent()).toMatch(/restored the saved machine/);
     expect(await page.getByTestId("lab-notice").first().textContent()).toMatch(
-      /Your machine from step 2 cannot be restored here: it runs another build of the guest \(kernel and initramfs 000000000000-000000000000, this page [0-9a-f]{12}-[0-9a-f]{12}\)\. The lab's own machine starts instead\./,
+      /Your machine from step 2 cannot be restored here: it runs another build of the guest \(kernel and root filesystem 000000000000-000000000000, this page [0-9a-f]{12}-[0-9a-f]{12}\)\. The lab's own machine starts instead\./,
     );
     expect(await runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts || true")).toBe("0");
     await page.getByTestId("rerun-passed").click();

@@ -4,7 +4,8 @@
 #   linux-source-7.2 (sid, arch-independent tarball, downloaded, never installed)
 #     + config/fslab.config + patches/*.patch  --make ARCH=i386-->  dist/bzImage
 #   bookworm i386 .debs (rootfs/packages.txt, unpacked with dpkg-deb -x)
-#     + fio built statically from Debian's source + rootfs/overlay/  -->  dist/initramfs.cpio.gz
+#     + fio built statically from Debian's source + rootfs/overlay/
+#     --rootfs/fs2json.mjs-->  dist/rootfs.json + dist/rootfs/<sha256>.zst (the root, over 9p)
 #   dist/manifest.json: package versions and sha256 of every input and output
 #
 #   a cold boot in Node (v86) --save_state, zstd -19--> dist/state.bin.zst + state.json
@@ -14,8 +15,8 @@
 #
 # --debug: the same kernel with config/debug.config merged last (lockdep, DEBUG_ATOMIC_SLEEP,
 # F2FS_CHECK_FS, DEBUG_LIST, the race-widening knobs), built in build/kbuild-debug into
-# kernel-image/dist-debug/ (git-ignored) beside a copy of dist/'s initramfs and BIOS. It has
-# no saved state: NodeVm boots it cold (FSLAB_DIST=kernel-image/dist-debug).
+# kernel-image/dist-debug/ (git-ignored) beside a copy of dist/'s BIOS. It has no saved state:
+# NodeVm boots it cold (FSLAB_DIST=kernel-image/dist-debug) on dist/'s root filesystem.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -114,7 +115,7 @@ build_kernel() {
        KBUILD_BUILD_HOST=fslab KBUILD_BUILD_TIMESTAMP="$(date -u -d @0)"
   cp "$out/arch/x86/boot/bzImage" "$DIST/bzImage"
   if [ $DEBUG = 1 ]; then
-    cp "$HERE/dist/initramfs.cpio.gz" "$HERE/dist/bios.bin" "$HERE/dist/vgabios-stdvga.bin" "$DIST/"
+    cp "$HERE/dist/bios.bin" "$HERE/dist/vgabios-stdvga.bin" "$DIST/"
     log "debug kernel: $(stat -c %s "$DIST/bzImage") bytes in $DIST (no saved state: it boots cold)"
     return
   fi
@@ -148,7 +149,7 @@ check_config() {
 
 build_rootfs() {
   need_host_tools
-  "$HERE/rootfs/build-rootfs.sh" "$WORK/rootfs" "$DIST/initramfs.cpio.gz"
+  "$HERE/rootfs/build-rootfs.sh" "$WORK/rootfs" "$DIST"
   # v86 boots a bzImage through a real BIOS: Debian's SeaBIOS and its VGA BIOS
   cp /usr/share/seabios/bios.bin /usr/share/seabios/vgabios-stdvga.bin "$DIST/"
 }

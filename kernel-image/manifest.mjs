@@ -18,10 +18,35 @@ export const MANIFEST_PATH = join(DIST, "manifest.json");
 
 // What goes into the guest. Paths are relative to kernel-image/.
 const INPUT_ROOTS = ["build.sh", "config", "patches", "rootfs"];
-// What dist/ must hold; the saved state is added by build.sh when it exists.
-export const OUTPUTS = ["bzImage", "initramfs.cpio.gz", "bios.bin", "vgabios-stdvga.bin"];
+// What dist/ must hold; the saved state is added by build.sh when it exists. rootfs/ is the
+// root filesystem's files (rootfs/fs2json.mjs), one hash for the directory.
+export const OUTPUTS = ["bzImage", "rootfs.json", "rootfs/", "bios.bin", "vgabios-stdvga.bin"];
 
 const sha256 = (path) => createHash("sha256").update(readFileSync(path)).digest("hex");
+
+/** A directory as one output: its files' names and hashes, hashed in name order. */
+function hashDir(dir) {
+  const names = readdirSync(dir).sort();
+  const list = names.map((n) => `${n} ${sha256(join(dir, n))}\n`).join("");
+  return { files: names.length, bytes: names.reduce((n, f) => n + statSync(join(dir, f)).size, 0), sha256: createHash("sha256").update(list).digest("hex") };
+}
+
+/** The files rootfs.json names that rootfs/ lacks, and the files there it does not name. */
+export function rootfsProblems(dist = DIST) {
+  const listed = new Set();
+  const walk = (entries) => {
+    for (const [name, , , mode, , , x] of entries) {
+      if ((mode & 0o170000) === 0o040000) walk(x);
+      else if ((mode & 0o170000) === 0o100000) listed.add(x);
+    }
+  };
+  walk(JSON.parse(readFileSync(join(dist, "rootfs.json"), "utf8")).fsroot);
+  const present = new Set(readdirSync(join(dist, "rootfs")));
+  return [
+    ...[...listed].filter((f) => !present.has(f)).map((f) => `dist/rootfs.json names rootfs/${f}, which is missing`),
+    ...[...present].filter((f) => !listed.has(f)).map((f) => `dist/rootfs/${f} is not in rootfs.json`),
+  ];
+}
 
 function walk(path) {
   if (!existsSync(path)) return [];
@@ -43,7 +68,7 @@ export function hashOutputs(names) {
   const out = {};
   for (const name of names) {
     const file = join(DIST, name);
-    out[name] = { bytes: statSync(file).size, sha256: sha256(file) };
+    out[name] = name.endsWith("/") ? hashDir(file) : { bytes: statSync(file).size, sha256: sha256(file) };
   }
   return out;
 }
@@ -67,8 +92,9 @@ export function checkManifest(manifest = readManifest()) {
   for (const [name, want] of Object.entries(manifest.outputs)) {
     const file = join(DIST, name);
     if (!existsSync(file)) { problems.push(`output dist/${name} is missing`); continue; }
-    if (sha256(file) !== want.sha256) problems.push(`output dist/${name} does not match its manifest hash`);
+    if ((name.endsWith("/") ? hashDir(file).sha256 : sha256(file)) !== want.sha256) problems.push(`output dist/${name} does not match its manifest hash`);
   }
+  if (existsSync(join(DIST, "rootfs.json")) && existsSync(join(DIST, "rootfs"))) problems.push(...rootfsProblems());
   return problems;
 }
 
@@ -94,10 +120,10 @@ function write(args) {
     }
   } else {
     // the rootfs was not built on this machine (a kernel-only rebuild): its packages are the
-    // ones the manifest lists, as long as the initramfs is still the one listed with them
+    // ones the manifest lists, as long as the root filesystem is still the one listed with them
     const old = JSON.parse(readFileSync(MANIFEST_PATH, "utf8"));
-    if (old.outputs?.["initramfs.cpio.gz"]?.sha256 !== sha256(join(DIST, "initramfs.cpio.gz")))
-      throw new Error(`${opt("packages")} is missing and dist/initramfs.cpio.gz is not the one the manifest lists: build the rootfs here (build.sh rootfs)`);
+    if (old.outputs?.["rootfs.json"]?.sha256 !== sha256(join(DIST, "rootfs.json")))
+      throw new Error(`${opt("packages")} is missing and dist/rootfs.json is not the one the manifest lists: build the rootfs here (build.sh rootfs)`);
     packages = old.packages;
   }
   const hasState = existsSync(join(DIST, "state.bin.zst"));

@@ -1,7 +1,10 @@
 // dist/ must be what build.sh makes from the inputs in the tree.
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script, shared with build.sh
-import { checkManifest, readManifest } from "./manifest.mjs";
+import { checkManifest, readManifest, rootfsProblems } from "./manifest.mjs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 describe("kernel-image/dist manifest", () => {
   it("matches the config, patches, rootfs recipe and the committed artifacts", () => {
@@ -26,4 +29,31 @@ describe("kernel-image/dist manifest", () => {
       "output dist/bzImage does not match its manifest hash",
     ]);
   });
+
+  it("finds every file the root filesystem's tree names, and reports one missing or one unlisted", () => {
+    const dist = new URL("./dist/", import.meta.url).pathname;
+    expect(rootfsProblems(dist)).toEqual([]);
+    const copy = mkdtempSync(join(tmpdir(), "fslab-rootfs-"));
+    try {
+      cpSync(join(dist, "rootfs.json"), join(copy, "rootfs.json"));
+      cpSync(join(dist, "rootfs"), join(copy, "rootfs"), { recursive: true });
+      const bash = treeFile(join(copy, "rootfs.json"), ["usr", "bin", "bash"]);
+      rmSync(join(copy, "rootfs", bash));
+      writeFileSync(join(copy, "rootfs", "stray.zst"), "x");
+      expect(rootfsProblems(copy)).toEqual([`dist/rootfs.json names rootfs/${bash}, which is missing`, "dist/rootfs/stray.zst is not in rootfs.json"]);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
 });
+
+/** The rootfs/ name of a file in a basefs tree, by its path. */
+function treeFile(json: string, path: string[]): string {
+  let entries = JSON.parse(readFileSync(json, "utf8")).fsroot as unknown[][];
+  for (const [i, part] of path.entries()) {
+    const e = entries.find((x) => x[0] === part)!;
+    if (i === path.length - 1) return e[6] as string;
+    entries = e[6] as unknown[][];
+  }
+  throw new Error("empty path");
+}

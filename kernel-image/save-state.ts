@@ -1,6 +1,6 @@
 // The instant start: boot the guest cold in Node, wait for the prompt, drop the page cache
 // (freed pages are zeroed by init_on_free=1), save the machine's state and compress it with
-// zstd -19 into dist/state.bin.zst. Run by build.sh after the kernel and initramfs.
+// zstd -19 into dist/state.bin.zst. Run by build.sh after the kernel and root filesystem.
 import { execFileSync } from "node:child_process";
 import { writeFileSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";

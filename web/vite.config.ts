@@ -53,7 +53,7 @@ function offline(): Plugin[] {
       navigateFallback: "index.html",
       clientsClaim: true,
       runtimeCaching: [
-        { urlPattern: ({ url }) => /\/vm\/[\w.-]+$/.test(url.pathname), handler: "CacheFirst", options: { cacheName: VM_CACHE, matchOptions: { ignoreSearch: false } } },
+        { urlPattern: ({ url }) => /\/vm\/(rootfs\/)?[\w.-]+$/.test(url.pathname), handler: "CacheFirst", options: { cacheName: VM_CACHE, matchOptions: { ignoreSearch: false } } },
         { urlPattern: ({ url }) => /\/(labs\/|fslab-embed\.json$)/.test(url.pathname), handler: "NetworkFirst", options: { cacheName: "fslab-labs", networkTimeoutSeconds: 5 } },
       ],
     },

@@ -116,7 +116,9 @@ export async function bench(args: string[]): Promise<number> {
     const total = sumBytes(all);
     console.log(
       `  lab page ${l.route}: ${mbytes(total)} over the wire before its prompt answers ${goal(total <= 5e6, "at most 5 MB")}: ` +
-        `saved state ${mbytes(by(/state\.bin/))}, wasm ${mbytes(by(/\.wasm$/))}, JavaScript ${mbytes(sumBytes(l.bytes.js))}, other ${mbytes(total - by(/state\.bin|\.wasm$/) - sumBytes(l.bytes.js))}`,
+        `saved state ${mbytes(by(/state\.bin/))}, wasm ${mbytes(by(/\.wasm$/))}, JavaScript ${mbytes(sumBytes(l.bytes.js))}, ` +
+        `root filesystem files ${mbytes(by(/\/vm\/rootfs\//))} (${all.filter((f) => /\/vm\/rootfs\//.test(f.url)).length} fetched), ` +
+        `other ${mbytes(total - by(/state\.bin|\.wasm$|\/vm\/rootfs\//) - sumBytes(l.bytes.js))}`,
     );
     const split = (s: LabStart) =>
       `scripts loaded ${s.jsDone.toFixed(0)}, VM starts ${s.boot.toFixed(0)}, state downloaded in ${s.stateDownload.toFixed(0)} and wasm in ${s.wasmDownload.toFixed(0)}, ` +

@@ -4,15 +4,19 @@
 #   packages.txt --apt-get download (private i386 lists)--> .debs --dpkg-deb -x--> stage/
 #   stage/ --(the listed packages' programs + the shared libraries their ELF NEEDED entries reach)--> root/
 #   fio source package --gcc -m32 --build-static, libaio from libaio-dev:i386--> root/usr/bin/fio
-#   overlay/ (init, profile, helpers) --> root/ --cpio | gzip--> initramfs.cpio.gz
+#   overlay/ (init, profile, helpers) --> root/ --fs2json.mjs--> rootfs.json + rootfs/<sha256>.zst
 #
-# Usage: build-rootfs.sh WORKDIR OUTPUT.cpio.gz   (called by ../build.sh rootfs)
+# The kernel mounts that tree as its root over virtio-9p (root=host9p, guest.ts), and v86
+# fetches each file the first time the guest reads it: the saved state holds only what the
+# running system touched, not the whole userland (an initramfs would sit unpacked in RAM).
+#
+# Usage: build-rootfs.sh WORKDIR OUTDIR   (called by ../build.sh rootfs; writes OUTDIR/rootfs.json, OUTDIR/rootfs/)
 # Writes WORKDIR/packages.lock: "name version" of every package whose files were used.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-mkdir -p "$1" "$(dirname "$2")"
-W="$(cd "$1" && pwd)"; OUT="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
+mkdir -p "$1" "$2"
+W="$(cd "$1" && pwd)"; OUT="$(cd "$2" && pwd)"
 log() { printf '\033[1m[rootfs]\033[0m %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
@@ -54,7 +58,8 @@ done
 
 # --- merged-/usr root: /bin, /sbin, /lib are links into /usr as on a current Debian
 R="$W/root"
-mkdir -p "$R"/usr/{bin,sbin,lib} "$R"/{dev,proc,sys,tmp,run,mnt,root,etc,var/tmp}
+# /mnt/host: the host's share, a directory of the 9p root the host reads (vm-host.ts readFile)
+mkdir -p "$R"/usr/{bin,sbin,lib} "$R"/{dev,proc,sys,tmp,run,mnt/host,root,etc,var/tmp}
 ln -s usr/bin "$R/bin"; ln -s usr/sbin "$R/sbin"; ln -s usr/lib "$R/lib"
 chmod 1777 "$R/tmp" "$R/var/tmp"
 USED=()
@@ -152,7 +157,5 @@ find "$R" -type f -name '*.pc' -delete
 printf '%s\n' "${USED[@]}" | sort -u | while IFS= read -r p; do grep -m1 "^$p " "$W/packages.lock.all"; done > "$W/packages.lock"
 cat "$W/fio.version" >> "$W/packages.lock"
 
-# --- pack: fixed mtimes and sorted names so the same inputs give the same bytes
-find "$R" -exec touch -h -d @0 {} +
-(cd "$R" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --reproducible --quiet) | gzip -9n > "$OUT"
-log "initramfs: $(stat -c %s "$OUT") bytes, $(du -sh "$R" | cut -f1) unpacked, $(wc -l < "$W/packages.lock") packages"
+# --- pack: sorted names, no times or owners, so the same inputs give the same bytes
+log "root: $(du -sh "$R" | cut -f1), $(wc -l < "$W/packages.lock") packages; $(node "$HERE/fs2json.mjs" "$R" "$OUT")"

@@ -28,7 +28,7 @@ export interface ProgressExport {
   title: string;
   /** sha-256 of the lab file the learner worked on: another version of the lab has another */
   labHash: string;
-  /** the guest build (kernel and initramfs hashes) */
+  /** the guest build (kernel and root filesystem hashes) */
   guest: string;
   startedAt: string;
   exportedAt: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { BootWatcher, oomLines, TroubleWatcher } from "./guest";
+import { BootWatcher, GUEST, oomLines, rootfsFiles, TroubleWatcher } from "./guest";
 
 describe("BootWatcher", () => {
   it("follows a boot from kernel to prompt, across chunk boundaries", () => {
@@ -102,5 +102,48 @@ describe("an out-of-memory kill", () => {
     expect(lines[0]).toMatch(/\] oom-kill:constraint=CONSTRAINT_NONE,.*task=tail,pid=\d+,uid=0$/);
     expect(lines[1]).toMatch(/\] Out of memory: Killed process \d+ \(tail\) total-vm:\d+kB/);
     expect(oomLines("[    1.0] loop0: detected capacity change\n")).toEqual([]);
+  });
+});
+
+describe("the root filesystem (kernel-image/dist/rootfs.json)", () => {
+  const tree = JSON.parse(readFileSync(new URL("../../../kernel-image/dist/rootfs.json", import.meta.url), "utf8"));
+  const find = (path: string): unknown[] => {
+    let entries = tree.fsroot as unknown[][];
+    let e: unknown[] | undefined;
+    for (const part of path.split("/")) {
+      e = entries.find((x) => x[0] === part);
+      if (!e) throw new Error(`no ${path} in rootfs.json`);
+      entries = e[6] as unknown[][];
+    }
+    return e!;
+  };
+
+  it("holds /init, bash, the labs' tools and the host share, files named by their content", () => {
+    const files = rootfsFiles(tree);
+    for (const p of ["init", "usr/bin/bash", "usr/bin/busybox", "usr/bin/fio", "usr/sbin/mkfs.f2fs", "usr/sbin/mkfs.exfat", "usr/local/sbin/fslab-agent"]) {
+      const [, size, , mode, , , name] = find(p) as [string, number, number, number, number, number, string];
+      expect((mode & 0o170000).toString(8), p).toBe("100000");
+      expect(mode & 0o111, `${p} is executable`).not.toBe(0);
+      expect(size, p).toBeGreaterThan(0);
+      expect(files).toContain(name);
+    }
+    expect(find("bin")[6]).toBe("usr/bin"); // merged /usr: a link
+    expect((find("mnt/host")[3] as number) & 0o170000).toBe(0o040000);
+    // every name a sha256: the same bytes are one file, and a changed file a new name
+    expect(files.every((f) => /^[0-9a-f]{64}\.zst$/.test(f))).toBe(true);
+  });
+
+  it("is the root the kernel command line mounts, with the init it runs", () => {
+    expect(GUEST.cmdline).toMatch(/(^| )root=host9p( |$)/);
+    expect(GUEST.cmdline).toMatch(/(^| )rootfstype=9p( |$)/);
+    expect(GUEST.cmdline).toMatch(/(^| )init=\/init( |$)/);
+  });
+
+  it("lists files only once, and nothing from a tree that is not one", () => {
+    const f = "a".repeat(64) + ".zst";
+    const dup = { fsroot: [["a", 1, 0, 0o100644, 0, 0, f], ["d", 0, 0, 0o040755, 0, 0, [["b", 1, 0, 0o100755, 0, 0, f]]], ["l", 1, 0, 0o120777, 0, 0, "a"]] };
+    expect(rootfsFiles(dup)).toEqual([f]);
+    expect(rootfsFiles({})).toEqual([]);
+    expect(rootfsFiles({ fsroot: [["x", 1, 0, 0o100644, 0, 0, "../../etc/passwd"]] })).toEqual([]);
   });
 });

@@ -4,10 +4,15 @@ import type { ConsoleConfig } from "v86";
 // The files themselves are in kernel-image/dist/ (see its manifest.json).
 
 export const GUEST = {
-  /** v86 loads the initrd at 64 MiB, so the machine needs well over that. */
+  /** Room for the labs' disk images in /tmp (tmpfs) beside the page cache. */
   memorySize: 256 * 1024 * 1024,
-  // init_on_free: freed pages are zeroed, so the saved state compresses to a few MB
-  cmdline: "console=ttyS0 quiet tsc=reliable random.trust_cpu=on init_on_free=1",
+  // init_on_free: freed pages are zeroed, so the saved state compresses to a few MB.
+  // root=host9p: the root is v86's virtio-9p tree (kernel-image/dist/rootfs.json), each file
+  // fetched from rootfs/ the first time it is read; cache=loose keeps what was read in the
+  // guest's page cache, and lets it map executables.
+  cmdline:
+    "console=ttyS0 quiet tsc=reliable random.trust_cpu=on init_on_free=1 " +
+    "root=host9p rootfstype=9p rootflags=trans=virtio,version=9p2000.L,cache=loose rw init=/init",
   /** The login shell's PS1 (kernel-image/rootfs/overlay/etc/profile): "fslab:<cwd># ". */
   prompt: /fslab:[^\r\n]*# $/,
   /** Printed by /init once the pseudo filesystems are mounted. */
@@ -28,7 +33,6 @@ export function machineOptions() {
     memory_size: GUEST.memorySize,
     vga_memory_size: 2 * 1024 * 1024,
     cmdline: GUEST.cmdline,
-    filesystem: {}, // virtio-9p: the guest mounts it at /mnt/host
     // v86 makes every port a console: the guest's /dev/hvc0..3; hvc1 carries fslab-trace. v86 takes
     // `true` for "the device, no terminal adapter", though its typings only know a config.
     virtio_console: true as unknown as ConsoleConfig,
@@ -38,6 +42,32 @@ export function machineOptions() {
     disable_speaker: true,
   };
 }
+
+/**
+ * The guest's root filesystem: the tree (v86's basefs JSON, read on a cold boot; a saved state
+ * carries its own copy) and the directory its files are fetched from, one `<sha256>.zst` each.
+ */
+export const ROOTFS_JSON = "rootfs.json";
+export const ROOTFS_DIR = "rootfs/";
+
+/** The file names under rootfs/ that v86's basefs JSON (kernel-image/rootfs/fs2json.mjs) lists. */
+export function rootfsFiles(tree: { fsroot?: unknown }): string[] {
+  const names = new Set<string>();
+  const walk = (entries: unknown) => {
+    if (!Array.isArray(entries)) return;
+    for (const e of entries) {
+      if (!Array.isArray(e)) continue;
+      const [, , , mode, , , x] = e as [string, number, number, number, number, number, unknown];
+      if ((mode & 0o170000) === 0o040000) walk(x);
+      else if ((mode & 0o170000) === 0o100000 && typeof x === "string" && /^[0-9a-f]{64}\.zst$/.test(x)) names.add(x);
+    }
+  };
+  walk(tree.fsroot);
+  return [...names].sort();
+}
+
+/** The guest's /mnt/host, where it puts files for the host (disk images), as a 9p path. */
+export const HOST_SHARE = "mnt/host/";
 
 /** The saved state (kernel-image/dist/state.bin.zst) and what it must match to be restored. */
 export const STATE_FILE = "state.bin.zst";

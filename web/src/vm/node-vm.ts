@@ -1,5 +1,5 @@
 // The guest booted headless in Node, for the CLI (`fslab vm`), the tests and the benchmarks.
-// Same kernel, initramfs, BIOS and machine settings as the page (guest.ts).
+// Same kernel, root filesystem, BIOS and machine settings as the page (guest.ts).
 //
 //   NodeVm.boot() -> V86 (files read from kernel-image/dist) -> serial0 -> BootWatcher -> ready
 //   NodeVm.run(cmd) -> the command, base64-encoded, typed into bash with echo off
@@ -11,12 +11,12 @@ import { createRequire } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
 import { TraceChannel } from "./trace-channel";
 import { AgentClient } from "./agent";
-import { BootWatcher, GUEST, machineOptions, STATE_FILE, stateMismatch } from "./guest";
+import { BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch } from "./guest";
 
-// FSLAB_DIST: another build's directory, e.g. the debug kernel's (kernel-image/build.sh --debug)
-const DIST = process.env.FSLAB_DIST
-  ? resolve(process.env.FSLAB_DIST) + "/"
-  : fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
+const BUILT = fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
+// FSLAB_DIST: another build's directory, e.g. the debug kernel's (kernel-image/build.sh --debug);
+// the root filesystem always comes from dist/
+const DIST = process.env.FSLAB_DIST ? resolve(process.env.FSLAB_DIST) + "/" : BUILT;
 const require = createRequire(import.meta.url);
 
 async function image(name: string): Promise<{ buffer: ArrayBuffer }> {
@@ -72,7 +72,9 @@ export class NodeVm {
       vga_bios: await image("vgabios-stdvga.bin"),
       ...(restore
         ? { initial_state: await image(STATE_FILE) }
-        : { bzimage: await image("bzImage"), initrd: await image("initramfs.cpio.gz") }),
+        : { bzimage: await image("bzImage") }),
+      // v86 reads these paths with node:fs, a file when the guest first reads it
+      filesystem: { baseurl: BUILT + ROOTFS_DIR, basefs: BUILT + ROOTFS_JSON },
     });
     this.emulator.add_listener("virtio-console1-output-bytes", (bytes: Uint8Array) => {
       this.trace.feed(bytes);
@@ -139,7 +141,7 @@ export class NodeVm {
    * e.g. a disk image after `sync; cp /tmp/x.img /mnt/host/`: how the inspectors get real bytes.
    */
   async readSharedFile(name: string): Promise<Uint8Array> {
-    return this.emulator.read_file(name);
+    return this.emulator.read_file(HOST_SHARE + name);
   }
 
   /** The machine's state, for instant starts (see kernel-image/save-state.ts). */

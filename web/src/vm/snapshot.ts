@@ -11,8 +11,8 @@ import gzipWorkerUrl from "./gzip.worker.ts?worker&url";
 
 const outputs = manifest.outputs as Record<string, { sha256: string }>;
 
-/** The guest build: kernel and initramfs, by their hashes in dist/manifest.json. */
-export const GUEST_BUILD = `${outputs["bzImage"].sha256.slice(0, 12)}-${outputs["initramfs.cpio.gz"].sha256.slice(0, 12)}`;
+/** The guest build: kernel and root filesystem, by their hashes in dist/manifest.json. */
+export const GUEST_BUILD = `${outputs["bzImage"].sha256.slice(0, 12)}-${outputs["rootfs.json"].sha256.slice(0, 12)}`;
 export const V86_VERSION: string = v86Package.version;
 
 export interface SnapshotFit {
@@ -27,7 +27,7 @@ export const HERE: SnapshotFit = { guest: GUEST_BUILD, v86: V86_VERSION, memory:
 export function snapshotMismatch(s: SnapshotFit): string | null {
   if (s.v86 !== V86_VERSION) return `it was saved by v86 ${s.v86} and this page runs v86 ${V86_VERSION}`;
   if (s.memory !== GUEST.memorySize) return `it has ${s.memory / 2 ** 20} MiB of memory and this machine ${GUEST.memorySize / 2 ** 20} MiB`;
-  if (s.guest !== GUEST_BUILD) return `it runs another build of the guest (kernel and initramfs ${s.guest}, this page ${GUEST_BUILD})`;
+  if (s.guest !== GUEST_BUILD) return `it runs another build of the guest (kernel and root filesystem ${s.guest}, this page ${GUEST_BUILD})`;
   return null;
 }
 

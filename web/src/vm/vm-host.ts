@@ -1,7 +1,7 @@
-// The page's v86 host: boots our kernel and initramfs (kernel-image/dist/) and connects the
+// The page's v86 host: boots our kernel and root filesystem (kernel-image/dist/) and connects the
 // guest's first serial port to whoever listens (the xterm.js terminal).
 //
-//   VmHost.boot() -> new V86({bzimage, initrd, bios, ...}) -> download-progress events
+//   VmHost.boot() -> new V86({bzimage, filesystem, bios, ...}) -> download-progress events
 //     -> serial0-output-byte -> BootWatcher (phase, panic, prompt) -> onStatus / onOutput
 import { V86 } from "v86";
 import v86WasmUrl from "v86/build/v86.wasm?url";
@@ -9,7 +9,7 @@ import manifest from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { TraceChannel, type TraceStats } from "./trace-channel";
 import { AgentClient } from "./agent";
-import { BootWatcher, GUEST, machineOptions, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
+import { BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
 import { siteUrl } from "../shared/site";
 
 export interface VmHostEvents {
@@ -51,6 +51,12 @@ export async function keepLabOffline(labId: string): Promise<number> {
   };
   for (const path of ["labs/index.json", `labs/${labId}/lab.md`]) await keep(LABS_CACHE, siteUrl(path), true);
   for (const name of ["bios.bin", "vgabios-stdvga.bin", STATE_FILE]) await keep(VM_CACHE, vmUrl(name), false);
+  // the root filesystem's files, which the guest fetches the first time it reads each: all of
+  // them, one at a time after the VM is up, so that a tool first run offline is there too
+  await keep(VM_CACHE, vmUrl(ROOTFS_JSON), false);
+  const listed = await (await caches.open(VM_CACHE)).match(vmUrl(ROOTFS_JSON));
+  const tree = await (listed ?? (await fetch(vmUrl(ROOTFS_JSON)))).json();
+  for (const name of rootfsFiles(tree)) await keep(VM_CACHE, siteUrl(`vm/${ROOTFS_DIR}${name}`), false);
   return added;
 }
 
@@ -127,7 +133,7 @@ export class VmHost {
     const restore = !!snapshot || (!cold && mismatch === null);
     this.coldReason = snapshot ? null : cold ? "cold boot requested" : mismatch;
     this.restoredFrom = snapshot?.label ?? null;
-    this.status("loading", snapshot ? `Loading ${snapshot.label}` : restore ? "Loading the saved machine" : "Loading the kernel and initramfs", 0);
+    this.status("loading", snapshot ? `Loading ${snapshot.label}` : restore ? "Loading the saved machine" : "Loading the kernel", 0);
     const emulator = new V86({
       ...machineOptions(),
       wasm_fn: instantiateV86,
@@ -137,7 +143,9 @@ export class VmHost {
         ? { initial_state: { buffer: snapshot.state } }
         : restore
         ? { initial_state: { url: vmUrl(STATE_FILE) } }
-        : { bzimage: { url: vmUrl("bzImage") }, initrd: { url: vmUrl("initramfs.cpio.gz") } }),
+        : { bzimage: { url: vmUrl("bzImage") } }),
+      // the root filesystem, a file fetched when the guest first reads it (guest.ts)
+      filesystem: { baseurl: siteUrl(`vm/${ROOTFS_DIR}`), basefs: vmUrl(ROOTFS_JSON) },
     });
     this.emulator = emulator;
     this.loaded = false;
@@ -236,7 +244,7 @@ export class VmHost {
   async readSharedFile(name: string): Promise<Uint8Array> {
     if (!this.emulator) throw new Error("the VM is not running");
     try {
-      return await this.emulator.read_file(name);
+      return await this.emulator.read_file(HOST_SHARE + name);
     } catch (e) {
       // v86 rejects a missing file with "File not found"; anything else is worth showing as is
       if (e instanceof Error && e.message !== "File not found") throw new Error(`reading /mnt/host/${name}: ${e.message}`);
