@@ -85,6 +85,7 @@ export async function bench(args: string[]): Promise<number> {
     for (const line of describeVm(r.vm)) console.log(line);
   }
   if (!only || only === "vm") {
+    const medians: number[] = [];
     for (const cold of [true, false]) {
       const times: number[] = [];
       for (let i = 0; i < 2; i++) {
@@ -98,7 +99,10 @@ export async function bench(args: string[]): Promise<number> {
       }
       const what = cold ? "cold boot to a shell prompt" : "restore of the saved state to a prompt";
       console.log(`guest ${what} in Node (v86): ${times.map((t) => (t / 1000).toFixed(2) + " s").join(", ")}`);
+      medians.push(median(times));
     }
+    const ratio = medians[0] / medians[1];
+    console.log(`  cold boot / restore in Node: ${ratio.toFixed(1)}x ${goal(ratio >= 20, "at least 20x")}`);
   }
   if (!only || only === "page") {
     const r = await pageLoads();
@@ -125,6 +129,11 @@ export async function bench(args: string[]): Promise<number> {
       `v86's core compiled at ${s.compiled.toFixed(0)}, the state decompressed (zstd) and restored at ${s.loaded.toFixed(0)}, running ${s.started.toFixed(0)}, prompt ${s.prompt.toFixed(0)}, ${Number.isNaN(s.snapshotAt) ? "no step snapshot (step 1 starts on the lab's own machine)" : `the step's snapshot (save_state) at ${s.snapshotAt.toFixed(0)} for ${s.snapshotMs.toFixed(0)}`}, a command typed at ${s.typed.toFixed(0)} answered at ${s.answered.toFixed(0)} ms`;
     console.log(`  first visit: ${split(l.first)}`);
     console.log(`  warm cache:  ${split(l.warm)} ${goal(l.warm.answered <= 500, "a prompt answering within 500 ms")}`);
+    const ratio = l.coldMs / l.warm.answered;
+    console.log(
+      `  the page's own cold boot ("Cold boot"): ${(l.coldMs / 1000).toFixed(2)} s from its start to the prompt, ` +
+        `${ratio.toFixed(1)}x the warm page's answer ${goal(ratio >= 20, "at least 20x")}`,
+    );
   }
   if (!only || only === "snapshots") {
     const xs = await snapshotCosts();

@@ -8,7 +8,7 @@
 import { Suspense, lazy, useEffect, useState } from "react";
 import { Home } from "./pages/Home";
 import { bench, playground } from "./topics";
-import { lazyOf } from "./shared/lazy";
+import { Loaded } from "./shared/Loaded";
 import { UpdateBanner } from "./update";
 
 function useHashRoute(): string {
@@ -22,7 +22,7 @@ function useHashRoute(): string {
 }
 
 // the lab page brings v86 and xterm.js: its own chunk, loaded only when a lab is opened
-const LabPage = lazy(() => import("./pages/LabPage").then((m) => ({ default: m.LabPage })));
+const labPage = () => import("./pages/LabPage").then((m) => m.LabPage);
 
 const loading = <p className="muted">Loading…</p>;
 const EmbedPage = lazy(() => import("./embed/EmbedPage").then((m) => ({ default: m.EmbedPage })));
@@ -40,18 +40,13 @@ export function App() {
   const lab = route.match(/^\/lab\/([\w-]+)$/);
   const benchPage = route.match(/^\/bench\/([\w-]+)$/);
   const b = benchPage && bench(benchPage[1]);
-  if (b) {
-    const Page = lazyOf(b.load);
-    return <Suspense fallback={loading}><Page /></Suspense>;
-  }
+  if (b) return <Loaded load={b.load} props={{}} fallback={loading} />;
   const play = route.match(/^\/play\/([\w-]+)(?:\?(.*))?$/);
   const p = play && playground(play[1]);
   let page;
-  if (lab) page = <LabPage id={lab[1]} key={lab[1]} />;
-  else if (p) {
-    const Page = lazyOf(p.load);
-    page = <Page query={play![2] ?? ""} />;
-  } else if (route === "/") page = <Home />;
+  if (lab) page = <Loaded load={labPage} props={{ id: lab[1] }} fallback={loading} key={lab[1]} />;
+  else if (p) page = <Loaded load={p.load} props={{ query: play![2] ?? "" }} fallback={loading} key={play![1]} />;
+  else if (route === "/") page = <Home />;
   else page = <p>No page at {route}. <a href="#/">All labs</a></p>;
   return (
     <>

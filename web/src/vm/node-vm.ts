@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import { createRequire } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
 import { TraceChannel } from "./trace-channel";
+import { withFreshMemory } from "./v86-exports";
 import { AgentClient } from "./agent";
 import { BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch } from "./guest";
 
@@ -35,6 +36,19 @@ export interface BootOptions {
   /** Leave the shell as a learner finds it (echo on, the usual prompt): for saving the state. */
   raw?: boolean;
   timeoutMs?: number;
+  /** v86's own restore, which zeroes all memory first (a test compares the two; see v86-exports.ts) */
+  v86ZeroesMemory?: boolean;
+  /** Build the machine and stop there, not running it (a test reads its memory). */
+  noStart?: boolean;
+}
+
+let v86Module: Promise<WebAssembly.Module> | null = null;
+
+/** v86's core, compiled once per process, instantiated per machine (v86-exports.ts). */
+async function instantiateV86(imports: WebAssembly.Imports): Promise<WebAssembly.Exports> {
+  v86Module ??= readFile(require.resolve("v86/build/v86.wasm")).then((b) => WebAssembly.compile(b));
+  const instance = await WebAssembly.instantiate(await v86Module, imports);
+  return withFreshMemory(instance.exports, GUEST.memorySize);
 }
 
 /** Can dist/'s saved state be restored with this v86? null if yes, else the reason. */
@@ -67,15 +81,22 @@ export class NodeVm {
     const restore = !opts.cold && nodeStateMismatch() === null;
     this.emulator = new V86({
       ...machineOptions(),
+      wasm_fn: opts.v86ZeroesMemory ? undefined : instantiateV86,
       wasm_path: require.resolve("v86/build/v86.wasm"),
       bios: await image("bios.bin"),
       vga_bios: await image("vgabios-stdvga.bin"),
       ...(restore
         ? { initial_state: await image(STATE_FILE) }
         : { bzimage: await image("bzImage") }),
-      // v86 reads these paths with node:fs, a file when the guest first reads it
-      filesystem: { baseurl: BUILT + ROOTFS_DIR, basefs: BUILT + ROOTFS_JSON },
+      // v86 reads these paths with node:fs, a file when the guest first reads it; the tree
+      // only for a cold boot (a saved state carries its own)
+      filesystem: restore ? { baseurl: BUILT + ROOTFS_DIR } : { baseurl: BUILT + ROOTFS_DIR, basefs: BUILT + ROOTFS_JSON },
+      autostart: !opts.noStart,
     });
+    if (opts.noStart) {
+      await new Promise<void>((r) => this.emulator.add_listener("emulator-loaded", () => r()));
+      return;
+    }
     this.emulator.add_listener("virtio-console1-output-bytes", (bytes: Uint8Array) => {
       this.trace.feed(bytes);
       for (const w of this.waiters.splice(0)) w();
@@ -142,6 +163,11 @@ export class NodeVm {
    */
   async readSharedFile(name: string): Promise<Uint8Array> {
     return this.emulator.read_file(HOST_SHARE + name);
+  }
+
+  /** The guest's memory, a view (read it while the machine is stopped). */
+  memory(): Uint8Array {
+    return this.emulator.v86.cpu.mem8;
   }
 
   /** The machine's state, for instant starts (see kernel-image/save-state.ts). */

@@ -11,6 +11,7 @@ import { TraceChannel, type TraceStats } from "./trace-channel";
 import { AgentClient } from "./agent";
 import { BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
 import { siteUrl } from "../shared/site";
+import { withFreshMemory } from "./v86-exports";
 
 export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
@@ -26,6 +27,8 @@ export function vmUrl(name: string): string {
   const sha = (manifest.outputs as Record<string, { sha256: string }>)[name]?.sha256.slice(0, 12) ?? "";
   return siteUrl(`vm/${name}?v=${sha}`);
 }
+
+const ROOTFS_KEEP_DELAY_MS = 3000;
 
 /** The caches the service worker serves vm/ and labs/ from (web/vite.config.ts). */
 const VM_CACHE = "fslab-vm";
@@ -52,7 +55,9 @@ export async function keepLabOffline(labId: string): Promise<number> {
   for (const path of ["labs/index.json", `labs/${labId}/lab.md`]) await keep(LABS_CACHE, siteUrl(path), true);
   for (const name of ["bios.bin", "vgabios-stdvga.bin", STATE_FILE]) await keep(VM_CACHE, vmUrl(name), false);
   // the root filesystem's files, which the guest fetches the first time it reads each: all of
-  // them, one at a time after the VM is up, so that a tool first run offline is there too
+  // them, one at a time, so that a tool first run offline is there too. After a pause: the
+  // learner's first commands (and the files they fetch) go first.
+  await new Promise((r) => setTimeout(r, ROOTFS_KEEP_DELAY_MS));
   await keep(VM_CACHE, vmUrl(ROOTFS_JSON), false);
   const listed = await (await caches.open(VM_CACHE)).match(vmUrl(ROOTFS_JSON));
   const tree = await (listed ?? (await fetch(vmUrl(ROOTFS_JSON)))).json();
@@ -74,7 +79,7 @@ async function instantiateV86(imports: WebAssembly.Imports): Promise<WebAssembly
     ? (await WebAssembly.instantiate(module, imports)).exports
     : (await WebAssembly.instantiate(await (await fetch(v86WasmUrl)).arrayBuffer(), imports)).instance.exports;
   markVm("compiled");
-  return exports;
+  return withFreshMemory(exports, GUEST.memorySize);
 }
 
 let v86Module: Promise<WebAssembly.Module | null> | null = null;
@@ -86,7 +91,40 @@ let v86Module: Promise<WebAssembly.Module | null> | null = null;
  */
 export function prepareV86(): void {
   v86Module ??= WebAssembly.compileStreaming(fetch(v86WasmUrl)).catch(() => null);
+  // and the files a restore needs, side by side: v86 fetches its files one after another,
+  // from the moment the VM starts (taken by the first machine restored; a later one fetches again)
+  if (restoreFiles) return; // once per page: a later machine fetches (from the HTTP cache) itself
+  restoreProgress = { loaded: 0, total: 0 };
+  const progress = restoreProgress;
+  restoreFiles = Promise.all(["bios.bin", "vgabios-stdvga.bin", STATE_FILE].map(async (name) => {
+    const r = await fetch(vmUrl(name));
+    if (!r.ok || !r.body) throw new Error(`${name}: ${r.status}`);
+    const length = Number(r.headers.get("Content-Length") ?? 0);
+    progress.total += length;
+    if (name !== STATE_FILE || !length) return r.arrayBuffer();
+    // the state is most of it: read as it arrives, so the page can show how far it is
+    const bytes = new Uint8Array(length);
+    const reader = r.body.getReader();
+    for (let at = 0; ; ) {
+      const { done, value } = await reader.read();
+      if (done) {
+        if (at !== length) throw new Error(`${name}: ${at} of ${length} bytes`);
+        return bytes.buffer;
+      }
+      if (at + value.length > length) throw new Error(`${name}: more than ${length} bytes`);
+      bytes.set(value, at);
+      at += value.length;
+      progress.loaded += value.length;
+    }
+  })).catch((e) => {
+    // v86 fetches them itself then, and says what failed
+    console.warn(`fslab: the VM's files could not be fetched ahead (${e})`);
+    return null;
+  });
 }
+
+let restoreFiles: Promise<ArrayBuffer[] | null> | "taken" | null = null;
+let restoreProgress = { loaded: 0, total: 0 };
 
 /** performance.mark("fslab:vm-<what>"), the newest of each kept (a page boots more than once). */
 function markVm(what: "boot" | "compiled" | "loaded" | "started" | "prompt"): void {
@@ -117,6 +155,8 @@ export class VmHost {
   /** What was restored when it was a learner's snapshot, not the build's saved machine. */
   restoredFrom: string | null = null;
   private loaded = false; // v86 has built the machine ("emulator-loaded")
+  /** counts boots and teardowns: a machine waiting for files fetched ahead belongs to one */
+  private generation = 0;
 
   constructor(private events: VmHostEvents) {}
 
@@ -134,18 +174,38 @@ export class VmHost {
     this.coldReason = snapshot ? null : cold ? "cold boot requested" : mismatch;
     this.restoredFrom = snapshot?.label ?? null;
     this.status("loading", snapshot ? `Loading ${snapshot.label}` : restore ? "Loading the saved machine" : "Loading the kernel", 0);
+    const generation = ++this.generation;
+    // (the first machine built from them takes them: one torn down before its files came does not)
+    const fetched = restore && !snapshot && restoreFiles !== "taken" ? restoreFiles : null;
+    if (!fetched) return this.create(restore, snapshot, null);
+    const progress = restoreProgress;
+    const shown = setInterval(() => {
+      if (generation === this.generation && progress.total) this.status("loading", `Loading ${STATE_FILE}`, progress.loaded / progress.total);
+    }, 250);
+    void fetched.then((files) => {
+      clearInterval(shown);
+      if (generation !== this.generation) return;
+      restoreFiles = "taken"; // and no longer held here
+      this.create(restore, snapshot, files);
+    });
+  }
+
+  /** Build and start the machine: from the files fetched ahead (prepareV86), or v86 fetches them. */
+  private create(restore: boolean, snapshot: { state: ArrayBuffer } | undefined, files: ArrayBuffer[] | null): void {
+    const [bios, vgaBios, state] = files ?? [];
     const emulator = new V86({
       ...machineOptions(),
       wasm_fn: instantiateV86,
-      bios: { url: vmUrl("bios.bin") },
-      vga_bios: { url: vmUrl("vgabios-stdvga.bin") },
+      bios: bios ? { buffer: bios } : { url: vmUrl("bios.bin") },
+      vga_bios: vgaBios ? { buffer: vgaBios } : { url: vmUrl("vgabios-stdvga.bin") },
       ...(snapshot
         ? { initial_state: { buffer: snapshot.state } }
         : restore
-        ? { initial_state: { url: vmUrl(STATE_FILE) } }
+        ? { initial_state: state ? { buffer: state } : { url: vmUrl(STATE_FILE) } }
         : { bzimage: { url: vmUrl("bzImage") } }),
-      // the root filesystem, a file fetched when the guest first reads it (guest.ts)
-      filesystem: { baseurl: siteUrl(`vm/${ROOTFS_DIR}`), basefs: vmUrl(ROOTFS_JSON) },
+      // the root filesystem, a file fetched when the guest first reads it (guest.ts); the tree
+      // only for a cold boot: a saved state carries its own
+      filesystem: restore ? { baseurl: siteUrl(`vm/${ROOTFS_DIR}`) } : { baseurl: siteUrl(`vm/${ROOTFS_DIR}`), basefs: vmUrl(ROOTFS_JSON) },
     });
     this.emulator = emulator;
     this.loaded = false;
@@ -253,6 +313,7 @@ export class VmHost {
   }
 
   async destroy(): Promise<void> {
+    this.generation++; // a machine still waiting for its files is never built
     if (this.timer) clearTimeout(this.timer);
     if (this.quietTimer) clearTimeout(this.quietTimer);
     if (this.troubleTimer) clearTimeout(this.troubleTimer);
