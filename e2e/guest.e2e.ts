@@ -76,6 +76,34 @@ describe("a restore that skips zeroing memory the new instance has zeroed (v86-e
   });
 });
 
+describe("a machine saved while the guest downloads a file of its root (host-files.ts)", () => {
+  it("restores to a guest that gets the file: the save waited for the download", async () => {
+    const a = new NodeVm();
+    const b = new NodeVm();
+    try {
+      await a.boot();
+      // fio's file: never read by the saved machine, so its bytes come from the host now
+      a.type("md5sum /usr/bin/fio > /tmp/sum\n");
+      const t0 = performance.now();
+      while (a.hostFilesPending === 0) {
+        if (performance.now() - t0 > 10_000) throw new Error("the guest never downloaded /usr/bin/fio");
+        await new Promise((r) => setImmediate(r));
+      }
+      const state = await a.saveState();
+      await b.boot();
+      await b.restoreState(state);
+      // the restored md5sum finishes, then this runs: a request lost in the save would hang it
+      const r = await b.run("cat /tmp/sum; md5sum /usr/bin/fio", 30_000);
+      const [saved, now] = r.output.trim().split("\n");
+      expect(saved).toMatch(/^[0-9a-f]{32}  \/usr\/bin\/fio$/);
+      expect(saved).toBe(now);
+    } finally {
+      await a.destroy();
+      await b.destroy();
+    }
+  });
+});
+
 describe("the guest", () => {
   it("restored the saved state and runs Linux 7.2 with our switches", async () => {
     expect(vm.restored).toBe(true);

@@ -76,6 +76,15 @@ function open(): Promise<IDBPDatabase<FslabDB>> {
   return db;
 }
 
+/**
+ * Start opening the browser's storage now (a lab page does so as it opens, while its text
+ * downloads: the first open of a profile's database costs tens of ms). Its error, if any, is
+ * reported where the storage is first read.
+ */
+export function openStore(): void {
+  open().catch(() => undefined);
+}
+
 export class StoreError extends Error {}
 
 function messageOf(e: unknown): string {

@@ -4,7 +4,7 @@
 import { Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useLab } from "../labs/registry";
 import { LabRunner } from "../labs/LabRunner";
-import { loadProgress, newestSnapshot, type LabProgress } from "../labs/progress";
+import { loadProgress, newestSnapshot, openStore, type LabProgress } from "../labs/progress";
 import { seenEvent, type SeenEvent, type Verdict } from "../labs/expect";
 import { sha256Hex } from "../labs/report";
 import type { Lab } from "../labs/lab-format";
@@ -90,6 +90,7 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   useEffect(() => {
     if (vmWanted) prepareV86();
   }, [vmWanted]);
+  useEffect(openStore, []);
   const entry = useLab(id);
   const [vm, setVm] = useState<VmHandle | null>(null);
   const [session, setSession] = useState<Session | null>(null);

@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
 import { TraceChannel } from "./trace-channel";
 import { withFreshMemory } from "./v86-exports";
+import { trackHostFiles, type HostFiles } from "./host-files";
 import { AgentClient } from "./agent";
 import { BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch } from "./guest";
 
@@ -43,6 +44,8 @@ export interface BootOptions {
 }
 
 let v86Module: Promise<WebAssembly.Module> | null = null;
+/** How long a save, restore or teardown waits for the root filesystem's downloads in flight. */
+const HOST_FILES_WAIT_MS = 10_000;
 
 /** v86's core, compiled once per process, instantiated per machine (v86-exports.ts). */
 async function instantiateV86(imports: WebAssembly.Imports): Promise<WebAssembly.Exports> {
@@ -67,6 +70,8 @@ export class NodeVm {
   bootMs = 0;
 
   restored = false;
+  /** the root filesystem's downloads in flight, once the machine is built */
+  private hostFiles: HostFiles | null = null;
   /** Events from the guest's fslab-trace (virtio-console port 1, /dev/hvc1). */
   readonly trace = new TraceChannel();
   /** The guest's check agent (virtio-console port 2, /dev/hvc2). */
@@ -93,6 +98,8 @@ export class NodeVm {
       filesystem: restore ? { baseurl: BUILT + ROOTFS_DIR } : { baseurl: BUILT + ROOTFS_DIR, basefs: BUILT + ROOTFS_JSON },
       autostart: !opts.noStart,
     });
+    const emulator = this.emulator;
+    emulator.add_listener("emulator-loaded", () => (this.hostFiles = trackHostFiles(emulator)));
     if (opts.noStart) {
       await new Promise<void>((r) => this.emulator.add_listener("emulator-loaded", () => r()));
       return;
@@ -165,6 +172,11 @@ export class NodeVm {
     return this.emulator.read_file(HOST_SHARE + name);
   }
 
+  /** The root filesystem's downloads in flight (host-files.ts). */
+  get hostFilesPending(): number {
+    return this.hostFiles?.pending ?? 0;
+  }
+
   /** The guest's memory, a view (read it while the machine is stopped). */
   memory(): Uint8Array {
     return this.emulator.v86.cpu.mem8;
@@ -172,12 +184,15 @@ export class NodeVm {
 
   /** The machine's state, for instant starts (see kernel-image/save-state.ts). */
   async saveState(): Promise<ArrayBuffer> {
+    if (this.hostFiles && !(await this.hostFiles.idle(HOST_FILES_WAIT_MS)))
+      throw new Error(`the guest was still reading a file from the host after ${HOST_FILES_WAIT_MS / 1000} s`);
     return this.emulator.save_state();
   }
 
   /** Put the machine back to a state saveState() returned. */
   async restoreState(state: ArrayBuffer): Promise<void> {
     this.agent.reset();
+    await this.hostFiles?.idle(HOST_FILES_WAIT_MS); // after that, restore anyway
     await this.emulator.restore_state(state);
   }
 
@@ -198,6 +213,9 @@ export class NodeVm {
   }
 
   async destroy(): Promise<void> {
+    // a file download answered after the machine is gone would wake it (host-files.ts)
+    await this.emulator?.stop();
+    await this.hostFiles?.idle(HOST_FILES_WAIT_MS);
     await this.emulator?.destroy();
     this.emulator = null;
   }

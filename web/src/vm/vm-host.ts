@@ -12,6 +12,7 @@ import { AgentClient } from "./agent";
 import { BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
 import { siteUrl } from "../shared/site";
 import { withFreshMemory } from "./v86-exports";
+import { trackHostFiles, type HostFiles } from "./host-files";
 
 export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
@@ -29,6 +30,8 @@ export function vmUrl(name: string): string {
 }
 
 const ROOTFS_KEEP_DELAY_MS = 3000;
+/** How long a save, restore or teardown waits for the root filesystem's downloads in flight. */
+const HOST_FILES_WAIT_MS = 10_000;
 
 /** The caches the service worker serves vm/ and labs/ from (web/vite.config.ts). */
 const VM_CACHE = "fslab-vm";
@@ -155,6 +158,8 @@ export class VmHost {
   /** What was restored when it was a learner's snapshot, not the build's saved machine. */
   restoredFrom: string | null = null;
   private loaded = false; // v86 has built the machine ("emulator-loaded")
+  /** the root filesystem's downloads in flight (host-files.ts), once the machine is built */
+  private hostFiles: HostFiles | null = null;
   /** counts boots and teardowns: a machine waiting for files fetched ahead belongs to one */
   private generation = 0;
 
@@ -211,6 +216,7 @@ export class VmHost {
     this.loaded = false;
     emulator.add_listener("emulator-loaded", () => {
       this.loaded = true;
+      this.hostFiles = trackHostFiles(emulator);
       markVm("loaded"); // files downloaded, wasm compiled, the state decompressed and restored
     });
     emulator.add_listener("download-progress", (e: any) => {
@@ -284,7 +290,10 @@ export class VmHost {
   /** The whole machine now, as v86 saves it (about 40 MiB, mostly zeroed pages). */
   async saveState(): Promise<ArrayBuffer> {
     if (!this.emulator || this.watcher.phase !== "ready") throw new Error("the VM is not running");
-    return this.emulator.save_state();
+    const emulator = this.emulator;
+    if (this.hostFiles && !(await this.hostFiles.idle(HOST_FILES_WAIT_MS)))
+      throw new Error(`the guest was still reading a file from the host after ${HOST_FILES_WAIT_MS / 1000} s`);
+    return emulator.save_state();
   }
 
   /** Put the machine back to a saved state; checks in flight are given up. */
@@ -292,6 +301,9 @@ export class VmHost {
     if (!this.emulator) throw new Error("the VM is not running");
     this.agent.reset();
     for (const w of this.idleWaiters.splice(0)) w(); // whatever was running is gone
+    const emulator = this.emulator;
+    await this.hostFiles?.idle(HOST_FILES_WAIT_MS); // after that, restore anyway
+    if (this.emulator !== emulator) throw new Error("the VM was stopped");
     await this.emulator.restore_state(state);
     this.trouble.reset();
     // a panicked machine was stopped (it only spins): the restored one runs
@@ -324,16 +336,18 @@ export class VmHost {
     // and a machine destroyed before that would then post to its closed timer worker (an
     // uncaught error). So it is torn down once it is built.
     if (!this.loaded) {
-      e.add_listener("emulator-loaded", () => void VmHost.teardown(e));
+      e.add_listener("emulator-loaded", () => void VmHost.teardown(e, trackHostFiles(e)));
       return;
     }
-    await VmHost.teardown(e);
+    await VmHost.teardown(e, this.hostFiles);
   }
 
-  private static async teardown(e: V86): Promise<void> {
+  private static async teardown(e: V86, files: HostFiles | null): Promise<void> {
     // the page is going away: an error from v86's own teardown is not worth reporting
     try {
       await e.stop(); // stop the CPU loop first: a run slice after destroy posts to a closed worker
+      // and a file download's answer would wake it
+      await files?.idle(HOST_FILES_WAIT_MS);
       await e.destroy();
     } catch {
       /* nothing to keep */
