@@ -467,7 +467,7 @@ describe("cold boot", () => {
 });
 
 describe("a VM that cannot start", () => {
-  it.each([["the saved state", /state\.bin\.zst/], ["the kernel", /bzImage/]])(
+  it.each([["the saved state", /state\.bin\.zst/], ["the kernel", /bzImage/], ["the emulator's core", /v86\.wasm\.gz/]])(
     "says so clearly when %s cannot be loaded",
     async (_what, file) => {
       const b = await launch();

@@ -120,15 +120,15 @@ export async function bench(args: string[]): Promise<number> {
     const total = sumBytes(all);
     console.log(
       `  lab page ${l.route}: ${mbytes(total)} over the wire before its prompt answers ${goal(total <= 5e6, "at most 5 MB")}: ` +
-        `saved state ${mbytes(by(/state\.bin/))}, wasm ${mbytes(by(/\.wasm$/))}, JavaScript ${mbytes(sumBytes(l.bytes.js))}, ` +
+        `saved state ${mbytes(by(/state\.bin/))}, wasm ${mbytes(by(/\.wasm(\.gz)?$/))}, JavaScript ${mbytes(sumBytes(l.bytes.js))}, ` +
         `root filesystem files ${mbytes(by(/\/vm\/rootfs\//))} (${all.filter((f) => /\/vm\/rootfs\//.test(f.url)).length} fetched), ` +
-        `other ${mbytes(total - by(/state\.bin|\.wasm$|\/vm\/rootfs\//) - sumBytes(l.bytes.js))}`,
+        `other ${mbytes(total - by(/state\.bin|\.wasm(\.gz)?$|\/vm\/rootfs\//) - sumBytes(l.bytes.js))}`,
     );
     const split = (s: LabStart) =>
       `scripts loaded ${s.jsDone.toFixed(0)}, VM starts ${s.boot.toFixed(0)}, state downloaded in ${s.stateDownload.toFixed(0)} and wasm in ${s.wasmDownload.toFixed(0)}, ` +
       `v86's core compiled at ${s.compiled.toFixed(0)}, the state decompressed (zstd) and restored at ${s.loaded.toFixed(0)}, running ${s.started.toFixed(0)}, prompt ${s.prompt.toFixed(0)}, ${Number.isNaN(s.snapshotAt) ? "no step snapshot (step 1 starts on the lab's own machine)" : `the step's snapshot (save_state) at ${s.snapshotAt.toFixed(0)} for ${s.snapshotMs.toFixed(0)}`}, a command typed at ${s.typed.toFixed(0)} answered at ${s.answered.toFixed(0)} ms`;
     console.log(`  first visit: ${split(l.first)}`);
-    console.log(`  warm cache:  ${split(l.warm)} ${goal(l.warm.answered <= 500, "a prompt answering within 500 ms")}`);
+    console.log(`  warm cache${l.warm.controlled ? " (from the service worker)" : " (HTTP cache; no service worker yet)"}:  ${split(l.warm)} ${goal(l.warm.answered <= 500, "a prompt answering within 500 ms")}; the median of ${l.warmAnswers.length} visits answered at ${l.warmAnswers.map((t) => t.toFixed(0)).join(", ")} ms`);
     const ratio = l.coldMs / l.warm.answered;
     console.log(
       `  the page's own cold boot ("Cold boot"): ${(l.coldMs / 1000).toFixed(2)} s from its start to the prompt, ` +

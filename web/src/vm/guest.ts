@@ -71,6 +71,8 @@ export const HOST_SHARE = "mnt/host/";
 
 /** The saved state (kernel-image/dist/state.bin.zst) and what it must match to be restored. */
 export const STATE_FILE = "state.bin.zst";
+/** v86's core, gzipped, beside the guest's files (web/vm-files.ts); the page un-gzips it as it compiles. */
+export const V86_WASM_GZ = "v86.wasm.gz";
 
 export interface StateInfo {
   v86: string; // the v86 package version that saved it

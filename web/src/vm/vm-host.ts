@@ -4,12 +4,11 @@
 //   VmHost.boot() -> new V86({bzimage, filesystem, bios, ...}) -> download-progress events
 //     -> serial0-output-byte -> BootWatcher (phase, panic, prompt) -> onStatus / onOutput
 import { V86 } from "v86";
-import v86WasmUrl from "v86/build/v86.wasm?url";
 import manifest from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { TraceChannel, type TraceStats } from "./trace-channel";
 import { AgentClient } from "./agent";
-import { BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
+import { BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
 import { siteUrl } from "../shared/site";
 import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
@@ -57,6 +56,7 @@ export async function keepLabOffline(labId: string): Promise<number> {
   };
   for (const path of ["labs/index.json", `labs/${labId}/lab.md`]) await keep(LABS_CACHE, siteUrl(path), true);
   for (const name of ["bios.bin", "vgabios-stdvga.bin", STATE_FILE]) await keep(VM_CACHE, vmUrl(name), false);
+  await keep(VM_CACHE, v86WasmUrl(), false);
   // the root filesystem's files, which the guest fetches the first time it reads each: all of
   // them, one at a time, so that a tool first run offline is there too. After a pause: the
   // learner's first commands (and the files they fetch) go first.
@@ -69,23 +69,64 @@ export async function keepLabOffline(labId: string): Promise<number> {
 }
 
 /**
- * v86's core compiled while it downloads, and kept compiled by the browser beside the cached
- * file for the next visit (V8's wasm code cache). v86's own loader reads the whole file first
- * and compiles the bytes: neither. (Its zstd worker, which wants those bytes, serves only
- * zstd-compressed disk images: we restore zstd states on the main core.)
+ * v86's core compiled while it downloads: vm/v86.wasm.gz (0.4 MB, where the wasm is 2.1 MB, on
+ * any static server) un-gzipped by the browser's DecompressionStream straight into the
+ * streaming compiler. v86's own loader reads the whole uncompressed file first and compiles the
+ * bytes. (Its zstd worker, which wants those bytes, serves only zstd-compressed disk images: we
+ * restore zstd states on the main core.)
  */
 async function instantiateV86(imports: WebAssembly.Imports): Promise<WebAssembly.Exports> {
   prepareV86();
-  const module = await v86Module;
-  // null: a static server that does not send application/wasm; compiled from the bytes instead
-  const exports = module
-    ? (await WebAssembly.instantiate(module, imports)).exports
-    : (await WebAssembly.instantiate(await (await fetch(v86WasmUrl)).arrayBuffer(), imports)).instance.exports;
+  const module = await v86Module!;
+  const exports = (await WebAssembly.instantiate(module, imports)).exports;
   markVm("compiled");
   return withFreshMemory(exports, GUEST.memorySize);
 }
 
-let v86Module: Promise<WebAssembly.Module | null> | null = null;
+/** The gzipped core, versioned by v86's release so a cache never serves another's. */
+function v86WasmUrl(): string {
+  return siteUrl(`vm/${V86_WASM_GZ}?v=${v86Package.version}`);
+}
+
+async function compileV86(): Promise<WebAssembly.Module> {
+  const r = await fetch(v86WasmUrl());
+  if (!r.ok || !r.body) throw new Error(`${V86_WASM_GZ}: ${r.status} ${r.statusText}`);
+  // Some servers (Vite's preview, Apache's `AddEncoding x-gzip .gz`) send a .gz file as
+  // Content-Encoding: gzip, and the browser un-gzips it. Given as application/wasm too, the
+  // response itself is compiled, and the browser keeps the compiled code beside the cached file
+  // for the next visit (V8's wasm code cache, which a Response made here cannot have).
+  if (r.headers.get("Content-Encoding") === "gzip" && r.headers.get("Content-Type")?.split(";")[0] === "application/wasm")
+    return WebAssembly.compileStreaming(r);
+  // Otherwise the first bytes say whether the browser un-gzipped it.
+  const reader = r.body.getReader();
+  let head: Uint8Array<ArrayBuffer> = new Uint8Array(0);
+  while (head.length < 4) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    head = concat(head, value);
+  }
+  const bytes = new ReadableStream<Uint8Array<ArrayBuffer>>({
+    start: (c) => c.enqueue(head),
+    pull: async (c) => {
+      const { done, value } = await reader.read();
+      if (done) c.close();
+      else c.enqueue(value);
+    },
+    cancel: (why) => reader.cancel(why),
+  });
+  const gzipped = head[0] === 0x1f && head[1] === 0x8b;
+  const wasm = gzipped ? bytes.pipeThrough(new DecompressionStream("gzip")) : bytes;
+  return WebAssembly.compileStreaming(new Response(wasm, { headers: { "Content-Type": "application/wasm" } }));
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+let v86Module: Promise<WebAssembly.Module> | null = null;
 
 /**
  * Start compiling v86's core, once per page: a lab page does so as it opens, while it reads its
@@ -93,7 +134,14 @@ let v86Module: Promise<WebAssembly.Module | null> | null = null;
  * (Not on import: an embedded lab downloads nothing until the reader starts its VM.)
  */
 export function prepareV86(): void {
-  v86Module ??= WebAssembly.compileStreaming(fetch(v86WasmUrl)).catch(() => null);
+  // a failed download is tried again by the next machine, not remembered
+  if (!v86Module) {
+    v86Module = compileV86().catch((e) => {
+      v86Module = null;
+      throw e;
+    });
+    v86Module.catch(() => undefined); // reported by the machine that waits for it (create)
+  }
   // and the files a restore needs, side by side: v86 fetches its files one after another,
   // from the moment the VM starts (taken by the first machine restored; a later one fetches again)
   if (restoreFiles) return; // once per page: a later machine fetches (from the HTTP cache) itself
@@ -200,7 +248,11 @@ export class VmHost {
     const [bios, vgaBios, state] = files ?? [];
     const emulator = new V86({
       ...machineOptions(),
-      wasm_fn: instantiateV86,
+      wasm_fn: (imports: WebAssembly.Imports) =>
+        instantiateV86(imports).catch((e) => {
+          this.fail(`Could not load the emulator's core (${V86_WASM_GZ}): ${e instanceof Error ? e.message : e}`);
+          throw e;
+        }),
       bios: bios ? { buffer: bios } : { url: vmUrl("bios.bin") },
       vga_bios: vgaBios ? { buffer: vgaBios } : { url: vmUrl("vgabios-stdvga.bin") },
       ...(snapshot
