@@ -88,7 +88,7 @@ export async function bench(args: string[]): Promise<number> {
     const medians: number[] = [];
     for (const cold of [true, false]) {
       const times: number[] = [];
-      for (let i = 0; i < 2; i++) {
+      for (let i = 0; i < 3; i++) {
         const vm = new NodeVm();
         try {
           await vm.boot({ cold });
