@@ -5,6 +5,9 @@
 // answer in its new queue, and a machine destroyed meanwhile is woken by it after its timer
 // worker is gone. So the hosts wait for the downloads in flight before they do any of those.
 
+/** How long a save, restore or teardown waits for the downloads in flight. */
+const WAIT_MS = 10_000;
+
 interface Storage {
   load_from_server?: (...a: unknown[]) => Promise<unknown>;
 }
@@ -14,11 +17,13 @@ export interface HostFiles {
   readonly pending: number;
   /**
    * Resolves true once no download is in flight and the 9p device has answered the guest
-   * (a task later: its answer follows the download in microtasks), or false after `timeoutMs`.
-   * The caller acts in the same turn: the guest's CPU runs in tasks, so it asks nothing new
-   * before then.
+   * (a task later: its answer follows the download in microtasks), or false after `timeoutMs`
+   * (10 s unless given). The caller acts in the same turn: the guest's CPU runs in tasks, so it
+   * asks nothing new before then.
    */
-  idle(timeoutMs: number): Promise<boolean>;
+  idle(timeoutMs?: number): Promise<boolean>;
+  /** idle(), or an error that says the guest is still reading: a save must not go on then. */
+  readyToSave(): Promise<void>;
 }
 
 /** Count the 9p tree's downloads of a v86 emulator (its `fs9p.storage`, v86's server storage). */
@@ -38,11 +43,11 @@ export function trackHostFiles(emulator: unknown): HostFiles {
       }
     };
   }
-  return {
+  const files: HostFiles = {
     get pending() {
       return pending;
     },
-    async idle(timeoutMs: number): Promise<boolean> {
+    async idle(timeoutMs = WAIT_MS): Promise<boolean> {
       const until = performance.now() + timeoutMs;
       // a task first: a download that just ended has its answer sent by then
       await new Promise((r) => setTimeout(r));
@@ -56,5 +61,9 @@ export function trackHostFiles(emulator: unknown): HostFiles {
       }
       return true;
     },
+    async readyToSave(): Promise<void> {
+      if (!(await files.idle())) throw new Error(`the guest was still reading a file from the host after ${WAIT_MS / 1000} s`);
+    },
   };
+  return files;
 }

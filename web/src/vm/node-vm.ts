@@ -44,8 +44,6 @@ export interface BootOptions {
 }
 
 let v86Module: Promise<WebAssembly.Module> | null = null;
-/** How long a save, restore or teardown waits for the root filesystem's downloads in flight. */
-const HOST_FILES_WAIT_MS = 10_000;
 
 /** v86's core, compiled once per process, instantiated per machine (v86-exports.ts). */
 async function instantiateV86(imports: WebAssembly.Imports): Promise<WebAssembly.Exports> {
@@ -184,15 +182,14 @@ export class NodeVm {
 
   /** The machine's state, for instant starts (see kernel-image/save-state.ts). */
   async saveState(): Promise<ArrayBuffer> {
-    if (this.hostFiles && !(await this.hostFiles.idle(HOST_FILES_WAIT_MS)))
-      throw new Error(`the guest was still reading a file from the host after ${HOST_FILES_WAIT_MS / 1000} s`);
+    await this.hostFiles?.readyToSave();
     return this.emulator.save_state();
   }
 
   /** Put the machine back to a state saveState() returned. */
   async restoreState(state: ArrayBuffer): Promise<void> {
     this.agent.reset();
-    await this.hostFiles?.idle(HOST_FILES_WAIT_MS); // after that, restore anyway
+    await this.hostFiles?.idle(); // after that, restore anyway
     await this.emulator.restore_state(state);
   }
 
@@ -215,7 +212,7 @@ export class NodeVm {
   async destroy(): Promise<void> {
     // a file download answered after the machine is gone would wake it (host-files.ts)
     await this.emulator?.stop();
-    await this.hostFiles?.idle(HOST_FILES_WAIT_MS);
+    await this.hostFiles?.idle();
     await this.emulator?.destroy();
     this.emulator = null;
   }

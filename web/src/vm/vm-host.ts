@@ -29,8 +29,6 @@ export function vmUrl(name: string): string {
 }
 
 const ROOTFS_KEEP_DELAY_MS = 3000;
-/** How long a save, restore or teardown waits for the root filesystem's downloads in flight. */
-const HOST_FILES_WAIT_MS = 10_000;
 
 /** The caches the service worker serves vm/ and labs/ from (web/vite.config.ts). */
 const VM_CACHE = "fslab-vm";
@@ -343,8 +341,7 @@ export class VmHost {
   async saveState(): Promise<ArrayBuffer> {
     if (!this.emulator || this.watcher.phase !== "ready") throw new Error("the VM is not running");
     const emulator = this.emulator;
-    if (this.hostFiles && !(await this.hostFiles.idle(HOST_FILES_WAIT_MS)))
-      throw new Error(`the guest was still reading a file from the host after ${HOST_FILES_WAIT_MS / 1000} s`);
+    await this.hostFiles?.readyToSave();
     return emulator.save_state();
   }
 
@@ -354,7 +351,7 @@ export class VmHost {
     this.agent.reset();
     for (const w of this.idleWaiters.splice(0)) w(); // whatever was running is gone
     const emulator = this.emulator;
-    await this.hostFiles?.idle(HOST_FILES_WAIT_MS); // after that, restore anyway
+    await this.hostFiles?.idle(); // after that, restore anyway
     if (this.emulator !== emulator) throw new Error("the VM was stopped");
     await this.emulator.restore_state(state);
     this.trouble.reset();
@@ -399,7 +396,7 @@ export class VmHost {
     try {
       await e.stop(); // stop the CPU loop first: a run slice after destroy posts to a closed worker
       // and a file download's answer would wake it
-      await files?.idle(HOST_FILES_WAIT_MS);
+      await files?.idle();
       await e.destroy();
     } catch {
       /* nothing to keep */
