@@ -116,6 +116,27 @@ describe("the guest", () => {
   });
 });
 
+describe("a memory hog in the guest", () => {
+  // The root's files are page cache over 9p. Once a hog has pushed them out, the fault that
+  // reads one back allocates in the 9p client with GFP_NOFS, which never invokes the OOM
+  // killer: with the classic LRU that fault retried reclaim for minutes, about one try in
+  // two. The multi-gen LRU's min_ttl_ms (set by /init) has kswapd kill the hog instead.
+  it("meets the OOM killer within seconds, every time, and the shell goes on", async () => {
+    expect(await sh("cat /sys/kernel/mm/lru_gen/min_ttl_ms")).toBe("1000\n");
+    const state = await vm.saveState();
+    try {
+      for (let i = 0; i < 4; i++) {
+        const r = await vm.run("tail /dev/zero; echo status $?", 45_000, true);
+        expect(r.output).toMatch(/Killed\s+status 137/);
+        expect(await sh("dmesg | grep -c 'Out of memory: Killed process [0-9]* (tail)'")).toBe("1\n");
+        await vm.restoreState(state);
+      }
+    } finally {
+      await vm.restoreState(state);
+    }
+  });
+});
+
 describe("the check agent on /dev/hvc2", () => {
   it("runs a script out of the shell's sight: status, output with FAIL: lines, UTF-8", async () => {
     expect(await vm.agent.ready()).toBe(1);
