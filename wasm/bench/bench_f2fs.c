@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Native side of `npm run bench` for the f2fs core: FxMark MWUL, 120 cores x 10,000
- * unlinks each, upstream and CLUE (7). The wasm side runs the same through fxmarkUnlink().
+ * unlinks each, upstream and CLUE (7), 15 runs each. The wasm side runs the same through
+ * fxmarkUnlink().
  * Prints {"case":..., "ms": [..runs..]} per case.
  */
 #include <stdio.h>
@@ -26,7 +27,7 @@ int main(void)
 
 	for (i = 0; i < 2; i++) {
 		printf("{\"case\":\"MWUL clue %u, 120 cores x 10000 unlinks\",\"ms\":[", clues[i]);
-		for (k = 0; k < 5; k++) {
+		for (k = 0; k < 15; k++) {
 			double t0 = now_ms();
 			if (f2fs_fxmark_unlink(FXMARK_MWUL, clues[i], 120, 10000, &c, 1, &r))
 				return 1;
