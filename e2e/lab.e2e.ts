@@ -153,7 +153,8 @@ describe("exfat-discard lab", () => {
     // play to the end at the fastest speed
     await page.locator(".step-controls select").selectOption("10000");
     await page.getByTestId("play").click();
-    await expect.poll(position).toBe(`${steps} / ${steps} events`);
+    // frames come as the emulator, on the same main thread, lets them: give them time
+    await expect.poll(position, { timeout: 10_000 }).toBe(`${steps} / ${steps} events`);
     expect(await page.getByTestId("replay-discards").textContent()).toBe("4");
     await expect.poll(pixels).toBe(afterDelete);
     expect(await page.getByTestId("cost-so-far").textContent()).toMatch(/ so far of /);

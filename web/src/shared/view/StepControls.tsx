@@ -27,7 +27,9 @@ export function StepControls({ total, position, onChange, unit = "step", items =
     let last = performance.now();
     let carry = 0;
     let raf = requestAnimationFrame(function frame(now) {
-      carry += ((now - last) / 1000) * speed;
+      // a frame's time is when the frame began, which can be before the effect's
+      // performance.now(): a negative step would move the replay back as it starts
+      carry += (Math.max(0, now - last) / 1000) * speed;
       last = now;
       const steps = Math.floor(carry);
       carry -= steps;
