@@ -124,15 +124,14 @@ describe("a memory hog in the guest", () => {
   it("meets the OOM killer within seconds, every time, and the shell goes on", async () => {
     expect(await sh("cat /sys/kernel/mm/lru_gen/min_ttl_ms")).toBe("1000\n");
     const state = await vm.saveState();
-    try {
-      for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 4; i++) {
+      try {
         const r = await vm.run("tail /dev/zero; echo status $?", 45_000, true);
         expect(r.output).toMatch(/Killed\s+status 137/);
         expect(await sh("dmesg | grep -c 'Out of memory: Killed process [0-9]* (tail)'")).toBe("1\n");
-        await vm.restoreState(state);
+      } finally {
+        await vm.restoreState(state); // each try, and the tests after, from the same machine
       }
-    } finally {
-      await vm.restoreState(state);
     }
   });
 });

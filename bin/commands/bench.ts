@@ -23,6 +23,13 @@ const WASM_DIR = fileURLToPath(new URL("../../wasm/", import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms: number) => (ms < 10 ? `${ms.toFixed(3)} ms` : `${ms.toFixed(1)} ms`);
 
+/** A native bench's runs: one JSON line per case, {"case": ..., "ms": [...]} (wasm/bench/). */
+const nativeCases = (bin: string) =>
+  execFileSync(`${WASM_DIR}${bin}`, { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { case: string; ms: number[] });
+
 const PARTS = ["exfat", "blk", "f2fs", "frames", "vm", "heap", "page", "snapshots"];
 const kb = (b: number) => `${(b / 1000).toFixed(0)} KB`;
 const mbytes = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
@@ -34,10 +41,7 @@ export async function bench(args: string[]): Promise<number> {
     throw new UsageError(`no benchmark "${args.join(" ")}" (${PARTS.join(", ")}, or none for all)`, `usage: fslab bench [${PARTS.join("|")}]`);
   if (!only || only === "exfat") {
     execFileSync("make", ["-s", "-C", WASM_DIR, "build/native/bench_exfat"], { stdio: "inherit" });
-    const native = execFileSync(`${WASM_DIR}build/native/bench_exfat`, { encoding: "utf8" })
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as { case: string; ms: number[] });
+    const native = nativeCases("build/native/bench_exfat");
     const module = await loadCoreModule("exfat");
     console.log("exFAT free (batched discard), median of 61 (NoFatChain) or 15 samples, same C:");
     console.log(`  ${"case".padEnd(48)} ${"native".padStart(10)} ${"wasm".padStart(10)}  wasm/native`);
@@ -59,18 +63,13 @@ export async function bench(args: string[]): Promise<number> {
     console.log(`  ${BLK_CASE.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x`);
   }
   if (!only || only === "f2fs") {
-    const nativeRuns = (dir: string) =>
-      execFileSync(`${WASM_DIR}${dir}/bench_f2fs`, { encoding: "utf8" })
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l) as { case: string; ms: number[] });
     execFileSync("make", ["-s", "-C", WASM_DIR, "build/native/bench_f2fs"], { stdio: "inherit" });
-    const native = nativeRuns("build/native");
+    const native = nativeCases("build/native/bench_f2fs");
     // LLVM, emcc's compiler, natively too: what of the gap is GCC's codegen, not wasm's cost
-    let clang: ReturnType<typeof nativeRuns> | null = null;
+    let clang: ReturnType<typeof nativeCases> | null = null;
     try {
       execFileSync("make", ["-s", "-C", WASM_DIR, "build/native-clang/bench_f2fs"], { stdio: "pipe" });
-      clang = nativeRuns("build/native-clang");
+      clang = nativeCases("build/native-clang/bench_f2fs");
     } catch {
       // clang-14 comes with `npm test`'s tools; without it the column says so
     }
