@@ -73,6 +73,8 @@ export const HOST_SHARE = "mnt/host/";
 export const STATE_FILE = "state.bin.zst";
 /** v86's core, gzipped, beside the guest's files (web/vm-files.ts); the page un-gzips it as it compiles. */
 export const V86_WASM_GZ = "v86.wasm.gz";
+/** The BIOSes as the page fetches them: gzipped the same way (the plain files stay for v86's own fetch). */
+export const GZIPPED_BIOSES = ["bios.bin.gz", "vgabios-stdvga.bin.gz"];
 
 export interface StateInfo {
   v86: string; // the v86 package version that saved it

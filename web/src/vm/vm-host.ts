@@ -8,7 +8,7 @@ import manifest from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { TraceChannel, type TraceStats } from "./trace-channel";
 import { AgentClient } from "./agent";
-import { BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
+import { BootWatcher, GUEST, GZIPPED_BIOSES, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
 import { siteUrl } from "../shared/site";
 import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
@@ -53,7 +53,7 @@ export async function keepLabOffline(labId: string): Promise<number> {
     }
   };
   for (const path of ["labs/index.json", `labs/${labId}/lab.md`]) await keep(LABS_CACHE, siteUrl(path), true);
-  for (const name of ["bios.bin", "vgabios-stdvga.bin", STATE_FILE]) await keep(VM_CACHE, vmUrl(name), false);
+  for (const name of [...GZIPPED_BIOSES, STATE_FILE]) await keep(VM_CACHE, vmUrl(name), false);
   await keep(VM_CACHE, v86WasmUrl(), false);
   // the root filesystem's files, which the guest fetches the first time it reads each: all of
   // them, one at a time, so that a tool first run offline is there too. After a pause: the
@@ -95,8 +95,15 @@ async function compileV86(): Promise<WebAssembly.Module> {
   // for the next visit (V8's wasm code cache, which a Response made here cannot have).
   if (r.headers.get("Content-Encoding") === "gzip" && r.headers.get("Content-Type")?.split(";")[0] === "application/wasm")
     return WebAssembly.compileStreaming(r);
-  // Otherwise the first bytes say whether the browser un-gzipped it.
-  const reader = r.body.getReader();
+  return WebAssembly.compileStreaming(new Response(await gunzipped(r.body), { headers: { "Content-Type": "application/wasm" } }));
+}
+
+/**
+ * A .gz file's body un-gzipped: by DecompressionStream, unless the browser already did (a server
+ * that sends it as Content-Encoding: gzip). The first bytes say which.
+ */
+async function gunzipped(body: ReadableStream<Uint8Array<ArrayBuffer>>): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
+  const reader = body.getReader();
   let head: Uint8Array<ArrayBuffer> = new Uint8Array(0);
   while (head.length < 4) {
     const { done, value } = await reader.read();
@@ -112,9 +119,7 @@ async function compileV86(): Promise<WebAssembly.Module> {
     },
     cancel: (why) => reader.cancel(why),
   });
-  const gzipped = head[0] === 0x1f && head[1] === 0x8b;
-  const wasm = gzipped ? bytes.pipeThrough(new DecompressionStream("gzip")) : bytes;
-  return WebAssembly.compileStreaming(new Response(wasm, { headers: { "Content-Type": "application/wasm" } }));
+  return head[0] === 0x1f && head[1] === 0x8b ? bytes.pipeThrough(new DecompressionStream("gzip")) : bytes;
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {
@@ -145,11 +150,12 @@ export function prepareV86(): void {
   if (restoreFiles) return; // once per page: a later machine fetches (from the HTTP cache) itself
   restoreProgress = { loaded: 0, total: 0 };
   const progress = restoreProgress;
-  restoreFiles = Promise.all(["bios.bin", "vgabios-stdvga.bin", STATE_FILE].map(async (name) => {
+  restoreFiles = Promise.all([...GZIPPED_BIOSES, STATE_FILE].map(async (name) => {
     const r = await fetch(vmUrl(name));
     if (!r.ok || !r.body) throw new Error(`${name}: ${r.status}`);
     const length = Number(r.headers.get("Content-Length") ?? 0);
     progress.total += length;
+    if (name.endsWith(".gz")) return new Response(await gunzipped(r.body)).arrayBuffer();
     if (name !== STATE_FILE || !length) return r.arrayBuffer();
     // the state is most of it: read as it arrives, so the page can show how far it is
     const bytes = new Uint8Array(length);
