@@ -11,6 +11,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync, existsSync } from "
 import { join, relative, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
+import { rootfsStoredNames } from "./rootfs/chunks.mjs";
 
 export const KERNEL_IMAGE_DIR = dirname(fileURLToPath(import.meta.url));
 const DIST = join(KERNEL_IMAGE_DIR, "dist");
@@ -35,9 +36,9 @@ function hashDir(dir) {
 export function rootfsProblems(dist = DIST) {
   const listed = new Set();
   const walk = (entries) => {
-    for (const [name, , , mode, , , x] of entries) {
+    for (const [, size, , mode, , , x] of entries) {
       if ((mode & 0o170000) === 0o040000) walk(x);
-      else if ((mode & 0o170000) === 0o100000) listed.add(x);
+      else if ((mode & 0o170000) === 0o100000) for (const stored of rootfsStoredNames(x, size)) listed.add(stored);
     }
   };
   walk(JSON.parse(readFileSync(join(dist, "rootfs.json"), "utf8")).fsroot);

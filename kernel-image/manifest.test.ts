@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script, shared with build.sh
 import { checkManifest, readManifest, rootfsProblems } from "./manifest.mjs";
+import { rootfsChunkName } from "./rootfs/chunks.mjs";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,10 +38,17 @@ describe("kernel-image/dist manifest", () => {
     try {
       cpSync(join(dist, "rootfs.json"), join(copy, "rootfs.json"));
       cpSync(join(dist, "rootfs"), join(copy, "rootfs"), { recursive: true });
-      const bash = treeFile(join(copy, "rootfs.json"), ["usr", "bin", "bash"]);
+      // a small file, stored whole, and a piece of a large one (bash: 1.2 MB in 128 KiB pieces)
+      const profile = treeFile(join(copy, "rootfs.json"), ["etc", "profile"]);
+      const bash = rootfsChunkName(treeFile(join(copy, "rootfs.json"), ["usr", "bin", "bash"]), 3);
+      rmSync(join(copy, "rootfs", profile));
       rmSync(join(copy, "rootfs", bash));
       writeFileSync(join(copy, "rootfs", "stray.zst"), "x");
-      expect(rootfsProblems(copy)).toEqual([`dist/rootfs.json names rootfs/${bash}, which is missing`, "dist/rootfs/stray.zst is not in rootfs.json"]);
+      expect(rootfsProblems(copy)).toEqual([
+        `dist/rootfs.json names rootfs/${profile}, which is missing`,
+        `dist/rootfs.json names rootfs/${bash}, which is missing`,
+        "dist/rootfs/stray.zst is not in rootfs.json",
+      ]);
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }

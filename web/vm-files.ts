@@ -28,7 +28,7 @@ function gzippedFile(name: string, distDir: string): Buffer {
   return bytes;
 }
 const GZIPPED = [V86_WASM_GZ, ...GZIPPED_BIOSES];
-const ROOTFS_FILE = /^rootfs\/[0-9a-f]{64}\.zst$/;
+const ROOTFS_FILE = /^rootfs\/[0-9a-f]{64}(-\d+)?\.zst$/;
 
 export function vmFiles(distDir: string): Plugin {
   return {

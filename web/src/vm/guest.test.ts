@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { BootWatcher, GUEST, oomLines, rootfsFiles, TroubleWatcher } from "./guest";
+import { ROOTFS_CHUNK, rootfsStoredNames } from "../../../kernel-image/rootfs/chunks.mjs";
 
 describe("BootWatcher", () => {
   it("follows a boot from kernel to prompt, across chunk boundaries", () => {
@@ -125,12 +126,17 @@ describe("the root filesystem (kernel-image/dist/rootfs.json)", () => {
       expect((mode & 0o170000).toString(8), p).toBe("100000");
       expect(mode & 0o111, `${p} is executable`).not.toBe(0);
       expect(size, p).toBeGreaterThan(0);
-      expect(files).toContain(name);
+      expect(files).toEqual(expect.arrayContaining(rootfsStoredNames(name, size)));
     }
+    // a large file in pieces, each listed once and in order: bash is 1.2 MB
+    const [, bashSize, , , , , bash] = find("usr/bin/bash") as [string, number, number, number, number, number, string];
+    expect(bashSize).toBeGreaterThan(ROOTFS_CHUNK);
+    expect(files).not.toContain(bash);
+    expect(rootfsStoredNames(bash, bashSize)).toHaveLength(Math.ceil(bashSize / ROOTFS_CHUNK));
     expect(find("bin")[6]).toBe("usr/bin"); // merged /usr: a link
     expect((find("mnt/host")[3] as number) & 0o170000).toBe(0o040000);
     // every name a sha256: the same bytes are one file, and a changed file a new name
-    expect(files.every((f) => /^[0-9a-f]{64}\.zst$/.test(f))).toBe(true);
+    expect(files.every((f) => /^[0-9a-f]{64}(-\d+)?\.zst$/.test(f))).toBe(true);
   });
 
   it("is the root the kernel command line mounts, with the init it runs", () => {
@@ -145,5 +151,8 @@ describe("the root filesystem (kernel-image/dist/rootfs.json)", () => {
     expect(rootfsFiles(dup)).toEqual([f]);
     expect(rootfsFiles({})).toEqual([]);
     expect(rootfsFiles({ fsroot: [["x", 1, 0, 0o100644, 0, 0, "../../etc/passwd"]] })).toEqual([]);
+    expect(rootfsFiles({ fsroot: [["x", -1, 0, 0o100644, 0, 0, f]] })).toEqual([]);
+    // a large file: its pieces
+    expect(rootfsFiles({ fsroot: [["x", ROOTFS_CHUNK + 1, 0, 0o100644, 0, 0, f]] })).toEqual(["a".repeat(64) + "-0.zst", "a".repeat(64) + "-1.zst"]);
   });
 });

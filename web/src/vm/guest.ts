@@ -1,3 +1,4 @@
+import { rootfsStoredNames } from "../../../kernel-image/rootfs/chunks.mjs";
 import type { ConsoleConfig } from "v86";
 
 // What every host (page, CLI, tests, bench) boots: one definition of the guest machine.
@@ -8,11 +9,14 @@ export const GUEST = {
   memorySize: 256 * 1024 * 1024,
   // init_on_free: freed pages are zeroed, so the saved state compresses to a few MB.
   // root=host9p: the root is v86's virtio-9p tree (kernel-image/dist/rootfs.json), each file
-  // fetched from rootfs/ the first time it is read; cache=loose keeps what was read in the
-  // guest's page cache, and lets it map executables.
+  // fetched from rootfs/ the first time it is read. cache=0xb is loose's caching without its
+  // writeback (fs/9p/v9fs.h: CACHE_LOOSE | CACHE_META | CACHE_FILE): what was read stays in the
+  // guest's page cache, executables are mapped from it, and a write reaches the host at once,
+  // so the page reads a file the guest just put in /mnt/host whole. ignoreqv: v86 gives every
+  // file qid.version 0, which the client otherwise takes for "never cache" and reads through.
   cmdline:
     "console=ttyS0 quiet tsc=reliable random.trust_cpu=on init_on_free=1 " +
-    "root=host9p rootfstype=9p rootflags=trans=virtio,version=9p2000.L,cache=loose rw init=/init",
+    "root=host9p rootfstype=9p rootflags=trans=virtio,version=9p2000.L,cache=0xb,ignoreqv rw init=/init",
   /** The login shell's PS1 (kernel-image/rootfs/overlay/etc/profile): "fslab:<cwd># ". */
   prompt: /fslab:[^\r\n]*# $/,
   /** Printed by /init once the pseudo filesystems are mounted. */
@@ -45,21 +49,23 @@ export function machineOptions() {
 
 /**
  * The guest's root filesystem: the tree (v86's basefs JSON, read on a cold boot; a saved state
- * carries its own copy) and the directory its files are fetched from, one `<sha256>.zst` each.
+ * carries its own copy) and the directory its files are fetched from: `<sha256>.zst`, or a
+ * large file's pieces `<sha256>-<i>.zst` (kernel-image/rootfs/chunks.mjs).
  */
 export const ROOTFS_JSON = "rootfs.json";
 export const ROOTFS_DIR = "rootfs/";
 
-/** The file names under rootfs/ that v86's basefs JSON (kernel-image/rootfs/fs2json.mjs) lists. */
+/** The names under rootfs/ that hold the files v86's basefs JSON (kernel-image/rootfs/fs2json.mjs) lists. */
 export function rootfsFiles(tree: { fsroot?: unknown }): string[] {
   const names = new Set<string>();
   const walk = (entries: unknown) => {
     if (!Array.isArray(entries)) return;
     for (const e of entries) {
       if (!Array.isArray(e)) continue;
-      const [, , , mode, , , x] = e as [string, number, number, number, number, number, unknown];
+      const [, size, , mode, , , x] = e as [string, number, number, number, number, number, unknown];
       if ((mode & 0o170000) === 0o040000) walk(x);
-      else if ((mode & 0o170000) === 0o100000 && typeof x === "string" && /^[0-9a-f]{64}\.zst$/.test(x)) names.add(x);
+      else if ((mode & 0o170000) === 0o100000 && typeof x === "string" && /^[0-9a-f]{64}\.zst$/.test(x) && Number.isSafeInteger(size) && size >= 0)
+        for (const stored of rootfsStoredNames(x, size)) names.add(stored);
     }
   };
   walk(tree.fsroot);

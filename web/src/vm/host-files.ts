@@ -5,12 +5,22 @@
 // answer in its new queue, and a machine destroyed meanwhile is woken by it after its timer
 // worker is gone. So the hosts wait for the downloads in flight before they do any of those.
 
+import { ROOTFS_CHUNK, rootfsChunkName } from "../../../kernel-image/rootfs/chunks.mjs";
+
 /** How long a save, restore or teardown waits for the downloads in flight. */
 const WAIT_MS = 10_000;
 
+/** v86's server file storage (src/browser/filestorage.js, ServerFileStorageWrapper). */
 interface Storage {
-  load_from_server?: (...a: unknown[]) => Promise<unknown>;
+  /** fetch baseurl + name, un-zstd it to `size` bytes, keep it in `storage` under that name */
+  load_from_server?: (name: string, size: number) => Promise<Uint8Array>;
+  /** bytes of the file `name`: from `storage`, or the whole file from the server */
+  read?: (name: string, offset: number, count: number, size: number) => Promise<Uint8Array>;
+  /** the files fetched so far (MemoryFileStorage) */
+  storage?: { read(name: string, offset: number, count: number): Promise<Uint8Array | null> };
 }
+
+const ROOT_FILE = /^[0-9a-f]{64}\.zst$/;
 
 export interface HostFiles {
   /** downloads in flight now */
@@ -26,21 +36,57 @@ export interface HostFiles {
   readyToSave(): Promise<void>;
 }
 
-/** Count the 9p tree's downloads of a v86 emulator (its `fs9p.storage`, v86's server storage). */
+/**
+ * Count the 9p tree's downloads of a v86 emulator (its `fs9p.storage`, v86's server storage),
+ * and read a large root file by the pieces it is stored in (rootfs/chunks.mjs).
+ */
 export function trackHostFiles(emulator: unknown): HostFiles {
   const storage = (emulator as { fs9p?: { storage?: Storage } }).fs9p?.storage;
   let pending = 0;
   const wake: Array<() => void> = [];
   if (storage?.load_from_server) {
     const load = storage.load_from_server.bind(storage);
-    storage.load_from_server = async (...a: unknown[]) => {
+    storage.load_from_server = async (name: string, size: number) => {
       pending++;
       try {
-        return await load(...a);
+        return await load(name, size);
       } finally {
         pending--;
         if (!pending) setTimeout(() => wake.splice(0).forEach((w) => w()));
       }
+    };
+  }
+  if (storage?.read && storage.load_from_server && storage.storage) {
+    const readWhole = storage.read.bind(storage);
+    const fetched = storage.storage;
+    const loading = new Map<string, Promise<Uint8Array>>(); // one download per piece
+    const piece = async (name: string, i: number, size: number): Promise<Uint8Array> => {
+      const stored = rootfsChunkName(name, i);
+      const have = await fetched.read(stored, 0, ROOTFS_CHUNK);
+      if (have) return have;
+      let p = loading.get(stored);
+      if (!p) {
+        p = storage.load_from_server!(stored, Math.min(ROOTFS_CHUNK, size - i * ROOTFS_CHUNK));
+        loading.set(stored, p);
+        void p.finally(() => loading.delete(stored)).catch(() => undefined);
+      }
+      return p;
+    };
+    storage.read = async (name: string, offset: number, count: number, size: number) => {
+      if (size <= ROOTFS_CHUNK || !ROOT_FILE.test(name)) return readWhole(name, offset, count, size);
+      const end = Math.min(offset + count, size);
+      if (end <= offset) return new Uint8Array(0);
+      const first = Math.floor(offset / ROOTFS_CHUNK);
+      const last = Math.floor((end - 1) / ROOTFS_CHUNK);
+      const pieces = await Promise.all(Array.from({ length: last - first + 1 }, (_, k) => piece(name, first + k, size)));
+      if (pieces.length === 1) return pieces[0].subarray(offset - first * ROOTFS_CHUNK, end - first * ROOTFS_CHUNK);
+      const out = new Uint8Array(end - offset);
+      pieces.forEach((bytes, k) => {
+        const at = (first + k) * ROOTFS_CHUNK; // where this piece starts in the file
+        const from = Math.max(offset, at), to = Math.min(end, at + bytes.length);
+        out.set(bytes.subarray(from - at, to - at), from - offset);
+      });
+      return out;
     };
   }
   const files: HostFiles = {

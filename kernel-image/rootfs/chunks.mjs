@@ -1,0 +1,22 @@
+// How the root filesystem's files are stored under dist/rootfs/ (and vm/rootfs/ on the site):
+// a file of at most ROOTFS_CHUNK bytes as <sha256>.zst, a larger one as pieces of ROOTFS_CHUNK
+// bytes, <sha256>-0.zst, <sha256>-1.zst, ..., each compressed on its own. v86 fetches a file
+// whole the first time the guest reads any of it; for the large ones (libc, bash, fio, the
+// mkfs tools) the hosts fetch only the pieces read (host-files.ts), so a saved machine can
+// hold only the pages its programs touched and still answer its first command at once.
+// (web/src/vm/host-files.ts reads them; fs2json.mjs writes them; ../manifest.mjs checks them.)
+// Plain JavaScript, for the build scripts; chunks.d.mts gives the page its types.
+
+/** One piece: the mmap read-around window of the guest's page cache (32 pages). */
+export const ROOTFS_CHUNK = 128 * 1024;
+
+/** The name under rootfs/ of piece `i` of the file whose content name is `name` (<sha256>.zst). */
+export function rootfsChunkName(name, i) {
+  return `${name.slice(0, -".zst".length)}-${i}.zst`;
+}
+
+/** The names under rootfs/ that hold a file of `size` bytes whose content name is `name`. */
+export function rootfsStoredNames(name, size) {
+  if (size <= ROOTFS_CHUNK) return [name];
+  return Array.from({ length: Math.ceil(size / ROOTFS_CHUNK) }, (_, i) => rootfsChunkName(name, i));
+}
