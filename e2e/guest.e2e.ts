@@ -2,6 +2,8 @@
 // boot, seen through the events fslab-trace streams and the counters in sysfs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { rootfsStoredNames } from "../kernel-image/rootfs/chunks.mjs";
 import { NodeVm } from "../web/src/vm/node-vm";
 import { failLines } from "../web/src/vm/agent";
 import { loadCoreModule } from "../web/src/shared/node-load";
@@ -113,6 +115,22 @@ describe("the guest", () => {
 
   it("reports a command's exit status", async () => {
     expect(await vm.run("exit 7")).toEqual({ output: "", status: 7 });
+  });
+
+  it("reads its large root files exact from their 128 KiB pieces, through the page cache and around it", async () => {
+    // rootfs.json names each file by the sha256 of its bytes: the guest's sum must be that name
+    const tree = JSON.parse(readFileSync(new URL("../kernel-image/dist/rootfs.json", import.meta.url), "utf8"));
+    const entry = (path: string) => path.split("/").reduce((dir: unknown[][], part, i, all) => {
+      const e = dir.find((x) => x[0] === part)!;
+      return (i === all.length - 1 ? e : e[6]) as unknown[][];
+    }, tree.fsroot) as unknown as [string, number, number, number, number, number, string];
+    const files = ["usr/bin/bash", "usr/bin/fio", "usr/sbin/mkfs.f2fs", "usr/lib/i386-linux-gnu/libc.so.6"];
+    for (const f of files) expect(rootfsStoredNames(entry(f)[6], entry(f)[1]).length, f).toBeGreaterThan(1);
+    const sums = await sh(files.map((f) => `sha256sum < /${f}`).join("; "));
+    expect(sums.split("\n").filter(Boolean).map((l) => l.slice(0, 64))).toEqual(files.map((f) => entry(f)[6].slice(0, 64)));
+    // O_DIRECT reads skip the page cache: 7777-byte reads straddle the pieces' boundaries
+    const direct = await sh("set -o pipefail; dd if=/usr/sbin/mkfs.f2fs iflag=direct bs=7777 2>/dev/null | sha256sum");
+    expect(direct.slice(0, 64)).toBe(entry("usr/sbin/mkfs.f2fs")[6].slice(0, 64));
   });
 });
 

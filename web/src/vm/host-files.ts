@@ -78,7 +78,11 @@ export function trackHostFiles(emulator: unknown): HostFiles {
       if (end <= offset) return new Uint8Array(0);
       const first = Math.floor(offset / ROOTFS_CHUNK);
       const last = Math.floor((end - 1) / ROOTFS_CHUNK);
-      const pieces = await Promise.all(Array.from({ length: last - first + 1 }, (_, k) => piece(name, first + k, size)));
+      const wanted = Promise.all(Array.from({ length: last - first + 1 }, (_, k) => piece(name, first + k, size)));
+      // then the rest of the file, side by side: a program read piece after piece (a cold boot's,
+      // or a tool's first run) waits for one round trip, not one per piece
+      for (let i = 0; i < Math.ceil(size / ROOTFS_CHUNK); i++) if (i < first || i > last) piece(name, i, size).catch(() => undefined);
+      const pieces = await wanted;
       if (pieces.length === 1) return pieces[0].subarray(offset - first * ROOTFS_CHUNK, end - first * ROOTFS_CHUNK);
       const out = new Uint8Array(end - offset);
       pieces.forEach((bytes, k) => {
