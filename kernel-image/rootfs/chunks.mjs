@@ -2,8 +2,9 @@
 // a file of at most ROOTFS_CHUNK bytes as <sha256>.zst, a larger one as pieces of ROOTFS_CHUNK
 // bytes, <sha256>-0.zst, <sha256>-1.zst, ..., each compressed on its own. v86 fetches a file
 // whole the first time the guest reads any of it; for the large ones (libc, bash, fio, the
-// mkfs tools) the hosts fetch the piece read first and the rest beside it (host-files.ts), so
-// a page the guest faults in after a restore waits for one piece, not the whole file.
+// mkfs tools) the hosts fetch the piece read (host-files.ts), and the rest of the file beside it
+// when the read is from the start, so a page faulted in after a restore costs one piece, not
+// the whole file, and a program's first run still waits for one round trip.
 // (web/src/vm/host-files.ts reads them; fs2json.mjs writes them; ../manifest.mjs checks them.)
 // Plain JavaScript, for the build scripts; chunks.d.mts gives the page its types.
 

@@ -79,9 +79,11 @@ export function trackHostFiles(emulator: unknown): HostFiles {
       const first = Math.floor(offset / ROOTFS_CHUNK);
       const last = Math.floor((end - 1) / ROOTFS_CHUNK);
       const wanted = Promise.all(Array.from({ length: last - first + 1 }, (_, k) => piece(name, first + k, size)));
-      // then the rest of the file, side by side: a program read piece after piece (a cold boot's,
-      // or a tool's first run) waits for one round trip, not one per piece
-      for (let i = 0; i < Math.ceil(size / ROOTFS_CHUNK); i++) if (i < first || i > last) piece(name, i, size).catch(() => undefined);
+      // A read from the start opens a file (exec reads the ELF header, ld.so a library's): fetch
+      // the rest beside it, so a program read piece after piece (a cold boot, a tool's first run)
+      // waits for one round trip, not one per piece. A read further in is a page faulted in later
+      // (after a restore): its piece alone, not all of libc for one page.
+      if (first === 0) for (let i = last + 1; i < Math.ceil(size / ROOTFS_CHUNK); i++) piece(name, i, size).catch(() => undefined);
       const pieces = await wanted;
       if (pieces.length === 1) return pieces[0].subarray(offset - first * ROOTFS_CHUNK, end - first * ROOTFS_CHUNK);
       const out = new Uint8Array(end - offset);

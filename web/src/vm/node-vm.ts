@@ -193,9 +193,11 @@ export class NodeVm {
     await this.emulator.restore_state(state);
   }
 
-  /** Type raw text into the console (no framing, no waiting). */
+  /** Type raw text into the console (no framing, no waiting), as UTF-8 like the page's terminal. */
   type(text: string): void {
-    this.emulator.serial0_send(text);
+    // not serial0_send: it sends each UTF-16 unit as one byte, and a lone 0xE9 for "é" leaves
+    // readline in the middle of a multibyte character that the next one typed completes
+    this.emulator.serial_send_bytes(0, new TextEncoder().encode(text));
   }
 
   /** Wait until the guest's `fslab-trace stop` has reported its overrun count. */
