@@ -17,10 +17,11 @@ await vm.waitForPrompt();
 // /init maps a faulting page alone (fault_around_bytes), so the state now holds only the pages
 // the programs touched; the pages a first command needs besides, as a learner's shell and the
 // check agent run it (exec reads each ELF header with read(), which a drop undoes), are read
-// back once here. They make the state a few hundred KB larger; without them a first check downloaded 2.6 MB (bash,
-// libc and busybox, whole, as a read from a file's start fetches the rest beside it). The
-// typed line is what a learner's might be (arithmetic, a glob, UTF-8, a pipe, a program), typed
-// with echo on as the page's terminal has it; `history -c` leaves the learner's history empty.
+// back once here. They make the state a few hundred KB larger; without them a first check
+// downloaded 2.6 MB (bash, libc and busybox, whole, as a read from a file's start fetches the
+// rest beside it). The typed line is what a learner's might be (arithmetic, a glob, UTF-8, a
+// pipe, a program), typed with echo on as the page's terminal has it; `history -c` leaves the
+// learner's history empty.
 vm.type("echo \"fslab-$((6 * 7)) é ＳＪＩＳ 日本語 ﾃｽﾄ\" * > /dev/null; ls -l / | cat > /dev/null; clear; history -c\n");
 await vm.waitForPrompt();
 const check = await vm.agent.run("true");

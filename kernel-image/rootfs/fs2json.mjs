@@ -7,9 +7,9 @@
 //
 // v86 reads the tree from rootfs.json on a cold boot (a saved state carries it instead) and
 // fetches a file's bytes from OUT/rootfs/ the first time the guest reads it, so a tool costs
-// its download only when a learner first runs it, and of a large file only the pieces read
-// (chunks.mjs). Files are named by their content: a changed file gets a new
-// name, and any HTTP cache stays right without a version query.
+// its download only when a learner first runs it; a large file is fetched by its pieces
+// (chunks.mjs). Files are named by their content: a changed file gets a new name, and any
+// HTTP cache stays right without a version query.
 //
 // Usage: node fs2json.mjs ROOT OUT   (called by build-rootfs.sh)
 // Entry layout (v86 src/lib/filesystem.js load_from_json): [name, size, mtime, mode, uid, gid, x]
