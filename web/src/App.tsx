@@ -21,8 +21,13 @@ function useHashRoute(): string {
   return hash.replace(/^#/, "") || "/";
 }
 
-// the lab page brings v86 and xterm.js: its own chunk, loaded only when a lab is opened
-const labPage = () => import("./pages/LabPage").then((m) => m.LabPage);
+// the lab page brings v86 and xterm.js: its own chunk, loaded only when a lab is opened. Its
+// VM's files and v86's core start downloading beside it (a small chunk of their own): the
+// saved machine is most of what the page waits for. (An embedded lab waits for its reader.)
+const labPage = () => {
+  void import("./vm/fetch-ahead").then((m) => m.prepareV86());
+  return import("./pages/LabPage").then((m) => m.LabPage);
+};
 
 const loading = <p className="muted">Loading…</p>;
 const EmbedPage = lazy(() => import("./embed/EmbedPage").then((m) => ({ default: m.EmbedPage })));

@@ -4,7 +4,7 @@
 // file opened from the author's own disk is kept here too, for a preview.
 import { useEffect, useState } from "react";
 import { parseLab, type Lab } from "./lab-format";
-import { parseLabIndex } from "./lab-index";
+import { LAB_ID, parseLabIndex } from "./lab-index";
 import { VIEW_IDS } from "../topics";
 import { siteUrl } from "../shared/site";
 
@@ -40,30 +40,59 @@ async function fetchText(path: string): Promise<string> {
   return r.text();
 }
 
+/** labs/index.json parsed, or what is wrong with it */
+async function readIndex(): Promise<{ labs: string[] } | { error: string }> {
+  try {
+    return parseLabIndex(await fetchText("index.json"));
+  } catch (e) {
+    return { error: `The list of labs could not be read: ${e instanceof Error ? e.message : e}` };
+  }
+}
+
+/** One lab's file parsed; a file that could not be fetched is that lab's error. */
+async function readEntry(id: string, text: Promise<string>): Promise<LabEntry> {
+  try {
+    return entryOf(id, await text, `labs/${id}/lab.md`, id);
+  } catch (e) {
+    return { id, source: "", error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
 let loading: Promise<LabList> | null = null;
 
 /** The site's labs (read once per page load). */
 export function loadLabs(): Promise<LabList> {
   loading ??= (async () => {
-    let index;
-    try {
-      index = parseLabIndex(await fetchText("index.json"));
-    } catch (e) {
-      return { labs: [], error: `The list of labs could not be read: ${e instanceof Error ? e.message : e}` };
-    }
+    const index = await readIndex();
     if ("error" in index) return { labs: [], error: index.error };
-    const labs = await Promise.all(
-      index.labs.map(async (id) => {
-        try {
-          return entryOf(id, await fetchText(`${id}/lab.md`), `labs/${id}/lab.md`, id);
-        } catch (e) {
-          return { id, source: "", error: e instanceof Error ? e.message : String(e) };
-        }
-      }),
-    );
-    return { labs };
+    return { labs: await Promise.all(index.labs.map((id) => readEntry(id, fetchText(`${id}/lab.md`)))) };
   })();
   return loading;
+}
+
+const single = new Map<string, Promise<LabEntry | null>>();
+
+/**
+ * One lab, for its page: the index and the lab's file fetched side by side, and only this lab
+ * parsed (a lab page's VM waits for its text: not for the index first, nor for the other labs).
+ * null when the index does not list it; the index's own error as the lab's.
+ */
+export function loadLab(id: string): Promise<LabEntry | null> {
+  if (loading) return loading.then((list) => (list.error ? { id, source: "", error: list.error } : list.labs.find((l) => l.id === id) ?? null));
+  let p = single.get(id);
+  if (!p) {
+    p = (async () => {
+      // an id that is no folder name is never fetched (it would make a URL of its own)
+      const text = LAB_ID.test(id) ? fetchText(`${id}/lab.md`) : null;
+      text?.catch(() => undefined); // reported below, when the index lists the lab
+      const index = await readIndex();
+      if ("error" in index) return { id, source: "", error: index.error };
+      if (!text || !index.labs.includes(id)) return null;
+      return readEntry(id, text);
+    })();
+    single.set(id, p);
+  }
+  return p;
 }
 
 let preview: LabEntry | null = null;
@@ -87,12 +116,15 @@ export function useLabs(): LabList | null {
   return list;
 }
 
-/** One lab by id ("preview" for the author's own file); undefined while the list loads. */
+/** One lab by id ("preview" for the author's own file); undefined while it loads. */
 export function useLab(id: string): LabEntry | null | undefined {
-  const list = useLabs();
+  const [entry, setEntry] = useState<{ id: string; entry: LabEntry | null } | null>(null);
+  useEffect(() => {
+    if (id === "preview") return;
+    let live = true;
+    void loadLab(id).then((e) => live && setEntry({ id, entry: e }));
+    return () => void (live = false);
+  }, [id]);
   if (id === "preview") return preview;
-  if (!list) return undefined;
-  // the list itself could not be read (offline before this lab was kept, a broken index): say so
-  if (list.error) return { id, source: "", error: list.error };
-  return list.labs.find((l) => l.id === id) ?? null;
+  return entry?.id === id ? entry.entry : undefined;
 }

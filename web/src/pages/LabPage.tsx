@@ -1,7 +1,7 @@
 // One lab: its steps, one at a time (LabRunner), beside the guest's terminal and the lab's
 // views. Before the VM starts, the learner's stored progress and newest machine are looked up
 // in IndexedDB: a reload comes back to the same step, on the same machine.
-import { Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useLab } from "../labs/registry";
 import { LabRunner } from "../labs/LabRunner";
 import { loadProgress, newestSnapshot, openStore, type LabProgress } from "../labs/progress";
@@ -15,7 +15,8 @@ import { lazyOf } from "../shared/lazy";
 import type { LiveTrace } from "../shared/topic";
 import type { TraceStats } from "../vm/trace-channel";
 import { LiveBuffer } from "../shared/live-buffer";
-import { keepLabOffline, prepareV86 } from "../vm/vm-host";
+import { keepLabOffline } from "../vm/vm-host";
+import { prepareV86 } from "../vm/fetch-ahead";
 import { KernelLog } from "../vm/KernelLog";
 
 function keepOffline(labId: string) {
@@ -39,35 +40,57 @@ interface Session {
   rerun: boolean;
 }
 
-async function openSession(lab: Lab, source: string): Promise<Session> {
+async function openSession(lab: Lab, source: string, machine: Promise<Machine>): Promise<Session> {
   const t0 = performance.now();
-  const s = await readSession(lab, source);
+  const s = await readSession(lab, source, machine);
   return { ...s, ms: performance.now() - t0 };
 }
 
-async function readSession(lab: Lab, source: string): Promise<Omit<Session, "ms">> {
-  const hash = await sha256Hex(source);
-  const { progress, notice } = await loadProgress(lab.meta.id, hash, GUEST_BUILD, lab.steps.map((s) => s.title));
-  const notices = notice ? [notice] : [];
-  const anyPassed = progress.steps.some((s) => s.passedAt);
+/** The learner's newest machine for a lab, from IndexedDB, unpacked; or why there is none to start from. */
+interface Machine {
+  startFrom: StartFrom | null;
+  restoredStep: number | null;
+  /** one was stored (whether or not it can come back) */
+  stored: boolean;
+  notice?: string;
+}
+
+/**
+ * Looked up as soon as the page knows the lab's id, beside the lab's text: the VM's start waits
+ * for this, and the text is not needed for it.
+ */
+async function findMachine(labId: string): Promise<Machine> {
   let snap;
   try {
-    snap = await newestSnapshot(lab.meta.id);
+    snap = await newestSnapshot(labId);
   } catch (e) {
-    notices.push(e instanceof Error ? e.message : String(e));
+    return { startFrom: null, restoredStep: null, stored: false, notice: e instanceof Error ? e.message : String(e) };
   }
-  if (!snap) return { progress, notices, startFrom: null, restoredStep: null, rerun: anyPassed && progress.step > 0 };
+  if (!snap) return { startFrom: null, restoredStep: null, stored: false };
   const why = snapshotMismatch(snap);
-  if (why) {
-    notices.push(`Your machine from step ${snap.step + 1} cannot be restored here: ${why}. The lab's own machine starts instead.`);
-    return { progress, notices, startFrom: null, restoredStep: null, rerun: anyPassed };
-  }
+  if (why)
+    return { startFrom: null, restoredStep: null, stored: true, notice: `Your machine from step ${snap.step + 1} cannot be restored here: ${why}. The lab's own machine starts instead.` };
   try {
-    return { progress, notices, startFrom: { state: await gunzip(snap.gz), label: `your machine from step ${snap.step + 1}` }, restoredStep: snap.step, rerun: false };
+    return { startFrom: { state: await gunzip(snap.gz), label: `your machine from step ${snap.step + 1}` }, restoredStep: snap.step, stored: true };
   } catch (e) {
-    notices.push(`Your machine from step ${snap.step + 1} could not be read back (${e instanceof Error ? e.message : e}). The lab's own machine starts instead.`);
-    return { progress, notices, startFrom: null, restoredStep: null, rerun: anyPassed };
+    return {
+      startFrom: null,
+      restoredStep: null,
+      stored: true,
+      notice: `Your machine from step ${snap.step + 1} could not be read back (${e instanceof Error ? e.message : e}). The lab's own machine starts instead.`,
+    };
   }
+}
+
+async function readSession(lab: Lab, source: string, machine: Promise<Machine>): Promise<Omit<Session, "ms">> {
+  const hash = await sha256Hex(source);
+  const { progress, notice } = await loadProgress(lab.meta.id, hash, GUEST_BUILD, lab.steps.map((s) => s.title));
+  const m = await machine;
+  const notices = [notice, m.notice].filter((n): n is string => !!n);
+  const anyPassed = progress.steps.some((s) => s.passedAt);
+  // the passed steps' work is not on the machine that starts: offer to redo it
+  const rerun = m.startFrom ? false : m.stored ? anyPassed : anyPassed && progress.step > 0;
+  return { progress, notices, startFrom: m.startFrom, restoredStep: m.restoredStep, rerun };
 }
 
 /** A lab in an iframe (embed/EmbedPage.tsx): the VM waits for a click or a "start" message. */
@@ -92,6 +115,19 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   }, [vmWanted]);
   useEffect(openStore, []);
   const entry = useLab(id);
+  // a site lab's id is its folder's (lab-format.ts checks): its machine is looked up at once; a
+  // preview's id comes from its text
+  const machineId = id === "preview" ? (entry?.lab?.meta.id ?? null) : id;
+  const machine = useMemo(() => (machineId ? findMachine(machineId) : null), [machineId]);
+  // the machine to start, once looked up: the VM starts then, not after the lab's text
+  const [found, setFound] = useState<Machine | null>(null);
+  useEffect(() => {
+    setFound(null);
+    if (!machine) return;
+    let live = true;
+    void machine.then((m) => live && setFound(m));
+    return () => void (live = false);
+  }, [machine]);
   const [vm, setVm] = useState<VmHandle | null>(null);
   const [session, setSession] = useState<Session | null>(null);
   const [verdicts, setVerdicts] = useState<Record<string, Verdict>>({});
@@ -114,24 +150,23 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   const clearEvents = useCallback(() => void (stepEvents.current = []), []);
 
   useEffect(() => {
-    if (!entry?.lab) return;
+    if (!entry?.lab || !machine) return;
     let live = true;
-    openSession(entry.lab, entry.source).then((s) => live && setSession(s));
+    openSession(entry.lab, entry.source, machine).then((s) => live && setSession(s));
     return () => void (live = false);
-  }, [entry]);
+  }, [entry, machine]);
 
-  if (entry === undefined) return <p className="muted">Loading the lab…</p>;
-  if (!entry)
+  if (entry === null)
     return (
       <p>
         {id === "preview" ? "No lab file is open for a preview (a reload forgets it)." : `There is no lab "${id}" on this site.`} <a href="#/">All labs</a>
       </p>
     );
-  if (!entry.lab) return <p className="error">This lab has an error: {entry.error}</p>;
-  const lab = entry.lab;
-  const { meta } = lab;
+  if (entry && !entry.lab) return <p className="error">This lab has an error: {entry.error}</p>;
+  // undefined while the lab's text loads: the machine is started meanwhile
+  const lab = entry?.lab;
   const rerun = () => {
-    if (!vm || !session) return;
+    if (!vm || !session || !lab) return;
     lab.steps.forEach((s, i) => {
       if (!session.progress.steps[i]?.passedAt) return;
       for (const b of s.blocks) if (b.kind === "vm") b.text.split("\n").forEach((l) => vm.type(l + "\n"));
@@ -141,8 +176,14 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   return (
     <div className="lab-page">
       <article className="lab-text" data-session-ms={session?.ms.toFixed(0)}>
-        <h1>{meta.title}</h1>
-        <p className="muted">{meta.time}</p>
+        {lab ? (
+          <>
+            <h1>{lab.meta.title}</h1>
+            <p className="muted">{lab.meta.time}</p>
+          </>
+        ) : (
+          <p className="muted">Loading the lab…</p>
+        )}
         {session?.notices.map((n, i) => (
           <p key={i} className="notice" role="status" data-testid="lab-notice">
             {n}
@@ -156,7 +197,7 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
             </button>
           </p>
         )}
-        {session ? (
+        {lab && session ? (
           <LabRunner
             lab={lab}
             progress={session.progress}
@@ -170,30 +211,32 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
             machineRequest={machineAsk}
           />
         ) : (
-          <p className="muted">Looking for your progress…</p>
+          lab && <p className="muted">Looking for your progress…</p>
         )}
       </article>
       <div className="lab-work">
-        {session && vmWanted && <VmConsole
+        {found && vmWanted && (
+          <VmConsole
             onReady={setVm}
             onTrace={onTrace}
-            startFrom={session.startFrom}
-            onBooted={() => void keepOffline(lab.meta.id)}
+            startFrom={found.startFrom}
+            onBooted={() => machineId && keepOffline(machineId)}
             onRestore={() => setMachineAsk((k) => k + 1)}
-          />}
-        {session && !vmWanted && (
+          />
+        )}
+        {found && !vmWanted && (
           <section className="vm vm-deferred" aria-label="Linux terminal">
             <button onClick={() => setVmWanted(true)} data-testid="start-vm">
               Start the Linux VM
             </button>{" "}
             <span className="muted">
-              {session.startFrom
+              {found.startFrom
                 ? `(your machine from IndexedDB: nothing to download but the emulator)`
                 : `(downloads about ${Math.round(stateBytes / 2 ** 20)} MB: the saved machine, and the emulator once)`}
             </span>
           </section>
         )}
-        {session && vmWanted && <KernelLog vm={vm} />}
+        {found && vmWanted && <KernelLog vm={vm} />}
         {!globalThis.crossOriginIsolated && (
           <p className="muted" data-testid="not-isolated">
             This site is served without cross-origin isolation (the COOP and COEP headers): everything works, but the browser's clock, and the guest's
@@ -207,7 +250,7 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
           </p>
         )}
         <Suspense fallback={<p className="muted">Loading the lab's views…</p>}>
-          {meta.views.map((vid) => {
+          {lab?.meta.views.map((vid) => {
             const spec = view(vid);
             if (!spec) return <p key={vid} className="error">This lab names a view "{vid}" that no topic declares.</p>;
             const View = lazyOf(spec.load);
