@@ -189,7 +189,8 @@ export async function getSnapshot(lab: string, kind: SnapshotKind): Promise<Snap
 
 /** The newest stored machine of a lab: a passed step's or the current step's start, whichever was saved last. */
 export async function newestSnapshot(lab: string): Promise<Snapshot | undefined> {
-  const [latest, step] = [await getSnapshot(lab, "latest"), await getSnapshot(lab, "step")];
+  // both asked at once: the lab page's VM waits for this answer
+  const [latest, step] = await Promise.all([getSnapshot(lab, "latest"), getSnapshot(lab, "step")]);
   if (!latest || !step) return latest ?? step;
   return latest.savedAt >= step.savedAt ? latest : step;
 }
