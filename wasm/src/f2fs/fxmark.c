@@ -34,9 +34,10 @@ struct lock {
 	uint32_t *q, qhead, qlen; /* waiters, FIFO ring of capacity cores */
 };
 
-struct ev {
+/* when a core's one pending event is due; the heap holds core numbers (each core waits for at
+ * most one event: the one its state machine scheduled), so a sift moves 4 bytes, not 24 */
+struct due {
 	uint64_t t, seq;
-	uint32_t core;
 };
 
 struct sim {
@@ -45,7 +46,8 @@ struct sim {
 	uint32_t clue, cores, n;
 	struct actor *a;
 	struct lock l[LOCK_COUNT];
-	struct ev *heap;
+	struct due *due; /* per core */
+	uint32_t *heap;
 	uint32_t hlen;
 	uint64_t seq, end;
 	uint64_t bitmap_ns; /* one bitmap scan, shortened by the heuristic (CLUE bit 2) */
@@ -61,33 +63,40 @@ static uint32_t rnd(uint64_t *s)
 	return (uint32_t)((z ^ (z >> 31)) >> 32);
 }
 
-static int ev_before(const struct ev *x, const struct ev *y) { return x->t < y->t || (x->t == y->t && x->seq < y->seq); }
+static int ev_before(const struct sim *s, uint32_t x, uint32_t y)
+{
+	const struct due *a = &s->due[x], *b = &s->due[y];
+
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
 
 static void schedule(struct sim *s, uint32_t core, uint64_t t, enum pc pc)
 {
-	struct ev e = { t, s->seq++, core };
 	uint32_t i = s->hlen++;
 
+	s->due[core].t = t;
+	s->due[core].seq = s->seq++;
 	s->a[core].pc = pc;
-	while (i && ev_before(&e, &s->heap[(i - 1) / 2])) {
+	while (i && ev_before(s, core, s->heap[(i - 1) / 2])) {
 		s->heap[i] = s->heap[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
-	s->heap[i] = e;
+	s->heap[i] = core;
 }
 
-static struct ev pop(struct sim *s)
+/* the core whose event is due first, taken off the heap */
+static uint32_t pop(struct sim *s)
 {
-	struct ev top = s->heap[0], x = s->heap[--s->hlen];
+	uint32_t top = s->heap[0], x = s->heap[--s->hlen];
 	uint32_t i = 0;
 
 	for (;;) {
 		uint32_t c = 2 * i + 1;
 		if (c >= s->hlen)
 			break;
-		if (c + 1 < s->hlen && ev_before(&s->heap[c + 1], &s->heap[c]))
+		if (c + 1 < s->hlen && ev_before(s, s->heap[c + 1], s->heap[c]))
 			c++;
-		if (!ev_before(&s->heap[c], &x))
+		if (!ev_before(s, s->heap[c], x))
 			break;
 		s->heap[i] = s->heap[c];
 		i = c;
@@ -341,13 +350,14 @@ int f2fs_fxmark_unlink_traced(enum fxmark_workload w, uint32_t clue, uint32_t co
 	}
 	s.a = calloc(cores, sizeof(*s.a));
 	s.heap = malloc(sizeof(*s.heap) * (cores + 1));
+	s.due = malloc(sizeof(*s.due) * cores);
 	for (k = 0; k < LOCK_COUNT; k++) {
 		s.l[k].holder = s.l[k].last_socket = NOBODY;
 		s.l[k].q = malloc(sizeof(uint32_t) * cores);
 		if (!s.l[k].q)
 			ret = -FSLAB_ENOSPC;
 	}
-	if (!s.a || !s.heap || ret) {
+	if (!s.a || !s.heap || !s.due || ret) {
 		ret = -FSLAB_ENOSPC;
 		if (t)
 			f2fs_fxmark_trace_free(t);
@@ -362,8 +372,8 @@ int f2fs_fxmark_unlink_traced(enum fxmark_workload w, uint32_t clue, uint32_t co
 		schedule(&s, i, 0, P_START);
 	}
 	while (s.hlen) {
-		struct ev e = pop(&s);
-		step(&s, e.core, e.t);
+		uint32_t core = pop(&s);
+		step(&s, core, s.due[core].t);
 	}
 	out->seconds = s.end / 1e9;
 	out->unlinks_per_sec = s.end ? out->unlinks / out->seconds : 0;
@@ -372,5 +382,6 @@ out:
 		free(s.l[k].q);
 	free(s.a);
 	free(s.heap);
+	free(s.due);
 	return ret;
 }
