@@ -9,9 +9,9 @@
 // Plain JavaScript, for the build scripts; chunks.d.mts gives the page its types.
 
 /**
- * One piece. The guest asks 9p for a page at a time (v86's msize of 8192 makes the client's
- * readahead one page), so this is a trade: a page faulted in after a restore costs about 50 KB
- * of zstd, and libc (2.2 MB) is 17 requests when a program opens it.
+ * One piece. A page fault asks 9p for its page alone (/init sets the root's readahead to one
+ * page), so this is a trade: a page faulted in after a restore costs about 50 KB of zstd, and
+ * libc (2.2 MB) is 17 requests when a program opens it.
  */
 export const ROOTFS_CHUNK = 128 * 1024;
 
