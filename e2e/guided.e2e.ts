@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { ARTIFACTS, labRunner, launch, runInTerminal, screenshot } from "./browser";
+import { ARTIFACTS, labRunner, launch, runInTerminal, screenshot, terminalText } from "./browser";
 import { parseExport } from "../web/src/labs/report";
 
 const base = () => inject("baseUrl");
@@ -94,9 +94,19 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     expect(await runner().getAttribute("data-step")).toBe("0");
   });
 
-  it("passes on its own once the learner has done the step, and marks it in the outline", async () => {
-    await labRunner(page, "exfat-discard")(0);
-    await expect.poll(checkState, { timeout: 30_000 }).toBe("passed"); // polled, no button pressed
+  it("passes on its own once the learner has done the step, not while a command of theirs still runs", async () => {
+    // the step's volume made and mounted, then the shell kept busy: a check beside a learner's
+    // command could get in its way (a check's mount makes the command's mount of the same
+    // volume fail), so neither the poll nor the Check button runs one until the prompt is back
+    await page.getByTestId("vm-terminal").click();
+    await page.keyboard.type("truncate -s 64M /tmp/exfat.img && losetup /dev/loop0 /tmp/exfat.img && mkfs.exfat /dev/loop0 >/dev/null && mkdir -p /mnt/x && mount -o discard /dev/loop0 /mnt/x && echo mounted''-now && sleep 8\n");
+    await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/^mounted-now$/m);
+    await page.getByTestId("check").click();
+    const seen = new Set<string | null>();
+    for (let t = 0; t < 12; t++, await page.waitForTimeout(500)) seen.add(await checkState());
+    expect(seen.has("passed")).toBe(false); // 6 s of the sleep: the step done, but not checked
+    await expect.poll(checkState, { timeout: 30_000 }).toBe("passed");
+    expect((await terminalText(page)).trimEnd()).toMatch(/fslab:[^\n]*#$/); // the shell is back at its prompt
     expect(await page.getByTestId("outline-0").textContent()).toMatch(/passed/);
     await page.getByTestId("next").click();
     await expect.poll(() => runner().getAttribute("data-step")).toBe("1");

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
-import { launch, screenshot } from "./browser";
+import { launch, screenshot, terminalText } from "./browser";
 import { parseLab } from "../web/src/labs/lab-format";
 import { VIEW_IDS } from "../web/src/topics";
 
@@ -78,7 +78,14 @@ describe("every lab, walked through its solutions", () => {
         }
         await inView[id]?.[i]?.(page);
         if (step.blocks.some((x) => x.kind === "check" || x.kind === "expect")) {
-          await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 120_000, interval: 500 }).toBe("passed");
+          await expect
+            .poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 120_000, interval: 500 })
+            .toBe("passed")
+            .catch(async (e) => {
+              // say which step and what its check said, not only that it did not pass
+              const said = await page.getByTestId("check-status").textContent();
+              throw new Error(`step ${i + 1}, "${step.title}": ${said}\n${(await terminalText(page)).trimEnd().slice(-1500)}`, { cause: e });
+            });
           // each prediction gets the kernel's answer beside it once the step passes
           const predicts = page.locator('.lab-runner [data-testid="predict"]');
           const got: string[] = [];

@@ -159,9 +159,13 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   const check = useCallback(
     async (why: "auto" | "asked"): Promise<CheckOutcome | null> => {
       if (!vm || checkingRef.current) return null;
+      // a check run beside the learner's command could get in its way (both mounting one volume):
+      // the poll lets a running command be, and a check asked for waits for the prompt
+      if (why === "auto" && vm.shellBusy()) return null;
       checkingRef.current = true;
       setChecking(true);
       try {
+        await vm.whenIdle();
         const o = await runChecks(step, vm, events(), verdicts);
         if (progressRef.current.step !== n) return null; // the learner moved on meanwhile
         setOutcome(o);
@@ -660,7 +664,7 @@ function CheckPanel({ step, outcome, checking, passed, vm, onCheck }: { step: La
             </ul>
           </>
         ) : (
-          <span className="muted">The page checks this step every few seconds{checking ? " (checking…)" : ""}.</span>
+          <span className="muted">The page checks this step every few seconds while the shell waits at its prompt{checking ? " (checking…)" : ""}.</span>
         )}
       </div>
       {!passed && (

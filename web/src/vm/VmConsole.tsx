@@ -17,6 +17,10 @@ export interface VmHandle {
   readSharedFile(name: string): Promise<Uint8Array>;
   /** Run a script through the guest's check agent, out of the learner's shell. */
   check(script: string, timeoutSeconds: number): Promise<CheckRun>;
+  /** Whether the shell is running a command (a line entered, its prompt not back yet). */
+  shellBusy(): boolean;
+  /** Resolves once the shell is not running a command. */
+  whenIdle(): Promise<void>;
   /** The whole machine, as v86 saves it. */
   saveState(): Promise<ArrayBuffer>;
   /** Put the machine back to a saved state; `note` is written in the terminal. */
@@ -111,6 +115,8 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
             run: (text) => host.typeAndWait(text),
             readSharedFile: (name) => host.readSharedFile(name),
             check: (script, t) => host.agent.run(script, t),
+            shellBusy: () => host.shellBusy,
+            whenIdle: () => host.whenIdle(),
             saveState: () => host.saveState(),
             restoreState: async (state, note) => {
               await host.restoreState(state);

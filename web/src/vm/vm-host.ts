@@ -95,6 +95,8 @@ export class VmHost {
   /** the console's last characters, for seeing the shell's prompt come back (typeAndWait) */
   private tail = "";
   private idleWaiters: Array<() => void> = [];
+  /** a line was entered and the shell is not back at its prompt yet: a command runs */
+  private busy = false;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private trace = new TraceChannel();
   /** The guest's check agent (virtio-console port 2, /dev/hvc2): a lab's checks run there. */
@@ -222,17 +224,44 @@ export class VmHost {
     });
   }
 
+  /**
+   * Whether the learner's shell is running a command: a line was entered (typed or from a Run
+   * button) and the shell has not come back to its prompt with 300 ms of quiet. A lab's checks
+   * wait for it: a check that mounts a volume while the learner's command mounts the same one
+   * would make that command's mount fail ("would change RO state") or take the check's options.
+   */
+  get shellBusy(): boolean {
+    return this.busy;
+  }
+
+  /** Resolves once the shell is not running a command (at once when it is not). */
+  whenIdle(): Promise<void> {
+    if (!this.busy) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   private checkIdle(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    if (!this.idleWaiters.length || !GUEST.prompt.test(this.tail)) return;
+    if ((!this.idleWaiters.length && !this.busy) || !GUEST.prompt.test(this.tail)) return;
     this.idleTimer = setTimeout(() => {
       if (!GUEST.prompt.test(this.tail)) return;
-      for (const w of this.idleWaiters.splice(0)) w();
+      this.releaseIdle();
     }, 300);
+  }
+
+  /** The shell is back (or will not come back: a panic, a restore): what waited for it goes on. */
+  private releaseIdle(): void {
+    this.busy = false;
+    for (const w of this.idleWaiters.splice(0)) w();
   }
 
   /** Raw bytes to the serial port: keystrokes from xterm.js arrive as UTF-8. */
   sendBytes(bytes: Uint8Array): void {
+    if (bytes.includes(13) || bytes.includes(10)) {
+      // the prompt seen from now on is the one after this line, not the one it was typed at
+      this.busy = true;
+      this.tail = "";
+    }
     this.emulator?.serial_send_bytes(0, bytes);
   }
 
@@ -248,7 +277,7 @@ export class VmHost {
   async restoreState(state: ArrayBuffer): Promise<void> {
     if (!this.emulator) throw new Error("the VM is not running");
     this.agent.reset();
-    for (const w of this.idleWaiters.splice(0)) w(); // whatever was running is gone
+    this.releaseIdle(); // whatever was running is gone
     const emulator = this.emulator;
     await this.hostFiles?.idle(); // after that, restore anyway
     if (this.emulator !== emulator) throw new Error("the VM was stopped");
@@ -277,6 +306,7 @@ export class VmHost {
     if (this.timer) clearTimeout(this.timer);
     if (this.quietTimer) clearTimeout(this.quietTimer);
     if (this.troubleTimer) clearTimeout(this.troubleTimer);
+    this.releaseIdle(); // (a check waiting for the shell gives up with the machine's agent)
     const e = this.emulator;
     this.emulator = null;
     if (!e) return;
@@ -334,7 +364,7 @@ export class VmHost {
       if (t.kind === "panic") {
         void this.emulator?.stop();
         this.agent.reset(); // checks in flight will not be answered
-        for (const w of this.idleWaiters.splice(0)) w(); // nor will a command come back to its prompt
+        this.releaseIdle(); // nor will a command come back to its prompt
       }
       this.events.onTrouble?.(t);
     };
