@@ -72,17 +72,15 @@ export function v86Core(): Promise<WebAssembly.Module> {
 }
 
 /**
- * The files a restore of the saved machine needs (the BIOSes and the state, in that order), for
- * the first machine that asks: null when they were taken or never fetched ahead (v86 fetches
- * them itself then). `progress` counts the state's bytes as they arrive.
+ * The files a restore of the saved machine needs (the BIOSes and the state, in that order), fetched
+ * ahead: null when a machine took them or they were never fetched (v86 fetches them itself then).
+ * `progress` counts the state's bytes as they arrive; `take` is called by the machine built from
+ * them (one torn down before they came leaves them to the next).
  */
-export function takeRestoreFiles(): { files: Promise<ArrayBuffer[] | null>; progress: { loaded: number; total: number } } | null {
+export function restoreFilesAhead(): { files: Promise<ArrayBuffer[] | null>; progress: { loaded: number; total: number }; take(): void } | null {
   if (!restoreFiles || restoreFiles === "taken") return null;
-  const files = restoreFiles;
-  restoreFiles = "taken"; // and no longer held here
-  return { files, progress: restoreProgress };
+  return { files: restoreFiles, progress: restoreProgress, take: () => void (restoreFiles = "taken") };
 }
-
 
 /**
  * Start compiling v86's core, once per page: a lab page does so as it opens, while it reads its

@@ -12,7 +12,7 @@ import { BootWatcher, GUEST, GZIPPED_BIOSES, HOST_SHARE, machineOptions, ROOTFS_
 import { siteUrl } from "../shared/site";
 import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
-import { takeRestoreFiles, v86Core, v86WasmUrl, vmUrl } from "./fetch-ahead";
+import { restoreFilesAhead, v86Core, v86WasmUrl, vmUrl } from "./fetch-ahead";
 
 export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
@@ -129,7 +129,7 @@ export class VmHost {
     this.status("loading", snapshot ? `Loading ${snapshot.label}` : restore ? "Loading the saved machine" : "Loading the kernel", 0);
     const generation = ++this.generation;
     // (the first machine built from them takes them: one torn down before its files came does not)
-    const ahead = restore && !snapshot ? takeRestoreFiles() : null;
+    const ahead = restore && !snapshot ? restoreFilesAhead() : null;
     if (!ahead) return this.create(restore, snapshot, null);
     const { files: fetched, progress } = ahead;
     const shown = setInterval(() => {
@@ -138,6 +138,7 @@ export class VmHost {
     void fetched.then((files) => {
       clearInterval(shown);
       if (generation !== this.generation) return;
+      ahead.take(); // and no longer held there
       this.create(restore, snapshot, files);
     });
   }
