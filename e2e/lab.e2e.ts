@@ -47,6 +47,14 @@ describe("exfat-discard lab", () => {
     expect(await status.getAttribute("data-phase"), (await status.textContent()) ?? "").toBe("ready");
     expect(await status.getAttribute("data-start")).toBe("restored");
     expect(await status.textContent()).toMatch(/restored the saved machine/);
+    // the lab's views load once the prompt is there: their chunks do not share the page's
+    // thread with the restore and the first command
+    await page.getByTestId("exfat-view").first().waitFor({ timeout: 30_000 });
+    const order = await page.evaluate(() => ({
+      prompt: performance.getEntriesByName("fslab:vm-prompt")[0]?.startTime ?? NaN,
+      views: Math.min(...performance.getEntriesByType("resource").filter((r) => /\/lab-views-[^/]*\.js$/.test(r.name)).map((r) => r.startTime)),
+    }));
+    expect(Number.isFinite(order.views) && order.views > order.prompt, JSON.stringify(order)).toBe(true);
   });
 
   it("runs uname -r in the guest: Linux 7.2", async () => {

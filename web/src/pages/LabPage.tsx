@@ -129,6 +129,21 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
     return () => void (live = false);
   }, [machine]);
   const [vm, setVm] = useState<VmHandle | null>(null);
+  // The lab's views (their chunks, D3, a first render: 20-30 ms of the page's thread) wait for
+  // the VM's prompt and then an idle moment, so a warm start's restore and its first command do
+  // not share the thread with them. Without a VM to wait for, or after 3 s, they come at once.
+  const [viewsOn, setViewsOn] = useState(!vmWanted);
+  useEffect(() => {
+    if (viewsOn) return;
+    if (!vmWanted) return setViewsOn(true);
+    const on = () => setViewsOn(true);
+    const late = setTimeout(on, 3000);
+    const idle = vm ? (typeof requestIdleCallback === "function" ? requestIdleCallback(on, { timeout: 1000 }) : setTimeout(on, 100)) : null;
+    return () => {
+      clearTimeout(late);
+      if (idle !== null) (typeof cancelIdleCallback === "function" ? cancelIdleCallback : clearTimeout)(idle as number);
+    };
+  }, [vm, vmWanted, viewsOn]);
   const [session, setSession] = useState<Session | null>(null);
   const [verdicts, setVerdicts] = useState<Record<string, Verdict>>({});
   // the streamed events, in one bounded buffer for the page's life (not a copy of all so far per batch)
@@ -250,7 +265,8 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
           </p>
         )}
         <Suspense fallback={<p className="muted">Loading the lab's views…</p>}>
-          {lab?.meta.views.map((vid) => {
+          {!viewsOn && !!lab?.meta.views.length && <p className="muted">Loading the lab's views…</p>}
+          {viewsOn && lab?.meta.views.map((vid) => {
             const spec = view(vid);
             if (!spec) return <p key={vid} className="error">This lab names a view "{vid}" that no topic declares.</p>;
             const View = lazyOf(spec.load);
