@@ -27,6 +27,34 @@ describe("home page", () => {
   });
 });
 
+describe("a lab page left before its machine's files came", () => {
+  it("leaves the files fetched ahead to the next machine: the saved state is downloaded once", async () => {
+    const b = await launch();
+    try {
+      const states: string[] = [];
+      b.page.on("request", (r) => void (/\/vm\/state\.bin\.zst/.test(r.url()) && states.push(r.url())));
+      // the state held back, so the page is left while it is still on its way
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await b.page.route(/\/vm\/state\.bin\.zst/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await b.page.goto(`${base()}#/lab/exfat-discard`);
+      await b.page.locator('.vm-status[data-phase="loading"]').waitFor({ timeout: 30_000 });
+      await b.page.goto(`${base()}#/`); // the lab page goes, and its machine is torn down
+      await b.page.locator('a[href="#/lab/exfat-discard"]').waitFor({ timeout: 30_000 });
+      release();
+      await b.page.goto(`${base()}#/lab/exfat-discard`);
+      await b.page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+      expect(await b.page.locator(".vm-status").textContent()).toMatch(/restored the saved machine/);
+      expect(states).toHaveLength(1);
+    } finally {
+      await b.close();
+    }
+  });
+});
+
 describe("exfat-discard lab", () => {
   let b: Awaited<ReturnType<typeof launch>>;
   let page: Page;
