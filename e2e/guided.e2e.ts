@@ -102,11 +102,14 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await page.keyboard.type("truncate -s 64M /tmp/exfat.img && losetup /dev/loop0 /tmp/exfat.img && mkfs.exfat /dev/loop0 >/dev/null && mkdir -p /mnt/x && mount -o discard /dev/loop0 /mnt/x && echo mounted''-now && sleep 8\n");
     await expect.poll(() => terminalText(page), { timeout: 30_000 }).toMatch(/^mounted-now$/m);
     await page.getByTestId("check").click();
+    // the Check asked for waits, and says what for
+    await expect.poll(() => page.getByTestId("check-waits").textContent()).toMatch(/once the command in the terminal has finished/);
     const seen = new Set<string | null>();
     for (let t = 0; t < 12; t++, await page.waitForTimeout(500)) seen.add(await checkState());
     expect(seen.has("passed")).toBe(false); // 6 s of the sleep: the step done, but not checked
     await expect.poll(checkState, { timeout: 30_000 }).toBe("passed");
     expect((await terminalText(page)).trimEnd()).toMatch(/fslab:[^\n]*#$/); // the shell is back at its prompt
+    expect(await page.getByTestId("check-waits").count()).toBe(0);
     expect(await page.getByTestId("outline-0").textContent()).toMatch(/passed/);
     await page.getByTestId("next").click();
     await expect.poll(() => runner().getAttribute("data-step")).toBe("1");

@@ -47,6 +47,8 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   const [progress, setProgress] = useState(initial);
   const [outcome, setOutcome] = useState<CheckOutcome | null>(null);
   const [checking, setChecking] = useState(false);
+  /** a check asked for while the learner's command runs waits for the prompt: the panel says so */
+  const [waitingShell, setWaitingShell] = useState(false);
   const [offerSkip, setOfferSkip] = useState(false);
   // what went wrong (storage refused, a reset that could not be done): each once, until dismissed
   const [problems, setProblems] = useState<string[]>([]);
@@ -165,7 +167,10 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
       checkingRef.current = true;
       setChecking(true);
       try {
-        await vm.whenIdle();
+        if (vm.shellBusy()) {
+          setWaitingShell(true);
+          await vm.whenIdle().finally(() => setWaitingShell(false));
+        }
         const o = await runChecks(step, vm, events(), verdicts);
         if (progressRef.current.step !== n) return null; // the learner moved on meanwhile
         setOutcome(o);
@@ -408,7 +413,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
         </h2>
         <StepBody step={step} vm={vm} predictions={rec.predictions ?? []} onPredict={predict} earlierUndone={earlierUndone} goTo={go} steps={lab.steps} />
 
-        {checked && <CheckPanel step={step} outcome={outcome} checking={checking} passed={passed} vm={vm} onCheck={() => void check("asked")} />}
+        {checked && <CheckPanel step={step} outcome={outcome} checking={checking} waitingShell={waitingShell} passed={passed} vm={vm} onCheck={() => void check("asked")} />}
 
         {hints.length > 0 && (
           <div className="hints">
@@ -637,7 +642,7 @@ function StepBody({ step, vm, predictions, onPredict, ...earlier }: { step: LabS
   );
 }
 
-function CheckPanel({ step, outcome, checking, passed, vm, onCheck }: { step: LabStep; outcome: CheckOutcome | null; checking: boolean; passed: boolean; vm: VmHandle | null; onCheck(): void }) {
+function CheckPanel({ step, outcome, checking, waitingShell, passed, vm, onCheck }: { step: LabStep; outcome: CheckOutcome | null; checking: boolean; waitingShell: boolean; passed: boolean; vm: VmHandle | null; onCheck(): void }) {
   const failed = outcome && !outcome.ok;
   return (
     <div
@@ -650,6 +655,8 @@ function CheckPanel({ step, outcome, checking, passed, vm, onCheck }: { step: La
           <strong>✓ This step passed its checks.</strong>
         ) : !vm ? (
           <span className="muted">Checks run once the VM is up.</span>
+        ) : waitingShell ? (
+          <span data-testid="check-waits">The check runs once the command in the terminal has finished (Ctrl+C in the terminal stops it).</span>
         ) : failed ? (
           <>
             <strong>Not yet.</strong>
