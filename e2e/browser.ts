@@ -1,5 +1,6 @@
 // Debian's Chromium through playwright-core (a downloaded browser never works here),
 // with a fresh profile per launch.
+import { expect } from "vitest";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -114,9 +115,13 @@ export function labRunner(page: Page, labId: string): (n: number) => Promise<voi
     // (the guided tests answer theirs before calling run)
     const open = page.locator('.lab-runner [data-testid="predict"][data-answered="0"]');
     while (await open.count()) await open.first().getByRole("button", { name: "No guess" }).click();
-    await page.locator(".lab-runner .step > .vm-cmd > button").nth(k).click();
-    // a test that jumps ahead past steps it did not do is told so; it goes on anyway
+    const button = page.locator(".lab-runner .step > .vm-cmd > button").nth(k);
+    const before = Number(await button.getAttribute("data-checked-runs"));
+    await button.click();
+    // the earlier steps are checked in the guest first (seconds on a busy machine); a test that
+    // jumps ahead past steps it did not do is told so, and goes on anyway
+    await expect.poll(async () => Number(await button.getAttribute("data-checked-runs")), { timeout: 60_000 }).toBeGreaterThan(before);
     const undone = page.getByTestId("needs-earlier");
-    if (await undone.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await undone.getByRole("button", { name: "Run them anyway" }).click();
+    if (await undone.count()) await undone.getByRole("button", { name: "Run them anyway" }).click();
   };
 }

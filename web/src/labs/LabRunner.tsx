@@ -523,6 +523,8 @@ interface Earlier {
  */
 function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps }: { vm: VmHandle | null; text: string; label: string; locked?: string } & Earlier) {
   const [running, setRunning] = useState(false);
+  /** how many times the earlier steps were checked for this button (the e2e helper waits on it) */
+  const [checkedRuns, setCheckedRuns] = useState(0);
   const [undone, setUndone] = useState<{ step: number; message: string } | null>(null);
   const type = async () => {
     setUndone(null);
@@ -533,6 +535,7 @@ function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps }: { vm
     setRunning(true);
     try {
       const u = anyway ? null : await earlierUndone();
+      setCheckedRuns((c) => c + 1);
       if (u) setUndone(u);
       else await type();
     } finally {
@@ -545,6 +548,7 @@ function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps }: { vm
         disabled={!vm || running || !!locked}
         onClick={() => void run()}
         aria-busy={running}
+        data-checked-runs={checkedRuns}
         title={locked ?? (!vm ? "Waiting for the VM to boot" : running ? "Running in the VM's shell" : "Type this into the VM's shell")}
       >
         {running ? "Running…" : label}
