@@ -245,11 +245,11 @@ describe("the built site elsewhere", () => {
       await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
       await page.evaluate(() => navigator.serviceWorker.ready);
       const kept = () => page.evaluate(async () => [(await (await caches.open("fslab-labs")).keys()).length, (await (await caches.open("fslab-vm")).keys()).length]);
-      // the list of labs and this lab; the BIOSes, the saved machine, v86's core (v86.wasm.gz), the
-      // root filesystem's tree and every file in it
+      // the list of labs and this lab; the saved machine, v86's core (v86.wasm.gz), the root
+      // filesystem's tree and every file in it (no BIOS: a restore needs none)
       const files = rootfsFiles(JSON.parse(readFileSync(join(repo, "kernel-image/dist/rootfs.json"), "utf8"))).length;
       expect(files).toBeGreaterThan(100);
-      await expect.poll(kept, { timeout: 120_000 }).toEqual([2, 5 + files]);
+      await expect.poll(kept, { timeout: 120_000 }).toEqual([2, 3 + files]);
       expect(await page.evaluate(async () => (await (await caches.open("fslab-vm")).keys()).some((r) => new URL(r.url).pathname.endsWith("/vm/v86.wasm.gz")))).toBe(true);
       await b.ctx.setOffline(true);
       await page.reload();

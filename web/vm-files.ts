@@ -6,28 +6,26 @@
 // rootfs/ holds the root filesystem's files, each fetched by v86 when the guest first reads it.
 // v86's core comes the same way as vm/v86.wasm.gz: gzip -9 makes its 2.1 MB 0.4 MB on any
 // server, and the page un-gzips it while it compiles (web/src/vm/vm-host.ts). The BIOSes come
-// gzipped too (bios.bin.gz, vgabios-stdvga.bin.gz: 171 KB as 95 KB), beside the plain files that
-// v86 fetches itself if the page could not.
+// only for a cold boot (src/vm/guest.ts BIOS_FILES), as they are.
 import { createReadStream, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { gzipSync } from "node:zlib";
 import type { Plugin } from "vite";
-import { GZIPPED_BIOSES, V86_WASM_GZ } from "./src/vm/guest";
+import { BIOS_FILES, V86_WASM_GZ } from "./src/vm/guest";
 
-export const VM_FILES = ["bzImage", "rootfs.json", "bios.bin", "vgabios-stdvga.bin", "state.bin.zst"];
+export const VM_FILES = ["bzImage", "rootfs.json", BIOS_FILES.bios, BIOS_FILES.vga_bios, "state.bin.zst"];
 
 const gzipped = new Map<string, Buffer>();
-/** A file the page un-gzips itself, gzipped once per process: v86's wasm from its npm package, or a BIOS. */
-function gzippedFile(name: string, distDir: string): Buffer {
+/** A file the page un-gzips itself, gzipped once per process: v86's wasm from its npm package. */
+function gzippedFile(name: string): Buffer {
   let bytes = gzipped.get(name);
   if (!bytes) {
-    const from = name === V86_WASM_GZ ? createRequire(import.meta.url).resolve("v86/build/v86.wasm") : distDir + name.replace(/\.gz$/, "");
-    bytes = gzipSync(readFileSync(from), { level: 9 });
+    bytes = gzipSync(readFileSync(createRequire(import.meta.url).resolve("v86/build/v86.wasm")), { level: 9 });
     gzipped.set(name, bytes);
   }
   return bytes;
 }
-const GZIPPED = [V86_WASM_GZ, ...GZIPPED_BIOSES];
+const GZIPPED = [V86_WASM_GZ];
 const ROOTFS_FILE = /^rootfs\/[0-9a-f]{64}(-\d+)?\.zst$/;
 
 export function vmFiles(distDir: string): Plugin {
@@ -39,7 +37,7 @@ export function vmFiles(distDir: string): Plugin {
         if (m && GZIPPED.includes(m[1])) {
           // gzip bytes the page un-gzips itself: no Content-Encoding, as from any static server
           res.setHeader("Content-Type", "application/octet-stream");
-          return res.end(gzippedFile(m[1], distDir));
+          return res.end(gzippedFile(m[1]));
         }
         if (!m || !(VM_FILES.includes(m[1]) || ROOTFS_FILE.test(m[1]))) return next();
         const file = distDir + m[1];
@@ -58,7 +56,7 @@ export function vmFiles(distDir: string): Plugin {
     generateBundle() {
       const rootfs = readdirSync(distDir + "rootfs").map((f) => `rootfs/${f}`).filter((f) => ROOTFS_FILE.test(f));
       for (const name of [...VM_FILES, ...rootfs]) this.emitFile({ type: "asset", fileName: `vm/${name}`, source: readFileSync(distDir + name) });
-      for (const name of GZIPPED) this.emitFile({ type: "asset", fileName: `vm/${name}`, source: gzippedFile(name, distDir) });
+      for (const name of GZIPPED) this.emitFile({ type: "asset", fileName: `vm/${name}`, source: gzippedFile(name) });
     },
   };
 }

@@ -4,7 +4,7 @@
 // what has arrived. No v86 here, so this is a small chunk of its own.
 import manifest from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
-import { GZIPPED_BIOSES, STATE_FILE, V86_WASM_GZ } from "./guest";
+import { STATE_FILE, V86_WASM_GZ } from "./guest";
 import { siteUrl } from "../shared/site";
 
 /** A guest file under vm/ (see web/vm-files.ts), versioned by its hash so caches stay right. */
@@ -62,7 +62,7 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {
 }
 
 let v86Module: Promise<WebAssembly.Module> | null = null;
-let restoreFiles: Promise<ArrayBuffer[] | null> | "taken" | null = null;
+let restoreFiles: Promise<ArrayBuffer | null> | "taken" | null = null;
 let restoreProgress = { loaded: 0, total: 0 };
 
 /** v86's core, compiling or compiled (prepareV86 starts it). */
@@ -72,14 +72,14 @@ export function v86Core(): Promise<WebAssembly.Module> {
 }
 
 /**
- * The files a restore of the saved machine needs (the BIOSes and the state, in that order), fetched
- * ahead: null when a machine took them or they were never fetched (v86 fetches them itself then).
- * `progress` counts the state's bytes as they arrive; `take` is called by the machine built from
- * them (one torn down before they came leaves them to the next).
+ * The one file a restore of the saved machine needs, the state (no BIOS: guest.ts BIOS_FILES),
+ * fetched ahead: null when a machine took it or it was never fetched (v86 fetches it itself
+ * then). `progress` counts its bytes as they arrive; `take` is called by the machine built from
+ * it (one torn down before it came leaves it to the next).
  */
-export function restoreFilesAhead(): { files: Promise<ArrayBuffer[] | null>; progress: { loaded: number; total: number }; take(): void } | null {
+export function restoreStateAhead(): { state: Promise<ArrayBuffer | null>; progress: { loaded: number; total: number }; take(): void } | null {
   if (!restoreFiles || restoreFiles === "taken") return null;
-  return { files: restoreFiles, progress: restoreProgress, take: () => void (restoreFiles = "taken") };
+  return { state: restoreFiles, progress: restoreProgress, take: () => void (restoreFiles = "taken") };
 }
 
 /**
@@ -96,35 +96,34 @@ export function prepareV86(): void {
     });
     v86Module.catch(() => undefined); // reported by the machine that waits for it (create)
   }
-  // and the files a restore needs, side by side: v86 fetches its files one after another,
-  // from the moment the VM starts (taken by the first machine restored; a later one fetches again)
+  // and the state a restore needs, beside it: v86 fetches its files one after another, from the
+  // moment the VM starts (taken by the first machine restored; a later one fetches again)
   if (restoreFiles) return; // once per page: a later machine fetches (from the HTTP cache) itself
   restoreProgress = { loaded: 0, total: 0 };
   const progress = restoreProgress;
-  restoreFiles = Promise.all([...GZIPPED_BIOSES, STATE_FILE].map(async (name) => {
-    const r = await fetch(vmUrl(name));
-    if (!r.ok || !r.body) throw new Error(`${name}: ${r.status}`);
+  restoreFiles = (async () => {
+    const r = await fetch(vmUrl(STATE_FILE));
+    if (!r.ok || !r.body) throw new Error(`${STATE_FILE}: ${r.status}`);
     const length = Number(r.headers.get("Content-Length") ?? 0);
-    progress.total += length;
-    if (name.endsWith(".gz")) return new Response(await gunzipped(r.body)).arrayBuffer();
-    if (name !== STATE_FILE || !length) return r.arrayBuffer();
-    // the state is most of it: read as it arrives, so the page can show how far it is
+    if (!length) return r.arrayBuffer();
+    progress.total = length;
+    // read as it arrives, so the page can show how far it is
     const bytes = new Uint8Array(length);
     const reader = r.body.getReader();
     for (let at = 0; ; ) {
       const { done, value } = await reader.read();
       if (done) {
-        if (at !== length) throw new Error(`${name}: ${at} of ${length} bytes`);
+        if (at !== length) throw new Error(`${STATE_FILE}: ${at} of ${length} bytes`);
         return bytes.buffer;
       }
-      if (at + value.length > length) throw new Error(`${name}: more than ${length} bytes`);
+      if (at + value.length > length) throw new Error(`${STATE_FILE}: more than ${length} bytes`);
       bytes.set(value, at);
       at += value.length;
       progress.loaded += value.length;
     }
-  })).catch((e) => {
-    // v86 fetches them itself then, and says what failed
-    console.warn(`fslab: the VM's files could not be fetched ahead (${e})`);
+  })().catch((e) => {
+    // v86 fetches it itself then, and says what failed
+    console.warn(`fslab: the saved machine could not be fetched ahead (${e})`);
     return null;
   });
 }

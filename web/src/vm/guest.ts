@@ -79,8 +79,11 @@ export const HOST_SHARE = "mnt/host/";
 export const STATE_FILE = "state.bin.zst";
 /** v86's core, gzipped, beside the guest's files (web/vm-files.ts); the page un-gzips it as it compiles. */
 export const V86_WASM_GZ = "v86.wasm.gz";
-/** The BIOSes as the page fetches them: gzipped the same way (the plain files stay for v86's own fetch). */
-export const GZIPPED_BIOSES = ["bios.bin.gz", "vgabios-stdvga.bin.gz"];
+/**
+ * The BIOSes, for a cold boot only: a restored machine's memory already holds the copy SeaBIOS
+ * ran from (0xC0000-0xFFFFF), and a Linux guest never goes back to the ROM the files would map.
+ */
+export const BIOS_FILES = { bios: "bios.bin", vga_bios: "vgabios-stdvga.bin" } as const;
 
 export interface StateInfo {
   v86: string; // the v86 package version that saved it

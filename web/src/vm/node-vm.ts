@@ -13,7 +13,7 @@ import { TraceChannel } from "./trace-channel";
 import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
 import { AgentClient } from "./agent";
-import { BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch } from "./guest";
+import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch } from "./guest";
 
 const BUILT = fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
 // FSLAB_DIST: another build's directory, e.g. the debug kernel's (kernel-image/build.sh --debug);
@@ -86,11 +86,9 @@ export class NodeVm {
       ...machineOptions(),
       wasm_fn: opts.v86ZeroesMemory ? undefined : instantiateV86,
       wasm_path: require.resolve("v86/build/v86.wasm"),
-      bios: await image("bios.bin"),
-      vga_bios: await image("vgabios-stdvga.bin"),
       ...(restore
         ? { initial_state: await image(STATE_FILE) }
-        : { bzimage: await image("bzImage") }),
+        : { bzimage: await image("bzImage"), bios: await image(BIOS_FILES.bios), vga_bios: await image(BIOS_FILES.vga_bios) }),
       // v86 reads these paths with node:fs, a file when the guest first reads it; the tree
       // only for a cold boot (a saved state carries its own)
       filesystem: restore ? { baseurl: BUILT + ROOTFS_DIR } : { baseurl: BUILT + ROOTFS_DIR, basefs: BUILT + ROOTFS_JSON },

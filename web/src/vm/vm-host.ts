@@ -8,11 +8,11 @@ import manifest from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { TraceChannel, type TraceStats } from "./trace-channel";
 import { AgentClient } from "./agent";
-import { BootWatcher, GUEST, GZIPPED_BIOSES, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
+import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
 import { siteUrl } from "../shared/site";
 import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
-import { restoreFilesAhead, v86Core, v86WasmUrl, vmUrl } from "./fetch-ahead";
+import { restoreStateAhead, v86Core, v86WasmUrl, vmUrl } from "./fetch-ahead";
 
 export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
@@ -48,7 +48,7 @@ export async function keepLabOffline(labId: string): Promise<number> {
     }
   };
   for (const path of ["labs/index.json", `labs/${labId}/lab.md`]) await keep(LABS_CACHE, siteUrl(path), true);
-  for (const name of [...GZIPPED_BIOSES, STATE_FILE]) await keep(VM_CACHE, vmUrl(name), false);
+  await keep(VM_CACHE, vmUrl(STATE_FILE), false);
   await keep(VM_CACHE, v86WasmUrl(), false);
   // the root filesystem's files, which the guest fetches the first time it reads each: all of
   // them, one at a time, so that a tool first run offline is there too. After a pause: the
@@ -129,23 +129,22 @@ export class VmHost {
     this.status("loading", snapshot ? `Loading ${snapshot.label}` : restore ? "Loading the saved machine" : "Loading the kernel", 0);
     const generation = ++this.generation;
     // (the first machine built from them takes them: one torn down before its files came does not)
-    const ahead = restore && !snapshot ? restoreFilesAhead() : null;
+    const ahead = restore && !snapshot ? restoreStateAhead() : null;
     if (!ahead) return this.create(restore, snapshot, null);
-    const { files: fetched, progress } = ahead;
+    const { state: fetched, progress } = ahead;
     const shown = setInterval(() => {
       if (generation === this.generation && progress.total) this.status("loading", `Loading ${STATE_FILE}`, progress.loaded / progress.total);
     }, 250);
-    void fetched.then((files) => {
+    void fetched.then((state) => {
       clearInterval(shown);
       if (generation !== this.generation) return;
       ahead.take(); // and no longer held there
-      this.create(restore, snapshot, files);
+      this.create(restore, snapshot, state);
     });
   }
 
-  /** Build and start the machine: from the files fetched ahead (prepareV86), or v86 fetches them. */
-  private create(restore: boolean, snapshot: { state: ArrayBuffer } | undefined, files: ArrayBuffer[] | null): void {
-    const [bios, vgaBios, state] = files ?? [];
+  /** Build and start the machine: from the state fetched ahead (prepareV86), or v86 fetches its files. */
+  private create(restore: boolean, snapshot: { state: ArrayBuffer } | undefined, state: ArrayBuffer | null): void {
     const emulator = new V86({
       ...machineOptions(),
       wasm_fn: (imports: WebAssembly.Imports) =>
@@ -153,13 +152,11 @@ export class VmHost {
           this.fail(`Could not load the emulator's core (${V86_WASM_GZ}): ${e instanceof Error ? e.message : e}`);
           throw e;
         }),
-      bios: bios ? { buffer: bios } : { url: vmUrl("bios.bin") },
-      vga_bios: vgaBios ? { buffer: vgaBios } : { url: vmUrl("vgabios-stdvga.bin") },
       ...(snapshot
         ? { initial_state: { buffer: snapshot.state } }
         : restore
         ? { initial_state: state ? { buffer: state } : { url: vmUrl(STATE_FILE) } }
-        : { bzimage: { url: vmUrl("bzImage") } }),
+        : { bzimage: { url: vmUrl("bzImage") }, bios: { url: vmUrl(BIOS_FILES.bios) }, vga_bios: { url: vmUrl(BIOS_FILES.vga_bios) } }),
       // the root filesystem, a file fetched when the guest first reads it (guest.ts); the tree
       // only for a cold boot: a saved state carries its own
       filesystem: restore ? { baseurl: siteUrl(`vm/${ROOTFS_DIR}`) } : { baseurl: siteUrl(`vm/${ROOTFS_DIR}`), basefs: vmUrl(ROOTFS_JSON) },
