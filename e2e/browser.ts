@@ -116,11 +116,11 @@ export function labRunner(page: Page, labId: string): (n: number) => Promise<voi
     const open = page.locator('.lab-runner [data-testid="predict"][data-answered="0"]');
     while (await open.count()) await open.first().getByRole("button", { name: "No guess" }).click();
     const button = page.locator(".lab-runner .step > .vm-cmd > button").nth(k);
-    const before = Number(await button.getAttribute("data-checked-runs"));
     await button.click();
-    // the earlier steps are checked in the guest first (seconds on a busy machine); a test that
-    // jumps ahead past steps it did not do is told so, and goes on anyway
-    await expect.poll(async () => Number(await button.getAttribute("data-checked-runs")), { timeout: 60_000 }).toBeGreaterThan(before);
+    // the button waits for the shell, then checks the earlier steps in the guest (seconds on a
+    // busy machine), then types (its phase says which, from the click on); a test that jumps
+    // ahead past steps it did not do is told so, and goes on anyway
+    await expect.poll(() => button.getAttribute("data-phase"), { timeout: 60_000 }).toMatch(/^(typing|idle)$/);
     const undone = page.getByTestId("needs-earlier");
     if (await undone.count()) await undone.getByRole("button", { name: "Run them anyway" }).click();
   };

@@ -142,7 +142,10 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     // trace on, the 4-run file (clicked here, not by run(), which would answer the predictions)
     await page.getByTestId("outline-1").click();
     await page.locator('.lab-runner[data-step="1"]').waitFor();
-    await page.locator(".lab-runner .step > .vm-cmd > button").nth(0).click();
+    const make = page.locator(".lab-runner .step > .vm-cmd > button").nth(0);
+    await make.click();
+    expect(await make.getAttribute("data-phase")).not.toBe("idle");
+    await expect.poll(() => make.getAttribute("data-phase"), { timeout: 60_000 }).toBe("idle");
     await runInTerminal(page, "ls /mnt/x/frag");
     await page.getByTestId("check").click();
     await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/Wanted: at least 64 exfat_discard events with batched = 0; saw 0/);
@@ -278,12 +281,21 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await page.locator('.lab-runner[data-step="0"]').waitFor();
   });
 
-  it("a Run button types its block once, until the shell is back at its prompt", async () => {
+  it("a Run button waits for the learner's command, then types its block once, until the shell is back at its prompt", async () => {
+    // pressed while a command of the learner's runs: typed then, the block would be its input
+    await page.getByTestId("vm-terminal").click();
+    await page.keyboard.type("sleep 5; echo slept''-now\n");
     const button = page.locator(".lab-runner .step > .vm-cmd button").first();
     await button.click();
-    expect(await button.textContent()).toBe("Running…");
+    expect(await button.textContent()).toBe("Waiting for the shell…");
     expect(await button.isDisabled()).toBe(true);
+    expect(await page.locator('.lab-runner .vm-cmd [role="status"]').textContent()).toMatch(/still running: this block is typed once it has finished/);
+    await expect.poll(() => button.textContent(), { timeout: 30_000 }).toBe("Running…");
+    expect(await terminalText(page)).toMatch(/^slept-now$/m);
     await expect.poll(() => button.textContent(), { timeout: 60_000 }).toBe("Run in VM");
+    const text = await terminalText(page);
+    expect(text.indexOf("truncate -s 64M")).toBeGreaterThan(text.search(/^slept-now$/m));
+    expect(await page.locator('.lab-runner .vm-cmd [role="status"]').count()).toBe(0);
     expect(await runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts")).toBe("1");
   });
 

@@ -74,7 +74,8 @@ describe("every lab, walked through its solutions", () => {
           await button.click();
           // steps are taken in order: nothing should be missing
           expect(await page.getByTestId("needs-earlier").count()).toBe(0);
-          await expect.poll(() => button.textContent(), { timeout: 240_000, interval: 500 }).not.toBe("Running…");
+          // waiting for the shell, checking the earlier steps, typing: done when idle again
+          await expect.poll(() => button.getAttribute("data-phase"), { timeout: 240_000, interval: 500 }).toBe("idle");
         }
         await inView[id]?.[i]?.(page);
         if (step.blocks.some((x) => x.kind === "check" || x.kind === "expect")) {

@@ -242,11 +242,12 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
    * ahead in the outline, a skip), checked in the guest now. null: go ahead. Passed steps are
    * not rechecked: a later step may rightly undo what they set up (an unmount, a new volume).
    */
-  const earlierUndone = async (): Promise<{ step: number; message: string } | null> => {
+  const earlierUndone = async (checking?: () => void): Promise<{ step: number; message: string } | null> => {
     if (!vm) return null;
     for (let k = 0; k < n; k++) {
       const s = lab.steps[k];
       if (progressRef.current.steps[k].passedAt || !s.blocks.some((b) => b.kind === "check")) continue;
+      checking?.();
       const guestOnly = { ...s, blocks: s.blocks.filter((b) => b.kind === "check") };
       const o = await runChecks(guestOnly, vm, [], {});
       if (!o.ok && !o.items.some((x) => x.error)) return { step: k, message: outcomeText(o) };
@@ -510,21 +511,29 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
 }
 
 interface Earlier {
-  /** the first earlier step whose checks fail in the guest now, or null */
-  earlierUndone(): Promise<{ step: number; message: string } | null>;
+  /** the first earlier step whose checks fail in the guest now, or null; `checking` is called before a check runs */
+  earlierUndone(checking?: () => void): Promise<{ step: number; message: string } | null>;
   goTo(step: number): void;
   steps: readonly LabStep[];
 }
 
+/** What a Run button is doing, as its label says it. */
+const RUN_PHASES = {
+  // a command of the learner's still runs: typed now, the block would be its input
+  waiting: "Waiting for the shell…",
+  checking: "Checking the earlier steps…",
+  typing: "Running…",
+} as const;
+
 /**
  * A block's commands, typed into the shell once: the button waits until the shell is back at
- * its prompt. First the earlier steps they build on are checked: one that is not done is named
- * (with its check's own words) instead of letting the commands fail with a shell error.
+ * its prompt. It first waits for a command of the learner's to finish, then checks the earlier
+ * steps the block builds on: one that is not done is named (with its check's own words)
+ * instead of letting the commands fail with a shell error.
  */
 function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps }: { vm: VmHandle | null; text: string; label: string; locked?: string } & Earlier) {
-  const [running, setRunning] = useState(false);
-  /** how many times the earlier steps were checked for this button (the e2e helper waits on it) */
-  const [checkedRuns, setCheckedRuns] = useState(0);
+  const [phase, setPhase] = useState<keyof typeof RUN_PHASES | null>(null);
+  const running = phase !== null;
   const [undone, setUndone] = useState<{ step: number; message: string } | null>(null);
   const type = async () => {
     setUndone(null);
@@ -532,14 +541,19 @@ function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps }: { vm
   };
   const run = async (anyway = false) => {
     if (!vm || running) return;
-    setRunning(true);
     try {
-      const u = anyway ? null : await earlierUndone();
-      setCheckedRuns((c) => c + 1);
+      // said at once, in the click: the checks' phase, if any, replaces it in the same render
+      const busy = vm.shellBusy();
+      setPhase(busy ? "waiting" : "typing");
+      if (busy) await vm.whenIdle();
+      const u = anyway ? null : await earlierUndone(() => setPhase("checking"));
       if (u) setUndone(u);
-      else await type();
+      else {
+        setPhase("typing");
+        await type();
+      }
     } finally {
-      setRunning(false);
+      setPhase(null);
     }
   };
   return (
@@ -548,12 +562,18 @@ function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps }: { vm
         disabled={!vm || running || !!locked}
         onClick={() => void run()}
         aria-busy={running}
-        data-checked-runs={checkedRuns}
+        data-phase={phase ?? "idle"}
         title={locked ?? (!vm ? "Waiting for the VM to boot" : running ? "Running in the VM's shell" : "Type this into the VM's shell")}
       >
-        {running ? "Running…" : label}
+        {phase ? RUN_PHASES[phase] : label}
       </button>
       {locked && <span className="muted"> {locked}</span>}
+      {phase === "waiting" && (
+        <span className="muted" role="status">
+          {" "}
+          A command in the terminal is still running: this block is typed once it has finished (Ctrl+C in the terminal stops it).
+        </span>
+      )}
       {undone && (
         <div className="needs-earlier" role="alert" data-testid="needs-earlier" data-step={undone.step}>
           <p>
