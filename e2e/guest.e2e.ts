@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { rootfsStoredNames } from "../kernel-image/rootfs/chunks.mjs";
 import { NodeVm } from "../web/src/vm/node-vm";
+import { GUEST } from "../web/src/vm/guest";
 import { failLines } from "../web/src/vm/agent";
 import { loadCoreModule } from "../web/src/shared/node-load";
 import { runDirScript } from "../web/src/topics/exfat/exfat-dir";
@@ -111,6 +112,20 @@ describe("the guest", () => {
     expect(vm.restored).toBe(true);
     expect(await sh("uname -r")).toMatch(/^7\.2\.\d+/);
     expect(await sh("cat /sys/module/exfat/parameters/batch_discard /sys/module/exfat/parameters/empty_hint")).toBe("Y\nY\n");
+  });
+
+  it("the saved shell's prompt is the one a page shows for it without asking (GUEST.savedPrompt)", async () => {
+    // asked for a fresh prompt (NodeVm sends a newline), the shell prints the same prompt in
+    // the same directory as when it was saved
+    const raw = new NodeVm();
+    try {
+      await raw.boot({ raw: true });
+      expect(raw.restored).toBe(true);
+      expect(raw.output.endsWith(GUEST.savedPrompt)).toBe(true);
+      expect(raw.output.replace(GUEST.savedPrompt, "")).not.toMatch(/fslab:/);
+    } finally {
+      await raw.destroy();
+    }
   });
 
   it("reports a command's exit status", async () => {

@@ -26,6 +26,9 @@ vm.type("echo \"fslab-$((6 * 7)) é ＳＪＩＳ 日本語 ﾃｽﾄ\" * > /dev/
 await vm.waitForPrompt();
 const check = await vm.agent.run("true");
 if (check.status !== 0) throw new Error(`the check agent answered ${check.status}`);
+// the page shows this as the restored machine's screen (guest.ts savedPrompt)
+if (!vm.output.endsWith(GUEST.savedPrompt))
+  throw new Error(`the shell's last output is ${JSON.stringify(vm.output.slice(-40))}, not the prompt the page shows (GUEST.savedPrompt)`);
 const state = await vm.saveState();
 await vm.destroy();
 const raw = `${dist}state.bin`;

@@ -19,6 +19,13 @@ export const GUEST = {
     "root=host9p rootfstype=9p rootflags=trans=virtio,version=9p2000.L,cache=0xb,ignoreqv rw init=/init",
   /** The login shell's PS1 (kernel-image/rootfs/overlay/etc/profile): "fslab:<cwd># ". */
   prompt: /fslab:[^\r\n]*# $/,
+  /**
+   * What the build's saved shell printed last before it was saved: bash's bracketed-paste switch
+   * and its prompt in root's home. A page restoring that machine shows it at once instead of
+   * asking the shell for a fresh one (a round trip through the guest, 25-40 ms of a warm start).
+   * kernel-image/save-state.ts refuses to save a machine whose output ends otherwise.
+   */
+  savedPrompt: "\x1b[?2004hfslab:~# ",
   /** Printed by /init once the pseudo filesystems are mounted. */
   initDone: "fslab: init done",
   panic: /Kernel panic - not syncing:[^\r\n]*/,

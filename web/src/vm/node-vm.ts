@@ -68,6 +68,10 @@ export class NodeVm {
   bootMs = 0;
 
   restored = false;
+  /** What the console printed since the shell's last command was sent (all of it, for a raw boot). */
+  get output(): string {
+    return this.text;
+  }
   /** the root filesystem's downloads in flight, once the machine is built */
   private hostFiles: HostFiles | null = null;
   /** Events from the guest's fslab-trace (virtio-console port 1, /dev/hvc1). */

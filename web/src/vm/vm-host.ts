@@ -183,10 +183,12 @@ export class VmHost {
       firstStart = false;
       markVm("started");
       if (restore) {
-        // the saved shell sits at its prompt: ask it for a fresh one
         this.watcher.phase = "userland";
         this.status("userland", "Restoring the saved machine");
-        emulator.serial0_send("\n");
+        // the saved shell sits at its prompt: the build's, known, is shown as it was printed;
+        // a learner's machine is asked for a fresh one
+        if (snapshot) emulator.serial0_send("\n");
+        else for (const byte of new TextEncoder().encode(GUEST.savedPrompt)) this.onByte(byte);
       } else this.status("booting", `Booting Linux (${this.coldReason})`);
     });
     emulator.add_listener("serial0-output-byte", (byte: number) => this.onByte(byte));
