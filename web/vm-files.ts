@@ -15,17 +15,12 @@ import { BIOS_FILES, V86_WASM_GZ } from "./src/vm/guest";
 
 export const VM_FILES = ["bzImage", "rootfs.json", BIOS_FILES.bios, BIOS_FILES.vga_bios, "state.bin.zst"];
 
-const gzipped = new Map<string, Buffer>();
-/** A file the page un-gzips itself, gzipped once per process: v86's wasm from its npm package. */
-function gzippedFile(name: string): Buffer {
-  let bytes = gzipped.get(name);
-  if (!bytes) {
-    bytes = gzipSync(readFileSync(createRequire(import.meta.url).resolve("v86/build/v86.wasm")), { level: 9 });
-    gzipped.set(name, bytes);
-  }
-  return bytes;
+let wasmGz: Buffer | null = null;
+/** v86's wasm from its npm package, gzipped once per process: the page un-gzips it itself. */
+function v86WasmGz(): Buffer {
+  wasmGz ??= gzipSync(readFileSync(createRequire(import.meta.url).resolve("v86/build/v86.wasm")), { level: 9 });
+  return wasmGz;
 }
-const GZIPPED = [V86_WASM_GZ];
 const ROOTFS_FILE = /^rootfs\/[0-9a-f]{64}(-\d+)?\.zst$/;
 
 export function vmFiles(distDir: string): Plugin {
@@ -34,10 +29,10 @@ export function vmFiles(distDir: string): Plugin {
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
         const m = req.url?.match(/^\/vm\/([\w./-]+?)(\?.*)?$/);
-        if (m && GZIPPED.includes(m[1])) {
+        if (m?.[1] === V86_WASM_GZ) {
           // gzip bytes the page un-gzips itself: no Content-Encoding, as from any static server
           res.setHeader("Content-Type", "application/octet-stream");
-          return res.end(gzippedFile(m[1]));
+          return res.end(v86WasmGz());
         }
         if (!m || !(VM_FILES.includes(m[1]) || ROOTFS_FILE.test(m[1]))) return next();
         const file = distDir + m[1];
@@ -56,7 +51,7 @@ export function vmFiles(distDir: string): Plugin {
     generateBundle() {
       const rootfs = readdirSync(distDir + "rootfs").map((f) => `rootfs/${f}`).filter((f) => ROOTFS_FILE.test(f));
       for (const name of [...VM_FILES, ...rootfs]) this.emitFile({ type: "asset", fileName: `vm/${name}`, source: readFileSync(distDir + name) });
-      for (const name of GZIPPED) this.emitFile({ type: "asset", fileName: `vm/${name}`, source: gzippedFile(name) });
+      this.emitFile({ type: "asset", fileName: `vm/${V86_WASM_GZ}`, source: v86WasmGz() });
     },
   };
 }

@@ -62,7 +62,7 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {
 }
 
 let v86Module: Promise<WebAssembly.Module> | null = null;
-let restoreFiles: Promise<ArrayBuffer | null> | "taken" | null = null;
+let stateAhead: Promise<ArrayBuffer | null> | "taken" | null = null;
 let restoreProgress = { loaded: 0, total: 0 };
 
 /** v86's core, compiling or compiled (prepareV86 starts it). */
@@ -78,8 +78,8 @@ export function v86Core(): Promise<WebAssembly.Module> {
  * it (one torn down before it came leaves it to the next).
  */
 export function restoreStateAhead(): { state: Promise<ArrayBuffer | null>; progress: { loaded: number; total: number }; take(): void } | null {
-  if (!restoreFiles || restoreFiles === "taken") return null;
-  return { state: restoreFiles, progress: restoreProgress, take: () => void (restoreFiles = "taken") };
+  if (!stateAhead || stateAhead === "taken") return null;
+  return { state: stateAhead, progress: restoreProgress, take: () => void (stateAhead = "taken") };
 }
 
 /**
@@ -98,10 +98,10 @@ export function prepareV86(): void {
   }
   // and the state a restore needs, beside it: v86 fetches its files one after another, from the
   // moment the VM starts (taken by the first machine restored; a later one fetches again)
-  if (restoreFiles) return; // once per page: a later machine fetches (from the HTTP cache) itself
+  if (stateAhead) return; // once per page: a later machine fetches (from the HTTP cache) itself
   restoreProgress = { loaded: 0, total: 0 };
   const progress = restoreProgress;
-  restoreFiles = (async () => {
+  stateAhead = (async () => {
     const r = await fetch(vmUrl(STATE_FILE));
     if (!r.ok || !r.body) throw new Error(`${STATE_FILE}: ${r.status}`);
     const length = Number(r.headers.get("Content-Length") ?? 0);

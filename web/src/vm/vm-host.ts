@@ -128,7 +128,7 @@ export class VmHost {
     this.restoredFrom = snapshot?.label ?? null;
     this.status("loading", snapshot ? `Loading ${snapshot.label}` : restore ? "Loading the saved machine" : "Loading the kernel", 0);
     const generation = ++this.generation;
-    // (the first machine built from them takes them: one torn down before its files came does not)
+    // (the first machine built from it takes it: one torn down before the state came does not)
     const ahead = restore && !snapshot ? restoreStateAhead() : null;
     if (!ahead) return this.create(restore, snapshot, null);
     const { state: fetched, progress } = ahead;
