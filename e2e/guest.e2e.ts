@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { rootfsStoredNames } from "../kernel-image/rootfs/chunks.mjs";
 import { NodeVm } from "../web/src/vm/node-vm";
+import { ninePReplyBuffer } from "../web/src/vm/host-files";
 import { GUEST } from "../web/src/vm/guest";
 import { failLines } from "../web/src/vm/agent";
 import { loadCoreModule } from "../web/src/shared/node-load";
@@ -104,6 +105,17 @@ describe("a machine saved while the guest downloads a file of its root (host-fil
       await a.destroy();
       await b.destroy();
     }
+  });
+
+  it("saves the 9p device's last answer as zeros, not stale file bytes, and the guest reads on", async () => {
+    const before = await sh("md5sum /usr/bin/fio");
+    const reply = ninePReplyBuffer((vm as unknown as { emulator: unknown }).emulator);
+    expect(reply?.length).toBe(2 * 131096); // twice the 9p mount's msize
+    expect(reply!.some((b) => b !== 0)).toBe(true);
+    await vm.saveState();
+    expect(reply!.some((b) => b !== 0)).toBe(false);
+    // read again through 9p, not the page cache
+    expect(await sh("echo 3 > /proc/sys/vm/drop_caches; md5sum /usr/bin/fio")).toBe(before);
   });
 });
 

@@ -36,6 +36,12 @@ export interface HostFiles {
   readyToSave(): Promise<void>;
 }
 
+/** v86's virtio-9p device's answer buffer (src/virtio_9p.js, `replybuffer`), if this v86 has one. */
+export function ninePReplyBuffer(emulator: unknown): Uint8Array | undefined {
+  const reply = (emulator as { v86?: { cpu?: { devices?: { virtio_9p?: { replybuffer?: unknown } } } } }).v86?.cpu?.devices?.virtio_9p?.replybuffer;
+  return reply instanceof Uint8Array ? reply : undefined;
+}
+
 /**
  * Count the 9p tree's downloads of a v86 emulator (its `fs9p.storage`, v86's server storage),
  * and read a large root file by the pieces it is stored in (rootfs/chunks.mjs).
@@ -115,6 +121,11 @@ export function trackHostFiles(emulator: unknown): HostFiles {
     },
     async readyToSave(): Promise<void> {
       if (!(await files.idle())) throw new Error(`the guest was still reading a file from the host after ${WAIT_MS / 1000} s`);
+      // The 9p device builds each answer in one buffer, twice the mount's msize (256 KiB), and
+      // v86 saves it with the machine: the last file bytes read, 75 KB of every saved state
+      // once compressed. The guest has that answer now, and the next one is written before
+      // anything reads the buffer again.
+      ninePReplyBuffer(emulator)?.fill(0);
     },
   };
   return files;
