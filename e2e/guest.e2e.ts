@@ -1,8 +1,10 @@
 // The patched guest, booted in Node: each runtime switch flips the kernel's behaviour in one
 // boot, seen through the events fslab-trace streams and the counters in sysfs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
 import { rootfsStoredNames } from "../kernel-image/rootfs/chunks.mjs";
 import { NodeVm } from "../web/src/vm/node-vm";
 import { ninePReplyBuffer } from "../web/src/vm/host-files";
@@ -178,6 +180,57 @@ describe("a memory hog in the guest", () => {
         await vm.restoreState(state); // each try, and the tests after, from the same machine
       }
     }
+  });
+});
+
+describe("a guest that stops: a panic, a reboot, a halt", () => {
+  it("`fslab vm` says so at once in the kernel's words, after what the command printed", () => {
+    for (const [command, kind, line] of [
+      ["echo before; reboot -f", "kernel restarted the machine", "reboot: Restarting system"],
+      ["echo before; sync; poweroff -f", "was shut down", "reboot: Power off not available: System halted instead"],
+    ]) {
+      // the default timeout is 600 s: a stop not seen would fail the test at its own limit
+      const r = spawnSync("node", ["bin/fslab.mjs", "vm", "--", command], { encoding: "utf8", timeout: 110_000 });
+      expect(r.status).toBe(1);
+      expect(r.stdout).toMatch(new RegExp(`^before\\n\\[ *\\d+\\.\\d+\\] ${line}\\n$`));
+      expect(r.stderr.trim()).toBe(`fslab vm: the guest's ${kind} (${line}): nothing more runs in it`.replace("guest's was", "guest was"));
+    }
+  }, 240_000);
+
+  it("`fslab labs test` fails the lab whose block stops the machine, at its line, and tests the next", () => {
+    const dir = mkdtempSync(join(tmpdir(), "fslab-labs-"));
+    const lab = (id: string, block: string) => {
+      mkdirSync(join(dir, id));
+      writeFileSync(join(dir, id, "lab.md"), `---\nid: ${id}\ntitle: "${id}"\nsummary: a lab\ntime: 1 min\ntopics: [x]\n---\n\n## One step\n\n\`\`\`vm\n${block}\n\`\`\`\n\n\`\`\`check\ntest -e /tmp/made\n\`\`\`\n`);
+    };
+    lab("a-reboots", "touch /tmp/made; reboot");
+    lab("b-works", "touch /tmp/made");
+    try {
+      const r = spawnSync("node", ["bin/fslab.mjs", "labs", "test", dir], { encoding: "utf8", timeout: 110_000 });
+      expect(r.stderr).toContain(`FAIL ${relative(process.cwd(), join(dir, "a-reboots", "lab.md"))}:11: step 1 "One step": its vm block stopped the machine: the guest's kernel restarted the machine (reboot: Restarting system): nothing more runs in it`);
+      expect(r.stdout).toMatch(/^ok {2}.*b-works\/lab\.md: 1 steps in/m);
+      expect(r.stdout).toMatch(/1 of 2 labs pass their checks/);
+      expect(r.status).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("a check in flight is told why, and a restored machine runs again", async () => {
+    const state = await vm.saveState();
+    try {
+      await vm.agent.ready(); // so the check is sent before the panic, not after its own question
+      const check = vm.agent.run("sleep 30", 60);
+      const run = vm.run("echo c > /proc/sysrq-trigger");
+      await expect(run).rejects.toThrow("the guest's kernel panicked (Kernel panic - not syncing: sysrq triggered crash): nothing more runs in it");
+      await expect(check).rejects.toThrow("the machine stopped (Kernel panic - not syncing: sysrq triggered crash) while a check ran");
+      expect(vm.stopped?.kind).toBe("panic");
+    } finally {
+      await vm.restoreState(state);
+    }
+    expect(vm.stopped).toBeNull();
+    expect(await sh("echo back")).toBe("back\n");
+    expect((await vm.agent.run("echo agent", 30)).output).toBe("agent\n");
   });
 });
 

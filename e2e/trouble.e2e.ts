@@ -101,4 +101,23 @@ describe("a guest in trouble, in the exfat-discard lab", () => {
     expect(await page.locator(".lab-outline").textContent()).toMatch(/1 passed/);
     expect(b.errors).toEqual([]);
   });
+
+  it("a learner's `reboot` is named with the kernel's line, and Restore brings the step's machine", async () => {
+    await page.getByTestId("vm-terminal").click();
+    // busybox's reboot, forced by /usr/local/sbin/reboot: /init (bash) ignores an init's signals
+    await page.keyboard.type("touch /tmp/before-reboot; reboot\n");
+    await trouble().waitFor({ timeout: 20_000 });
+    expect(await trouble().getAttribute("data-kind")).toBe("reboot");
+    expect(await trouble().textContent()).toMatch(/The guest's kernel restarted the machine: reboot: Restarting system\. A real machine would boot again/);
+    expect(await page.getByTestId("vm-trouble-text").textContent()).toMatch(/^\[ *\d+\.\d+\] reboot: Restarting system$/);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("restore-machine");
+    // no Dismiss: a stopped machine has nothing to go on with
+    expect(await trouble().getByRole("button", { name: "Dismiss" }).count()).toBe(0);
+    await screenshot(page, "trouble-reboot");
+    await page.keyboard.press("Enter");
+    await trouble().waitFor({ state: "detached", timeout: 10_000 });
+    expect(await runInTerminal(page, "ls /tmp/before-reboot 2>&1 || true")).toMatch(/No such file/);
+    expect(await runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts || true")).toBe("1");
+    expect(b.errors).toEqual([]);
+  });
 });

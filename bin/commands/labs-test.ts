@@ -15,7 +15,7 @@ import { seenEvent, type SeenEvent } from "../../web/src/labs/expect";
 import { commandActual, countedActual, parseGuess } from "../../web/src/labs/predict";
 import { loadTopics } from "../../web/src/topics/node-index";
 import { labFolders } from "../../web/labs-files";
-import { NodeVm } from "../../web/src/vm/node-vm";
+import { NodeVm, stoppedWords } from "../../web/src/vm/node-vm";
 import { UsageError } from "../../web/src/shared/cli-args";
 
 export async function labsTest(args: string[]): Promise<number> {
@@ -91,7 +91,14 @@ async function walk(vm: NodeVm, steps: LabStep[], file: string): Promise<{ faile
     const solution = step.blocks.filter((b) => b.kind === "solution");
     const commands = solution.length ? solution : step.blocks.filter((b) => b.kind === "vm");
     for (const b of commands) {
-      const r = await vm.run(b.text, 600_000, true);
+      const r = await vm.run(b.text, 600_000, true).catch((e) => {
+        if (!vm.stopped) throw e;
+        return null; // a panic, a reboot or a halt: this lab fails, the next starts on a restored machine
+      });
+      if (!r) {
+        console.error(`FAIL ${file}:${b.line}: step ${i + 1} "${step.title}": its ${b.kind} block stopped the machine: ${stoppedWords(vm.stopped!)}`);
+        return { failed: 1, warned };
+      }
       if (r.status !== 0) console.warn(`note ${file}:${b.line}: the ${b.kind} block exited with ${r.status}: ${r.output.trim().split("\n").slice(-2).join(" | ")}`);
     }
     await new Promise((r) => setTimeout(r, 500)); // the last trace lines on their way

@@ -23,7 +23,10 @@ export async function vmCommand(args: string[]): Promise<number> {
   const vm = new NodeVm();
   try {
     await vm.boot({ cold });
-    const r = await vm.run(command, timeout * 1000);
+    const r = await vm.run(command, timeout * 1000).catch((e) => {
+      process.stdout.write(e.output ?? ""); // what it printed before it stopped or timed out
+      throw e;
+    });
     process.stdout.write(r.output);
     return r.status;
   } finally {

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
 import { VmHost } from "./vm-host";
-import type { BootStatus, GuestTrouble } from "./guest";
+import { machineStopped, type BootStatus, type GuestTrouble } from "./guest";
 import type { TraceStats } from "./trace-channel";
 import type { CheckRun } from "./agent";
 
@@ -68,11 +68,22 @@ const TROUBLE_TEXT: Record<GuestTrouble["kind"], { title: string; body: string }
     title: "A command has been quiet for a minute",
     body: "The shell is not back at its prompt: the command may be waiting for input, a device or a lock, or be stuck. Ctrl+C in the terminal stops most commands; if it does not, restore the machine.",
   },
+  reboot: {
+    title: "The guest's kernel restarted the machine",
+    body: "A real machine would boot again from its disk; this one has none, so it stops here (the page starts its machines from saved ones). Your lab progress is kept. Restore the machine to go on.",
+  },
+  halt: {
+    title: "The guest was shut down",
+    body: "The kernel halted the machine: nothing more runs in it. Your lab progress is kept. Restore the machine to go on.",
+  },
   full: {
     title: "A filesystem in the guest's memory is full",
     body: "The guest's / and /tmp live in its RAM (256 MiB for everything). Remove what you made there with rm, or restore the machine.",
   },
 };
+
+/** the machine stopped, or cannot be trusted: the way out takes the keyboard, and there is no dismissing it */
+const serious = (t: GuestTrouble | null) => machineStopped(t) || t?.kind === "oops";
 
 export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: Props) {
   const termEl = useRef<HTMLDivElement>(null);
@@ -100,8 +111,8 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
         // the shell spoke again: a quiet command is quiet no more
         setTrouble((t) => (t?.kind === "hung" ? null : t));
       },
-      // a panic or an oops outranks a full disk; a full disk again is the same news
-      onTrouble: (t) => setTrouble((old) => (old && (old.kind === "panic" || old.kind === "oops") && t.kind !== "panic" && t.kind !== "oops" ? old : t)),
+      // a panic, an oops or a stop outranks a full disk; a full disk again is the same news
+      onTrouble: (t) => setTrouble((old) => (serious(old) && !serious(t) ? old : t)),
       onTrace: (records, stats, lines) => hostTrace.current?.(records, stats, lines),
       onStatus: (s) => {
         const origin = snapshot ? "snapshot" : host.coldReason ? "cold" : "saved";
@@ -170,7 +181,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
 
   // the learner is told at once, and the keyboard lands on the way out
   useEffect(() => {
-    if (trouble && (trouble.kind === "panic" || trouble.kind === "oops")) troubleRef.current?.querySelector("button")?.focus();
+    if (serious(trouble)) troubleRef.current?.querySelector("button")?.focus();
   }, [trouble]);
 
   return (
@@ -187,9 +198,9 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
               <button onClick={() => setTrouble(null)}>Dismiss</button>
             </>
           )}
-          {(trouble.kind === "panic" || trouble.kind === "oops") && (
+          {serious(trouble) && (
             <details>
-              <summary>The kernel's report</summary>
+              <summary>{trouble.kind === "panic" || trouble.kind === "oops" ? "The kernel's report" : "The console's last lines"}</summary>
               <pre tabIndex={0} aria-label="the kernel's report" data-testid="vm-trouble-text">{trouble.text}</pre>
             </details>
           )}

@@ -114,11 +114,11 @@ export class AgentClient {
     };
   }
 
-  /** The machine was restored from a snapshot: requests in flight will never be answered. */
-  reset(): void {
+  /** The machine was restored from a snapshot, or stopped: requests in flight will never be answered. */
+  reset(why = "the machine was restored while a check ran"): void {
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
-      p.reject(new AgentError("the machine was restored while a check ran"));
+      p.reject(new AgentError(why));
       this.pending.delete(id);
     }
     this.partial = "";

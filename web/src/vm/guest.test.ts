@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { BootWatcher, GUEST, oomLines, rootfsFiles, TroubleWatcher } from "./guest";
+import { BootWatcher, GUEST, machineStopped, oomLines, rootfsFiles, TroubleWatcher } from "./guest";
 import { ROOTFS_CHUNK, rootfsStoredNames } from "../../../kernel-image/rootfs/chunks.mjs";
 
 describe("BootWatcher", () => {
@@ -69,8 +69,34 @@ describe("TroubleWatcher", () => {
     expect(full).toEqual({ kind: "full", headline: "dd: error writing '/tmp/fill': No space left on device", text: "dd: error writing '/tmp/fill': No space left on device" });
   });
 
+  // what the console printed for each (kernel 7.2.13 in v86, console log level 1)
+  it.each([
+    ["reboot -f", "reboot", "[    4.673002] reboot: Restarting system"],
+    ["echo b > /proc/sysrq-trigger", "reboot", "[    4.665040] sysrq: Resetting"],
+    ["halt -f", "halt", "[    4.698005] reboot: System halted"],
+    ["poweroff -f", "halt", "[    4.669955] reboot: Power off not available: System halted instead"],
+    ["echo o > /proc/sysrq-trigger", "halt", "[    4.676743] sysrq: Power Off\r\n[    4.678033] reboot: Power down"],
+  ])("reports `%s` as a %s at once, and nothing after it until the machine is put back", (command, kind, printed) => {
+    const w = new TroubleWatcher();
+    const last = printed.split("\r\n").at(-1)!;
+    const t = w.feed(`\x1b[?2004hfslab:~# ${command}\r\n\x1b[?2004l\r\r\n${printed}\r\n`);
+    expect(t).toEqual({ kind, headline: last.replace(/^\[ *[\d.]+\] /, ""), text: printed.replace(/\r\n/g, "\n") });
+    expect(machineStopped(t)).toBe(true);
+    expect(w.feed("[    5.0] Kernel panic - not syncing: later\r\nNo space left on device\r\n")).toBeNull();
+    w.reset();
+    expect(w.feed("No space left on device\r\n")?.kind).toBe("full");
+  });
+
+  it("finds the kernel's line after output that did not end its line, not in a typed command", () => {
+    const w = new TroubleWatcher();
+    expect(w.feed("fslab:~# echo '[    1.000000] reboot: System halted'\r\n")).toBeNull();
+    // the CLI's framing mark, then the kernel (NodeVm.run of `reboot -f`)
+    expect(w.feed("\x1eS\x1e[    5.408744] reboot: Restarting system\r\n")).toMatchObject({ kind: "reboot", headline: "reboot: Restarting system" });
+  });
+
   it("takes nothing else for trouble: a learner's text that mentions a panic mid-line, ordinary output", () => {
     const w = new TroubleWatcher();
+    expect(w.feed("fslab:~# echo reboot: System halted; echo '[ 1.0] reboot: Restarting system' | cat -A\r\nreboot: System halted\r\n")).toBeNull();
     expect(w.feed("fslab:~# echo Kernel panic - not syncing: not really\r\nKernel panic - not syncing: not really\r\nBUG: none\r\n")).toBeNull();
     expect(w.settle()).toBeNull();
   });

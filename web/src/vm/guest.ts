@@ -149,7 +149,7 @@ export class BootWatcher {
 
 /** What went wrong in a running guest, in words, with the kernel's own lines where it printed them. */
 export interface GuestTrouble {
-  kind: "panic" | "oops" | "full" | "oom" | "hung";
+  kind: "panic" | "oops" | "full" | "oom" | "hung" | "reboot" | "halt";
   /** one line: the kernel's headline ("Kernel panic - not syncing: sysrq triggered crash") */
   headline: string;
   /** the console's lines around it (the oops and the call trace), for the learner to read */
@@ -162,10 +162,30 @@ const STAMP = String.raw`^\[\s*\d+\.\d+\] `;
 const PANIC = new RegExp(`${STAMP}(Kernel panic - not syncing: .*)$`);
 const OOPS = new RegExp(`${STAMP}((?:BUG: |Oops: |general protection fault).*)$`);
 const PANIC_END = /---\[ end Kernel panic[^\r\n]*/;
+// kernel/reboot.c's last words (pr_emerg) before machine_restart/halt/power_off, and SysRq's
+// own before an emergency restart: `reboot -f`, `halt -f`, `poweroff -f`, `echo b|o >
+// /proc/sysrq-trigger`. Past them the machine runs nothing of the learner's: v86 restarts
+// into the BIOS copy in its RAM (there is no BIOS file after a restore), or spins halted.
+const STOPPED = new RegExp(`${STAMP}((?:reboot|sysrq): (Restarting system|System halted|Power down|Power off not available|Resetting).*)$`);
 const FULL = /No space left on device/;
 // bash's word for a job ended by SIGKILL, alone or in its "line N: PID Killed  command" form:
 // the out-of-memory killer's signal (or a learner's kill -9; the kernel log tells them apart)
 const KILLED = /^(?:\S+: line \d+: +\d+ )?Killed(?:\s|$)/;
+
+/**
+ * The kernel's line within a console line: the console is shared, so a line the kernel
+ * prints may follow output that did not end its line (`printf x; reboot -f`, the CLI's
+ * framing mark). Not after a prompt: a learner's typed command is theirs, whatever it says.
+ */
+function kernelPart(line: string): string {
+  const at = line.search(/\[\s*\d+\.\d+\] /);
+  return at > 0 && !/fslab:[^#]*# /.test(line.slice(0, at)) ? line.slice(at) : line;
+}
+
+/** A kind of trouble after which nothing runs in the machine: it is stopped until restored. */
+export function machineStopped(t: GuestTrouble | null): boolean {
+  return t?.kind === "panic" || t?.kind === "reboot" || t?.kind === "halt";
+}
 
 /** The kernel log's out-of-memory report, newest last: `dmesg` output in, its lines out. */
 export function oomLines(dmesg: string): string[] {
@@ -175,7 +195,7 @@ export function oomLines(dmesg: string): string[] {
 /**
  * Watches a running guest's console for what a learner may do to it (the page then says what
  * happened and offers the machine back): a kernel panic (`echo c > /proc/sysrq-trigger`), an
- * oops, a filesystem in RAM that filled up. `feed` returns a trouble once, when it is complete
+ * oops, a filesystem in RAM that filled up, a reboot or a halt. `feed` returns a trouble once, when it is complete
  * (a panic once its closing line is printed, or `settle()` is called after a quiet moment).
  */
 export class TroubleWatcher {
@@ -184,7 +204,7 @@ export class TroubleWatcher {
   private open: GuestTrouble | null = null;
   /** a job was killed (SIGKILL) since the last look: the host asks the kernel log whether it was out of memory */
   killed = false;
-  /** a panic or oops reported: the machine is not trusted until restored (reset) */
+  /** a panic, an oops, a reboot or a halt reported: the machine is not trusted until restored (reset) */
   reported: GuestTrouble | null = null;
 
   feed(text: string): GuestTrouble | null {
@@ -196,14 +216,14 @@ export class TroubleWatcher {
       const line = (raw.replace(/\r+$/, "").split("\r").pop() ?? "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
       this.lines.push(line);
       if (this.lines.length > 200) this.lines.shift();
-      const found = this.take(line);
+      const found = this.take(kernelPart(line));
       if (found) return found;
     }
     return null;
   }
 
   private take(line: string): GuestTrouble | null {
-    if (this.reported?.kind === "panic") return null; // nothing after a panic is news
+    if (machineStopped(this.reported)) return null; // nothing after a panic or a halt is news
     if (this.open?.kind === "panic" && PANIC_END.test(line)) return this.finish();
     if (this.open?.kind === "oops" && /---\[ end trace/.test(line)) return this.finish();
     const panic = line.match(PANIC);
@@ -216,6 +236,13 @@ export class TroubleWatcher {
     if (oops && !this.open) {
       this.open = { kind: "oops", headline: oops[1], text: "" };
       return null;
+    }
+    const stopped = line.match(STOPPED);
+    if (stopped && this.open?.kind !== "panic") {
+      // an oops being printed when the machine stops (a learner's `reboot -f` mid-report) is
+      // over too: the stop is the news, and the report so far is in the text
+      this.open = null;
+      return this.report({ kind: stopped[2] === "Restarting system" || stopped[2] === "Resetting" ? "reboot" : "halt", headline: stopped[1], text: this.sinceCommand() });
     }
     if (!this.open && KILLED.test(line)) this.killed = true;
     if (!this.open && FULL.test(line)) {
@@ -232,10 +259,14 @@ export class TroubleWatcher {
   private finish(): GuestTrouble {
     const t = this.open!;
     this.open = null;
-    // from the first line of the report (its first "[ time]" block after the shell's last prompt)
+    return this.report({ ...t, text: this.sinceCommand() });
+  }
+
+  /** the console's lines from the shell's last prompt (the command) on, at most 120 */
+  private sinceCommand(): string {
     let from = this.lines.length - 1;
     while (from > 0 && !/fslab:[^#\n]*# /.test(this.lines[from - 1])) from--;
-    return this.report({ ...t, text: this.lines.slice(Math.max(from, this.lines.length - 120)).join("\n").trim() });
+    return this.lines.slice(Math.max(from, this.lines.length - 120)).join("\n").trim();
   }
 
   private report(t: GuestTrouble): GuestTrouble {

@@ -13,7 +13,7 @@ import { TraceChannel } from "./trace-channel";
 import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
 import { AgentClient } from "./agent";
-import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch } from "./guest";
+import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, machineStopped, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch, TroubleWatcher, type GuestTrouble } from "./guest";
 
 const BUILT = fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
 // FSLAB_DIST: another build's directory, e.g. the debug kernel's (kernel-image/build.sh --debug);
@@ -60,6 +60,12 @@ export function nodeStateMismatch(): string | null {
   return stateMismatch(manifest.state, v86);
 }
 
+/** Why a stopped guest will not answer, in the kernel's words: for the CLI's error line. */
+export function stoppedWords(t: GuestTrouble): string {
+  const what = t.kind === "panic" ? "the guest's kernel panicked" : t.kind === "reboot" ? "the guest's kernel restarted the machine" : "the guest was shut down";
+  return `${what} (${t.headline}): nothing more runs in it`;
+}
+
 export class NodeVm {
   private emulator: any;
   private text = "";
@@ -76,6 +82,9 @@ export class NodeVm {
   private hostFiles: HostFiles | null = null;
   /** Events from the guest's fslab-trace (virtio-console port 1, /dev/hvc1). */
   readonly trace = new TraceChannel();
+  /** What stopped the machine (a panic, a reboot, a halt) since it booted or was restored. */
+  stopped: GuestTrouble | null = null;
+  private trouble = new TroubleWatcher();
   /** The guest's check agent (virtio-console port 2, /dev/hvc2). */
   readonly agent = new AgentClient((bytes) => this.emulator?.bus.send("virtio-console2-input-bytes", bytes));
 
@@ -113,6 +122,15 @@ export class NodeVm {
       const s = this.decoder.decode(Uint8Array.of(byte), { stream: true });
       this.text += s;
       watcher.feed(s);
+      if (watcher.phase === "ready" && !this.stopped) {
+        const t = this.trouble.feed(s);
+        // nothing more will come: what waits for the guest is told why now, not at its timeout
+        if (t && machineStopped(t)) {
+          this.stopped = t;
+          void this.emulator.stop();
+          this.agent.reset(`the machine stopped (${t.headline}) while a check ran`);
+        }
+      }
       for (const w of this.waiters.splice(0)) w();
     });
     if (restore) {
@@ -159,7 +177,11 @@ export class NodeVm {
       lines + `base64 -d /tmp/.fslab-cmd.b64 > /tmp/.fslab-cmd; printf '\\036S\\036'; ${inShell ? "." : "bash"} /tmp/.fslab-cmd 2>&1; printf '\\036E%d\\036' $?\n`,
     );
     const framed = /\x1eS\x1e([\s\S]*)\x1eE(\d+)\x1e/;
-    await this.until(() => framed.test(this.text), timeoutMs, () => `the command did not finish in ${timeoutMs / 1000} s`);
+    await this.until(() => framed.test(this.text), timeoutMs, () => `the command did not finish in ${timeoutMs / 1000} s`).catch((e) => {
+      // what the command printed before the machine stopped (the kernel's last line included) goes with the error
+      const begun = this.text.indexOf("\x1eS\x1e");
+      throw Object.assign(e, { output: begun < 0 ? "" : this.text.slice(begun + 3).replace(/\r\n/g, "\n") });
+    });
     const m = this.text.match(framed)!;
     return { output: m[1].replace(/\r\n/g, "\n"), status: Number(m[2]) };
   }
@@ -193,6 +215,11 @@ export class NodeVm {
     this.agent.reset();
     await this.hostFiles?.idle(); // after that, restore anyway
     await this.emulator.restore_state(state);
+    this.trouble.reset();
+    if (this.stopped) {
+      this.stopped = null;
+      await this.emulator.run(); // a stopped machine was stopped by us: the restored one runs
+    }
   }
 
   /** Type raw text into the console (no framing, no waiting), as UTF-8 like the page's terminal. */
@@ -228,6 +255,9 @@ export class NodeVm {
         if (done()) {
           clearTimeout(timer);
           resolve();
+        } else if (this.stopped) {
+          clearTimeout(timer);
+          reject(new Error(stoppedWords(this.stopped)));
         } else this.waiters.push(check);
       };
       check();

@@ -8,7 +8,7 @@ import manifest from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { TraceChannel, type TraceStats } from "./trace-channel";
 import { AgentClient } from "./agent";
-import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
+import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, machineStopped, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
 import { siteUrl } from "../shared/site";
 import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
@@ -360,10 +360,11 @@ export class VmHost {
   /** After the shell is up: a panic or an oops reported with the kernel's text, a full disk in RAM in words. */
   private watchTrouble(text: string): void {
     const report = (t: GuestTrouble) => {
-      // a panicked kernel only spins in panic(): stop it, so it does not take a CPU core until restored
-      if (t.kind === "panic") {
+      // a panicked kernel only spins in panic(), a halted one in its halt loop, a restarted one
+      // in the BIOS left in RAM: stop it, so it does not take a CPU core until restored
+      if (machineStopped(t)) {
         void this.emulator?.stop();
-        this.agent.reset(); // checks in flight will not be answered
+        this.agent.reset(`the machine stopped (${t.headline}) while a check ran`); // they will not be answered
         this.releaseIdle(); // nor will a command come back to its prompt
       }
       this.events.onTrouble?.(t);
