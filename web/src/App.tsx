@@ -7,6 +7,7 @@
 // Pages come from the manifests (topics/index.ts) and load lazily, each its own chunk.
 import { Suspense, lazy, useEffect, useState } from "react";
 import { Home } from "./pages/Home";
+import { loadLab } from "./labs/registry";
 import { bench, playground } from "./topics";
 import { Loaded } from "./shared/Loaded";
 import { UpdateBanner } from "./update";
@@ -34,6 +35,12 @@ const EmbedPage = lazy(() => import("./embed/EmbedPage").then((m) => ({ default:
 
 export function App() {
   const route = useHashRoute();
+  const labId = route.match(/^\/lab\/([\w-]+)$/)?.[1];
+  // the lab's text fetched beside its page's chunk, not after it: the chunk (v86, xterm.js)
+  // takes 50-150 ms to arrive and run, and the text is then there for the page's first render
+  useEffect(() => {
+    if (labId && labId !== "preview") void loadLab(labId).catch(() => undefined);
+  }, [labId]);
   if (route.startsWith("/embed/"))
     return (
       <main className="embedded">
