@@ -117,6 +117,15 @@ describe("a guest in trouble, in the exfat-discard lab", () => {
     await page.keyboard.press("Enter");
     await trouble().waitFor({ state: "detached", timeout: 10_000 });
     expect(await runInTerminal(page, "ls /tmp/before-reboot 2>&1 || true")).toMatch(/No such file/);
+    // what is typed into a stopped machine goes nowhere, not into the restored one
+    await page.keyboard.type("halt\n");
+    await trouble().waitFor({ timeout: 20_000 });
+    expect(await trouble().getAttribute("data-kind")).toBe("halt");
+    await page.getByTestId("vm-terminal").click();
+    await page.keyboard.type("touch /tmp/typed-while-stopped\n");
+    await page.getByTestId("restore-machine").click();
+    await trouble().waitFor({ state: "detached", timeout: 10_000 });
+    expect(await runInTerminal(page, "ls /tmp/typed-while-stopped 2>&1 || true")).toMatch(/No such file/);
     expect(await runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts || true")).toBe("1");
     expect(b.errors).toEqual([]);
   });

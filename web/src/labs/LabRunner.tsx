@@ -163,7 +163,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
       if (!vm || checkingRef.current) return null;
       // a check run beside the learner's command could get in its way (both mounting one volume):
       // the poll lets a running command be, and a check asked for waits for the prompt
-      if (why === "auto" && vm.shellBusy()) return null;
+      if (why === "auto" && (vm.shellBusy() || vm.stopped())) return null; // nor a stopped machine: it is restored first
       checkingRef.current = true;
       setChecking(true);
       try {

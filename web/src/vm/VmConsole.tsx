@@ -19,6 +19,8 @@ export interface VmHandle {
   check(script: string, timeoutSeconds: number): Promise<CheckRun>;
   /** Whether the shell is running a command (a line entered, its prompt not back yet). */
   shellBusy(): boolean;
+  /** Whether the machine stopped (a panic, a reboot, a halt) and waits to be restored. */
+  stopped(): boolean;
   /** Resolves once the shell is not running a command. */
   whenIdle(): Promise<void>;
   /** The whole machine, as v86 saves it. */
@@ -127,6 +129,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
             readSharedFile: (name) => host.readSharedFile(name),
             check: (script, t) => host.agent.run(script, t),
             shellBusy: () => host.shellBusy,
+            stopped: () => host.stopped,
             whenIdle: () => host.whenIdle(),
             saveState: () => host.saveState(),
             restoreState: async (state, note) => {

@@ -82,6 +82,7 @@ export class AgentClient {
    * before the agent existed has nobody reading port 2. Asked once; `reset()` asks again.
    */
   ready(timeoutMs = 5000): Promise<number> {
+    if (this.stopped) return Promise.reject(new AgentError(this.stopped));
     this.alive ??= this.request("ping", timeoutMs).then(
       (parts) => {
         if (parts[1] !== "pong") throw new AgentError(`the check agent answered "${parts.slice(1).join(" ")}" to a ping`);
@@ -114,7 +115,7 @@ export class AgentClient {
     };
   }
 
-  /** The machine was restored from a snapshot, or stopped: requests in flight will never be answered. */
+  /** The machine was restored from a snapshot: requests in flight will never be answered. */
   reset(why = "the machine was restored while a check ran"): void {
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
@@ -123,12 +124,25 @@ export class AgentClient {
     }
     this.partial = "";
     this.alive = null;
+    this.stopped = null;
   }
+
+  /**
+   * The machine stopped (a panic, a reboot, a halt): requests in flight, queued or made until
+   * the next reset() are refused at once with `why`, not after their timeouts.
+   */
+  stop(why: string): void {
+    this.reset(why);
+    this.stopped = why;
+  }
+
+  private stopped: string | null = null;
 
   private request(body: string, timeoutMs: number): Promise<string[]> {
     const run = this.queue.then(
       () =>
         new Promise<string[]>((resolve, reject) => {
+          if (this.stopped) return reject(new AgentError(this.stopped));
           const id = `r${this.next++}`;
           const timer = setTimeout(() => {
             this.pending.delete(id);

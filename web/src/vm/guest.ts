@@ -175,11 +175,16 @@ const KILLED = /^(?:\S+: line \d+: +\d+ )?Killed(?:\s|$)/;
 /**
  * The kernel's line within a console line: the console is shared, so a line the kernel
  * prints may follow output that did not end its line (`printf x; reboot -f`, the CLI's
- * framing mark). Not after a prompt: a learner's typed command is theirs, whatever it says.
+ * framing mark) or a prompt with nothing typed at it (`reboot &`, a kworker's oops while the
+ * shell waits). Not after a typed command: that is the learner's, whatever it says. (Output
+ * that looks exactly like the kernel's, stamp first, is taken for the kernel's: the console
+ * cannot tell them apart.)
  */
 function kernelPart(line: string): string {
   const at = line.search(/\[\s*\d+\.\d+\] /);
-  return at > 0 && !/fslab:[^#]*# /.test(line.slice(0, at)) ? line.slice(at) : line;
+  if (at <= 0) return line;
+  const before = line.slice(0, at);
+  return !/fslab:[^#]*# /.test(before) || /fslab:[^#]*# $/.test(before) ? line.slice(at) : line;
 }
 
 /** A kind of trouble after which nothing runs in the machine: it is stopped until restored. */

@@ -128,7 +128,7 @@ export class NodeVm {
         if (t && machineStopped(t)) {
           this.stopped = t;
           void this.emulator.stop();
-          this.agent.reset(`the machine stopped (${t.headline}) while a check ran`);
+          this.agent.stop(`the machine stopped (${t.headline})`);
         }
       }
       for (const w of this.waiters.splice(0)) w();

@@ -255,8 +255,15 @@ export class VmHost {
     for (const w of this.idleWaiters.splice(0)) w();
   }
 
+  /** The machine stopped (a panic, a reboot, a halt) and was not restored since. */
+  get stopped(): boolean {
+    return machineStopped(this.trouble.reported);
+  }
+
   /** Raw bytes to the serial port: keystrokes from xterm.js arrive as UTF-8. */
   sendBytes(bytes: Uint8Array): void {
+    // a stopped machine reads nothing; v86 would queue the keys and give them to the restored one
+    if (this.stopped) return;
     if (bytes.includes(13) || bytes.includes(10)) {
       // the prompt seen from now on is the one after this line, not the one it was typed at
       this.busy = true;
@@ -281,10 +288,13 @@ export class VmHost {
     const emulator = this.emulator;
     await this.hostFiles?.idle(); // after that, restore anyway
     if (this.emulator !== emulator) throw new Error("the VM was stopped");
+    // a machine we stopped (a panic, a halt) is stopped for sure before it is replaced (v86
+    // stops at its next tick), and the restored one runs
+    const stopped = this.stopped;
+    if (stopped) await this.emulator.stop();
     await this.emulator.restore_state(state);
     this.trouble.reset();
-    // a panicked machine was stopped (it only spins): the restored one runs
-    if (!this.emulator.is_running()) await this.emulator.run();
+    if (stopped || !this.emulator.is_running()) await this.emulator.run();
     // the restored shell sits at its prompt: ask for a fresh one
     this.emulator.serial0_send("\n");
   }
@@ -364,7 +374,7 @@ export class VmHost {
       // in the BIOS left in RAM: stop it, so it does not take a CPU core until restored
       if (machineStopped(t)) {
         void this.emulator?.stop();
-        this.agent.reset(`the machine stopped (${t.headline}) while a check ran`); // they will not be answered
+        this.agent.stop(`the machine stopped (${t.headline}); restore it to run checks`); // none will be answered
         this.releaseIdle(); // nor will a command come back to its prompt
       }
       this.events.onTrouble?.(t);
