@@ -111,16 +111,19 @@ describe("a guest in trouble, in the exfat-discard lab", () => {
     expect(await trouble().textContent()).toMatch(/The guest's kernel restarted the machine: reboot: Restarting system\. A real machine would boot again/);
     expect(await page.getByTestId("vm-trouble-text").textContent()).toMatch(/^\[ *\d+\.\d+\] reboot: Restarting system$/);
     expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("restore-machine");
-    // no Dismiss: a stopped machine has nothing to go on with
+    // no Dismiss: a stopped machine has nothing to go on with; the status line says it stopped
     expect(await trouble().getByRole("button", { name: "Dismiss" }).count()).toBe(0);
+    expect(await page.locator(".vm-status").textContent()).toMatch(/^Stopped: the guest's kernel restarted the machineCold boot$/);
     await screenshot(page, "trouble-reboot");
     await page.keyboard.press("Enter");
     await trouble().waitFor({ state: "detached", timeout: 10_000 });
+    expect(await page.locator(".vm-status").textContent()).toMatch(/^Ready in /);
     expect(await runInTerminal(page, "ls /tmp/before-reboot 2>&1 || true")).toMatch(/No such file/);
     // what is typed into a stopped machine goes nowhere, not into the restored one
     await page.keyboard.type("halt\n");
     await trouble().waitFor({ timeout: 20_000 });
     expect(await trouble().getAttribute("data-kind")).toBe("halt");
+    expect(await page.locator(".vm-status").textContent()).toMatch(/^Stopped: the guest was shut down/);
     await page.getByTestId("vm-terminal").click();
     await page.keyboard.type("touch /tmp/typed-while-stopped\n");
     await page.getByTestId("restore-machine").click();

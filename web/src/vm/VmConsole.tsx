@@ -209,10 +209,11 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
           )}
         </div>
       )}
-      <div className={`vm-status vm-${status.phase}`} role="status" data-phase={status.phase} data-start={start}>
+      <div className={`vm-status vm-${trouble && machineStopped(trouble) ? "stopped" : status.phase}`} role="status" data-phase={status.phase} data-start={start}>
         {status.phase === "loading" && <progress max={1} value={status.progress ?? 0} />}
         {(status.phase === "booting" || status.phase === "userland") && <progress />}
-        <span>{status.message}</span>
+        {/* the machine stopped under a status that said it was ready: say so until it is restored */}
+        <span>{trouble && machineStopped(trouble) ? `Stopped: ${TROUBLE_TEXT[trouble.kind].title.replace(/^The/, "the")}` : status.message}</span>
         {status.phase !== "ready" && status.phase !== "failed" && <span className="muted"> · {(status.elapsedMs / 1000).toFixed(0)} s</span>}
         {status.phase === "failed" && <button onClick={() => setAttempt((a) => ({ n: a.n + 1, cold: a.cold }))}>Try again</button>}
         {(status.phase === "ready" || status.phase === "failed") && (
