@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
 import { VmHost } from "./vm-host";
-import { machineStopped, type BootStatus, type GuestTrouble } from "./guest";
+import { machineStopped, STOPPED_WHAT, type BootStatus, type GuestTrouble } from "./guest";
 import type { TraceStats } from "./trace-channel";
 import type { CheckRun } from "./agent";
 
@@ -53,9 +53,11 @@ interface Props {
   onRestore?: () => void;
 }
 
+const sentence = (words: string) => words[0].toUpperCase() + words.slice(1);
+
 const TROUBLE_TEXT: Record<GuestTrouble["kind"], { title: string; body: string }> = {
   panic: {
-    title: "The guest's kernel panicked",
+    title: sentence(STOPPED_WHAT.panic),
     body: "The machine has stopped: nothing more runs in it. Your lab progress is kept. Restore the machine to go on.",
   },
   oops: {
@@ -71,11 +73,11 @@ const TROUBLE_TEXT: Record<GuestTrouble["kind"], { title: string; body: string }
     body: "The shell is not back at its prompt: the command may be waiting for input, a device or a lock, or be stuck. Ctrl+C in the terminal stops most commands; if it does not, restore the machine.",
   },
   reboot: {
-    title: "The guest's kernel restarted the machine",
+    title: sentence(STOPPED_WHAT.reboot),
     body: "A real machine would boot again from its disk; this one has none, so it stops here (the page starts its machines from saved ones). Your lab progress is kept. Restore the machine to go on.",
   },
   halt: {
-    title: "The guest was shut down",
+    title: sentence(STOPPED_WHAT.halt),
     body: "The kernel halted the machine: nothing more runs in it. Your lab progress is kept. Restore the machine to go on.",
   },
   full: {
@@ -187,6 +189,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
     if (serious(trouble)) troubleRef.current?.querySelector("button")?.focus();
   }, [trouble]);
 
+  const stoppedBy = machineStopped(trouble) ? trouble : null;
   return (
     <section className="vm" aria-label="Linux terminal">
       {trouble && (
@@ -209,11 +212,11 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
           )}
         </div>
       )}
-      <div className={`vm-status vm-${trouble && machineStopped(trouble) ? "stopped" : status.phase}`} role="status" data-phase={status.phase} data-start={start}>
+      <div className={`vm-status vm-${stoppedBy ? "stopped" : status.phase}`} role="status" data-phase={status.phase} data-start={start}>
         {status.phase === "loading" && <progress max={1} value={status.progress ?? 0} />}
         {(status.phase === "booting" || status.phase === "userland") && <progress />}
         {/* the machine stopped under a status that said it was ready: say so until it is restored */}
-        <span>{trouble && machineStopped(trouble) ? `Stopped: ${TROUBLE_TEXT[trouble.kind].title.replace(/^The/, "the")}` : status.message}</span>
+        <span>{stoppedBy ? `Stopped: ${STOPPED_WHAT[stoppedBy.kind]}` : status.message}</span>
         {status.phase !== "ready" && status.phase !== "failed" && <span className="muted"> · {(status.elapsedMs / 1000).toFixed(0)} s</span>}
         {status.phase === "failed" && <button onClick={() => setAttempt((a) => ({ n: a.n + 1, cold: a.cold }))}>Try again</button>}
         {(status.phase === "ready" || status.phase === "failed") && (

@@ -58,6 +58,8 @@ export class AgentClient {
   /** requests wait for the one before them: the agent runs one script at a time */
   private queue: Promise<unknown> = Promise.resolve();
   private alive: Promise<number> | null = null;
+  /** why every request is refused at once (the machine stopped), until the next reset() */
+  private stopped: string | null = null;
   /** the agent's protocol version once it answered a ping */
   version: number | null = null;
 
@@ -135,8 +137,6 @@ export class AgentClient {
     this.reset(why);
     this.stopped = why;
   }
-
-  private stopped: string | null = null;
 
   private request(body: string, timeoutMs: number): Promise<string[]> {
     const run = this.queue.then(

@@ -158,7 +158,8 @@ export interface GuestTrouble {
 
 // printed on the console at any log level (panic() and oops_begin() raise it), each line after
 // the kernel's "[seconds.micros] " stamp (CONFIG_PRINTK_TIME): a learner's echo has none
-const STAMP = String.raw`^\[\s*\d+\.\d+\] `;
+const STAMP_AT = String.raw`\[\s*\d+\.\d+\] `;
+const STAMP = `^${STAMP_AT}`;
 const PANIC = new RegExp(`${STAMP}(Kernel panic - not syncing: .*)$`);
 const OOPS = new RegExp(`${STAMP}((?:BUG: |Oops: |general protection fault).*)$`);
 const PANIC_END = /---\[ end Kernel panic[^\r\n]*/;
@@ -181,15 +182,22 @@ const KILLED = /^(?:\S+: line \d+: +\d+ )?Killed(?:\s|$)/;
  * cannot tell them apart.)
  */
 function kernelPart(line: string): string {
-  const at = line.search(/\[\s*\d+\.\d+\] /);
+  const at = line.search(new RegExp(STAMP_AT));
   if (at <= 0) return line;
   const before = line.slice(0, at);
   return !/fslab:[^#]*# /.test(before) || /fslab:[^#]*# $/.test(before) ? line.slice(at) : line;
 }
 
+/** The kinds of trouble after which nothing runs in the machine, in words: it is stopped until restored. */
+export const STOPPED_WHAT = {
+  panic: "the guest's kernel panicked",
+  reboot: "the guest's kernel restarted the machine",
+  halt: "the guest was shut down",
+};
+
 /** A kind of trouble after which nothing runs in the machine: it is stopped until restored. */
-export function machineStopped(t: GuestTrouble | null): boolean {
-  return t?.kind === "panic" || t?.kind === "reboot" || t?.kind === "halt";
+export function machineStopped(t: GuestTrouble | null): t is GuestTrouble & { kind: keyof typeof STOPPED_WHAT } {
+  return !!t && t.kind in STOPPED_WHAT;
 }
 
 /** The kernel log's out-of-memory report, newest last: `dmesg` output in, its lines out. */
