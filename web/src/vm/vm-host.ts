@@ -41,7 +41,11 @@ export async function keepLabOffline(labId: string): Promise<number> {
   const keep = async (cacheName: string, url: string, always: boolean) => {
     const cache = await caches.open(cacheName);
     if (!always && (await cache.match(url))) return;
-    const r = await fetch(url, { cache: "no-cache" });
+    // the lab's text asked of the server again (an instructor may have changed it); a VM file's
+    // URL carries its hash or v86's version, so the copy the page has just downloaded, in the
+    // HTTP cache however stale its headers say it is, is that file: no second request (a server
+    // that sends no Last-Modified or ETag would otherwise send the 4.7 MB state again)
+    const r = await fetch(url, { cache: always ? "no-cache" : "force-cache" });
     if (r.ok) {
       await cache.put(url, r);
       added++;
