@@ -24,7 +24,7 @@ function keepOffline(labId: string) {
   if (labId.startsWith("preview-")) return;
   keepLabOffline(labId).catch((e) => console.warn(`fslab: the lab could not be kept for offline use: ${e}`));
 }
-import manifest from "@kernel/manifest.json";
+import { outputs } from "@kernel/manifest.json";
 
 /** Events kept for a step's `expect` blocks; beyond this the oldest go. */
 const MAX_STEP_EVENTS = 100_000;
@@ -100,7 +100,7 @@ export interface LabEmbed {
   onStepPassed(step: number, title: string): void;
 }
 
-const stateBytes = (manifest.outputs as Record<string, { bytes: number }>)["state.bin.zst"]?.bytes ?? 0;
+const stateBytes = (outputs as Record<string, { bytes: number }>)["state.bin.zst"]?.bytes ?? 0;
 
 export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   const [vmWanted, setVmWanted] = useState(!embed);

@@ -2,14 +2,15 @@
 // ask: App.tsx starts it as soon as a lab page is opened, while the page's own chunk (v86,
 // xterm.js), the lab's text and the learner's progress load, and the VM (vm-host.ts) takes
 // what has arrived. No v86 here, so this is a small chunk of its own.
-import manifest from "@kernel/manifest.json";
+// named: the build keeps only the parts used (not the package list, nor the inputs' hashes)
+import { outputs } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { STATE_FILE, V86_WASM_GZ } from "./guest";
 import { siteUrl } from "../shared/site";
 
 /** A guest file under vm/ (see web/vm-files.ts), versioned by its hash so caches stay right. */
 export function vmUrl(name: string): string {
-  const sha = (manifest.outputs as Record<string, { sha256: string }>)[name]?.sha256.slice(0, 12) ?? "";
+  const sha = (outputs as Record<string, { sha256: string }>)[name]?.sha256.slice(0, 12) ?? "";
   return siteUrl(`vm/${name}?v=${sha}`);
 }
 

@@ -1,7 +1,7 @@
 // Snapshots of the page's machine: v86's save_state(), gzipped with the browser's own
 // CompressionStream in a worker (a saved guest is mostly zeroed pages: 39 MiB raw to ~15 MB), and what
 // a snapshot must match to be restored here.
-import manifest from "@kernel/manifest.json";
+import { outputs as built } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { GUEST } from "./guest";
 import { spawnWorker } from "../shared/site";
@@ -9,7 +9,7 @@ import { workerClient, type WorkerClient } from "../shared/worker-protocol";
 import type { GzipWorker } from "./gzip.worker";
 import gzipWorkerUrl from "./gzip.worker.ts?worker&url";
 
-const outputs = manifest.outputs as Record<string, { sha256: string }>;
+const outputs = built as Record<string, { sha256: string }>;
 
 /** The guest build: kernel and root filesystem, by their hashes in dist/manifest.json. */
 export const GUEST_BUILD = `${outputs["bzImage"].sha256.slice(0, 12)}-${outputs["rootfs.json"].sha256.slice(0, 12)}`;

@@ -4,7 +4,7 @@
 //   VmHost.boot() -> new V86({bzimage, filesystem, bios, ...}) -> download-progress events
 //     -> serial0-output-byte -> BootWatcher (phase, panic, prompt) -> onStatus / onOutput
 import { V86 } from "v86";
-import manifest from "@kernel/manifest.json";
+import { state as savedState } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { TraceChannel, type TraceStats } from "./trace-channel";
 import { AgentClient } from "./agent";
@@ -126,7 +126,7 @@ export class VmHost {
     this.started = performance.now();
     // the split of a start (npm run bench page reads these marks with the resources' timings)
     markVm("boot");
-    const mismatch = stateMismatch((manifest as { state?: StateInfo }).state, v86Package.version);
+    const mismatch = stateMismatch(savedState as StateInfo | undefined, v86Package.version);
     const restore = !!snapshot || (!cold && mismatch === null);
     this.coldReason = snapshot ? null : cold ? "cold boot requested" : mismatch;
     this.restoredFrom = snapshot?.label ?? null;
