@@ -126,6 +126,11 @@ describe("a guest in trouble, in the exfat-discard lab", () => {
     expect(await page.locator(".vm-status").textContent()).toMatch(/^Stopped: the guest was shut down/);
     await page.getByTestId("vm-terminal").click();
     await page.keyboard.type("touch /tmp/typed-while-stopped\n");
+    // a Run button on a stopped machine says so at once (it waited for a prompt till the restore)
+    const run = page.getByRole("button", { name: "Run in VM" }).first();
+    await run.click();
+    await expect.poll(() => page.getByTestId("run-failed").textContent(), { timeout: 10_000 }).toMatch(/^These commands were not run: the machine stopped \(reboot: System halted\); restore it to run commands\.$/);
+    expect(await run.textContent()).toBe("Run in VM");
     await page.getByTestId("restore-machine").click();
     await trouble().waitFor({ state: "detached", timeout: 10_000 });
     expect(await runInTerminal(page, "ls /tmp/typed-while-stopped 2>&1 || true")).toMatch(/No such file/);

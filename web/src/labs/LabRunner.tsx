@@ -535,12 +535,15 @@ function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps }: { vm
   const [phase, setPhase] = useState<keyof typeof RUN_PHASES | null>(null);
   const running = phase !== null;
   const [undone, setUndone] = useState<{ step: number; message: string } | null>(null);
+  /** why the block was not typed (the machine stopped) */
+  const [notRun, setNotRun] = useState<string | null>(null);
   const type = async () => {
     setUndone(null);
     await vm!.run(text.endsWith("\n") ? text : text + "\n");
   };
   const run = async (anyway = false) => {
     if (!vm || running) return;
+    setNotRun(null);
     try {
       // said at once, in the click: the checks' phase, if any, replaces it in the same render
       const busy = vm.shellBusy();
@@ -552,6 +555,8 @@ function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps }: { vm
         setPhase("typing");
         await type();
       }
+    } catch (e) {
+      setNotRun(e instanceof Error ? e.message : String(e));
     } finally {
       setPhase(null);
     }
@@ -573,6 +578,11 @@ function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps }: { vm
           {" "}
           A command in the terminal is still running: this block is typed once it has finished (Ctrl+C in the terminal stops it).
         </span>
+      )}
+      {notRun && (
+        <p className="error" role="alert" data-testid="run-failed">
+          These commands were not run: {notRun}.
+        </p>
       )}
       {undone && (
         <div className="needs-earlier" role="alert" data-testid="needs-earlier" data-step={undone.step}>

@@ -221,6 +221,9 @@ export class VmHost {
    * ahead are echoed right after each intermediate prompt, so only the last one stays last.
    */
   typeAndWait(text: string): Promise<void> {
+    // a stopped machine reads nothing (sendBytes), and its prompt would come only after a restore
+    const stopped = this.trouble.reported;
+    if (machineStopped(stopped)) return Promise.reject(new Error(`the machine stopped (${stopped.headline}); restore it to run commands`));
     return new Promise((resolve) => {
       this.idleWaiters.push(resolve);
       this.tail = "";
