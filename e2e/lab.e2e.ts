@@ -497,6 +497,12 @@ describe("cold boot", () => {
       await b.page.goto(`${base()}#/lab/exfat-discard`);
       await b.page.waitForSelector('[data-phase="ready"]', { timeout: 150_000 });
       await b.page.getByRole("button", { name: "Cold boot" }).click();
+      // the kernel boots for seconds under one status ("Booting Linux"): its clock counts on
+      await b.page.waitForSelector('[data-phase="booting"]', { timeout: 30_000 });
+      const seconds = () => b.page.getByTestId("vm-elapsed").textContent().then((t) => Number(t?.match(/(\d+) s/)?.[1]));
+      const first = await seconds();
+      await expect.poll(seconds, { timeout: 5_000 }).toBeGreaterThanOrEqual(first + 2);
+      expect(await b.page.locator(".vm-status").getAttribute("data-phase")).toBe("booting");
       await b.page.waitForSelector('[data-phase="ready"][data-start="cold"], [data-phase="failed"]', { timeout: 150_000 });
       expect(await b.page.locator(".vm-status").getAttribute("data-phase")).toBe("ready");
       expect(await runInTerminal(b.page, "uname -r")).toMatch(/^7\.2\.\d+/);

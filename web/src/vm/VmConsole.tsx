@@ -1,6 +1,6 @@
 // The guest's serial console in xterm.js, with the boot progress above it. The page owns
 // one VmHost per lab page; "Run in VM" buttons type into it through the `onReady` handle.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
 import { VmHost } from "./vm-host";
@@ -217,7 +217,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
         {(status.phase === "booting" || status.phase === "userland") && <progress />}
         {/* the machine stopped under a status that said it was ready: say so until it is restored */}
         <span>{stoppedBy ? `Stopped: ${STOPPED_WHAT[stoppedBy.kind]}` : status.message}</span>
-        {status.phase !== "ready" && status.phase !== "failed" && <span className="muted"> · {(status.elapsedMs / 1000).toFixed(0)} s</span>}
+        {status.phase !== "ready" && status.phase !== "failed" && <Elapsed ms={status.elapsedMs} />}
         {status.phase === "failed" && <button onClick={() => setAttempt((a) => ({ n: a.n + 1, cold: a.cold }))}>Try again</button>}
         {(status.phase === "ready" || status.phase === "failed") && (
           <button onClick={() => setAttempt((a) => ({ n: a.n + 1, cold: true }))} title="Boot the kernel from scratch instead of restoring the saved machine">
@@ -230,5 +230,25 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
         Tab completes in the shell. To leave the terminal with the keyboard: <kbd>Esc</kbd> then <kbd>Tab</kbd> (or <kbd>Shift</kbd>+<kbd>Tab</kbd>).
       </p>
     </section>
+  );
+}
+
+/**
+ * The seconds since the start, counting on between the host's status reports: a cold boot
+ * reports "Booting Linux" once and then nothing for about 7 s, and a still number looks hung.
+ * Hidden from screen readers: the status line is a live region, and would read every second.
+ */
+function Elapsed({ ms }: { ms: number }) {
+  const since = useMemo(() => performance.now() - ms, [ms]);
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const t = setInterval(() => tick((n) => n + 1), 1000);
+    return () => clearInterval(t);
+  }, []);
+  return (
+    <span className="muted" aria-hidden="true" data-testid="vm-elapsed">
+      {" "}
+      · {((performance.now() - since) / 1000).toFixed(0)} s
+    </span>
   );
 }
