@@ -39,6 +39,9 @@ interface Timing {
   snapshotBytes?: number;
   /** the step whose start the newest step snapshot holds */
   snapshotStep?: number;
+  /** the newest snapshot's (the figures above): a step's start, or the machine as a step passed */
+  snapshotKind?: "step" | "latest";
+  snapshotOf?: number;
   rawBytes?: number;
   resetMs?: number;
 }
@@ -107,7 +110,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
         const gz = await gzip(state);
         performance.measure("fslab:snapshot-gzip", { start: t1 });
         const ms = performance.now() - t0;
-        setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength }));
+        setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at }));
         try {
           await putSnapshot(kind, { lab: lab.meta.id, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength });
         } finally {
@@ -492,7 +495,8 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
       >
         {busy ??
           [
-            timing.snapshotBytes && `Machine kept as the step began (${(timing.snapshotBytes / 2 ** 20).toFixed(1)} MB in ${((timing.snapshotMs ?? 0) / 1000).toFixed(1)} s).`,
+            timing.snapshotBytes &&
+              `Machine kept ${timing.snapshotKind === "latest" ? `as step ${(timing.snapshotOf ?? 0) + 1} passed` : "as the step began"} (${(timing.snapshotBytes / 2 ** 20).toFixed(1)} MB in ${((timing.snapshotMs ?? 0) / 1000).toFixed(1)} s).`,
             timing.resetMs && `Reset in ${(timing.resetMs / 1000).toFixed(2)} s.`,
           ]
             .filter(Boolean)

@@ -188,9 +188,9 @@ export async function getSnapshot(lab: string, kind: SnapshotKind): Promise<Snap
 }
 
 /** The newest stored machine of a lab: a passed step's or the current step's start, whichever was saved last. */
-export async function newestSnapshot(lab: string): Promise<Snapshot | undefined> {
+export async function newestSnapshot(lab: string): Promise<(Snapshot & { kind: SnapshotKind }) | undefined> {
   // both asked at once: the lab page's VM waits for this answer
   const [latest, step] = await Promise.all([getSnapshot(lab, "latest"), getSnapshot(lab, "step")]);
-  if (!latest || !step) return latest ?? step;
-  return latest.savedAt >= step.savedAt ? latest : step;
+  const newest = latest && (!step || latest.savedAt >= step.savedAt) ? "latest" : step ? "step" : null;
+  return newest === "latest" ? { ...latest!, kind: "latest" } : newest === "step" ? { ...step!, kind: "step" } : undefined;
 }

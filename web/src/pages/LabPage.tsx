@@ -71,7 +71,13 @@ async function findMachine(labId: string): Promise<Machine> {
   if (why)
     return { startFrom: null, restoredStep: null, stored: true, notice: `Your machine from step ${snap.step + 1} cannot be restored here: ${why}. The lab's own machine starts instead.` };
   try {
-    return { startFrom: { state: await gunzip(snap.gz), label: `your machine from step ${snap.step + 1}` }, restoredStep: snap.step, stored: true };
+    // what the learner did after the machine was kept is not in it: a reload mid-step undoes it
+    const when = snap.kind === "step" ? `as step ${snap.step + 1} began` : `as step ${snap.step + 1} passed`;
+    return {
+      startFrom: { state: await gunzip(snap.gz), label: `your machine from step ${snap.step + 1} (kept ${when}: commands run after that are not in it)` },
+      restoredStep: snap.step,
+      stored: true,
+    };
   } catch (e) {
     return {
       startFrom: null,
