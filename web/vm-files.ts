@@ -26,6 +26,8 @@ const ROOTFS_FILE = /^rootfs\/[0-9a-f]{64}(-\d+)?\.zst$/;
 export function vmFiles(distDir: string): Plugin {
   return {
     name: "fslab-vm-files",
+    // its size, for the pages that say what starting a VM downloads (web/src/vite-env.d.ts)
+    config: () => ({ define: { __V86_WASM_GZ_BYTES__: String(v86WasmGz().length) } }),
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
         const m = req.url?.match(/^\/vm\/([\w./-]+?)(\?.*)?$/);

@@ -253,7 +253,7 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
             <span className="muted">
               {found.startFrom
                 ? `(your machine from IndexedDB: nothing to download but the emulator)`
-                : `(downloads about ${Math.round(stateBytes / 2 ** 20)} MB: the saved machine, and the emulator once)`}
+                : `(downloads about ${((stateBytes + __V86_WASM_GZ_BYTES__) / 1e6).toFixed(1)} MB: the saved machine, and the emulator's core once)`}
             </span>
           </section>
         )}
