@@ -108,6 +108,8 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     for (let t = 0; t < 12; t++, await page.waitForTimeout(500)) seen.add(await checkState());
     expect(seen.has("passed")).toBe(false); // 6 s of the sleep: the step done, but not checked
     await expect.poll(checkState, { timeout: 30_000 }).toBe("passed");
+    // the Check button (clicked, so focused) is gone: the keyboard is on the verdict
+    expect(await page.getByTestId("check-status").evaluate((el) => el === document.activeElement)).toBe(true);
     expect((await terminalText(page)).trimEnd()).toMatch(/fslab:[^\n]*#$/); // the shell is back at its prompt
     // the machine kept as the step passed is told as that, not as the step's start
     await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 30_000 }).toMatch(/^Machine kept as step 1 passed \(\d+\.\d MB in \d+\.\d s\)\.$/);
@@ -163,6 +165,8 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await predict.nth(0).getByRole("textbox").fill("64");
     await predict.nth(0).getByRole("button", { name: "Record my prediction" }).click();
     expect(await del.isDisabled()).toBe(false);
+    // the form is gone: the keyboard is on what was recorded
+    expect(await predict.nth(0).getByRole("status").evaluate((el) => el === document.activeElement && /You predicted 64/.test(el.textContent ?? ""))).toBe(true);
     await predict.nth(1).getByRole("textbox").fill("16");
     await predict.nth(1).getByRole("button", { name: "Record my prediction" }).click();
     await run(2); // delete per cluster
@@ -291,7 +295,9 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     const button = page.locator(".lab-runner .step > .vm-cmd button").first();
     await button.click();
     expect(await button.textContent()).toBe("Waiting for the shell…");
-    expect(await button.isDisabled()).toBe(true);
+    // busy, and still holding the keyboard (a disabled button would drop it to the page's body)
+    expect(await button.getAttribute("aria-disabled")).toBe("true");
+    expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await page.locator('.lab-runner .vm-cmd [role="status"]').textContent()).toMatch(/still running: this block is typed once it has finished/);
     await expect.poll(() => button.textContent(), { timeout: 30_000 }).toBe("Running…");
     expect(await terminalText(page)).toMatch(/^slept-now$/m);

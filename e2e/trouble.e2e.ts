@@ -117,6 +117,8 @@ describe("a guest in trouble, in the exfat-discard lab", () => {
     await screenshot(page, "trouble-reboot");
     await page.keyboard.press("Enter");
     await trouble().waitFor({ state: "detached", timeout: 10_000 });
+    // the notice and its button are gone: the keyboard is in the terminal, not on the page's body
+    expect(await page.evaluate(() => document.activeElement?.classList.contains("xterm-helper-textarea"))).toBe(true);
     expect(await page.locator(".vm-status").textContent()).toMatch(/^Ready in /);
     expect(await runInTerminal(page, "ls /tmp/before-reboot 2>&1 || true")).toMatch(/No such file/);
     // what is typed into a stopped machine goes nowhere, not into the restored one

@@ -454,11 +454,11 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
           ← Back
         </button>
         {n + 1 < lab.steps.length ? (
-          <button onClick={() => void next()} disabled={checking} data-testid="next">
+          <button onClick={() => !checking && void next()} aria-disabled={checking} data-testid="next">
             Next →
           </button>
         ) : (
-          <button onClick={() => void next()} disabled={checking || passed} data-testid="next">
+          <button onClick={() => !checking && void next()} disabled={passed} aria-disabled={checking} data-testid="next">
             {passed ? "Lab complete" : "Finish"}
           </button>
         )}
@@ -568,7 +568,9 @@ function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps }: { vm
   return (
     <>
       <button
-        disabled={!vm || running || !!locked}
+        // busy is aria-disabled, not disabled: a disabled button drops the keyboard to the body
+        disabled={!vm || !!locked}
+        aria-disabled={running}
         onClick={() => void run()}
         aria-busy={running}
         data-phase={phase ?? "idle"}
@@ -607,11 +609,22 @@ function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord
   const [text, setText] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const id = useId();
+  /** answered here, now: the form goes, and the keyboard moves to what was recorded */
+  const answeredHere = useRef(false);
+  const recorded = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (rec && answeredHere.current) recorded.current?.focus();
+    answeredHere.current = false;
+  }, [rec]);
+  const answer = (guess: string | null) => {
+    answeredHere.current = true;
+    onAnswer(guess);
+  };
   const submit = () => {
     const g = parseGuess(p, text);
     if ("error" in g) return setProblem(g.error);
     setProblem(null);
-    onAnswer(g.value);
+    answer(g.value);
   };
   const unit = p.unit ? ` ${p.unit}` : "";
   return (
@@ -631,7 +644,7 @@ function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord
             <input id={id} inputMode="decimal" value={text} onChange={(e) => setText(e.target.value)} size={12} aria-invalid={!!problem} aria-describedby={problem ? `${id}-err` : undefined} />
           )}
           {unit && <span>{unit}</span>} <button type="submit">Record my prediction</button>{" "}
-          <button type="button" onClick={() => onAnswer(null)}>
+          <button type="button" onClick={() => answer(null)}>
             No guess
           </button>
           {problem && (
@@ -641,7 +654,7 @@ function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord
           )}
         </form>
       ) : (
-        <p role="status">
+        <p role="status" tabIndex={-1} ref={recorded}>
           {rec.guess === null ? "You made no guess." : `You predicted ${rec.guess}${unit}.`}{" "}
           {rec.actual === undefined
             ? "The kernel's answer appears here once this step passes."
@@ -682,13 +695,21 @@ function StepBody({ step, vm, predictions, onPredict, ...earlier }: { step: LabS
 
 function CheckPanel({ step, outcome, checking, waitingShell, passed, vm, onCheck }: { step: LabStep; outcome: CheckOutcome | null; checking: boolean; waitingShell: boolean; passed: boolean; vm: VmHandle | null; onCheck(): void }) {
   const failed = outcome && !outcome.ok;
+  const checkButton = useRef<HTMLButtonElement>(null);
+  const checkHadFocus = useRef(false);
+  const statusEl = useRef<HTMLDivElement>(null);
+  // the Check button goes when the step passes: the keyboard moves to the verdict, not the body
+  useEffect(() => {
+    if (passed && checkHadFocus.current) statusEl.current?.focus();
+    checkHadFocus.current = false;
+  }, [passed]);
   return (
     <div
       className={`check-panel ${passed ? "passed" : failed ? "failed" : ""}`}
       data-testid="check-panel"
       data-round-trip-ms={outcome ? Math.max(0, ...outcome.items.map((i) => i.roundTripMs ?? 0)).toFixed(0) : undefined}
     >
-      <div role="status" aria-live="polite" data-testid="check-status" data-state={passed ? "passed" : failed ? "failed" : "open"}>
+      <div role="status" aria-live="polite" data-testid="check-status" data-state={passed ? "passed" : failed ? "failed" : "open"} tabIndex={-1} ref={statusEl}>
         {passed ? (
           <strong>✓ This step passed its checks.</strong>
         ) : !vm ? (
@@ -713,7 +734,7 @@ function CheckPanel({ step, outcome, checking, waitingShell, passed, vm, onCheck
         )}
       </div>
       {!passed && (
-        <button onClick={onCheck} disabled={!vm || checking} data-testid="check">
+        <button onClick={() => !checking && onCheck()} disabled={!vm} aria-disabled={checking} data-testid="check" ref={checkButton} onFocus={() => (checkHadFocus.current = true)} onBlur={() => (checkHadFocus.current = false)}>
           {checking ? "Checking…" : "Check"}
         </button>
       )}

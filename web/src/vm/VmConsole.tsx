@@ -99,12 +99,19 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
   const [start, setStart] = useState<"restored" | "cold">("restored");
   const [trouble, setTrouble] = useState<GuestTrouble | null>(null);
   const troubleRef = useRef<HTMLDivElement>(null);
-  const restart = () => setAttempt((a) => ({ n: a.n + 1, cold: false }));
+  /** the keyboard was on the notice when its machine went away: the new terminal takes it */
+  const focusTerminal = useRef(false);
+  const restart = () => {
+    focusTerminal.current = !!troubleRef.current?.contains(document.activeElement);
+    setAttempt((a) => ({ n: a.n + 1, cold: false }));
+  };
 
   useEffect(() => {
     // 80x24 fixed: the guest's tty is set to that size, and bash wraps lines by it
     const term = new Terminal({ cols: 80, rows: 24, convertEol: false, cursorBlink: true, fontSize: 13, scrollback: 5000 });
     term.open(termEl.current!);
+    if (focusTerminal.current) term.focus();
+    focusTerminal.current = false;
     const encoder = new TextEncoder();
     // a learner's snapshot only on the first start: "Try again" and "Cold boot" leave it
     const snapshot = attempt.n === 0 && !attempt.cold ? startFrom : null;
@@ -136,6 +143,9 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
             saveState: () => host.saveState(),
             restoreState: async (state, note) => {
               await host.restoreState(state);
+              // the notice (and its Restore button, which may hold the keyboard) goes: the
+              // terminal takes the focus, not the page's body
+              if (troubleRef.current?.contains(document.activeElement)) term.focus();
               setTrouble(null);
               term.write(`\r\n\x1b[7m ${note} \x1b[0m\r\n`);
             },
