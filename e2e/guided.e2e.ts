@@ -147,6 +147,10 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     // trace on, the 4-run file (clicked here, not by run(), which would answer the predictions)
     await page.getByTestId("outline-1").click();
     await page.locator('.lab-runner[data-step="1"]').waitFor();
+    // what the step teaches (its numbers: the predictions' answers) waits for the step to pass
+    const learned = page.getByTestId("learned");
+    expect(await learned.getAttribute("data-shown")).toBe("0");
+    expect(await learned.textContent()).not.toMatch(/64 requests/);
     const make = page.locator(".lab-runner .step > .vm-cmd > button").nth(0);
     await make.click();
     expect(await make.getAttribute("data-phase")).not.toBe("idle");
@@ -176,6 +180,8 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     expect(await checkState()).toBe("failed");
     await run(3); // again, batched
     await expect.poll(checkState, { timeout: 30_000 }).toBe("passed");
+    expect(await learned.getAttribute("data-shown")).toBe("1");
+    expect(await learned.textContent()).toMatch(/^What you learnedUp to Linux 6\.14.*cost 64 requests the old way and 4 the new way/s);
     // passing took the view's verdict as well: the model made both deletes' requests
     expect(await page.getByTestId("kernel-delete-0").getAttribute("data-match")).toBe("yes");
     expect(await page.getByTestId("kernel-delete-1").getAttribute("data-match")).toBe("yes");

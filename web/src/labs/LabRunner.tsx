@@ -415,7 +415,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
         <h2 id="step-title" tabIndex={-1} ref={heading}>
           {n + 1}. {step.title}
         </h2>
-        <StepBody step={step} vm={vm} predictions={rec.predictions ?? []} onPredict={predict} earlierUndone={earlierUndone} goTo={go} steps={lab.steps} />
+        <StepBody step={step} vm={vm} done={passed || !!rec.skippedAt} predictions={rec.predictions ?? []} onPredict={predict} earlierUndone={earlierUndone} goTo={go} steps={lab.steps} />
 
         {checked && <CheckPanel step={step} outcome={outcome} checking={checking} waitingShell={waitingShell} passed={passed} vm={vm} onCheck={() => void check("asked")} />}
 
@@ -665,13 +665,21 @@ function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord
   );
 }
 
-function StepBody({ step, vm, predictions, onPredict, ...earlier }: { step: LabStep; vm: VmHandle | null; predictions: ReadonlyArray<PredictionRecord | null>; onPredict(i: number, p: Prediction, guess: string | null): void } & Earlier) {
+function StepBody({ step, vm, done, predictions, onPredict, ...earlier }: { step: LabStep; vm: VmHandle | null; done: boolean; predictions: ReadonlyArray<PredictionRecord | null>; onPredict(i: number, p: Prediction, guess: string | null): void } & Earlier) {
   let k = 0; // predict blocks so far
   let unanswered = false; // a prediction above is still open: the measurement waits for it
   return (
     <>
       {step.blocks.map((b, j) => {
         if (b.kind === "markdown") return <div key={j} dangerouslySetInnerHTML={{ __html: renderMarkdown(b.text) }} />;
+        // after the step: it may answer the step's predictions
+        if (b.kind === "learned")
+          return (
+            <section key={j} className="learned" data-testid="learned" data-shown={done ? 1 : 0} aria-label="What you learned">
+              <h3>What you learned</h3>
+              {done ? <div dangerouslySetInnerHTML={{ __html: renderMarkdown(b.text) }} /> : <p className="muted">Shown once this step passes (or is skipped): it gives the measurements away.</p>}
+            </section>
+          );
         if (b.kind === "predict") {
           const i = k++;
           const rec = predictions[i] ?? null;

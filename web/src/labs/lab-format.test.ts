@@ -61,13 +61,15 @@ describe("parseLab", () => {
     expect(e.message.startsWith(`lab.md:${line}: `)).toBe(true);
   });
 
-  it("reads hint, solution, expect and timed check blocks", () => {
+  it("reads hint, solution, expect, learned and timed check blocks", () => {
     const src = good.replace(
       "```check\ntest -e /tmp\n```",
-      "```check timeout=30\ntest -e /tmp\n```\n\n```hint\nLook in /tmp.\n```\n\n```solution\ntouch /tmp/x\n```\n\n```expect\n- event: exfat_discard\n  count: 2..\n- verdict: exfat-clusters\n```",
+      "```check timeout=30\ntest -e /tmp\n```\n\n```hint\nLook in /tmp.\n```\n\n```solution\ntouch /tmp/x\n```\n\n```expect\n- event: exfat_discard\n  count: 2..\n- verdict: exfat-clusters\n```\n\n```learned\nIt cost **4** discards.\n```",
     );
     const blocks = parseLab(src, VIEW_IDS, "lab.md").steps[0].blocks;
-    expect(blocks.map((b) => b.kind)).toEqual(["markdown", "vm", "check", "hint", "solution", "expect"]);
+    expect(blocks.map((b) => b.kind)).toEqual(["markdown", "vm", "check", "hint", "solution", "expect", "learned"]);
+    expect(blocks[6]).toMatchObject({ kind: "learned", text: "It cost **4** discards." });
+    expect(() => parseLab(src.replace("```learned", "```learned now"), VIEW_IDS, "lab.md")).toThrow(/a learned fence takes nothing after its tag/);
     expect(blocks[2]).toMatchObject({ kind: "check", timeout: 30 });
     expect(blocks[5]).toMatchObject({ kind: "expect", expect: [{ event: "exfat_discard", count: { min: 2 } }, { verdict: "exfat-clusters" }] });
     expect(parseLab(good, VIEW_IDS).steps[0].blocks[2]).toMatchObject({ timeout: 10 });

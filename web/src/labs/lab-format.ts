@@ -9,6 +9,8 @@
 //   solution  commands that do the step, revealed on request (and sent to the VM with a click)
 //   predict   YAML: a question answered before a measurement, and where the kernel's answer
 //             is found (predict.ts); the step's later commands wait for the answer
+//   learned   Markdown: what the step taught, shown once it passes (or is skipped): it may
+//             give a prediction's answer away
 // Parsing is strict and every error names its line, so `fslab labs check` can point at it.
 // The views a lab may name are the topic manifests' (the page passes topics/index.ts's ids,
 // the CLI those of topics/node-index.ts): this file names no topic.
@@ -34,9 +36,10 @@ export type LabBlock =
   | { kind: "expect"; text: string; line: number; expect: Expectation[] }
   | { kind: "hint"; text: string; line: number }
   | { kind: "solution"; text: string; line: number }
-  | { kind: "predict"; text: string; line: number; predict: Prediction };
+  | { kind: "predict"; text: string; line: number; predict: Prediction }
+  | { kind: "learned"; text: string; line: number };
 
-export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict"] as const;
+export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict", "learned"] as const;
 /** A check's time limit in seconds when its fence names none. */
 export const CHECK_TIMEOUT = 10;
 /** Frontmatter keys: the first three are required, the rest have defaults. */
