@@ -604,18 +604,28 @@ function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps }: { vm
   );
 }
 
+/**
+ * For a control that goes away when `done` turns true (a form answered, a Check that passed):
+ * `target` takes the keyboard then, if `armed` says the control had it, so it does not fall to
+ * the page's body.
+ */
+function useFocusAfter<T extends HTMLElement>(done: boolean) {
+  const armed = useRef(false);
+  const target = useRef<T>(null);
+  useEffect(() => {
+    if (done && armed.current) target.current?.focus();
+    armed.current = false;
+  }, [done]);
+  return { armed, target };
+}
+
 /** A question answered before the measurement; once the step passes, the kernel's answer beside it. */
 function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord | null; onAnswer(guess: string | null): void }) {
   const [text, setText] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const id = useId();
-  /** answered here, now: the form goes, and the keyboard moves to what was recorded */
-  const answeredHere = useRef(false);
-  const recorded = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (rec && answeredHere.current) recorded.current?.focus();
-    answeredHere.current = false;
-  }, [rec]);
+  // answered here, now: the form goes, and the keyboard moves to what was recorded
+  const { armed: answeredHere, target: recorded } = useFocusAfter<HTMLParagraphElement>(!!rec);
   const answer = (guess: string | null) => {
     answeredHere.current = true;
     onAnswer(guess);
@@ -703,14 +713,8 @@ function StepBody({ step, vm, done, predictions, onPredict, ...earlier }: { step
 
 function CheckPanel({ step, outcome, checking, waitingShell, passed, vm, onCheck }: { step: LabStep; outcome: CheckOutcome | null; checking: boolean; waitingShell: boolean; passed: boolean; vm: VmHandle | null; onCheck(): void }) {
   const failed = outcome && !outcome.ok;
-  const checkButton = useRef<HTMLButtonElement>(null);
-  const checkHadFocus = useRef(false);
-  const statusEl = useRef<HTMLDivElement>(null);
   // the Check button goes when the step passes: the keyboard moves to the verdict, not the body
-  useEffect(() => {
-    if (passed && checkHadFocus.current) statusEl.current?.focus();
-    checkHadFocus.current = false;
-  }, [passed]);
+  const { armed: checkHadFocus, target: statusEl } = useFocusAfter<HTMLDivElement>(passed);
   return (
     <div
       className={`check-panel ${passed ? "passed" : failed ? "failed" : ""}`}
@@ -742,7 +746,7 @@ function CheckPanel({ step, outcome, checking, waitingShell, passed, vm, onCheck
         )}
       </div>
       {!passed && (
-        <button onClick={() => !checking && onCheck()} disabled={!vm} aria-disabled={checking} data-testid="check" ref={checkButton} onFocus={() => (checkHadFocus.current = true)} onBlur={() => (checkHadFocus.current = false)}>
+        <button onClick={() => !checking && onCheck()} disabled={!vm} aria-disabled={checking} data-testid="check" onFocus={() => (checkHadFocus.current = true)} onBlur={() => (checkHadFocus.current = false)}>
           {checking ? "Checking…" : "Check"}
         </button>
       )}
