@@ -131,6 +131,17 @@ describe("an iframe on another origin", () => {
       await b.page.locator(".embed .reveal, .embed button").first().waitFor();
       const [scroll, client] = await b.page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
       expect(scroll).toBeLessThanOrEqual(client);
+      // the delete's cost chart is drawn at the width it gets: its 10 px labels stay readable
+      // (scaled from 420 units to the frame, they came out about 5 px tall)
+      await b.page.getByRole("button", { name: "Run without predicting" }).click();
+      const chart = b.page.locator(".cost-timeline svg");
+      await chart.waitFor({ timeout: 30_000 });
+      const [drawn, room, label] = await chart.evaluate((svg) => [svg.getBoundingClientRect().width, svg.parentElement!.clientWidth, svg.querySelector("text")!.getBoundingClientRect().height]);
+      expect(drawn).toBeLessThanOrEqual(room);
+      expect(drawn).toBeGreaterThan(room - 2);
+      expect(label).toBeGreaterThanOrEqual(10);
+      const [scroll2, client2] = await b.page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      expect(scroll2).toBeLessThanOrEqual(client2);
     } finally {
       await b.close();
     }

@@ -3,13 +3,14 @@
 // a path through its clusters in order, and the last delete's discard requests outlined.
 // Canvas for the cells (painted as one image: 65,536 of them animate at 60 fps), SVG for the
 // few marks on top.
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { line, curveMonotoneX, scaleLinear } from "d3";
 import { EXFAT_FIRST_CLUSTER, ALLOC_NO_FAT_CHAIN, chainRuns, formatRuns, type ExfatSnapshot } from "./exfat-core";
 import type { ExfatDiscard } from "../../shared/events";
 import { fileColour, FREE } from "../../shared/view/palette";
 import { paintCells, rgbaWord } from "../../shared/view/paint";
 import { TableAlt } from "../../shared/view/TableAlt";
+import { useWidth } from "../../shared/view/useWidth";
 
 interface Props {
   snapshot: ExfatSnapshot;
@@ -27,19 +28,12 @@ const FREE_WORD = rgbaWord(FREE);
 const UNOWNED_WORD = rgbaWord("#777777");
 
 export function ClusterGrid({ snapshot, bitmap = snapshot.bitmap, selected, discards, onSelect, cols: COLS = 32 }: Props) {
-  const wrap = useRef<HTMLDivElement>(null);
+  const [wrap, width] = useWidth<HTMLDivElement>(640, 960);
   const canvas = useRef<HTMLCanvasElement>(null);
-  const [width, setWidth] = useState(640);
   const clusters = snapshot.numClusters - EXFAT_FIRST_CLUSTER;
   const rows = Math.ceil(clusters / COLS);
   const cell = Math.max(COLS > 64 ? 2 : 6, Math.floor(width / COLS));
   const height = rows * cell;
-
-  useEffect(() => {
-    const ro = new ResizeObserver(([e]) => setWidth(Math.min(e.contentRect.width, 960)));
-    ro.observe(wrap.current!);
-    return () => ro.disconnect();
-  }, []);
 
   // owner of each cluster index (clu - 2), -1 when free, and the colour it is drawn in when used
   const { owner, ownerWord } = useMemo(() => {
