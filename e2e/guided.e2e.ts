@@ -73,6 +73,9 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     expect(await runner().getAttribute("data-step")).toBe("0");
     expect(await page.locator(".lab-outline").textContent()).toMatch(/Step 1 of 2/);
     expect(await page.locator(".lab-runner .step h2").count()).toBe(1);
+    // the page's own checks have run and failed (nothing is done yet): no red "Not yet." for that
+    await expect.poll(() => runner().getAttribute("data-auto-checks").then(Number), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    expect(await checkState()).toBe("open");
     await page.getByTestId("check").click();
     await expect.poll(checkState, { timeout: 30_000 }).toBe("failed");
     expect(await page.getByTestId("check-failures").textContent()).toBe("nothing of type exfat is mounted on /mnt/x yet");
@@ -85,8 +88,21 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     // step 1 begins on the lab's saved machine: kept as it is, no save_state and no copy
     expect(await (await snapshotKept()).getAttribute("data-snapshot-bytes")).toBeNull();
     await runInTerminal(page, "touch /tmp/made-in-step-1");
+    // the reset starts a new machine in a new terminal: type once its prompt is there (keys
+    // typed while the old terminal goes are lost, and the rest of their line reaches the new one)
+    const old = await page.evaluateHandle(() => (window as any).__fslabTerminal);
     await page.getByTestId("reset-step").click();
-    await expect.poll(() => runInTerminal(page, "ls /tmp/made-in-step-1 2>&1 || true", 10_000).catch(() => ""), { timeout: 90_000 }).toMatch(/No such file/);
+    await page.waitForFunction(
+      (t) => {
+        const term = (window as any).__fslabTerminal;
+        const b = term !== t && term?.buffer.active;
+        for (let i = 0; b && i < b.length; i++) if (/^fslab:\S* ?# ?$/.test(b.getLine(i)?.translateToString(true) ?? "")) return true;
+        return false;
+      },
+      old,
+      { timeout: 90_000, polling: 100 },
+    );
+    expect(await runInTerminal(page, "ls /tmp/made-in-step-1 2>&1 || true")).toMatch(/No such file/);
     // nothing of the learner's machine was stored: a reload starts the lab's own again
     await page.reload();
     await ready();

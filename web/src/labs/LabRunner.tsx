@@ -176,7 +176,9 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
         }
         const o = await runChecks(step, vm, events(), verdicts);
         if (progressRef.current.step !== n) return null; // the learner moved on meanwhile
-        setOutcome(o);
+        // the poll's failures are shown once a result is (a Check asked for, or a pass): a step
+        // that opened in red, "Not yet.", before the learner had done anything read as a mistake
+        setOutcome((shown) => (why === "auto" && !o.ok && shown === null ? shown : o));
         const wasPassed = !!progressRef.current.steps[n].passedAt;
         update((p) => {
           const s = p.steps[n];
@@ -390,7 +392,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   const passedCount = progress.steps.filter((s) => s.passedAt).length;
 
   return (
-    <div className="lab-runner" data-step={n} data-passed={passed ? 1 : 0}>
+    <div className="lab-runner" data-step={n} data-passed={passed ? 1 : 0} data-auto-checks={rec.autoChecks}>
       <nav className="lab-outline" aria-label="Steps of this lab">
         <p>
           Step {n + 1} of {lab.steps.length} · {passedCount} passed
