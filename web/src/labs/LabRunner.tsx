@@ -689,7 +689,7 @@ function StepBody({ step, vm, done, predictions, onPredict, ...earlier }: { step
           return (
             <section key={j} className="learned" data-testid="learned" data-shown={done ? 1 : 0} aria-label="What you learned">
               <h3>What you learned</h3>
-              {done ? <div dangerouslySetInnerHTML={{ __html: renderMarkdown(b.text) }} /> : <p className="muted">Shown once this step passes (or is skipped): it gives the measurements away.</p>}
+              {done ? <div dangerouslySetInnerHTML={{ __html: renderMarkdown(b.text) }} /> : <p className="muted">Shown once this step passes (or is skipped), so that it does not give the step's answers away.</p>}
             </section>
           );
         if (b.kind === "predict") {
