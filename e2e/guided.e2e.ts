@@ -92,16 +92,8 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     // typed while the old terminal goes are lost, and the rest of their line reaches the new one)
     const old = await page.evaluateHandle(() => (window as any).__fslabTerminal);
     await page.getByTestId("reset-step").click();
-    await page.waitForFunction(
-      (t) => {
-        const term = (window as any).__fslabTerminal;
-        const b = term !== t && term?.buffer.active;
-        for (let i = 0; b && i < b.length; i++) if (/^fslab:\S* ?# ?$/.test(b.getLine(i)?.translateToString(true) ?? "")) return true;
-        return false;
-      },
-      old,
-      { timeout: 90_000, polling: 100 },
-    );
+    await page.waitForFunction((t) => (window as any).__fslabTerminal !== t, old, { timeout: 90_000 });
+    await expect.poll(async () => (await terminalText(page)).trimEnd(), { timeout: 90_000 }).toMatch(/fslab:[^\n]*#$/);
     expect(await runInTerminal(page, "ls /tmp/made-in-step-1 2>&1 || true")).toMatch(/No such file/);
     // nothing of the learner's machine was stored: a reload starts the lab's own again
     await page.reload();

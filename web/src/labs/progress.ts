@@ -191,6 +191,6 @@ export async function getSnapshot(lab: string, kind: SnapshotKind): Promise<Snap
 export async function newestSnapshot(lab: string): Promise<(Snapshot & { kind: SnapshotKind }) | undefined> {
   // both asked at once: the lab page's VM waits for this answer
   const [latest, step] = await Promise.all([getSnapshot(lab, "latest"), getSnapshot(lab, "step")]);
-  const newest = latest && (!step || latest.savedAt >= step.savedAt) ? "latest" : step ? "step" : null;
-  return newest === "latest" ? { ...latest!, kind: "latest" } : newest === "step" ? { ...step!, kind: "step" } : undefined;
+  if (latest && (!step || latest.savedAt >= step.savedAt)) return { ...latest, kind: "latest" };
+  return step && { ...step, kind: "step" };
 }

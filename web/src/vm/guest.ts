@@ -195,8 +195,11 @@ export const STOPPED_WHAT = {
   halt: "the guest was shut down",
 };
 
+/** Trouble after which nothing runs in the machine (a panic, a reboot, a halt). */
+export type StoppedTrouble = GuestTrouble & { kind: keyof typeof STOPPED_WHAT };
+
 /** A kind of trouble after which nothing runs in the machine: it is stopped until restored. */
-export function machineStopped(t: GuestTrouble | null): t is GuestTrouble & { kind: keyof typeof STOPPED_WHAT } {
+export function machineStopped(t: GuestTrouble | null): t is StoppedTrouble {
   return !!t && t.kind in STOPPED_WHAT;
 }
 

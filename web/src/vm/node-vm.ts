@@ -13,7 +13,7 @@ import { TraceChannel } from "./trace-channel";
 import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
 import { AgentClient } from "./agent";
-import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, machineStopped, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch, STOPPED_WHAT, TroubleWatcher, type GuestTrouble } from "./guest";
+import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, machineStopped, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch, STOPPED_WHAT, TroubleWatcher, type StoppedTrouble } from "./guest";
 
 const BUILT = fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
 // FSLAB_DIST: another build's directory, e.g. the debug kernel's (kernel-image/build.sh --debug);
@@ -61,7 +61,7 @@ export function nodeStateMismatch(): string | null {
 }
 
 /** Why a stopped guest will not answer, in the kernel's words: for the CLI's error line. */
-export function stoppedWords(t: GuestTrouble & { kind: keyof typeof STOPPED_WHAT }): string {
+export function stoppedWords(t: StoppedTrouble): string {
   return `${STOPPED_WHAT[t.kind]} (${t.headline}): nothing more runs in it`;
 }
 
@@ -82,7 +82,7 @@ export class NodeVm {
   /** Events from the guest's fslab-trace (virtio-console port 1, /dev/hvc1). */
   readonly trace = new TraceChannel();
   /** What stopped the machine (a panic, a reboot, a halt) since it booted or was restored. */
-  stopped: (GuestTrouble & { kind: keyof typeof STOPPED_WHAT }) | null = null;
+  stopped: StoppedTrouble | null = null;
   private trouble = new TroubleWatcher();
   /** The guest's check agent (virtio-console port 2, /dev/hvc2). */
   readonly agent = new AgentClient((bytes) => this.emulator?.bus.send("virtio-console2-input-bytes", bytes));

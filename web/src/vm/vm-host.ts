@@ -8,7 +8,7 @@ import { state as savedState } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { TraceChannel, type TraceStats } from "./trace-channel";
 import { AgentClient } from "./agent";
-import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, machineStopped, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
+import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, machineStopped, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo, type StoppedTrouble } from "./guest";
 import { siteUrl } from "../shared/site";
 import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
@@ -77,6 +77,11 @@ async function instantiateV86(imports: WebAssembly.Imports): Promise<WebAssembly
   const exports = (await WebAssembly.instantiate(module, imports)).exports;
   markVm("compiled");
   return withFreshMemory(exports, GUEST.memorySize);
+}
+
+/** Why a stopped machine refuses the learner's commands or the lab's checks, with the kernel's line. */
+function refusal(t: StoppedTrouble, what: "commands" | "checks"): string {
+  return `the machine stopped (${t.headline}); restore it to run ${what}`;
 }
 
 /** performance.mark("fslab:vm-<what>"), the newest of each kept (a page boots more than once). */
@@ -223,7 +228,7 @@ export class VmHost {
   typeAndWait(text: string): Promise<void> {
     // a stopped machine reads nothing (sendBytes), and its prompt would come only after a restore
     const stopped = this.trouble.reported;
-    if (machineStopped(stopped)) return Promise.reject(new Error(`the machine stopped (${stopped.headline}); restore it to run commands`));
+    if (machineStopped(stopped)) return Promise.reject(new Error(refusal(stopped, "commands")));
     return new Promise((resolve) => {
       this.idleWaiters.push(resolve);
       this.tail = "";
@@ -381,7 +386,7 @@ export class VmHost {
       // in the BIOS left in RAM: stop it, so it does not take a CPU core until restored
       if (machineStopped(t)) {
         void this.emulator?.stop();
-        this.agent.stop(`the machine stopped (${t.headline}); restore it to run checks`); // none will be answered
+        this.agent.stop(refusal(t, "checks")); // none will be answered
         this.releaseIdle(); // nor will a command come back to its prompt
       }
       this.events.onTrouble?.(t);
