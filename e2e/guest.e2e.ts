@@ -521,6 +521,7 @@ describe("f2fs clue", () => {
     await sh("umount /mnt/f 2>/dev/null || true; losetup -D; rm -f /tmp/f.img; truncate -s 256M /tmp/f.img");
     const T = "/sys/kernel/tracing";
     const out = await sh(`set -e; dev=$(losetup -f --show /tmp/f.img); mkfs.f2fs -q -f $dev >/dev/null
+      modprobe f2fs  # its events exist once the module is in, before the mount that would load it
       echo 0 > ${T}/tracing_on; echo > ${T}/trace; echo 1 > ${T}/events/f2fs/f2fs_free_nid_scan/enable; echo 1 > ${T}/tracing_on
       mount -t f2fs -o background_gc=off $dev /mnt/f; echo 4 > /sys/fs/f2fs/\${dev#/dev/}/clue
       ${fillFreeFill}

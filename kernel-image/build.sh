@@ -8,7 +8,7 @@
 #     --rootfs/fs2json.mjs-->  dist/rootfs.json + dist/rootfs/<sha256>.zst (the root, over 9p)
 #   dist/manifest.json: package versions and sha256 of every input and output
 #
-#   a cold boot in Node (v86) --save_state, zstd -19--> dist/state.bin.zst + state.json
+#   a cold boot in Node (v86) --save_state, zstd -22--> dist/state.bin.zst + state.json
 #
 # Usage: kernel-image/build.sh [all|kernel|rootfs|state|manifest] [--debug]   (npm run kernel = all)
 # Work files live in kernel-image/build/ (git-ignored); a second run reuses them.
@@ -37,7 +37,7 @@ die() { log "error: $*"; exit 1; }
 
 need_host_tools() {
   local missing=()
-  for p in build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils zstd gcc-multilib dpkg-dev file seabios; do
+  for p in build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils zstd gcc-multilib dpkg-dev file seabios kmod; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
   done
   if [ ${#missing[@]} -gt 0 ]; then
@@ -109,7 +109,12 @@ build_kernel() {
   make -s -C "$src" O="$out" ARCH=i386 tinyconfig >/dev/null
   "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${fragments[@]}" >/dev/null
   make -s -C "$src" O="$out" ARCH=i386 olddefconfig >/dev/null
-  for f in "${fragments[@]}"; do check_config "$out/.config" "$f"; done
+  # each fragment's lines must hold, except where a later fragment sets the same option
+  local i later
+  for ((i=0; i<${#fragments[@]}; i++)); do
+    later=$(cat "${fragments[@]:i+1}" /dev/null | grep -oE '^(# )?CONFIG_[A-Z0-9_]+' | grep -oE 'CONFIG_[A-Z0-9_]+' || true)
+    check_config "$out/.config" "${fragments[i]}" "$later"
+  done
   log "building bzImage with -j$JOBS (a clean build takes ~10 minutes on 2 cores)"
   nice make -s -C "$src" O="$out" ARCH=i386 -j"$JOBS" bzImage KBUILD_BUILD_USER=fslab \
        KBUILD_BUILD_HOST=fslab KBUILD_BUILD_TIMESTAMP="$(date -u -d @0)"
@@ -121,6 +126,18 @@ build_kernel() {
   fi
   make -s -C "$src" O="$out" ARCH=i386 kernelrelease > "$WORK/kernel.release"
   log "kernel $(cat "$WORK/kernel.release"): $(stat -c %s "$DIST/bzImage") bytes"
+  # the modules (fslab.config says which), installed with their modules.dep and modules.alias
+  # (the host's depmod) into build/modules/, which build_rootfs copies into the root
+  log "building the modules"
+  nice make -s -C "$src" O="$out" ARCH=i386 -j"$JOBS" modules KBUILD_BUILD_USER=fslab \
+       KBUILD_BUILD_HOST=fslab KBUILD_BUILD_TIMESTAMP="$(date -u -d @0)"
+  rm -rf "$WORK/modules"
+  make -s -C "$src" O="$out" ARCH=i386 INSTALL_MOD_PATH="$WORK/modules" INSTALL_MOD_STRIP=1 \
+       DEPMOD=/sbin/depmod modules_install
+  local mods="$WORK/modules/lib/modules/$(cat "$WORK/kernel.release")"
+  [ -s "$mods/modules.dep" ] || die "modules_install wrote no modules.dep (is kmod's depmod installed?)"
+  rm -f "$mods/build" "$mods/source"
+  log "modules: $(cd "$mods" && find . -name '*.ko' | sed 's|.*/||' | sort | tr '\n' ' ')"
 }
 
 # Are the patches applied to the tree (copies in $1) exactly the given files?
@@ -133,14 +150,17 @@ same_patches() {
 
 # Every option the fragment asks for must be in the final config: olddefconfig silently drops
 # options whose dependencies are missing, and a missing filesystem would only show in the VM.
+# $3: options a later fragment overrides (one per line), not checked against this one.
 check_config() {
-  local cfg="$1" fragment="$2" bad=0 line opt val
+  local cfg="$1" fragment="$2" overridden="${3:-}" bad=0 line opt val
   while IFS= read -r line; do
     if [[ "$line" =~ ^(CONFIG_[A-Z0-9_]+)=(.*)$ ]]; then
       opt=${BASH_REMATCH[1]}; val=${BASH_REMATCH[2]}
+      grep -qxF "$opt" <<< "$overridden" && continue
       grep -qxF "$opt=$val" "$cfg" || { log "config: wanted $opt=$val, got: $(grep -E "^(# )?$opt[= ]" "$cfg" || echo unset)"; bad=1; }
     elif [[ "$line" =~ ^#\ (CONFIG_[A-Z0-9_]+)\ is\ not\ set$ ]]; then
       opt=${BASH_REMATCH[1]}
+      grep -qxF "$opt" <<< "$overridden" && continue
       grep -qE "^$opt=" "$cfg" && { log "config: wanted $opt unset, got: $(grep -E "^$opt=" "$cfg")"; bad=1; }
     fi
   done < "$fragment"
@@ -149,7 +169,10 @@ check_config() {
 
 build_rootfs() {
   need_host_tools
-  "$HERE/rootfs/build-rootfs.sh" "$WORK/rootfs" "$DIST"
+  local release; release=$(kernel_fact kernel.release release)
+  [ -f "$WORK/modules/lib/modules/$release/modules.dep" ] \
+    || die "no modules for kernel $release in $WORK/modules: build the kernel first (build.sh kernel)"
+  "$HERE/rootfs/build-rootfs.sh" "$WORK/rootfs" "$DIST" "$WORK/modules/lib/modules/$release"
   # v86 boots a bzImage through a real BIOS: Debian's SeaBIOS and its VGA BIOS
   cp /usr/share/seabios/bios.bin /usr/share/seabios/vgabios-stdvga.bin "$DIST/"
 }

@@ -4,21 +4,24 @@
 #   packages.txt --apt-get download (private i386 lists)--> .debs --dpkg-deb -x--> stage/
 #   stage/ --(the listed packages' programs + the shared libraries their ELF NEEDED entries reach)--> root/
 #   fio source package --gcc -m32 --build-static, libaio from libaio-dev:i386--> root/usr/bin/fio
+#   the kernel's modules (MODULESDIR: build.sh's modules_install) --> root/usr/lib/modules/
 #   overlay/ (init, profile, helpers) --> root/ --fs2json.mjs--> rootfs.json + rootfs/<sha256>.zst
 #
 # The kernel mounts that tree as its root over virtio-9p (root=host9p, guest.ts), and v86
 # fetches each file the first time the guest reads it: the saved state holds only what the
 # running system touched, not the whole userland (an initramfs would sit unpacked in RAM).
 #
-# Usage: build-rootfs.sh WORKDIR OUTDIR   (called by ../build.sh rootfs; writes OUTDIR/rootfs.json, OUTDIR/rootfs/)
+# Usage: build-rootfs.sh WORKDIR OUTDIR MODULESDIR   (called by ../build.sh rootfs; writes
+#        OUTDIR/rootfs.json, OUTDIR/rootfs/; MODULESDIR is lib/modules/<release> of modules_install)
 # Writes WORKDIR/packages.lock: "name version" of every package whose files were used.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-mkdir -p "$1" "$2"
-W="$(cd "$1" && pwd)"; OUT="$(cd "$2" && pwd)"
 log() { printf '\033[1m[rootfs]\033[0m %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+[ $# = 3 ] && [ -f "$3/modules.dep" ] || die "usage: build-rootfs.sh WORKDIR OUTDIR MODULESDIR (with modules.dep)"
+mkdir -p "$1" "$2"
+W="$(cd "$1" && pwd)"; OUT="$(cd "$2" && pwd)"; MODS="$(cd "$3" && pwd)"
 
 # --- private apt for bookworm i386: the machine's own dpkg architectures stay untouched
 APTD="$W/apt-i386"
@@ -143,6 +146,12 @@ BB="$R/usr/bin/busybox"
   [ -e "$R/usr/bin/$name" ] || [ -e "$R/usr/sbin/$name" ] || [ -L "$R/usr/bin/$name" ] && continue
   ln -s busybox "$R/usr/bin/$name"
 done
+
+# --- the kernel's modules (ext2, ext4, jbd2, F2FS...): the kernel runs /bin/modprobe (busybox's,
+# linked above; CONFIG_MODPROBE_PATH) for fs-ext4 at the first mount, which reads modules.dep
+# and modules.alias and loads the .ko from this tree over 9p
+mkdir -p "$R/usr/lib/modules" && cp -a "$MODS" "$R/usr/lib/modules/"
+[ -L "$R/usr/bin/modprobe" ] || die "busybox did not provide modprobe"
 
 # --- our files: /init, profile, guest helpers
 cp -a "$HERE/overlay/." "$R/"
