@@ -7,6 +7,7 @@ import { axisBottom, axisLeft, max, scaleBand, scaleLinear, select } from "d3";
 import type { VmHandle } from "../../vm/VmConsole";
 import { useWorker } from "../../shared/useWorker";
 import { OKABE_ITO } from "../../shared/view/palette";
+import { useWidth } from "../../shared/view/useWidth";
 import { SCHEDULERS, type Scheduler } from "./blk-core";
 import { blkClient } from "./blk-client";
 import { DISKS, modelScenario, parseFioJson, parseRuns, winner, type Disk, type FioResult, type Pattern, type RunLine } from "./iosched-runs";
@@ -76,9 +77,11 @@ function Group({ runs }: { runs: Measured[] }) {
   const best = runs.reduce((a, b) => (b.bwKiB > a.bwKiB ? b : a));
   const asked = winner(runs, disk, rw, 4, 4); // the shape the lab's predictions ask about
   const svgRef = useRef<SVGSVGElement>(null);
+  // drawn at the width it has (up to 560 px), so the axes' labels keep their size on a phone
+  const [box, width] = useWidth<HTMLElement>(560, 560);
+  const W = Math.max(280, width);
+  const H = 240;
   useEffect(() => {
-    const W = 560;
-    const H = 240;
     const M = { top: 10, right: 10, bottom: 40, left: 60 };
     const x0 = scaleBand().domain(shapes).range([M.left, W - M.right]).padding(0.2);
     const x1 = scaleBand<Scheduler>().domain(SCHEDULERS).range([0, x0.bandwidth()]).padding(0.1);
@@ -94,13 +97,13 @@ function Group({ runs }: { runs: Measured[] }) {
       svg.append("rect").attr("x", x).attr("width", x1.bandwidth()).attr("y", y(mbs(r.bwKiB))).attr("height", y(0) - y(mbs(r.bwKiB))).attr("fill", COLOUR[r.sched]).append("title").text(`${r.sched}, ${shape(r)}: ${mbs(r.bwKiB).toFixed(0)} MB/s measured, ${r.modelMBs?.toFixed(0) ?? "?"} modelled`);
       if (r.modelMBs !== null) svg.append("line").attr("x1", x).attr("x2", x + x1.bandwidth()).attr("y1", y(r.modelMBs)).attr("y2", y(r.modelMBs)).attr("stroke", "black").attr("stroke-width", 2);
     }
-  }, [runs]);
+  }, [runs, W]);
   const spread = (s: string) => {
     const bw = runs.filter((r) => shape(r) === s).map((r) => r.bwKiB);
     return bw.length > 1 ? ((Math.max(...bw) - Math.min(...bw)) / Math.max(...bw)) * 100 : 0;
   };
   return (
-    <figure className="iosched-group" data-disk={disk} data-rw={rw} data-winner={best.sched}>
+    <figure className="iosched-group" data-disk={disk} data-rw={rw} data-winner={best.sched} ref={box}>
       <figcaption>
         <strong>
           {DISKS[disk].label}, {rw}
@@ -109,7 +112,7 @@ function Group({ runs }: { runs: Measured[] }) {
         scheduler {shapes.map((s) => `${spread(s).toFixed(0)}% at ${s}`).join(", ")}.
         {asked && ` At 4 jobs × depth 4, the shape the lab's questions ask about, ${asked} moved the most.`}
       </figcaption>
-      <svg ref={svgRef} viewBox="0 0 560 240" role="img" aria-label={`bandwidth per scheduler, ${disk} ${rw}: bars measured, ticks modelled`} style={{ width: "100%", maxWidth: 560 }} />
+      <svg ref={svgRef} viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`bandwidth per scheduler, ${disk} ${rw}: bars measured, ticks modelled`} />
       <p className="legend">
         {SCHEDULERS.map((s) => (
           <span key={s}>

@@ -8,6 +8,7 @@ import { curveStepAfter, line, scaleLinear } from "d3";
 import { KYBER_DOMAINS, parseKyberState, ROW, ROW_WIDTH, type BlkSteps, type KyberTimerRun } from "./blk-core";
 import { StepControls } from "../../shared/view/StepControls";
 import { TableAlt } from "../../shared/view/TableAlt";
+import { useWidth } from "../../shared/view/useWidth";
 
 const SHOWN = 48;
 const DOMAIN_COLOUR = ["#0072B2", "#E69F00"];
@@ -69,14 +70,16 @@ export function KyberQueues({ steps }: { steps: BlkSteps }) {
 
 /** The read and write domains' depths after each run of kyber's timer. */
 export function KyberDepths({ runs, elapsedMs }: { runs: KyberTimerRun[]; elapsedMs: number }) {
-  const W = 420, H = 150, M = { l: 44, r: 10, t: 10, b: 30 };
+  // drawn at the width it has (up to 420 px), so its 10 px labels stay 10 px on a phone
+  const [box, width] = useWidth<HTMLElement>(420, 420);
+  const W = Math.max(240, width), H = 150, M = { l: 44, r: 10, t: 10, b: 30 };
   const x = scaleLinear().domain([0, Math.max(1, elapsedMs)]).range([M.l, W - M.r]);
   const y = scaleLinear().domain([0, 256]).range([H - M.b, M.t]);
   const start = [256, 128];
   return (
-    <figure className="offset-plot" data-testid="kyber-depths" data-runs={runs.length}>
+    <figure className="offset-plot" data-testid="kyber-depths" data-runs={runs.length} ref={box}>
       <figcaption>kyber: domain depths after each timer run ({runs.length} runs, {runs.filter((r) => r.bad).length} with a p90 over target)</figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} width="100%" style={{ maxWidth: W }} role="img" aria-label={`read and write depths over ${runs.length} timer runs`}>
+      <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`read and write depths over ${runs.length} timer runs`}>
         {[0, 1].map((d) => {
           const pts: Array<[number, number]> = [[x(0), y(start[d])], ...runs.map((r): [number, number] => [x(r.us / 1000), y(r.depth[d])])];
           pts.push([x(elapsedMs), pts.at(-1)![1]]); // held until the run ends
