@@ -105,6 +105,29 @@ describe("an iframe on another origin", () => {
     }
   });
 
+  it("a link to another page of the site opens it in a new tab, and the embed stays", async () => {
+    const wpDocs = await docsServer(() => `${base()}#/embed/write-path`);
+    const b = await launch();
+    try {
+      const page = b.page;
+      await page.goto(wpDocs.origin);
+      const frame = page.frameLocator("#fx");
+      const link = frame.getByRole("link", { name: "write-path lab" });
+      await link.waitFor({ timeout: 30_000 });
+      const [tab] = await Promise.all([b.ctx.waitForEvent("page"), link.click()]);
+      await tab.waitForURL(/#\/lab\/write-path$/);
+      expect(new URL(tab.url()).origin).toBe(new URL(base()).origin); // the fslab site, whole
+      expect(await tab.evaluate(() => window.opener)).toBeNull();
+      // the author's page still shows the playground in its frame
+      expect(page.frames().find((f) => f.url().startsWith(base()))?.url()).toMatch(/#\/embed\/write-path$/);
+      await frame.getByRole("link", { name: "write-path lab" }).waitFor();
+      expect(b.errors).toEqual([]);
+    } finally {
+      await b.close();
+      wpDocs.close();
+    }
+  });
+
   it("ignores a page on an origin the site does not list, and counts it", async () => {
     const b = await launch();
     try {

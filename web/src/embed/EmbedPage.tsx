@@ -3,7 +3,7 @@
 //   #/embed/view/<view id>          a lab view on its own (its model parts; no VM)
 //   #/embed/lab/<lab id>            a lab, its VM behind a "Start the Linux VM" button
 // The host page drives it with the messages of messages.ts (channel.ts checks their origin).
-import { Suspense, lazy, useEffect, useMemo, useRef, useState } from "react";
+import { Suspense, lazy, useEffect, useMemo, useRef, useState, type MouseEvent } from "react";
 import { playground, view } from "../topics";
 import { lazyOf } from "../shared/lazy";
 import { checkParam } from "../shared/params";
@@ -13,6 +13,18 @@ import type { HostMessage } from "./messages";
 const LabPage = lazy(() => import("../pages/LabPage").then((m) => ({ default: m.LabPage })));
 const loading = <p className="muted">Loading…</p>;
 const EMPTY_LIVE = { events: new Uint32Array(0), stats: null, lines: [] as string[], version: 0 };
+
+/**
+ * A link to another page of the site (a lab's "next" link, #/play/exfat) opens the whole site
+ * in a new tab: followed in the frame, it put the site's page, header and all, in place of the
+ * embed inside the author's page, and the reader's way back was the browser's Back button.
+ */
+function openSiteLinksInNewTab(e: MouseEvent<HTMLDivElement>) {
+  const a = (e.target as Element).closest?.("a[href^='#/']");
+  if (!a || e.defaultPrevented || e.button !== 0) return;
+  e.preventDefault();
+  window.open(new URL(a.getAttribute("href")!, location.href).href, "_blank", "noopener");
+}
 
 function useChannel(onMessage: (m: HostMessage) => void): EmbedChannel {
   const handler = useRef(onMessage);
@@ -72,7 +84,7 @@ function EmbedPlayground({ route, query: initial }: { route: string; query: stri
   }, [channel]);
   const Page = lazyOf(spec.load);
   return (
-    <div className="embed" ref={box} data-embed={route}>
+    <div className="embed" onClickCapture={openSiteLinksInNewTab} ref={box} data-embed={route}>
       <Suspense fallback={loading}>
         <Page key={state.n} query={state.query} />
       </Suspense>
@@ -100,7 +112,7 @@ function EmbedView({ id, query }: { id: string; query: string }) {
   if (problems.length) return <p className="error" role="alert">{problems.join("; ")}</p>;
   const View = lazyOf(spec.load);
   return (
-    <div className="embed" data-embed={id}>
+    <div className="embed" onClickCapture={openSiteLinksInNewTab} data-embed={id}>
       <Suspense fallback={loading}>
         <View live={EMPTY_LIVE} vm={null} params={params} />
       </Suspense>
@@ -118,7 +130,7 @@ function EmbedLab({ id }: { id: string }) {
   });
   useEffect(() => void channel.start({ kind: "lab", id, params: {} }), [channel]);
   return (
-    <div className="embed" data-embed={`lab/${id}`}>
+    <div className="embed" onClickCapture={openSiteLinksInNewTab} data-embed={`lab/${id}`}>
       <Suspense fallback={loading}>
         <LabPage
           id={id}
