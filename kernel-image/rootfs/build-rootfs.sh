@@ -19,7 +19,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 log() { printf '\033[1m[rootfs]\033[0m %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
-[ $# = 3 ] && [ -f "$3/modules.dep" ] || die "usage: build-rootfs.sh WORKDIR OUTDIR MODULESDIR (with modules.dep)"
+[ $# = 3 ] || die "usage: build-rootfs.sh WORKDIR OUTDIR MODULESDIR"
+[ -f "$3/modules.dep" ] || die "no modules.dep in $3: build the kernel first (build.sh kernel installs its modules there)"
 mkdir -p "$1" "$2"
 W="$(cd "$1" && pwd)"; OUT="$(cd "$2" && pwd)"; MODS="$(cd "$3" && pwd)"
 
