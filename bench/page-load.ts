@@ -42,6 +42,9 @@ export interface LabStart {
   /** the saved state's and v86 wasm's download (responseEnd - startTime), ms; 0 from the cache */
   stateDownload: number;
   wasmDownload: number;
+  /** the saved state's load, ms from its start (as the page opened) to plain bytes, and from where */
+  stateMs: number;
+  stateFrom: "copy" | "file" | undefined;
   jsDone: number; // the last script's responseEnd
   /** the site's service worker served the page (a returning learner's case, once it installed) */
   controlled: boolean;
@@ -136,8 +139,11 @@ async function labStart(page: Page, url: string): Promise<LabStart> {
       prompt: mark("prompt"),
       typed: window.__fslabTyped,
       answered: ${answered},
-      stateDownload: dl(/state\\.bin/),
+      // fetched by the page's state worker, whose timings the page's timeline lacks: it says
+      stateDownload: performance.getEntriesByName("fslab:vm-state").at(-1)?.detail?.downloadMs ?? dl(/state\\.bin/),
       wasmDownload: dl(/\\.wasm(\\.gz)?(\\?|$)/),
+      stateMs: performance.getEntriesByName("fslab:vm-state").at(-1)?.duration ?? NaN,
+      stateFrom: performance.getEntriesByName("fslab:vm-state").at(-1)?.detail?.from,
       jsDone: Math.max(0, ...res.filter((e) => /\\.js(\\?|$)/.test(e.name)).map((e) => e.responseEnd)),
       controlled: !!navigator.serviceWorker?.controller,
     };

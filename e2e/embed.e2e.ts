@@ -224,10 +224,10 @@ describe("the web component on another origin", () => {
       const start = page.locator("#lab").getByTestId("start-vm");
       await start.waitFor({ timeout: 30_000 });
       expect(await page.locator("#lab .lab-runner h2").textContent()).toMatch(/1\. A volume that discards/);
-      expect(requests.filter((u) => /\/vm\/state\.bin\.zst/.test(u))).toEqual([]);
+      expect(requests.filter((u) => /\/vm\/state\.bin\.xz/.test(u))).toEqual([]);
       // what the button says the VM downloads: the state and v86's core, as the site serves them
       const said = (await page.locator("#lab .vm-deferred").textContent())!.match(/downloads about ([\d.]+) MB: the saved machine, and the emulator's core once/);
-      const served = ["state.bin.zst", "v86.wasm.gz"].reduce((n, f) => n + statSync(join(repo, "web/dist/vm", f)).size, 0);
+      const served = ["state.bin.xz", "v86.wasm.gz"].reduce((n, f) => n + statSync(join(repo, "web/dist/vm", f)).size, 0);
       expect(Math.abs(Number(said?.[1]) - served / 1e6)).toBeLessThanOrEqual(0.05);
       await start.click();
       await page.locator('#lab .vm-status[data-phase="ready"]').waitFor({ timeout: 150_000 });

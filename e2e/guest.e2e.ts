@@ -66,7 +66,7 @@ describe("a restore that skips zeroing memory the new instance has zeroed (v86-e
         await ran.run("head -c 20000000 /dev/urandom > /tmp/noise; echo fslab-dirty-$((6 * 7)) > /tmp/mark");
         const emulator = (ran as unknown as { emulator: { stop(): Promise<void>; restore_state(s: ArrayBuffer): Promise<void> } }).emulator;
         await emulator.stop();
-        const raw = execFileSync("zstd", ["-d", "-c", "kernel-image/dist/state.bin.zst"], { maxBuffer: 2 ** 30 });
+        const raw = execFileSync("xz", ["-d", "-c", "kernel-image/dist/state.bin.xz"], { maxBuffer: 2 ** 30 });
         await emulator.restore_state(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
         const c = ran.memory();
         differ = 0;

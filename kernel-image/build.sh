@@ -8,7 +8,7 @@
 #     --rootfs/fs2json.mjs-->  dist/rootfs.json + dist/rootfs/<sha256>.zst (the root, over 9p)
 #   dist/manifest.json: package versions and sha256 of every input and output
 #
-#   a cold boot in Node (v86) --save_state, zstd -22--> dist/state.bin.zst + state.json
+#   a cold boot in Node (v86) --save_state, xz -9e--> dist/state.bin.xz + state.json
 #
 # Usage: kernel-image/build.sh [all|kernel|rootfs|state|manifest] [--debug]   (npm run kernel = all)
 # Work files live in kernel-image/build/ (git-ignored); a second run reuses them.
@@ -173,9 +173,9 @@ build_rootfs() {
   cp /usr/share/seabios/bios.bin /usr/share/seabios/vgabios-stdvga.bin "$DIST/"
 }
 
-# The instant start: dist/state.bin.zst, saved from a cold boot in Node (save-state.ts)
+# The instant start: dist/state.bin.xz, saved from a cold boot in Node (save-state.ts)
 save_state() {
-  command -v zstd >/dev/null || die "zstd is missing"
+  command -v xz >/dev/null || die "xz is missing (xz-utils)"
   (cd "$HERE/.." && { [ -d node_modules/v86 ] || npm ci --no-audit --no-fund --loglevel=error; } \
     && node --import tsx kernel-image/save-state.ts)
 }

@@ -127,8 +127,8 @@ function write(args) {
       throw new Error(`${opt("packages")} is missing and dist/rootfs.json is not the one the manifest lists: build the rootfs here (build.sh rootfs)`);
     packages = old.packages;
   }
-  const hasState = existsSync(join(DIST, "state.bin.zst"));
-  const outputs = OUTPUTS.concat(hasState ? ["state.bin.zst", "state.json"] : []);
+  const hasState = existsSync(join(DIST, "state.bin.xz"));
+  const outputs = OUTPUTS.concat(hasState ? ["state.bin.xz", "state.json"] : []);
   const manifest = {
     comment: "Written by kernel-image/build.sh; checked by the tests. Do not edit by hand.",
     kernel: {

@@ -1,6 +1,6 @@
 // The guest's files (kernel-image/dist/) reach the page as plain static files under vm/,
 // outside Vite's module pipeline: a kernel without an extension must not be taken for a
-// module, and the zstd files must reach v86 as the bytes they are.
+// module, and the compressed files (zstd, xz) must reach the page as the bytes they are.
 //   dev:   GET /vm/<name> and /vm/rootfs/<sha256>.zst stream kernel-image/dist/<same path>
 //   build: each file is emitted to web/dist/vm/<same path>
 // rootfs/ holds the root filesystem's files, each fetched by v86 when the guest first reads it.
@@ -13,7 +13,7 @@ import { gzipSync } from "node:zlib";
 import type { Plugin } from "vite";
 import { BIOS_FILES, V86_WASM_GZ } from "./src/vm/guest";
 
-export const VM_FILES = ["bzImage", "rootfs.json", BIOS_FILES.bios, BIOS_FILES.vga_bios, "state.bin.zst"];
+export const VM_FILES = ["bzImage", "rootfs.json", BIOS_FILES.bios, BIOS_FILES.vga_bios, "state.bin.xz"];
 
 let wasmGz: Buffer | null = null;
 /** v86's wasm from its npm package, gzipped once per process: the page un-gzips it itself. */

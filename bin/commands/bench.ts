@@ -141,8 +141,10 @@ export async function bench(args: string[]): Promise<number> {
         `${mbytes(total - sumBytes(l.bytes.js) + sumBytes(l.bytes.js, "gzip"))} from a server that gzips scripts`,
     );
     const split = (s: LabStart) =>
-      `scripts loaded ${s.jsDone.toFixed(0)}, VM starts ${s.boot.toFixed(0)}, state downloaded in ${s.stateDownload.toFixed(0)} and wasm in ${s.wasmDownload.toFixed(0)}, ` +
-      `v86's core compiled at ${s.compiled.toFixed(0)}, the state decompressed (zstd) and restored at ${s.loaded.toFixed(0)}, running ${s.started.toFixed(0)}, prompt ${s.prompt.toFixed(0)}, ${Number.isNaN(s.snapshotAt) ? "no step snapshot (step 1 starts on the lab's own machine)" : `the step's snapshot (save_state) at ${s.snapshotAt.toFixed(0)} for ${s.snapshotMs.toFixed(0)}`}, a command typed at ${s.typed.toFixed(0)} answered at ${s.answered.toFixed(0)} ms`;
+      `scripts loaded ${s.jsDone.toFixed(0)}, VM starts ${s.boot.toFixed(0)}, ` +
+      (s.stateFrom === "copy" ? `the state read from the page's kept copy in ${s.stateMs.toFixed(0)}` : `the state downloaded in ${s.stateDownload.toFixed(0)} and un-xz'd as it came, ${s.stateMs.toFixed(0)} in all`) +
+      `, wasm downloaded in ${s.wasmDownload.toFixed(0)}, ` +
+      `v86's core compiled at ${s.compiled.toFixed(0)}, the state restored at ${s.loaded.toFixed(0)}, running ${s.started.toFixed(0)}, prompt ${s.prompt.toFixed(0)}, ${Number.isNaN(s.snapshotAt) ? "no step snapshot (step 1 starts on the lab's own machine)" : `the step's snapshot (save_state) at ${s.snapshotAt.toFixed(0)} for ${s.snapshotMs.toFixed(0)}`}, a command typed at ${s.typed.toFixed(0)} answered at ${s.answered.toFixed(0)} ms`;
     console.log(`  first visit: ${split(l.first)}`);
     console.log(`  warm cache${l.warm.controlled ? " (from the service worker)" : " (HTTP cache; no service worker yet)"}:  ${split(l.warm)} ${goal(l.warm.answered <= 500, "a prompt answering within 500 ms")}; the median of ${l.warmAnswers.length} visits answered at ${l.warmAnswers.map((t) => t.toFixed(0)).join(", ")} ms`);
     const ratio = l.coldMs / l.warm.answered;

@@ -106,7 +106,7 @@ export interface LabEmbed {
   onStepPassed(step: number, title: string): void;
 }
 
-const stateBytes = (outputs as Record<string, { bytes: number }>)["state.bin.zst"]?.bytes ?? 0;
+const stateBytes = (outputs as Record<string, { bytes: number }>)["state.bin.xz"]?.bytes ?? 0;
 
 export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   const [vmWanted, setVmWanted] = useState(!embed);

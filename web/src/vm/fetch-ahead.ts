@@ -3,10 +3,12 @@
 // xterm.js), the lab's text and the learner's progress load, and the VM (vm-host.ts) takes
 // what has arrived. No v86 here, so this is a small chunk of its own.
 // named: the build keeps only the parts used (not the package list, nor the inputs' hashes)
-import { outputs } from "@kernel/manifest.json";
+import { outputs, state as savedStateInfo } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
-import { STATE_FILE, V86_WASM_GZ } from "./guest";
-import { siteUrl } from "../shared/site";
+import { STATE_FILE, V86_WASM_GZ, type StateInfo } from "./guest";
+import type { StateReply, StateRequest } from "./state.worker";
+import stateWorkerUrl from "./state.worker.ts?worker&url";
+import { siteUrl, spawnWorker } from "../shared/site";
 
 /** A guest file under vm/ (see web/vm-files.ts), versioned by its hash so caches stay right. */
 export function vmUrl(name: string): string {
@@ -72,15 +74,50 @@ export function v86Core(): Promise<WebAssembly.Module> {
   return v86Module!;
 }
 
+export interface StateLoad {
+  /** the plain state; null when it could not be had (the machine built from it then fetches again) */
+  state: Promise<ArrayBuffer | null>;
+  /** the compressed file's bytes as they arrive (0 of 0 from the last visit's copy) */
+  progress: { loaded: number; total: number };
+  /** called by the machine built from it: one torn down before it came leaves it to the next */
+  take(): void;
+}
+
 /**
  * The one file a restore of the saved machine needs, the state (no BIOS: guest.ts BIOS_FILES),
- * fetched ahead: null when a machine took it or it was never fetched (v86 fetches it itself
- * then). `progress` counts its bytes as they arrive; `take` is called by the machine built from
- * it (one torn down before it came leaves it to the next).
+ * fetched ahead by prepareV86, or null when a machine took it or it was never fetched.
  */
-export function restoreStateAhead(): { state: Promise<ArrayBuffer | null>; progress: { loaded: number; total: number }; take(): void } | null {
+export function restoreStateAhead(): StateLoad | null {
   if (!stateAhead || stateAhead === "taken") return null;
   return { state: stateAhead, progress: restoreProgress, take: () => void (stateAhead = "taken") };
+}
+
+/** The state loaded again, for a machine that found none ahead: its failure is the machine's to report. */
+export function loadStateNow(): { state: Promise<ArrayBuffer>; progress: { loaded: number; total: number } } {
+  const progress = { loaded: 0, total: 0 };
+  return { state: loadState(progress), progress };
+}
+
+/**
+ * The saved state's plain bytes, from a worker (state.worker.ts) that reads the copy an earlier
+ * visit kept or downloads the file and un-xz's it, off the page's thread.
+ */
+function loadState(progress: { loaded: number; total: number }): Promise<ArrayBuffer> {
+  const rawBytes = (savedStateInfo as StateInfo | undefined)?.raw_bytes ?? 0;
+  const t0 = performance.now();
+  return new Promise<ArrayBuffer>((resolve, reject) => {
+    const worker = spawnWorker(stateWorkerUrl);
+    worker.onmessage = (e: MessageEvent<StateReply>) => {
+      const m = e.data;
+      if ("progress" in m) return void Object.assign(progress, m.progress);
+      if ("error" in m) return reject(new Error(m.error));
+      // for npm run bench page: where the state came from and how long it took
+      performance.measure("fslab:vm-state", { start: t0, detail: { from: m.from, downloadMs: m.downloadMs } });
+      resolve(m.state);
+    };
+    worker.onerror = (e) => reject(new Error(`the saved machine's loader failed (${e.message})`));
+    worker.postMessage({ url: vmUrl(STATE_FILE), rawBytes } satisfies StateRequest);
+  });
 }
 
 /**
@@ -97,33 +134,12 @@ export function prepareV86(): void {
     });
     v86Module.catch(() => undefined); // reported by the machine that waits for it (create)
   }
-  // and the state a restore needs, beside it: v86 fetches its files one after another, from the
-  // moment the VM starts (taken by the first machine restored; a later one fetches again)
-  if (stateAhead) return; // once per page: a later machine fetches (from the HTTP cache) itself
+  // and the state a restore needs, beside it, from the moment the page opens (taken by the first
+  // machine restored; a later one loads it again, from the kept copy or the HTTP cache)
+  if (stateAhead) return;
   restoreProgress = { loaded: 0, total: 0 };
-  const progress = restoreProgress;
-  stateAhead = (async () => {
-    const r = await fetch(vmUrl(STATE_FILE));
-    if (!r.ok || !r.body) throw new Error(`${STATE_FILE}: ${r.status}`);
-    const length = Number(r.headers.get("Content-Length") ?? 0);
-    if (!length) return r.arrayBuffer();
-    progress.total = length;
-    // read as it arrives, so the page can show how far it is
-    const bytes = new Uint8Array(length);
-    const reader = r.body.getReader();
-    for (let at = 0; ; ) {
-      const { done, value } = await reader.read();
-      if (done) {
-        if (at !== length) throw new Error(`${STATE_FILE}: ${at} of ${length} bytes`);
-        return bytes.buffer;
-      }
-      if (at + value.length > length) throw new Error(`${STATE_FILE}: more than ${length} bytes`);
-      bytes.set(value, at);
-      at += value.length;
-      progress.loaded += value.length;
-    }
-  })().catch((e) => {
-    // v86 fetches it itself then, and says what failed
+  stateAhead = loadState(restoreProgress).catch((e) => {
+    // the machine loads it again then, and says what failed
     console.warn(`fslab: the saved machine could not be fetched ahead (${e})`);
     return null;
   });

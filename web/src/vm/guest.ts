@@ -82,8 +82,8 @@ export function rootfsFiles(tree: { fsroot?: unknown }): string[] {
 /** The guest's /mnt/host, where it puts files for the host (disk images), as a 9p path. */
 export const HOST_SHARE = "mnt/host/";
 
-/** The saved state (kernel-image/dist/state.bin.zst) and what it must match to be restored. */
-export const STATE_FILE = "state.bin.zst";
+/** The saved state (kernel-image/dist/state.bin.xz, see saved-state.ts) and what it must match to be restored. */
+export const STATE_FILE = "state.bin.xz";
 /** v86's core, gzipped, beside the guest's files (web/vm-files.ts); the page un-gzips it as it compiles. */
 export const V86_WASM_GZ = "v86.wasm.gz";
 /**
@@ -96,6 +96,8 @@ export interface StateInfo {
   v86: string; // the v86 package version that saved it
   memory_size: number;
   cmdline: string;
+  /** the plain state's size (the file is xz) */
+  raw_bytes: number;
 }
 
 /** Why a saved state cannot be restored here, or null if it can. */

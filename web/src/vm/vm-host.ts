@@ -12,7 +12,7 @@ import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR,
 import { siteUrl } from "../shared/site";
 import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
-import { restoreStateAhead, v86Core, v86WasmUrl, vmUrl } from "./fetch-ahead";
+import { loadStateNow, restoreStateAhead, v86Core, v86WasmUrl, vmUrl } from "./fetch-ahead";
 
 export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
@@ -69,8 +69,8 @@ export async function keepLabOffline(labId: string): Promise<number> {
  * v86's core compiled while it downloads: vm/v86.wasm.gz (0.4 MB, where the wasm is 2.1 MB, on
  * any static server) un-gzipped by the browser's DecompressionStream straight into the
  * streaming compiler. v86's own loader reads the whole uncompressed file first and compiles the
- * bytes. (Its zstd worker, which wants those bytes, serves only zstd-compressed disk images: we
- * restore zstd states on the main core.)
+ * bytes. (Its zstd worker, which wants those bytes, serves only zstd-compressed disk images; the
+ * saved state comes un-xz'd, see saved-state.ts.)
  */
 async function instantiateV86(imports: WebAssembly.Imports): Promise<WebAssembly.Exports> {
   const module = await v86Core();
@@ -138,21 +138,32 @@ export class VmHost {
     this.status("loading", snapshot ? `Loading ${snapshot.label}` : restore ? "Loading the saved machine" : "Loading the kernel", 0);
     const generation = ++this.generation;
     // (the first machine built from it takes it: one torn down before the state came does not)
-    const ahead = restore && !snapshot ? restoreStateAhead() : null;
-    if (!ahead) return this.create(restore, snapshot, null);
-    const { state: fetched, progress } = ahead;
-    const shown = setInterval(() => {
-      if (generation === this.generation && progress.total) this.status("loading", `Loading ${STATE_FILE}`, progress.loaded / progress.total);
-    }, 250);
-    void fetched.then((state) => {
-      clearInterval(shown);
-      if (generation !== this.generation) return;
-      ahead.take(); // and no longer held there
-      this.create(restore, snapshot, state);
+    if (!restore || snapshot) return this.create(restore, snapshot, null);
+    // the saved machine: fetched ahead as the page opened (fetch-ahead.ts), or now
+    const ahead = restoreStateAhead();
+    this.whenState(generation, ahead ?? loadStateNow(), (state) => {
+      if (state) return this.create(true, undefined, state);
+      // the load ahead failed (it said why in the console): once more, its failure reported
+      const again = loadStateNow();
+      this.whenState(generation, { ...again, state: again.state.catch((e) => this.fail(`Could not load the saved machine (${STATE_FILE}): ${e instanceof Error ? e.message : e}`)) }, (s) => s && this.create(true, undefined, s));
     });
   }
 
-  /** Build and start the machine: from the state fetched ahead (prepareV86), or v86 fetches its files. */
+  /** Shows a state's load as it comes, then hands it on, unless the page started another machine since. */
+  private whenState(generation: number, load: { state: Promise<ArrayBuffer | null | void>; progress: { loaded: number; total: number }; take?(): void }, then: (state: ArrayBuffer | null) => void): void {
+    const { state, progress } = load;
+    const shown = setInterval(() => {
+      if (generation === this.generation && progress.total) this.status("loading", `Loading ${STATE_FILE}`, progress.loaded / progress.total);
+    }, 250);
+    void state.then((s) => {
+      clearInterval(shown);
+      if (generation !== this.generation) return;
+      load.take?.(); // and no longer held there
+      then(s ?? null);
+    });
+  }
+
+  /** Build and start the machine: from a snapshot, the saved state (un-xz'd by fetch-ahead.ts), or v86 fetches the kernel's files. */
   private create(restore: boolean, snapshot: { state: ArrayBuffer } | undefined, state: ArrayBuffer | null): void {
     const emulator = new V86({
       ...machineOptions(),
@@ -164,7 +175,7 @@ export class VmHost {
       ...(snapshot
         ? { initial_state: { buffer: snapshot.state } }
         : restore
-        ? { initial_state: state ? { buffer: state } : { url: vmUrl(STATE_FILE) } }
+        ? { initial_state: { buffer: state! } }
         : { bzimage: { url: vmUrl("bzImage") }, bios: { url: vmUrl(BIOS_FILES.bios) }, vga_bios: { url: vmUrl(BIOS_FILES.vga_bios) } }),
       // the root filesystem, a file fetched when the guest first reads it (guest.ts); the tree
       // only for a cold boot: a saved state carries its own
