@@ -34,6 +34,8 @@ const PARTS = ["exfat", "blk", "f2fs", "frames", "vm", "heap", "page", "snapshot
 const kb = (b: number) => `${(b / 1000).toFixed(0)} KB`;
 const mbytes = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
 const goal = (ok: boolean, text: string) => `(goal: ${text}${ok ? ", met" : ", NOT met"})`;
+/** the cores' goal (issue 16): wasm within 1.2x of the same C built natively (by gcc) */
+const nearNative = (wasm: number, native: number) => goal(wasm / native <= 1.2, "at most 1.2x");
 
 export async function bench(args: string[]): Promise<number> {
   const only = args[0];
@@ -49,7 +51,7 @@ export async function bench(args: string[]): Promise<number> {
       const runs = Array.from({ length: c.samples }, () => wasmFreeMs(module, c.clusters, c.runs));
       const n = median(native.find((x) => x.case === c.name)!.ms);
       const w = median(runs);
-      console.log(`  ${c.name.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x`);
+      console.log(`  ${c.name.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x ${nearNative(w, n)}`);
     }
   }
   if (!only || only === "blk") {
@@ -60,7 +62,7 @@ export async function bench(args: string[]): Promise<number> {
     const n = median(native.ms);
     const w = median(runs);
     console.log("blk-mq + mq-deadline (4 jobs x iodepth 4, random 4 KiB reads, one-tag disk), median of 5, same C:");
-    console.log(`  ${BLK_CASE.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x`);
+    console.log(`  ${BLK_CASE.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x ${nearNative(w, n)}`);
   }
   if (!only || only === "f2fs") {
     execFileSync("make", ["-s", "-C", WASM_DIR, "build/native/bench_f2fs"], { stdio: "inherit" });
@@ -87,7 +89,7 @@ export async function bench(args: string[]): Promise<number> {
       const n = median(native[i].ms);
       const c = clang ? median(clang[i].ms) : null;
       const clangCols = c === null ? `${"n/a".padStart(10)}  (clang-14 not installed)` : `${fmt(c).padStart(10)}  ${(w / c).toFixed(2)}x`;
-      console.log(`  ${native[i].case.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x    ${clangCols}`);
+      console.log(`  ${native[i].case.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x    ${clangCols} ${nearNative(w, n)}`);
     }
   }
   if (!only || only === "frames") {
