@@ -74,11 +74,16 @@ export function v86Core(): Promise<WebAssembly.Module> {
   return v86Module!;
 }
 
+/** the compressed file's bytes as they arrive (0 of 0 from the last visit's copy) */
+export interface LoadProgress {
+  loaded: number;
+  total: number;
+}
+
 export interface StateLoad {
-  /** the plain state; null when it could not be had (the machine built from it then fetches again) */
+  /** the plain state; null when it could not be had (the machine built from it then loads it again) */
   state: Promise<ArrayBuffer | null>;
-  /** the compressed file's bytes as they arrive (0 of 0 from the last visit's copy) */
-  progress: { loaded: number; total: number };
+  progress: LoadProgress;
   /** called by the machine built from it: one torn down before it came leaves it to the next */
   take(): void;
 }
@@ -93,7 +98,7 @@ export function restoreStateAhead(): StateLoad | null {
 }
 
 /** The state loaded again, for a machine that found none ahead: its failure is the machine's to report. */
-export function loadStateNow(): { state: Promise<ArrayBuffer>; progress: { loaded: number; total: number } } {
+export function loadStateNow(): { state: Promise<ArrayBuffer>; progress: LoadProgress } {
   const progress = { loaded: 0, total: 0 };
   return { state: loadState(progress), progress };
 }
@@ -102,7 +107,7 @@ export function loadStateNow(): { state: Promise<ArrayBuffer>; progress: { loade
  * The saved state's plain bytes, from a worker (state.worker.ts) that reads the copy an earlier
  * visit kept or downloads the file and un-xz's it, off the page's thread.
  */
-function loadState(progress: { loaded: number; total: number }): Promise<ArrayBuffer> {
+function loadState(progress: LoadProgress): Promise<ArrayBuffer> {
   const rawBytes = (savedStateInfo as StateInfo | undefined)?.raw_bytes ?? 0;
   const t0 = performance.now();
   return new Promise<ArrayBuffer>((resolve, reject) => {

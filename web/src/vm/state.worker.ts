@@ -12,7 +12,7 @@ export interface StateRequest {
 }
 export type StateReply =
   | { progress: { loaded: number; total: number } }
-  | { state: ArrayBuffer; from: "copy" | "file"; ms: number; downloadMs?: number }
+  | { state: ArrayBuffer; from: "copy" | "file"; downloadMs?: number }
   | { error: string };
 
 // The plain state, 16 MB, kept after the first visit so that a return un-xz's nothing. One
@@ -26,7 +26,7 @@ self.onmessage = async (e: MessageEvent<StateRequest>) => {
   const t0 = performance.now();
   try {
     const kept = await keptState(url, rawBytes);
-    if (kept) return post({ state: kept, from: "copy", ms: performance.now() - t0 }, [kept]);
+    if (kept) return post({ state: kept, from: "copy" }, [kept]);
     const r = await fetch(url);
     if (!r.ok || !r.body) throw new Error(`${url.split("/").pop()!.split("?")[0]}: ${r.status} ${r.statusText}`);
     const progress = { loaded: 0, total: Number(r.headers.get("Content-Length") ?? 0) };
@@ -49,7 +49,7 @@ self.onmessage = async (e: MessageEvent<StateRequest>) => {
     const state = await unxzState(counted, rawBytes);
     // the copy first: a Response copies the bytes it is given, and the page gets them moved
     const copy = typeof caches !== "undefined" ? new Response(state) : null;
-    post({ state, from: "file", ms: performance.now() - t0, downloadMs }, [state]);
+    post({ state, from: "file", downloadMs }, [state]);
     if (copy) await keepState(url, copy);
   } catch (err) {
     post({ error: err instanceof Error ? err.message : String(err) });

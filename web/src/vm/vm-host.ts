@@ -12,7 +12,7 @@ import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR,
 import { siteUrl } from "../shared/site";
 import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
-import { loadStateNow, restoreStateAhead, v86Core, v86WasmUrl, vmUrl } from "./fetch-ahead";
+import { loadStateNow, restoreStateAhead, v86Core, v86WasmUrl, vmUrl, type LoadProgress } from "./fetch-ahead";
 
 export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
@@ -139,28 +139,41 @@ export class VmHost {
     const generation = ++this.generation;
     // (the first machine built from it takes it: one torn down before the state came does not)
     if (!restore || snapshot) return this.create(restore, snapshot, null);
-    // the saved machine: fetched ahead as the page opened (fetch-ahead.ts), or now
-    const ahead = restoreStateAhead();
-    this.whenState(generation, ahead ?? loadStateNow(), (state) => {
-      if (state) return this.create(true, undefined, state);
-      // the load ahead failed (it said why in the console): once more, its failure reported
-      const again = loadStateNow();
-      this.whenState(generation, { ...again, state: again.state.catch((e) => this.fail(`Could not load the saved machine (${STATE_FILE}): ${e instanceof Error ? e.message : e}`)) }, (s) => s && this.create(true, undefined, s));
-    });
+    void this.restoreSaved(generation);
   }
 
-  /** Shows a state's load as it comes, then hands it on, unless the page started another machine since. */
-  private whenState(generation: number, load: { state: Promise<ArrayBuffer | null | void>; progress: { loaded: number; total: number }; take?(): void }, then: (state: ArrayBuffer | null) => void): void {
-    const { state, progress } = load;
+  /**
+   * The saved machine: the state fetched ahead as the page opened (fetch-ahead.ts); loaded now
+   * when there is none or that load failed (it said why in the console), whose failure is shown.
+   */
+  private async restoreSaved(generation: number): Promise<void> {
+    const ahead = restoreStateAhead();
+    let state = ahead ? await this.showingLoad(generation, ahead) : null;
+    if (generation !== this.generation) return; // another machine since: the state ahead is its
+    ahead?.take(); // and no longer held there
+    if (!state) {
+      try {
+        state = await this.showingLoad(generation, loadStateNow());
+      } catch (e) {
+        if (generation === this.generation) this.fail(`Could not load the saved machine (${STATE_FILE}): ${e instanceof Error ? e.message : e}`);
+        return;
+      }
+      if (generation !== this.generation) return;
+    }
+    this.create(true, undefined, state);
+  }
+
+  /** A state's load, its progress shown while this machine is the page's. */
+  private async showingLoad<T>(generation: number, load: { state: Promise<T>; progress: LoadProgress }): Promise<T> {
+    const { progress } = load;
     const shown = setInterval(() => {
       if (generation === this.generation && progress.total) this.status("loading", `Loading ${STATE_FILE}`, progress.loaded / progress.total);
     }, 250);
-    void state.then((s) => {
+    try {
+      return await load.state;
+    } finally {
       clearInterval(shown);
-      if (generation !== this.generation) return;
-      load.take?.(); // and no longer held there
-      then(s ?? null);
-    });
+    }
   }
 
   /** Build and start the machine: from a snapshot, the saved state (un-xz'd by fetch-ahead.ts), or v86 fetches the kernel's files. */
