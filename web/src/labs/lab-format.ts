@@ -11,7 +11,13 @@
 //             is found (predict.ts); the step's later commands wait for the answer
 //   learned   Markdown: what the step taught, shown once it passes (or is skipped): it may
 //             give a prediction's answer away
-// Parsing is strict and every error names its line, so `fslab labs check` can point at it.
+// A fenced block whose tag is none of these but within two edits of one (```chek, ```hnit) is
+// an error ("did you mean `check`?"): a misspelled check would otherwise reach the learner as
+// plain code. Plain code declares a language (```sh, ```text) or none (```).
+// A step with nothing to check (no check, expect or predict block) draws a warning, unless a
+// line "<!-- reading -->" in it says the learner only reads there.
+// Parsing is strict and every error names its line, so `fslab labs check` can point at it;
+// all of a file's errors are found in one pass and thrown together (LabFormatError.errors).
 // The views a lab may name are the topic manifests' (the page passes topics/index.ts's ids,
 // the CLI those of topics/node-index.ts): this file names no topic.
 import { parse as parseYaml } from "yaml";
@@ -45,18 +51,50 @@ export const CHECK_TIMEOUT = 10;
 /** Frontmatter keys: the first three are required, the rest have defaults. */
 const KEYS = ["title", "summary", "id", "time", "topics", "disks", "views"];
 
+export type BlockTag = (typeof BLOCK_TAGS)[number];
+
+/**
+ * Languages a plain code block may declare: shown to the learner as code, never run. A tag
+ * that is none of these and none of BLOCK_TAGS, but within two edits of a block tag, is refused.
+ */
+export const CODE_LANGUAGES = [
+  "sh", "bash", "shell", "console", "shell-session", "zsh", "text", "txt", "plain", "plaintext", "output", "log",
+  "c", "h", "cpp", "c++", "diff", "patch", "yaml", "yml", "json", "toml", "ini", "conf",
+  "js", "javascript", "ts", "typescript", "py", "python", "make", "makefile", "dts", "asm", "rust", "rs", "go",
+  "awk", "sed", "perl", "kconfig", "xml", "html", "css", "md", "markdown", "csv", "tsv", "sql", "hexdump", "gdb",
+] as const;
+
+/** The line that marks a step as reading only: it has nothing to check, and says so. */
+export const READING_MARK = "<!-- reading -->";
+const READING = /^<!--\s*reading\s*-->$/i;
+
 export interface LabStep {
   title: string;
   line: number;
   blocks: LabBlock[];
+  /** marked "<!-- reading -->": nothing to check, on purpose */
+  reading?: boolean;
+}
+
+/** Something a lab's author should look at that does not stop the lab (file:line: detail). */
+export interface LabWarning {
+  file: string;
+  line: number;
+  detail: string;
+  message: string;
 }
 
 export interface Lab {
   meta: LabMeta;
   steps: LabStep[];
+  /** e.g. a step with nothing to check that is not marked as reading */
+  warnings: LabWarning[];
 }
 
 export class LabFormatError extends Error {
+  /** every error found in the file, in line order; this one's file, line and detail are the first's */
+  errors: LabFormatError[] = [this];
+
   constructor(
     readonly file: string,
     readonly line: number,
@@ -64,68 +102,128 @@ export class LabFormatError extends Error {
   ) {
     super(`${file}:${line}: ${detail}`);
   }
+
+  /** One error that stands for several: its message is theirs, one per line. */
+  static of(errors: LabFormatError[]): LabFormatError {
+    if (errors.length === 1) return errors[0];
+    const all = new LabFormatError(errors[0].file, errors[0].line, errors[0].detail);
+    all.errors = errors;
+    all.message = errors.map((e) => e.message).join("\n");
+    return all;
+  }
 }
 
-const FENCE = /^(`{3,}|~{3,})\s*([\w-]*)(.*)$/;
+/** The messages of an error parseLab threw (each file:line: detail), or of any other error. */
+export function labErrorLines(e: unknown): string[] {
+  if (e instanceof LabFormatError) return e.errors.map((x) => x.message);
+  return [e instanceof Error ? e.message : String(e)];
+}
+
+/** Damerau–Levenshtein distance (insertions, deletions, substitutions, transpositions of neighbours). */
+export function editDistance(a: string, b: string): number {
+  const A = [...a];
+  const B = [...b];
+  const inf = A.length + B.length;
+  const d = Array.from({ length: A.length + 2 }, () => new Array<number>(B.length + 2).fill(0));
+  d[0][0] = inf;
+  for (let i = 0; i <= A.length; i++) (d[i + 1][0] = inf), (d[i + 1][1] = i);
+  for (let j = 0; j <= B.length; j++) (d[0][j + 1] = inf), (d[1][j + 1] = j);
+  const lastRow = new Map<string, number>();
+  for (let i = 1; i <= A.length; i++) {
+    let lastCol = 0;
+    for (let j = 1; j <= B.length; j++) {
+      const i1 = lastRow.get(B[j - 1]) ?? 0;
+      const j1 = lastCol;
+      const cost = A[i - 1] === B[j - 1] ? 0 : 1;
+      if (!cost) lastCol = j;
+      d[i + 1][j + 1] = Math.min(d[i][j] + cost, d[i + 1][j] + 1, d[i][j + 1] + 1, d[i1][j1] + (i - i1 - 1) + 1 + (j - j1 - 1));
+    }
+    lastRow.set(A[i - 1], i);
+  }
+  return d[A.length + 1][B.length + 1];
+}
+
+/** How far a fence's tag may be from a block tag and still be taken for a misspelling of it. */
+export const NEAR_MISS = 2;
+
+export type Fence =
+  | { kind: "block"; tag: BlockTag; options: string }
+  | { kind: "code"; language: string }
+  | { kind: "near-miss"; tag: BlockTag; word: string };
+
+/**
+ * What a fence's info string (the text after ``` or ~~~) makes of its block: one of ours
+ * (with the options after the tag), plain code (no language, a declared one, or a word far from
+ * any of ours), or a near miss of one of ours: a misspelling, a wrong case, a tag run into
+ * its options, a tag split by a space.
+ */
+export function classifyFence(info: string): Fence {
+  const text = info.trim();
+  const prefix = text.match(/^[\w-]*/)![0];
+  if ((BLOCK_TAGS as readonly string[]).includes(prefix)) return { kind: "block", tag: prefix as BlockTag, options: text.slice(prefix.length).trim() };
+  if (!text) return { kind: "code", language: "" };
+  const word = text.split(/\s/)[0];
+  if ((CODE_LANGUAGES as readonly string[]).includes(word.toLowerCase())) return { kind: "code", language: word };
+  // a near miss in any of: the first word, its leading letters, the whole info string without
+  // its spaces, or without anything but its letters and digits ({.check})
+  let best: { tag: BlockTag; d: number } | null = null;
+  for (const candidate of new Set([word, prefix, text.replace(/\s+/g, ""), text.replace(/[^\p{L}\p{N}_-]+/gu, "")])) {
+    if (!candidate) continue;
+    const c = candidate.toLowerCase();
+    for (const tag of BLOCK_TAGS) {
+      if (Math.abs([...c].length - tag.length) > NEAR_MISS) continue;
+      const d = editDistance(c, tag);
+      if (d <= NEAR_MISS && (!best || d < best.d)) best = { tag, d };
+    }
+  }
+  if (best) return { kind: "near-miss", tag: best.tag, word };
+  // one of ours run into what follows it (check-timeout=30, vm:)
+  const run = BLOCK_TAGS.find((tag) => text.toLowerCase().startsWith(tag) && !/\p{L}/u.test(text[tag.length] ?? ""));
+  if (run) return { kind: "near-miss", tag: run, word };
+  return { kind: "code", language: word };
+}
+
+// A fence starts a line: three or more backticks or tildes, then its info string. (dotAll: a
+// line separator character inside the info string is no way around the checks.)
+const FENCE = /^(`{3,}|~{3,})(.*)$/s;
+// a fence indented into a list item, or by a stray space: Markdown shows it as code in place
+const INDENTED_FENCE = /^[ \t]+(`{3,}|~{3,})(.*)$/s;
 
 export function parseLab(source: string, knownViews: readonly string[], file = "lab.md", folderId?: string): Lab {
   const lines = source.replace(/\r\n?/g, "\n").split("\n");
+  const errors: LabFormatError[] = [];
+  const warnings: LabWarning[] = [];
   const err = (line: number, msg: string) => new LabFormatError(file, line, msg);
+  const fail = (line: number, msg: string) => void errors.push(err(line, msg));
+  const done = (): never => {
+    throw LabFormatError.of([...errors].sort((a, b) => a.line - b.line));
+  };
 
   if (lines[0] !== "---") throw err(1, 'a lab starts with YAML frontmatter: a first line of "---"');
   const end = lines.indexOf("---", 1);
   if (end < 0) throw err(1, 'the frontmatter has no closing "---" line');
-  let fm: any;
-  try {
-    fm = parseYaml(lines.slice(1, end).join("\n"));
-  } catch (e: any) {
-    const l = e?.linePos?.[0]?.line;
-    throw err(l ? l + 1 : 2, `frontmatter is not valid YAML: ${String(e?.message ?? e).split("\n")[0]}`);
-  }
-  if (!fm || typeof fm !== "object" || Array.isArray(fm)) throw err(2, "frontmatter must be a mapping of keys");
-  const lineOf = (key: string) => {
-    const i = lines.slice(1, end).findIndex((l) => l.startsWith(`${key}:`));
-    return i < 0 ? 1 : i + 2;
-  };
-  for (const key of Object.keys(fm))
-    if (!KEYS.includes(key)) throw err(lineOf(key), `unknown frontmatter key "${key}" (known: ${KEYS.join(", ")})`);
-  const str = (key: string, fallback?: string) => {
-    if (fm[key] === undefined && fallback !== undefined) return fallback;
-    if (typeof fm[key] !== "string" || !fm[key].trim()) throw err(lineOf(key), `frontmatter needs "${key}" (a non-empty string)`);
-    return fm[key].trim() as string;
-  };
-  const list = (key: string) => {
-    const v = fm[key] ?? [];
-    if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw err(lineOf(key), `"${key}" must be a list of strings`);
-    return v as string[];
-  };
-  if (fm.time !== undefined && !(typeof fm.time === "number" && fm.time > 0) && typeof fm.time !== "string")
-    throw err(lineOf("time"), `"time" is minutes (a number) or a text such as "15 min"`);
-  const meta: LabMeta = {
-    // a lab file opened on its own (a preview) has no folder to name it
-    id: str("id", folderId ?? "lab"),
-    title: str("title"),
-    summary: str("summary", ""),
-    time: typeof fm.time === "number" ? `${fm.time} min` : str("time", ""),
-    topics: list("topics"),
-    disks: list("disks"),
-    views: list("views"),
-  };
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(meta.id)) throw err(lineOf("id"), `id "${meta.id}" must be lowercase letters, digits and dashes`);
-  if (folderId && meta.id !== folderId) throw err(lineOf("id"), `id "${meta.id}" does not match its folder "${folderId}"`);
-  for (const v of meta.views)
-    if (!knownViews.includes(v)) throw err(lineOf("views"), `unknown view "${v}" (known: ${knownViews.join(", ")})`);
+  const meta = frontmatter();
 
   const steps: LabStep[] = [];
+  /** steps that had a block refused: not "empty" for want of it */
+  const refusedIn = new Set<LabStep>();
+  let outside = false; // content before the first step, reported once
   let md: string[] = [];
   let mdLine = 0;
+  const inStep = (n: number, what: string): boolean => {
+    if (steps.length) return true;
+    if (!outside) fail(n, `${what} before the first step: start each step with a "## " heading`);
+    outside = true;
+    return false;
+  };
   const flush = () => {
     const text = md.join("\n").trim();
-    if (text) {
-      if (!steps.length) throw err(mdLine, 'text before the first step: start each step with a "## " heading');
-      steps.at(-1)!.blocks.push({ kind: "markdown", text, line: mdLine });
-    }
+    if (text && inStep(mdLine, "text")) steps.at(-1)!.blocks.push({ kind: "markdown", text, line: mdLine });
     md = [];
+  };
+  const refuse = (n: number, msg: string) => {
+    fail(n, msg);
+    if (steps.length) refusedIn.add(steps.at(-1)!);
   };
   for (let i = end + 1; i < lines.length; i++) {
     const n = i + 1;
@@ -133,15 +231,24 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
     const fence = line.match(FENCE);
     if (fence) {
       const close = lines.findIndex((l, j) => j > i && l.trim() === fence[1]);
-      if (close < 0) throw err(n, `the ${fence[1]} block opened here is never closed`);
-      const tag = fence[2];
-      const info = fence[3].trim();
-      if ((BLOCK_TAGS as readonly string[]).includes(tag)) {
+      if (close < 0) {
+        refuse(n, `the ${fence[1]} block opened here is never closed`);
+        break; // the rest of the file is inside it
+      }
+      const f = classifyFence(fence[2]);
+      if (f.kind === "block") {
         flush();
-        const text = lines.slice(i + 1, close).join("\n").trim();
-        if (!text) throw err(n, `empty ${tag} block`);
-        if (!steps.length) throw err(n, `a ${tag} block must be inside a step`);
-        steps.at(-1)!.blocks.push(block(tag as (typeof BLOCK_TAGS)[number], text, info, n, lines.slice(i + 1, close)));
+        const body = lines.slice(i + 1, close);
+        const text = body.join("\n").trim();
+        if (!text) refuse(n, `empty ${f.tag} block`);
+        else if (inStep(n, `a ${f.tag} block`)) {
+          const b = block(f.tag, text, f.options, n, body);
+          if (b) steps.at(-1)!.blocks.push(b);
+          else refusedIn.add(steps.at(-1)!);
+        }
+      } else if (f.kind === "near-miss") {
+        flush();
+        refuse(n, `no block is called "${f.word}": did you mean \`${f.tag}\`? (blocks: ${BLOCK_TAGS.join(", ")}; plain code names a language, such as \`sh\` or \`text\`, or none)`);
       } else {
         if (!md.some((l) => l.trim())) mdLine = n;
         md.push(...lines.slice(i, close + 1));
@@ -149,51 +256,132 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
       i = close;
       continue;
     }
+    const indented = line.match(INDENTED_FENCE);
+    if (indented) {
+      const f = classifyFence(indented[2]);
+      if (f.kind !== "code") refuse(n, `a ${f.tag} block's fence starts the line, with no space before it (indented, it is shown as plain code)`);
+    }
     if (/^## /.test(line)) {
       flush();
       const title = line.slice(3).trim();
-      if (!title) throw err(n, "a step heading needs a title");
+      if (!title) fail(n, "a step heading needs a title");
       steps.push({ title, line: n, blocks: [] });
       continue;
     }
-    if (/^# /.test(line)) throw err(n, 'use "## " for step headings; the title comes from the frontmatter');
+    if (/^# /.test(line)) {
+      fail(n, 'use "## " for step headings; the title comes from the frontmatter');
+      outside ||= !steps.length; // its text is not "before the first step" too
+      continue;
+    }
+    if (READING.test(line.trim())) {
+      flush();
+      if (!inStep(n, "a reading mark")) continue;
+      if (steps.at(-1)!.reading) fail(n, "this step is already marked as reading");
+      steps.at(-1)!.reading = true;
+      continue;
+    }
     if (line.trim() && !md.some((l) => l.trim())) mdLine = n;
     md.push(line);
   }
   flush();
-  if (!steps.length) throw err(end + 2, 'a lab needs at least one step (a "## " heading)');
+  if (!steps.length && !outside) fail(end + 2, 'a lab needs at least one step (a "## " heading)');
   for (const s of steps) {
-    if (!s.blocks.length) throw err(s.line, `step "${s.title}" is empty`);
+    if (!s.blocks.length && !refusedIn.has(s)) fail(s.line, `step "${s.title}" is empty`);
     s.blocks.forEach((b, i) => {
       if (b.kind === "predict" && !s.blocks.slice(i + 1).some((x) => x.kind === "vm"))
-        throw err(b.line, "a predict block comes before the measurement it asks about: a vm block after it in the same step");
+        fail(b.line, "a predict block comes before the measurement it asks about: a vm block after it in the same step");
     });
-    for (const b of s.blocks)
-      if (b.kind === "expect")
-        for (const x of b.expect)
-          if (x.verdict !== undefined && !meta.views.includes(x.verdict))
-            throw err(b.line, `expect: verdict of view "${x.verdict}", which this lab does not show (its views: ${meta.views.join(", ") || "none"})`);
+    if (meta)
+      for (const b of s.blocks)
+        if (b.kind === "expect")
+          for (const x of b.expect)
+            if (x.verdict !== undefined && !meta.views.includes(x.verdict))
+              fail(b.line, `expect: verdict of view "${x.verdict}", which this lab does not show (its views: ${meta.views.join(", ") || "none"})`);
+    const checked = s.blocks.filter((b) => b.kind === "check" || b.kind === "expect" || b.kind === "predict");
+    if (s.reading && checked.length)
+      fail(checked[0].line, `step "${s.title}" is marked as reading (${READING_MARK}) but has a ${checked[0].kind} block: remove one or the other`);
+    else if (!s.reading && !checked.length && !refusedIn.has(s) && s.blocks.length) {
+      const detail = `step "${s.title}" has nothing to check (no check, expect or predict block): add one, or mark a step the learner only reads with a line ${READING_MARK}`;
+      warnings.push({ file, line: s.line, detail, message: `${file}:${s.line}: ${detail}` });
+    }
   }
-  if (!meta.time) meta.time = `about ${steps.length * 5} min`;
-  return { meta, steps };
+  if (errors.length || !meta) done();
+  if (!meta!.time) meta!.time = `about ${steps.length * 5} min`;
+  return { meta: meta!, steps, warnings };
 
-  function block(tag: (typeof BLOCK_TAGS)[number], text: string, info: string, n: number, body: string[]): LabBlock {
+  /** The frontmatter's keys, each checked; null if it could not be read at all. */
+  function frontmatter(): LabMeta | null {
+    let fm: any;
+    try {
+      fm = parseYaml(lines.slice(1, end).join("\n"));
+    } catch (e: any) {
+      const l = e?.linePos?.[0]?.line;
+      fail(l ? l + 1 : 2, `frontmatter is not valid YAML: ${String(e?.message ?? e).split("\n")[0]}`);
+      return null;
+    }
+    if (!fm || typeof fm !== "object" || Array.isArray(fm)) {
+      fail(2, "frontmatter must be a mapping of keys");
+      return null;
+    }
+    const lineOf = (key: string) => {
+      const i = lines.slice(1, end).findIndex((l) => l.startsWith(`${key}:`));
+      return i < 0 ? 1 : i + 2;
+    };
+    for (const key of Object.keys(fm)) if (!KEYS.includes(key)) fail(lineOf(key), `unknown frontmatter key "${key}" (known: ${KEYS.join(", ")})`);
+    const str = (key: string, fallback?: string) => {
+      if (fm[key] === undefined && fallback !== undefined) return fallback;
+      if (typeof fm[key] !== "string" || !fm[key].trim()) {
+        fail(lineOf(key), `frontmatter needs "${key}" (a non-empty string)`);
+        return fallback ?? "";
+      }
+      return fm[key].trim() as string;
+    };
+    const list = (key: string) => {
+      const v = fm[key] ?? [];
+      if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) {
+        fail(lineOf(key), `"${key}" must be a list of strings`);
+        return [];
+      }
+      return v as string[];
+    };
+    let time = "";
+    if (fm.time !== undefined && !(typeof fm.time === "number" && fm.time > 0) && typeof fm.time !== "string")
+      fail(lineOf("time"), `"time" is minutes (a number) or a text such as "15 min"`);
+    else time = typeof fm.time === "number" ? `${fm.time} min` : str("time", "");
+    const m: LabMeta = {
+      // a lab file opened on its own (a preview) has no folder to name it
+      id: str("id", folderId ?? "lab"),
+      title: str("title"),
+      summary: str("summary", ""),
+      time,
+      topics: list("topics"),
+      disks: list("disks"),
+      views: list("views"),
+    };
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(m.id)) fail(lineOf("id"), `id "${m.id}" must be lowercase letters, digits and dashes`);
+    else if (folderId && m.id !== folderId) fail(lineOf("id"), `id "${m.id}" does not match its folder "${folderId}"`);
+    for (const v of m.views) if (!knownViews.includes(v)) fail(lineOf("views"), `unknown view "${v}" (known: ${knownViews.join(", ")})`);
+    return m;
+  }
+
+  /** One of our blocks, its options and body checked; null (with the error kept) if refused. */
+  function block(tag: BlockTag, text: string, info: string, n: number, body: string[]): LabBlock | null {
     if (tag === "check") {
       const m = info.match(/^(?:timeout=(\d+))?$/);
-      if (!m) throw err(n, `a check fence takes only "timeout=<seconds>", not "${info}"`);
+      if (!m) return refuse(n, `a check fence takes only "timeout=<seconds>", not "${info}"`), null;
       const timeout = m[1] ? Number(m[1]) : CHECK_TIMEOUT;
-      if (timeout < 1 || timeout > 600) throw err(n, `a check's timeout is 1 to 600 seconds, not ${timeout}`);
+      if (timeout < 1 || timeout > 600) return refuse(n, `a check's timeout is 1 to 600 seconds, not ${timeout}`), null;
       return { kind: "check", text, line: n, timeout };
     }
-    if (info) throw err(n, `a ${tag} fence takes nothing after its tag, not "${info}"`);
+    if (info) return refuse(n, `a ${tag} fence takes nothing after its tag, not "${info}"`), null;
     if (tag === "expect") {
       const r = parseExpect(body.join("\n"));
-      if ("error" in r) throw err(n + r.line, `expect: ${r.error}`);
+      if ("error" in r) return refuse(n + r.line, `expect: ${r.error}`), null;
       return { kind: "expect", text, line: n, expect: r.expect };
     }
     if (tag === "predict") {
       const r = parsePredict(body.join("\n"));
-      if ("error" in r) throw err(n + r.line, `predict: ${r.error}`);
+      if ("error" in r) return refuse(n + r.line, `predict: ${r.error}`), null;
       return { kind: "predict", text, line: n, predict: r.predict };
     }
     return { kind: tag, text, line: n };

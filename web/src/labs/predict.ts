@@ -59,10 +59,13 @@ export function parsePredict(body: string): { predict: Prediction } | { error: s
   else if (js.actual && typeof js.actual === "object" && !Array.isArray(js.actual)) {
     const a = js.actual as Record<string, unknown>;
     if (a.count !== undefined || a.verdict !== undefined) return { error: "actual: counts events: give event: and where:, not count: or verdict:", line: lineOf("actual") };
+    const other = Object.keys(a).filter((k) => k !== "event" && k !== "where");
+    if (other.length)
+      return { error: `actual: takes event: and where: to count the kernel's events, not ${other.map((k) => `${k}:`).join(", ")}; a shell command is written as text after actual: itself (actual: cat /sys/…)`, line: lineOf("actual") };
     const r = parseExpect(JSON.stringify(a));
     if ("error" in r) return { error: `actual: ${r.error}`, line: lineOf("actual") };
     actual = { count: r.expect[0] };
-  } else return { error: "actual: is a shell command, or event: and where: to count the kernel's events", line: lineOf("actual") };
+  } else return { error: "actual: is a shell command written as text (actual: cat /sys/…), or event: and where: to count the kernel's events", line: lineOf("actual") };
   return { predict: { question: js.question.trim(), unit: js.unit?.toString().trim(), choices, actual, line: 1 } };
 }
 
