@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what `npm start` (ensure-deps.sh start) or `npm test` (ensure-deps.sh test) needs
-# and a fresh Debian 12 machine lacks, then builds the wasm cores. Quiet when all is there.
+# and a fresh Debian 12 machine lacks, then builds the wasm cores and the command line. Quiet
+# when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-start}"
@@ -24,3 +25,5 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 fi
 
 make -s -C wasm wasm >/dev/null
+# the fslab command line, compiled ahead of time (bin/dist/) when a source is newer
+node bin/build-cli.mjs --if-stale

@@ -1,7 +1,28 @@
 #!/usr/bin/env node
-// fslab's command line: TypeScript sources run through tsx, so the CLI, the page and the
-// tests share one implementation of the cores' API and the guest host.
-import { register } from "tsx/esm/api";
+// fslab's command line: bin/commands/main.ts and the page's own TypeScript (the cores' API,
+// the guest host), compiled ahead of time by bin/build-cli.mjs into bin/dist/, so the CLI, the
+// page and the tests share one implementation and `fslab` starts without compiling anything.
+// A source newer than the build is rebuilt first (about a second): never stale code.
+import { buildCli, currentCli } from "./build-cli.mjs";
 
-register();
-await import("./commands/main.ts");
+let { entry, why } = currentCli();
+if (!entry) {
+  let esbuild = true;
+  try {
+    await import("esbuild");
+  } catch {
+    esbuild = false;
+  }
+  if (!esbuild) {
+    console.error(`fslab: the compiled command line is ${why}, and esbuild (an npm dev dependency) is not installed to rebuild it: run \`npm ci\` (or \`npm install\`) in the fslab checkout`);
+    process.exit(1);
+  }
+  try {
+    entry = (await import("node:url")).pathToFileURL(`${await buildCli({ quiet: true })}/main.mjs`).href;
+  } catch (e) {
+    console.error(`fslab: the command line (${why}) did not build: ${e instanceof Error ? e.message.split("\n")[0] : e}`);
+    process.exit(1);
+  }
+}
+process.setSourceMapsEnabled(true); // stack traces name the .ts sources
+await import(entry);

@@ -1,16 +1,94 @@
 // The fslab command line as a user runs it: the same wasm build as the page, results on
 // stdout (JSON with --json), errors that name the problem on stderr with a non-zero status.
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
-// each test spawns the CLI (tsx compiles it on start): seconds each on a busy 2-core machine
+// each test spawns the CLI, compiled ahead of time into bin/dist/ (rebuilt first when a source
+// is newer: bin/build-cli.mjs)
 const fslab = (...args: string[]) => {
   const r = spawnSync(process.execPath, [`${repo}bin/fslab.mjs`, ...args], { encoding: "utf8", cwd: repo });
   return { status: r.status, out: r.stdout, err: r.stderr };
 };
 const DD_TRACE = "web/src/topics/blk/traces/blk-nullb-dd.trace.gz";
+
+describe("help and version", { timeout: 120_000 }, () => {
+  it("fslab --help and -h print the usage on stdout and exit 0", () => {
+    for (const flag of ["--help", "-h"]) {
+      const r = fslab(flag);
+      expect(r.status, r.err).toBe(0);
+      expect(r.err).toBe("");
+      expect(r.out).toMatch(/^usage:\n {2}fslab vm /);
+      for (const cmd of ["vm", "inspect", "simulate", "labs check", "labs test", "labs index", "labs report", "readme", "bench", "bench-vm"])
+        expect(r.out).toMatch(new RegExp(`^ {2}fslab ${cmd} `, "m"));
+    }
+  });
+
+  it("fslab --version prints the package's version and exits 0", () => {
+    const { version } = JSON.parse(readFileSync(`${repo}package.json`, "utf8"));
+    const r = fslab("--version");
+    expect(r.status).toBe(0);
+    expect(r.out).toBe(`fslab ${version}\n`);
+  });
+
+  it("every command and labs command takes --help: its own usage lines, exit 0", () => {
+    // every entry of the usage: its words up to the first option or placeholder
+    const usage = fslab("--help").out;
+    const commands = [...usage.matchAll(/^ {2}fslab ((?:[a-z][\w-]*)(?: [a-z][\w-]*)*)/gm)].map((m) => m[1]);
+    expect(commands).toEqual(expect.arrayContaining(["vm", "inspect", "simulate exfat", "simulate", "labs check", "labs test", "labs index", "labs report", "readme", "bench", "bench-vm"]));
+    for (const words of new Set(commands)) {
+      const r = fslab(...words.split(" "), "--help");
+      expect(r.status, `fslab ${words} --help: ${r.err}`).toBe(0);
+      expect(r.out, `fslab ${words} --help`).toMatch(new RegExp(`^usage:?\\s+fslab ${words}\\b`, "m"));
+      expect(r.err).toBe("");
+    }
+    for (const args of [["labs", "-h"], ["simulate", "exfat", "-h"], ["inspect", "--json", "--help"]]) expect(fslab(...args).status, args.join(" ")).toBe(0);
+    // a model's --help is its own options, not the list of models
+    expect(fslab("simulate", "exfat", "--help").out).toMatch(/^usage: fslab simulate exfat \[--size SIZE\]/);
+  });
+
+  it("fslab vm --help never boots the guest: it answers with no kernel to boot", () => {
+    // FSLAB_DIST names the kernel to boot; nothing is there, so a boot would fail (exit 1)
+    const r = spawnSync(process.execPath, [`${repo}bin/fslab.mjs`, "vm", "--cold", "--help", "--", "true"], { encoding: "utf8", cwd: repo, env: { ...process.env, FSLAB_DIST: "/no/such/dist" } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^usage:\n {2}fslab vm \[--cold\]/);
+    // the same without --help does try to boot, and fails on the missing kernel
+    const boot = spawnSync(process.execPath, [`${repo}bin/fslab.mjs`, "vm", "--cold", "--", "true"], { encoding: "utf8", cwd: repo, env: { ...process.env, FSLAB_DIST: "/no/such/dist" } });
+    expect(boot.status).toBe(1);
+    expect(boot.stderr).toMatch(/^fslab vm: .*no such file/m);
+  });
+
+  it("--help of a command that does not exist is a usage error (exit 2)", () => {
+    for (const [args, why] of [[["nope", "--help"], /^fslab nope: no command "nope"/], [["labs", "nope", "--help"], /^fslab labs: no labs command "nope"/], [["simulate", "nope", "--help"], /^fslab simulate: no model for "nope"/]] as const) {
+      const r = fslab(...args);
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.err).toMatch(why);
+    }
+  });
+});
+
+describe("the compiled command line", { timeout: 120_000 }, () => {
+  it("is rebuilt before it runs when a source is newer than the build", async () => {
+    const { utimesSync, statSync } = await import("node:fs");
+    const current = () => JSON.parse(readFileSync(`${repo}bin/dist/current.json`, "utf8")) as { dir: string; started: number };
+    expect(fslab("--version").status).toBe(0);
+    const before = current();
+    expect(fslab("--version").status).toBe(0);
+    expect(current().dir, "no source changed: the same build").toBe(before.dir);
+    // a source the CLI imports, its content unchanged, now newer than the build
+    const src = `${repo}bin/commands/help.ts`;
+    const now = new Date();
+    utimesSync(src, statSync(src).atime, now);
+    const r = fslab("--help");
+    expect(r.status).toBe(0);
+    expect(r.err).toBe("");
+    const after = current();
+    expect(after.dir).not.toBe(before.dir);
+    expect(after.started).toBeGreaterThanOrEqual(Math.floor(now.getTime()) - 1);
+  });
+});
 
 describe("fslab simulate vfat", { timeout: 60_000 }, () => {
   it("writes the blog series' three outcomes for ＳＪＩＳ, and the ~N tails a sequence of names gets", () => {

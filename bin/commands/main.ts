@@ -1,14 +1,11 @@
 // fslab <command>: see usage() below. `fslab simulate <name>` finds its command in the topic
 // manifests (web/src/topics/<id>/topic.ts): this file names no topic.
-import { labsCheck, labsIndex, labsReport } from "./labs";
-import { labsTest } from "./labs-test";
-import { vmCommand } from "./vm";
-import { bench } from "./bench";
-import { benchVm } from "./bench-vm";
-import { inspectCommand } from "./inspect";
-import { simulateCommand, simulateUsageLines } from "./simulate";
-import { readmeCommand } from "./readme";
+// Each command's module is imported when that command runs (bin/build-cli.mjs makes each a
+// chunk of its own), so `fslab --help` loads neither v86, nor playwright-core, nor a wasm core.
+import { readFileSync } from "node:fs";
 import { UsageError, isUsageError } from "../../web/src/shared/cli-args";
+import { simulateUsageLines } from "./simulate";
+import { helpFor, wantsHelp } from "./help";
 
 async function usageText(): Promise<string> {
   return `usage:
@@ -26,6 +23,7 @@ ${(await simulateUsageLines()).join("\n")}
                                                 print the benchmarks beside their goals (wasm vs native, frames, boot,
                                                 heap, page bytes and time to a prompt, lab snapshots)
   fslab bench-vm [scenario...]                  run the published experiments in the guest, print tables
+  fslab --version                               the version; fslab --help, or --help after a command: its usage
 Exit status: 0 done, 1 failed (one line says why), 2 a usage error, 4 (inspect) the image is damaged:
 what could be read is printed, one line on stderr names the damage (fsck's 4).`;
 }
@@ -33,20 +31,23 @@ what could be read is printed, one line on stderr names the damage (fsck's 4).`;
 const [cmd, ...args] = process.argv.slice(2);
 try {
   let code = 0;
-  if (cmd === "vm") code = await vmCommand(args);
-  else if (cmd === "inspect") code = await inspectCommand(args);
-  else if (cmd === "simulate") code = await simulateCommand(args);
+  if (cmd === "--help" || cmd === "-h") console.log(await usageText());
+  else if (cmd === "--version" || cmd === "-V") console.log(`fslab ${JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version}`);
+  else if (cmd && wantsHelp(args)) console.log(await helpFor(cmd, args, await usageText()));
+  else if (cmd === "vm") code = await (await import("./vm")).vmCommand(args);
+  else if (cmd === "inspect") code = await (await import("./inspect")).inspectCommand(args);
+  else if (cmd === "simulate") code = await (await import("./simulate")).simulateCommand(args);
   else if (cmd === "labs" && args[0] === "check") {
     if (args.length > 2) throw new UsageError(`labs check takes one folder, not ${args.length - 1}`);
     if (args[1]?.startsWith("-")) throw new UsageError(`labs check: unknown option ${args[1]}`);
-    code = await labsCheck(args[1]);
+    code = await (await import("./labs")).labsCheck(args[1]);
   }
-  else if (cmd === "labs" && args[0] === "report") code = await labsReport(args.slice(1));
-  else if (cmd === "labs" && args[0] === "index") code = await labsIndex(args.slice(1));
-  else if (cmd === "labs" && args[0] === "test") code = await labsTest(args.slice(1));
-  else if (cmd === "readme") code = await readmeCommand(args);
-  else if (cmd === "bench") code = await bench(args);
-  else if (cmd === "bench-vm") code = await benchVm(args);
+  else if (cmd === "labs" && args[0] === "report") code = await (await import("./labs")).labsReport(args.slice(1));
+  else if (cmd === "labs" && args[0] === "index") code = await (await import("./labs")).labsIndex(args.slice(1));
+  else if (cmd === "labs" && args[0] === "test") code = await (await import("./labs-test")).labsTest(args.slice(1));
+  else if (cmd === "readme") code = await (await import("./readme")).readmeCommand(args);
+  else if (cmd === "bench") code = await (await import("./bench")).bench(args);
+  else if (cmd === "bench-vm") code = await (await import("./bench-vm")).benchVm(args);
   else if (cmd === "labs") throw new UsageError(args[0] ? `no labs command "${args[0]}" (check, index, report, test)` : "which command? (check, index, report, test)");
   else throw new UsageError(cmd ? `no command "${cmd}"` : "no command given");
   process.exit(code);

@@ -11,6 +11,14 @@ export async function simulateUsageLines(): Promise<string[]> {
   return specs.map((c) => `  ${`fslab simulate ${c.name} ${c.synopsis}`.padEnd(46)}${c.summary}`);
 }
 
+/** `fslab simulate <name> --help`: that command's options */
+export async function simulateHelp(name: string): Promise<string> {
+  const specs = (await loadTopics()).flatMap((t) => t.cli.map((c) => ({ topic: t, spec: c })));
+  const found = specs.find((s) => s.spec.name === name);
+  if (!found) throw new UsageError(`no model for "${name}" (${specs.map((s) => s.spec.name).join(", ")})`);
+  return (await loadCli(found.topic, found.spec)).usage;
+}
+
 export async function simulateCommand(args: string[]): Promise<number> {
   const [name, ...rest] = args;
   const topics = await loadTopics();

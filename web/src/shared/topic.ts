@@ -1,7 +1,7 @@
 // What a topic declares about itself (web/src/topics/<id>/topic.ts): its playgrounds, the views
 // a lab or an embed may name, its command-line commands and its benchmark pages. Everything a
 // manifest points at is imported lazily, so reading the manifests (the shell, the lab
-// validator, the CLI under tsx) loads no view, no worker and no wasm. The shell, the lab page,
+// validator, the CLI) loads no view, no worker and no wasm. The shell, the lab page,
 // the validator and the CLI know topics only through these declarations: none of them names a
 // topic.
 //
@@ -67,7 +67,7 @@ export interface CliSpec {
   name: string;
   synopsis: string; // what follows the name in the usage line, e.g. "[options] [--json]"
   summary: string; // one line
-  module: string; // e.g. "cli.ts", exporting `cli`
+  module: string; // e.g. "cli.ts", exporting `cli`: beside topic.ts, its name ending in cli.ts
 }
 
 /** A benchmark page: #/bench/<route>, opened by `npm run bench` in Chromium. */

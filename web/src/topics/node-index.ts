@@ -1,4 +1,4 @@
-// The topic manifests for Node (the CLI under tsx, which has no import.meta.glob): the same
+// The topic manifests for Node (the CLI, compiled by esbuild or run by tsx, has no import.meta.glob): the same
 // files topics/index.ts finds, read from the folder.
 import { readdirSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -16,7 +16,11 @@ export async function loadTopics(): Promise<TopicManifest[]> {
 
 /** a topic's CLI command, from the module its manifest names */
 export async function loadCli(topic: TopicManifest, spec: CliSpec): Promise<CliCommand> {
-  const mod = (await import(`./${topic.id}/${spec.module}`)) as { cli?: Record<string, CliCommand> };
+  const m = /^([\w-]*)cli\.ts$/.exec(spec.module);
+  if (!m) throw new Error(`web/src/topics/${topic.id}/topic.ts: a CLI module is a file beside topic.ts whose name ends in cli.ts, not "${spec.module}"`);
+  // a pattern the compiled CLI (bin/build-cli.mjs, esbuild) can follow: it bundles every
+  // *cli.ts of the topic folders, and nothing else there (no view, no test, no trace)
+  const mod = (await import(`./${topic.id}/${m[1]}cli.ts`)) as { cli?: Record<string, CliCommand> };
   const command = mod.cli?.[spec.name];
   if (!command) throw new Error(`web/src/topics/${topic.id}/${spec.module} has no command "${spec.name}" in its exported cli`);
   return command;

@@ -49,6 +49,12 @@ describe("topic manifests", () => {
     await expect(loadCli(t, { ...t.cli[0], name: "no-such-command" })).rejects.toThrow(/has no command "no-such-command"/);
   });
 
+  it("a CLI module whose name does not end in cli.ts, or that is not beside topic.ts, is refused", async () => {
+    const t = TOPICS.find((x) => x.cli.length)!;
+    for (const module of ["model.ts", "sub/cli.ts", "../blk/cli.ts"])
+      await expect(loadCli(t, { ...t.cli[0], module })).rejects.toThrow(/a CLI module is a file beside topic\.ts whose name ends in cli\.ts/);
+  });
+
   it("every parameter's default is in its own range, and the defaults are the models' own", () => {
     for (const p of [...PLAYGROUNDS, ...VIEWS])
       for (const [name, spec] of Object.entries(p.params)) {
