@@ -6,8 +6,10 @@
 //   5. the guest's cold boot and saved-state restore to a shell prompt in Node
 //   6. the lab page's JS heap over 10 minutes of the busiest stream (FSLAB_BENCH_HEAP_MINUTES)
 //   7. what the pages fetch and how long a lab page takes to a prompt that answers, in Chromium
+//   8. the command line's start, whole processes: `fslab --help` against `node -e 0`, and
+//      `fslab vm -- true` (the saved state) against `fslab vm --cold -- true`
 import { UsageError } from "../../web/src/shared/cli-args";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { loadCoreModule } from "../../web/src/shared/node-load";
 import { NodeVm } from "../../web/src/vm/node-vm";
@@ -30,7 +32,17 @@ const nativeCases = (bin: string) =>
     .split("\n")
     .map((l) => JSON.parse(l) as { case: string; ms: number[] });
 
-const PARTS = ["exfat", "blk", "f2fs", "frames", "vm", "heap", "page", "snapshots"];
+const PARTS = ["exfat", "blk", "f2fs", "frames", "vm", "cli", "heap", "page", "snapshots"];
+const FSLAB = fileURLToPath(new URL("../fslab.mjs", import.meta.url));
+
+/** one whole process's wall time in ms (it must exit 0) */
+function processMs(argv: string[]): number {
+  const t0 = performance.now();
+  const r = spawnSync(argv[0], argv.slice(1), { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`\`${argv.slice(1).join(" ")}\` exited ${r.status}: ${(r.stderr || r.error?.message || "").trim().split("\n")[0]}`);
+  return ms;
+}
 const kb = (b: number) => `${(b / 1000).toFixed(0)} KB`;
 const mbytes = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
 const goal = (ok: boolean, text: string) => `(goal: ${text}${ok ? ", met" : ", NOT met"})`;
@@ -118,6 +130,28 @@ export async function bench(args: string[]): Promise<number> {
     }
     const ratio = medians[0] / medians[1];
     console.log(`  cold boot / restore in Node: ${ratio.toFixed(1)}x ${goal(ratio >= 20, "at least 20x")}`);
+  }
+  if (!only || only === "cli") {
+    const node = [process.execPath];
+    const fslab = [process.execPath, FSLAB];
+    const runs = (argv: string[], n: number) => {
+      processMs(argv); // a first run fills the page cache (and rebuilds a stale CLI)
+      return Array.from({ length: n }, () => processMs(argv));
+    };
+    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+    const nodeMs = runs([...node, "-e", "0"], 7);
+    const helpMs = runs([...fslab, "--help"], 7);
+    const help = median(helpMs) / median(nodeMs);
+    console.log("The command line's start, whole processes (median of 7 after one warm-up):");
+    const ms = (x: number) => `${x.toFixed(0)} ms`;
+    console.log(`  fslab --help ${ms(median(helpMs))} (${helpMs.map(ms).join(", ")}), node -e 0 ${ms(median(nodeMs))}: ${help.toFixed(1)}x ${goal(help <= 5, "within 5x")}`);
+    const warm = runs([...fslab, "vm", "--", "true"], 3);
+    const cold = runs([...fslab, "vm", "--cold", "--", "true"], 3);
+    const vm = median(warm) / median(cold);
+    console.log(
+      `  fslab vm -- true ${s(median(warm))} (${warm.map(s).join(", ")}), fslab vm --cold -- true ${s(median(cold))} (${cold.map(s).join(", ")}), ` +
+        `median of 3 after one warm-up: ${vm.toFixed(2)} of the cold one ${goal(vm < 1 / 3, "under a third")}`,
+    );
   }
   if (!only || only === "page") {
     const r = await pageLoads();

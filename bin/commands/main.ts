@@ -19,9 +19,9 @@ ${(await simulateUsageLines()).join("\n")}
   fslab labs report FILE|DIR... [--csv] [--labs DIR]
                                                 one row per learner's progress file ("Download my progress")
   fslab readme [--check]                        rewrite the README's lists of views and playgrounds from the topic manifests
-  fslab bench [exfat|blk|f2fs|frames|vm|heap|page|snapshots]
+  fslab bench [exfat|blk|f2fs|frames|vm|cli|heap|page|snapshots]
                                                 print the benchmarks beside their goals (wasm vs native, frames, boot,
-                                                heap, page bytes and time to a prompt, lab snapshots)
+                                                the CLI's start, heap, page bytes and time to a prompt, lab snapshots)
   fslab bench-vm [scenario...]                  run the published experiments in the guest, print tables
   fslab --version                               the version; fslab --help, or --help after a command: its usage
 Exit status: 0 done, 1 failed (one line says why), 2 a usage error, 4 (inspect) the image is damaged:
