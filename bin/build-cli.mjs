@@ -115,7 +115,7 @@ export function currentCli() {
   try {
     cur = JSON.parse(readFileSync(CURRENT, "utf8"));
   } catch {
-    return { entry: null, why: "not built yet" };
+    return { entry: null, why: "bin/dist/ holds no build yet" };
   }
   const entry = join(DIST, cur.dir, "main.mjs");
   if (!existsSync(entry)) return { entry: null, why: `${relative(REPO, entry)} is missing` };
@@ -124,9 +124,9 @@ export function currentCli() {
     try {
       m = statSync(join(REPO, p)).mtimeMs;
     } catch {
-      return { entry: null, why: `${p} is gone` };
+      return { entry: null, why: `${p}, which it was built from, is gone` };
     }
-    if (m >= cur.started) return { entry: null, why: `${p} changed` };
+    if (m >= cur.started) return { entry: null, why: `${p} changed since it was built` };
   }
   return { entry: pathToFileURL(entry).href, why: null };
 }

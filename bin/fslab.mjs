@@ -14,7 +14,7 @@ if (!entry) {
     esbuild = false;
   }
   if (!esbuild) {
-    console.error(`fslab: the compiled command line is ${why}, and esbuild (an npm dev dependency) is not installed to rebuild it: run \`npm ci\` (or \`npm install\`) in the fslab checkout`);
+    console.error(`fslab: the command line needs compiling (${why}), and esbuild (an npm dev dependency) is not installed to rebuild it: run \`npm ci\` (or \`npm install\`) in the fslab checkout`);
     process.exit(1);
   }
   try {

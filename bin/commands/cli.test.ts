@@ -88,6 +88,18 @@ describe("the compiled command line", { timeout: 120_000 }, () => {
     expect(after.dir).not.toBe(before.dir);
     expect(after.started).toBeGreaterThanOrEqual(Math.floor(now.getTime()) - 1);
   });
+
+  it("with no build and no esbuild to make one, says so in one line and exits 1", async () => {
+    // the launcher alone, in a folder with no node_modules above it
+    const { mkdtempSync, mkdirSync, copyFileSync } = await import("node:fs");
+    const dir = mkdtempSync("/tmp/fslab-nobuild-");
+    mkdirSync(`${dir}/bin`);
+    for (const f of ["fslab.mjs", "build-cli.mjs"]) copyFileSync(`${repo}bin/${f}`, `${dir}/bin/${f}`);
+    const r = spawnSync(process.execPath, [`${dir}/bin/fslab.mjs`, "--help"], { encoding: "utf8", cwd: dir });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trim().split("\n")).toEqual(["fslab: the command line needs compiling (bin/dist/ holds no build yet), and esbuild (an npm dev dependency) is not installed to rebuild it: run `npm ci` (or `npm install`) in the fslab checkout"]);
+  });
 });
 
 describe("fslab simulate vfat", { timeout: 60_000 }, () => {
