@@ -3,7 +3,7 @@
 // the step is open), hints one at a time, the solution on request; the machine snapshotted as
 // each step opens so "Reset this step" can put it back; progress kept in IndexedDB.
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { renderMarkdown } from "./markdown";
+import { renderInlineMarkdown, renderMarkdown } from "./markdown";
 import type { Lab, LabStep } from "./lab-format";
 import { describeExpectation, type SeenEvent, type Verdict } from "./expect";
 import { hasChecks, outcomeText, runChecks, type CheckOutcome } from "./checks";
@@ -365,7 +365,8 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   };
 
   const download = () => {
-    const x = progressExport(progressRef.current, lab.meta.title);
+    // the open step's time so far counts too: it is added to the progress only as the step closes
+    const x = progressExport(progressRef.current, lab.meta.title, Date.now(), { step: n, ms: performance.now() - openedAt.current });
     const url = URL.createObjectURL(new Blob([JSON.stringify(x, null, 2) + "\n"], { type: "application/json" }));
     const a = document.createElement("a");
     a.href = url;
@@ -642,7 +643,8 @@ function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord
   return (
     <fieldset className="predict" data-testid="predict" data-answered={rec ? 1 : 0} data-guess={rec?.guess ?? ""} data-actual={rec?.actual ?? ""}>
       <legend>Predict first</legend>
-      <label htmlFor={id}>{p.question}</label>
+      {/* inline Markdown (`code`, *emphasis*, links), sanitized */}
+      <label htmlFor={id} dangerouslySetInnerHTML={{ __html: renderInlineMarkdown(p.question) }} />
       {!rec ? (
         <form onSubmit={(e) => (e.preventDefault(), submit())}>
           {p.choices ? (

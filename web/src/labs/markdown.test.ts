@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // Lab Markdown as a hostile author could write it: nothing that runs survives the renderer.
 import { describe, expect, it } from "vitest";
-import { renderMarkdown } from "./markdown";
+import { renderInlineMarkdown, renderMarkdown } from "./markdown";
 
 const dom = (html: string) => {
   const d = document.createElement("div");
@@ -43,5 +43,33 @@ describe("renderMarkdown", () => {
     }
     expect(d.textContent).toContain("Text before.");
     expect(d.textContent).toContain("Text after.");
+  });
+});
+
+describe("renderInlineMarkdown (a predict question, a lab summary)", () => {
+  it("renders `code`, emphasis and links, with no paragraph around them", () => {
+    const html = renderInlineMarkdown("How many requests will `rm /mnt/x/big` send with *batch_discard* at 0? See [the patch](https://git.kernel.org/x).");
+    const d = dom(html);
+    expect(html.startsWith("<p>")).toBe(false);
+    expect(d.querySelector("code")?.textContent).toBe("rm /mnt/x/big");
+    expect(d.querySelector("em")?.textContent).toBe("batch_discard");
+    expect(d.querySelector("a")?.getAttribute("rel")).toBe("noopener noreferrer");
+    expect(d.textContent).not.toContain("`");
+  });
+
+  it.each([
+    ["a script element", "<script>window.ran = 1</script>q"],
+    ["an onerror attribute", '<img src="x" onerror="window.ran = 1">'],
+    ["a javascript: link", "[click](javascript:window.ran=1)"],
+    ["a block element", "<div>a</div><table><tr><td>b</td></tr></table><iframe src=x></iframe>"],
+  ])("keeps %s out: text-level elements only", (_what, source) => {
+    const d = dom(renderInlineMarkdown(`Before ${source} after`));
+    expect(d.querySelector("script, img, iframe, div, table, p")).toBeNull();
+    for (const el of d.querySelectorAll("*")) {
+      for (const attr of el.getAttributeNames()) expect(attr.startsWith("on")).toBe(false);
+      expect((el.getAttribute("href") ?? "").toLowerCase().startsWith("javascript:")).toBe(false);
+    }
+    expect(d.textContent).toContain("Before");
+    expect(d.textContent).toContain("after");
   });
 });

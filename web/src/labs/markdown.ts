@@ -8,21 +8,37 @@ import DOMPurify from "dompurify";
 
 let hooked = false;
 
+function hook() {
+  if (hooked) return;
+  // after sanitizing: a link that leaves the page opens a new tab that cannot reach back
+  DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+    if (node.tagName === "A" && /^https?:/i.test(node.getAttribute("href") ?? "")) {
+      node.setAttribute("target", "_blank");
+      node.setAttribute("rel", "noopener noreferrer");
+    }
+  });
+  hooked = true;
+}
+
 export function renderMarkdown(text: string): string {
-  if (!hooked) {
-    // after sanitizing: a link that leaves the page opens a new tab that cannot reach back
-    DOMPurify.addHook("afterSanitizeAttributes", (node) => {
-      if (node.tagName === "A" && /^https?:/i.test(node.getAttribute("href") ?? "")) {
-        node.setAttribute("target", "_blank");
-        node.setAttribute("rel", "noopener noreferrer");
-      }
-    });
-    hooked = true;
-  }
+  hook();
   const html = marked.parse(text, { async: false }) as string;
   return DOMPurify.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed"],
     ADD_ATTR: ["target"],
   });
+}
+
+/** What inline Markdown may make: text-level elements only (a question sits in a label, a summary in a card). */
+const INLINE_TAGS = ["a", "em", "strong", "code", "del", "s", "sub", "sup", "kbd", "br", "span", "abbr", "mark", "i", "b", "small", "q", "var", "samp"];
+
+/**
+ * One line of lab text (a predict block's question, a lab's summary) as inline Markdown:
+ * `code`, *emphasis*, links; sanitized as renderMarkdown's, and kept to text-level elements.
+ */
+export function renderInlineMarkdown(text: string): string {
+  hook();
+  const html = marked.parseInline(text, { async: false }) as string;
+  return DOMPurify.sanitize(html, { ALLOWED_TAGS: INLINE_TAGS, ALLOWED_ATTR: ["href", "title", "target", "rel"] });
 }

@@ -43,6 +43,18 @@ describe("progress files", () => {
     ]);
   });
 
+  it("count the open step's time up to the download, not only its closed visits", () => {
+    const p = freshProgress("exfat-discard", "a".repeat(64), "g", ["One", "Two"]);
+    p.steps[0].openMs = 60_000; // closed: counted already
+    p.steps[1].openMs = 5_000; // an earlier visit; open again now, for 10.4 s
+    const x = progressExport(p, "t", Date.UTC(2026, 0, 1), { step: 1, ms: 10_400 });
+    expect(x.steps.map((s) => s.openSeconds)).toEqual([60, 15]);
+    // a step just opened has seconds too, not 0
+    const q = freshProgress("exfat-discard", "a".repeat(64), "g", ["One"]);
+    expect(progressExport(q, "t", 0, { step: 0, ms: 10_000 }).steps[0].openSeconds).toBe(10);
+    expect(progressExport(q, "t", 0).steps[0].openSeconds).toBe(0);
+  });
+
   it.each([
     ["not json", /not JSON/],
     ['{"format":"other"}', /not a progress file of format fslab-progress\/1/],

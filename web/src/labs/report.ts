@@ -42,7 +42,12 @@ export async function sha256Hex(text: string): Promise<string> {
 
 const iso = (t?: number) => (t ? new Date(t).toISOString() : null);
 
-export function progressExport(p: LabProgress, title: string, now = Date.now()): ProgressExport {
+/**
+ * The progress as a file. `open`: the step open as the learner downloads it, and for how long
+ * it has been open this visit (the progress adds a visit's time when the step closes), so its
+ * openSeconds count the time up to the download.
+ */
+export function progressExport(p: LabProgress, title: string, now = Date.now(), open?: { step: number; ms: number }): ProgressExport {
   return {
     format: EXPORT_FORMAT,
     lab: p.lab,
@@ -51,7 +56,7 @@ export function progressExport(p: LabProgress, title: string, now = Date.now()):
     guest: p.guest,
     startedAt: new Date(p.startedAt).toISOString(),
     exportedAt: new Date(now).toISOString(),
-    steps: p.steps.map((s) => ({
+    steps: p.steps.map((s, i) => ({
       title: s.title,
       result: s.passedAt ? "passed" : s.skippedAt ? "skipped" : "open",
       passedAt: iso(s.passedAt),
@@ -61,7 +66,7 @@ export function progressExport(p: LabProgress, title: string, now = Date.now()):
       hintsShown: s.hintsShown,
       solutionShown: s.solutionShown,
       resets: s.resets,
-      openSeconds: Math.round(s.openMs / 1000),
+      openSeconds: Math.round((s.openMs + (open?.step === i ? Math.max(0, open.ms) : 0)) / 1000),
       lastResult: s.lastResult ?? null,
       lastOutput: s.lastOutput ?? null,
       predictions: (s.predictions ?? []).filter((x): x is PredictionRecord => !!x).map((x) => ({ question: x.question, guess: x.guess, actual: x.actual ?? null })),

@@ -1,4 +1,6 @@
 import { setPreview, useLabs } from "../labs/registry";
+import { renderInlineMarkdown } from "../labs/markdown";
+import { LabErrors } from "../labs/LabErrors";
 import { PLAYGROUNDS } from "../topics";
 
 export function Home() {
@@ -23,11 +25,11 @@ export function Home() {
             {e.lab ? (
               <>
                 <h2><a href={`#/lab/${e.id}`}>{e.lab.meta.title}</a></h2>
-                <p>{e.lab.meta.summary}</p>
+                <p dangerouslySetInnerHTML={{ __html: renderInlineMarkdown(e.lab.meta.summary) }} />
                 <p className="muted">{[e.lab.meta.time, e.lab.meta.topics.join(", ")].filter(Boolean).join(" · ")}</p>
               </>
             ) : (
-              <p className="error">Lab {e.id} cannot be shown: {e.error}</p>
+              <LabErrors intro={`Lab ${e.id} cannot be shown:`} error={e.error} />
             )}
           </li>
         ))}

@@ -4,6 +4,7 @@
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useLab } from "../labs/registry";
 import { LabRunner } from "../labs/LabRunner";
+import { LabErrors } from "../labs/LabErrors";
 import { loadProgress, newestSnapshot, openStore, type LabProgress } from "../labs/progress";
 import { seenEvent, type SeenEvent, type Verdict } from "../labs/expect";
 import { sha256Hex } from "../labs/report";
@@ -183,7 +184,7 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
         {id === "preview" ? "No lab file is open for a preview (a reload forgets it)." : `There is no lab "${id}" on this site.`} <a href="#/">All labs</a>
       </p>
     );
-  if (entry && !entry.lab) return <p className="error">This lab has an error: {entry.error}</p>;
+  if (entry && !entry.lab) return <LabErrors intro="This lab has an error:" many="This lab has errors:" error={entry.error} />;
   // undefined while the lab's text loads: the machine is started meanwhile
   const lab = entry?.lab;
   const rerun = () => {
