@@ -20,8 +20,12 @@ export const DIST = join(REPO, "bin/dist");
 export const CURRENT = join(DIST, "current.json");
 const ENTRY = join(REPO, "bin/commands/main.ts");
 const SELF = fileURLToPath(import.meta.url);
-/** builds older than this are removed, but for the newest few: a long `fslab bench` may still load chunks of its own */
-const KEEP_MS = 2 * 3600e3;
+/**
+ * Builds older than this are removed, but for the newest few: a command still running (`npm run
+ * bench:vm` runs for tens of minutes) may yet load a chunk of the build it started from, but
+ * not for hours.
+ */
+const KEEP_MS = 3600e3;
 const KEEP_NEWEST = 3;
 
 /** Page-only modules: a topic manifest's views and playgrounds (React, CSS, `?url`, workers). */
