@@ -169,7 +169,7 @@ describe("bad arguments", { timeout: 60_000 }, () => {
     // refused before the guest boots (it once booted, ran nothing and exited 0)
     [["bench-vm", "exfat-discrad"], /^fslab bench-vm: no scenario "exfat-discrad" \(exfat-discard, /, /^usage:/],
     [["bench-vm", "--all"], /^fslab bench-vm: unknown option "--all"/, /^usage:/],
-    [["labs", "check", "labs", "more"], /^fslab labs: labs check takes one folder, not 2/, /^usage:/],
+    [["labs", "check", "labs", "more"], /^fslab labs: labs check takes one path \(a labs folder, a lab folder or a lab\.md\), not 2/, /^usage:/],
     [["labs", "check", "--strict"], /^fslab labs: labs check: unknown option --strict/, /^usage:/],
   ])("fslab %j: exit 2, what was wrong, then the usage", (args, first, second) => {
     const r = fslab(...(args as string[]));

@@ -1,47 +1,58 @@
-// fslab labs test [DIR] [ID...]: boot the guest headless and walk every lab as a learner would,
-// each on a fresh machine. For each step: run its checks (a warning if they already pass: they
-// check nothing), then its `solution` blocks (or, without one, its `vm` blocks) in the shell,
-// then its checks again: a check that does not pass after the step's own commands fails the
-// lab, with file:line and what the check printed. `verdict:` expectations need the page's
+// fslab labs test [PATH] [ID...]: boot the guest headless and walk every lab as a learner would,
+// each on a fresh machine. PATH is a labs folder (default labs/; IDs pick labs in it), one
+// lab's folder, or a lab.md. For each step: run its checks (a warning if they already pass:
+// they check nothing), then its `solution` blocks (or, without one, its `vm` blocks) in the
+// shell, then its checks again: a check that does not pass after the step's own commands fails
+// the lab, with file:line and what the check printed. `verdict:` expectations need the page's
 // views and are left to the e2e tests; event expectations are judged from the guest's trace.
 // Each step starts in a fresh login shell (no variable or function of an earlier step is
 // left), so a step that leans on one fails here; each `predict` block's answer must be
-// found once the step's commands ran.
-import { existsSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { parseLab, type LabStep } from "../../web/src/labs/lab-format";
+// found once the step's commands ran, and is printed, so an author sees the answers here.
+import { existsSync } from "node:fs";
+import { type LabStep, type Lab } from "../../web/src/labs/lab-format";
 import { runChecks, hasChecks } from "../../web/src/labs/checks";
 import { seenEvent, type SeenEvent } from "../../web/src/labs/expect";
 import { commandActual, countedActual, parseGuess } from "../../web/src/labs/predict";
-import { loadTopics } from "../../web/src/topics/node-index";
-import { labFolders } from "../../web/labs-files";
 import { NodeVm, stoppedWords } from "../../web/src/vm/node-vm";
 import { UsageError } from "../../web/src/shared/cli-args";
+import { findLabs, readLab, viewIds } from "./labs";
 
 export async function labsTest(args: string[]): Promise<number> {
   for (const a of args) if (a.startsWith("--")) throw new UsageError(`labs test: unknown option ${a}`);
-  const dir = args[0] && existsSync(args[0]) ? args[0] : "labs";
-  const only = args[0] && existsSync(args[0]) ? args.slice(1) : args;
-  if (!existsSync(dir)) throw new UsageError(`labs test: no directory ${dir}`);
-  const views = (await loadTopics()).flatMap((t) => t.views.map((v) => v.id));
-  const ids = labFolders(dir).filter((id) => !only.length || only.includes(id));
-  for (const id of only) if (!ids.includes(id)) throw new UsageError(`labs test: no lab ${id} in ${dir}`);
+  const named = args[0] !== undefined && existsSync(args[0]);
+  const path = named ? args[0] : "labs";
+  const only = named ? args.slice(1) : args;
+  const target = findLabs(path);
+  if ("error" in target) {
+    console.error(`fslab labs test: ${target.error}`);
+    return 1;
+  }
+  if (target.kind !== "labs" && only.length) throw new UsageError(`labs test: ${path} is one lab; lab ids go after a labs folder`);
+  const found = target.labs.filter((l) => !only.length || (l.folder !== undefined && only.includes(l.folder)));
+  for (const id of only) if (!found.some((l) => l.folder === id)) throw new UsageError(`labs test: no lab ${id} in ${path}`);
+  const views = await viewIds();
+  // every lab's errors, all at once, before the guest boots
+  const labs: Array<{ file: string; lab?: Lab }> = [];
+  let failed = 0;
+  let warned = 0;
+  for (const l of found) {
+    const r = readLab(l, views);
+    if (r.errors) {
+      for (const line of r.errors) console.error(`FAIL ${line}`);
+      failed++;
+    } else warned += r.lab.warnings.length;
+    labs.push({ file: l.file, lab: r.lab });
+  }
+  if (!labs.some((l) => l.lab)) {
+    console.log(`${labs.length === 1 ? "0 of 1 lab passes its checks" : `0 of ${labs.length} labs pass their checks`}: nothing to boot the guest for`);
+    return 1;
+  }
   const vm = new NodeVm();
   await vm.boot();
   const fresh = await vm.saveState();
-  let failed = 0;
-  let warned = 0;
   try {
-    for (const id of ids) {
-      const file = relative(process.cwd(), join(dir, id, "lab.md"));
-      let lab;
-      try {
-        lab = parseLab(readFileSync(file, "utf8"), views, file, id);
-      } catch (e) {
-        console.error(`FAIL ${e instanceof Error ? e.message : e}`);
-        failed++;
-        continue;
-      }
+    for (const { file, lab } of labs) {
+      if (!lab) continue;
       await vm.restoreState(fresh);
       await vm.run("true"); // the shell answers again
       const t0 = performance.now();
@@ -58,11 +69,17 @@ export async function labsTest(args: string[]): Promise<number> {
   } finally {
     await vm.destroy();
   }
-  console.log(`${ids.length - failed} of ${ids.length} labs pass their checks${warned ? ` (${warned} warnings)` : ""}`);
+  const n = labs.length;
+  const w = warned ? ` (${warned} warnings)` : "";
+  console.log(n === 1 ? `${failed ? "0 of 1 lab passes" : "1 lab passes"} its checks${w}` : `${n - failed} of ${n} labs pass their checks${w}`);
   return failed ? 1 : 0;
 }
 
-async function walk(vm: NodeVm, steps: LabStep[], file: string): Promise<{ failed: number; warned: number }> {
+/** What walking a lab needs of the guest (a NodeVm; a test passes a stand-in). */
+export type WalkVm = Pick<NodeVm, "agent" | "trace" | "freshShell" | "run" | "stopped">;
+
+/** Walk one lab's steps on a machine as a learner would (see the top of this file). */
+export async function walk(vm: WalkVm, steps: LabStep[], file: string): Promise<{ failed: number; warned: number }> {
   let warned = 0;
   const handle = { check: (script: string, t: number) => vm.agent.run(script, t) };
   let events: SeenEvent[] = [];
@@ -117,6 +134,8 @@ async function walk(vm: NodeVm, steps: LabStep[], file: string): Promise<{ faile
         console.error(`FAIL ${file}:${b.line}: step ${i + 1} "${step.title}": the prediction's answer ${actual === null ? answer.error : `"${actual}" does not fit it (${answer.error})`} after its commands ran`);
         return { failed: 1, warned };
       }
+      // what the learner's guess will be set beside: the author sees it before the browser does
+      console.log(`answer ${file}:${b.line}: step ${i + 1} "${step.title}": ${p.question} ${answer.value}${p.unit ? ` ${p.unit}` : ""}`);
     }
     if (!hasChecks(checked)) continue;
     const after = await runChecks(checked, handle, collect(), {});

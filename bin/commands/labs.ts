@@ -1,47 +1,135 @@
-// fslab labs check [dir]: parse every labs/<id>/lab.md as the page does; print each error
-// as file:line: message and exit 1 if there is any.
+// fslab labs check|index|report (labs test is labs-test.ts). check and index take a labs
+// folder (every lab folder in it), one lab's folder or its lab.md, parse each lab as the page
+// does, print every error as file:line: message (and every warning), and exit 1 if there is
+// any error, or no lab at all.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { parseLab } from "../../web/src/labs/lab-format";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { parseLab, labErrorLines, LabFormatError, type Lab } from "../../web/src/labs/lab-format";
 import { loadTopics } from "../../web/src/topics/node-index";
 import { parseExport, reportCsv, reportRow, reportText, sha256Hex, type ReportRow } from "../../web/src/labs/report";
 import { UsageError } from "../../web/src/shared/cli-args";
-import { labIndex } from "../../web/src/labs/lab-index";
+import { labIndex, LAB_ID } from "../../web/src/labs/lab-index";
 import { labFolders } from "../../web/labs-files";
 
-export async function labsCheck(dir = "labs"): Promise<number> {
-  if (!existsSync(dir)) {
-    console.error(`fslab labs check: no directory ${dir}`);
+export interface FoundLab {
+  /** the lab's folder name: its id must match it (none for a lab file not called lab.md) */
+  folder?: string;
+  /** the lab file, as messages name it (relative to the working directory) */
+  file: string;
+}
+
+export interface LabsTarget {
+  /** what the path named: a folder of lab folders, one lab's folder, or a lab file */
+  kind: "labs" | "lab" | "file";
+  /** the folder that holds the lab folders: where labs index writes index.json */
+  root: string;
+  labs: FoundLab[];
+  /** sub-folders of a labs folder without a lab.md */
+  notLabs: string[];
+}
+
+const shown = (p: string) => relative(process.cwd(), p) || ".";
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The labs a path names: a labs folder (each sub-folder holding a lab.md), a lab folder (it
+ * holds a lab.md itself), or a lab file. An error (a path that is not there, a folder without
+ * any lab) is a sentence for the command to print.
+ */
+export function findLabs(path: string): LabsTarget | { error: string } {
+  if (!existsSync(path)) return { error: `no file or folder ${path}` };
+  const full = resolve(path);
+  if (!statSync(full).isDirectory()) {
+    const folder = basename(full) === "lab.md" ? basename(dirname(full)) : undefined;
+    return { kind: "file", root: dirname(dirname(full)), labs: [{ folder, file: shown(full) }], notLabs: [] };
+  }
+  if (existsSync(join(full, "lab.md"))) return { kind: "lab", root: dirname(full), labs: [{ folder: basename(full), file: shown(join(full, "lab.md")) }], notLabs: [] };
+  const subs = readdirSync(full)
+    .filter((d) => !d.startsWith(".") && statSync(join(full, d)).isDirectory())
+    .sort();
+  const labs = subs.filter((d) => existsSync(join(full, d, "lab.md"))).map((d) => ({ folder: d, file: shown(join(full, d, "lab.md")) }));
+  if (!labs.length) return { error: `no lab in ${path}: a lab is a folder with a lab.md (name a labs folder, a lab folder or a lab.md)` };
+  return { kind: "labs", root: full, labs, notLabs: subs.filter((d) => !existsSync(join(full, d, "lab.md"))).map((d) => shown(join(full, d))) };
+}
+
+/** The view ids lab files may name: the topic manifests'. */
+export async function viewIds(): Promise<string[]> {
+  return (await loadTopics()).flatMap((t) => t.views.map((v) => v.id));
+}
+
+/**
+ * One lab file parsed: the lab, or every error in it (each file:line: message). Warnings are
+ * printed here, on stderr, as "warning file:line: ...".
+ */
+export function readLab(l: FoundLab, views: readonly string[]): { lab: Lab; errors?: undefined } | { lab?: undefined; errors: string[] } {
+  let text: string;
+  try {
+    text = readFileSync(l.file, "utf8");
+  } catch (e) {
+    return { errors: [`${l.file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : e)})`] };
+  }
+  try {
+    const lab = parseLab(text, views, l.file, l.folder);
+    for (const w of lab.warnings) console.error(`warning ${w.message}`);
+    return { lab };
+  } catch (e) {
+    if (e instanceof LabFormatError) for (const w of e.warnings) console.error(`warning ${w.message}`);
+    return { errors: labErrorLines(e) };
+  }
+}
+
+/** fslab labs check [PATH]: validate a labs folder (default labs/), one lab's folder, or a lab.md. */
+export async function labsCheck(path = "labs"): Promise<number> {
+  const target = findLabs(path);
+  if ("error" in target) {
+    console.error(`fslab labs check: ${target.error}`);
     return 1;
   }
-  const views = (await loadTopics()).flatMap((t) => t.views.map((v) => v.id));
+  const views = await viewIds();
   let bad = 0;
-  const ids = readdirSync(dir).filter((d) => statSync(join(dir, d)).isDirectory());
-  for (const id of ids) {
-    const file = join(dir, id, "lab.md");
-    const name = relative(process.cwd(), file);
-    if (!existsSync(file)) {
-      console.error(`${name}: missing (every lab folder needs a lab.md)`);
+  let errors = 0;
+  let warnings = 0;
+  for (const l of target.labs) {
+    const r = readLab(l, views);
+    if (r.errors) {
+      for (const line of r.errors) console.error(line);
       bad++;
+      errors += r.errors.length;
       continue;
     }
-    try {
-      const lab = parseLab(readFileSync(file, "utf8"), views, name, id);
-      console.log(`ok  ${name}: ${lab.meta.title} (${lab.steps.length} step${lab.steps.length === 1 ? "" : "s"})`);
-    } catch (e) {
-      console.error(e instanceof Error ? e.message : String(e));
-      bad++;
-    }
+    warnings += r.lab.warnings.length;
+    console.log(`ok  ${l.file}: ${r.lab.meta.title} (${plural(r.lab.steps.length, "step")})`);
   }
-  console.log(`${ids.length - bad} of ${ids.length} labs valid`);
+  for (const d of target.notLabs) {
+    console.error(`${d}: no lab.md (every lab folder needs one)`);
+    bad++;
+    errors++;
+  }
+  const n = target.labs.length + target.notLabs.length;
+  const w = warnings ? ` (${plural(warnings, "warning")})` : "";
+  console.log(bad ? `${n - bad} of ${plural(n, "lab")} valid: ${plural(errors, "error")}${w}` : `${plural(n, "lab")} valid${w}`);
   return bad ? 1 : 0;
+}
+
+/** Every *.json file under a folder, its sub-folders too (not hidden ones), in path order. */
+function jsonFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (e.name.startsWith(".") || e.name === "node_modules") continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...jsonFiles(p));
+    else if (e.name.endsWith(".json")) out.push(p);
+  }
+  return out;
 }
 
 /**
  * fslab labs report FILE|DIR... [--csv] [--labs DIR]: the progress files learners downloaded
- * ("Download my progress"), one row each; a file made on another version of its lab (its
- * lab.md hash differs from the one in --labs, default labs/) is marked. Unreadable files are
- * named on stderr and make the exit status 1; the table still lists the others.
+ * ("Download my progress"), one row each; a folder is read with its sub-folders (a class's
+ * folder of one folder per learner). A file made on another version of its lab (its lab.md
+ * hash differs from the one in --labs, default labs/) is marked; the report says which labs
+ * folder it compared against. A file it cannot read is named on stderr and makes the exit
+ * status 1; the table still lists the others. No progress file at all is exit 1.
  */
 export async function labsReport(args: string[]): Promise<number> {
   const csv = args.includes("--csv");
@@ -58,9 +146,14 @@ export async function labsReport(args: string[]): Promise<number> {
       console.error(`fslab labs report: no file or folder ${p}`);
       return 1;
     }
-    if (statSync(p).isDirectory()) files.push(...readdirSync(p).filter((f) => f.endsWith(".json")).sort().map((f) => join(p, f)));
+    if (statSync(p).isDirectory()) files.push(...jsonFiles(p));
     else files.push(p);
   }
+  if (!files.length) {
+    console.error(`fslab labs report: no progress file (*.json) in ${paths.join(", ")}, nor in any folder under it`);
+    return 1;
+  }
+  const labsThere = existsSync(labsDir) && statSync(labsDir).isDirectory();
   const hashes = new Map<string, string | undefined>();
   const hashOf = async (lab: string) => {
     if (!hashes.has(lab)) {
@@ -72,7 +165,15 @@ export async function labsReport(args: string[]): Promise<number> {
   const rows: ReportRow[] = [];
   let bad = 0;
   for (const f of files) {
-    const x = parseExport(readFileSync(f, "utf8"));
+    let text: string;
+    try {
+      text = readFileSync(f, "utf8");
+    } catch (e) {
+      console.error(`${f}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : e)})`);
+      bad++;
+      continue;
+    }
+    const x = parseExport(text);
     if ("error" in x) {
       console.error(`${f}: ${x.error}`);
       bad++;
@@ -82,34 +183,53 @@ export async function labsReport(args: string[]): Promise<number> {
   }
   process.stdout.write(csv ? reportCsv(rows) : reportText(rows));
   const other = rows.filter((r) => r.otherVersion).length;
-  if (!csv) console.error(`${rows.length} progress file${rows.length === 1 ? "" : "s"}${other ? `, ${other} for another version of its lab` : ""}${bad ? `, ${bad} unreadable` : ""}`);
+  const absent = [...new Set(rows.map((r) => r.lab).filter((l) => hashes.get(l) === undefined))];
+  console.error(`${plural(rows.length, "progress file")}${other ? `, ${other} for another version of its lab` : ""}${bad ? `, ${bad} unreadable` : ""}`);
+  const how = li >= 0 ? "" : " (--labs DIR to compare with another)";
+  if (!labsThere) console.error(`no labs folder ${labsDir}: no file was compared with its lab's current version${how}`);
+  else console.error(`lab versions compared with the labs in ${labsDir}${how}${absent.length ? `; not there: ${absent.join(", ")}` : ""}`);
   return bad ? 1 : 0;
 }
 
 /**
- * fslab labs index DIR: write DIR/index.json, the list of lab folders the page reads at run
- * time, so a lab copied into a hosted site (web/dist/labs/ or wherever it is served) appears
- * without a rebuild. Each lab is checked as `labs check` does; a broken one is still listed
- * (the page shows its error) and makes the exit status 1.
+ * fslab labs index PATH: write index.json, the list of lab folders the page reads at run time,
+ * into a site's labs folder, so a lab copied into a hosted site (web/dist/labs/ or wherever it
+ * is served) appears without a rebuild. PATH is that labs folder (every lab in it is checked),
+ * or one lab's folder or lab.md in it (that lab is checked; the index still lists every lab
+ * folder beside it). Each lab is checked as `labs check` does; a broken one is still listed
+ * (the page shows its errors) and makes the exit status 1.
  */
 export async function labsIndex(args: string[]): Promise<number> {
-  if (args.length !== 1 || args[0].startsWith("--")) throw new UsageError("labs index takes one directory: the site's labs/ folder");
-  const dir = args[0];
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`labs index: no directory ${dir}`);
-  const views = (await loadTopics()).flatMap((t) => t.views.map((v) => v.id));
-  const ids = labFolders(dir);
+  if (args.length !== 1 || args[0].startsWith("--")) throw new UsageError("labs index takes one path: a site's labs folder, a lab folder in it, or its lab.md");
+  const target = findLabs(args[0]);
+  if ("error" in target) {
+    console.error(`fslab labs index: ${target.error}`);
+    return 1;
+  }
+  if (target.kind === "file" && !target.labs[0].folder) {
+    console.error(`fslab labs index: ${args[0]} is not a lab.md: the page reads each lab from <labs folder>/<id>/lab.md`);
+    return 1;
+  }
+  const dir = target.root;
+  const views = await viewIds();
   let bad = 0;
-  for (const id of ids) {
-    try {
-      parseLab(readFileSync(join(dir, id, "lab.md"), "utf8"), views, join(dir, id, "lab.md"), id);
-    } catch (e) {
-      console.error(e instanceof Error ? e.message : String(e));
+  for (const l of target.labs) {
+    const r = readLab(l, views);
+    if (r.errors) {
+      for (const line of r.errors) console.error(line);
+      bad++;
+    } else if (target.kind !== "labs") console.log(`ok  ${l.file}: ${r.lab.meta.title} (${plural(r.lab.steps.length, "step")})`);
+  }
+  const ids = labFolders(dir);
+  for (const l of target.labs)
+    if (l.folder && !LAB_ID.test(l.folder)) {
+      console.error(`${shown(join(dir, l.folder))}: not listed: a lab folder is named in lowercase letters, digits and dashes`);
       bad++;
     }
-  }
-  const skipped = readdirSync(dir).filter((d) => statSync(join(dir, d)).isDirectory() && !ids.includes(d));
-  for (const d of skipped) console.error(`${join(dir, d)}: not listed (a lab folder is named in lowercase letters, digits and dashes, and holds a lab.md)`);
-  writeFileSync(join(dir, "index.json"), JSON.stringify(labIndex(ids), null, 2) + "\n");
-  console.log(`wrote ${join(dir, "index.json")}: ${ids.length} lab${ids.length === 1 ? "" : "s"}${bad ? `, ${bad} with errors (shown on the page as such)` : ""}`);
+  if (target.kind === "labs") for (const d of target.notLabs) console.error(`${d}: not listed (a lab folder holds a lab.md)`);
+  const index = join(dir, "index.json");
+  writeFileSync(index, JSON.stringify(labIndex(ids), null, 2) + "\n");
+  const checked = target.kind === "labs" ? (bad ? `, ${bad} with errors (shown on the page as such)` : "") : `; ${bad ? "the lab checked has errors (the page shows them)" : "1 lab valid"}`;
+  console.log(`wrote ${shown(index)}: ${plural(ids.length, "lab")}${checked}`);
   return bad ? 1 : 0;
 }

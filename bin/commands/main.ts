@@ -13,11 +13,12 @@ async function usageText(): Promise<string> {
   fslab inspect <image> [--json]                detect the filesystem in a disk image and print its structure
 ${(await simulateUsageLines()).join("\n")}
   fslab simulate                                the options of each
-  fslab labs check [dir]                        validate every lab (default: labs/)
-  fslab labs test [DIR] [ID...]                 boot the guest and walk each lab: checks, solution, checks again
-  fslab labs index DIR                          write DIR/index.json: the labs a built site reads at run time
+  fslab labs check [PATH]                       validate the labs of a labs folder (default: labs/), one lab's folder or a lab.md
+  fslab labs test [PATH] [ID...]                boot the guest and walk each lab: checks, solution, checks again; print the answers
+  fslab labs index PATH                         write index.json in a site's labs folder (PATH: it, or a lab folder or lab.md in it)
   fslab labs report FILE|DIR... [--csv] [--labs DIR]
-                                                one row per learner's progress file ("Download my progress")
+                                                one row per learner's progress file ("Download my progress"), sub-folders too;
+                                                lab versions compared with the labs in --labs DIR (default: labs/)
   fslab readme [--check]                        rewrite the README's lists of views and playgrounds from the topic manifests
   fslab bench [exfat|blk|f2fs|frames|vm|cli|heap|page|snapshots]
                                                 print the benchmarks beside their goals (wasm vs native, frames, boot,
@@ -38,7 +39,7 @@ try {
   else if (cmd === "inspect") code = await (await import("./inspect")).inspectCommand(args);
   else if (cmd === "simulate") code = await (await import("./simulate")).simulateCommand(args);
   else if (cmd === "labs" && args[0] === "check") {
-    if (args.length > 2) throw new UsageError(`labs check takes one folder, not ${args.length - 1}`);
+    if (args.length > 2) throw new UsageError(`labs check takes one path (a labs folder, a lab folder or a lab.md), not ${args.length - 1}`);
     if (args[1]?.startsWith("-")) throw new UsageError(`labs check: unknown option ${args[1]}`);
     code = await (await import("./labs")).labsCheck(args[1]);
   }

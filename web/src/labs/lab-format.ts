@@ -94,6 +94,8 @@ export interface Lab {
 export class LabFormatError extends Error {
   /** every error found in the file, in line order; this one's file, line and detail are the first's */
   errors: LabFormatError[] = [this];
+  /** what the file would have been warned of, had it no errors */
+  warnings: LabWarning[] = [];
 
   constructor(
     readonly file: string,
@@ -196,7 +198,9 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
   const err = (line: number, msg: string) => new LabFormatError(file, line, msg);
   const fail = (line: number, msg: string) => void errors.push(err(line, msg));
   const done = (): never => {
-    throw LabFormatError.of([...errors].sort((a, b) => a.line - b.line));
+    const e = LabFormatError.of([...errors].sort((a, b) => a.line - b.line));
+    e.warnings = warnings;
+    throw e;
   };
 
   if (lines[0] !== "---") throw err(1, 'a lab starts with YAML frontmatter: a first line of "---"');
