@@ -1,0 +1,169 @@
+// The lab's machine kept as each step opens and as a step passes: uncompressed in memory for
+// "Reset this step", gzipped in IndexedDB for a reload; and the reset itself (asked for, or
+// the machine back after a panic, an oops or a full disk).
+import { useCallback, useEffect, useRef, useState } from "react";
+import { dropSnapshots, getSnapshot, putSnapshot } from "./progress";
+import { gunzip, gzip, HERE } from "../vm/snapshot";
+import type { VmHandle } from "../vm/VmConsole";
+
+export interface Timing {
+  snapshotMs?: number;
+  snapshotBytes?: number;
+  /** the step whose start the newest step snapshot holds */
+  snapshotStep?: number;
+  /** the newest snapshot's (the figures above): a step's start, or the machine as a step passed */
+  snapshotKind?: "step" | "latest";
+  snapshotOf?: number;
+  rawBytes?: number;
+  resetMs?: number;
+}
+
+export interface StepMachineOptions {
+  labId: string;
+  vm: VmHandle | null;
+  /** the open step */
+  n: number;
+  /** the step whose snapshot the machine was started from (a reload), if it was */
+  restoredStep: number | null;
+  /** the machine is back as the step began: a reset (`after` unset) or after a crash */
+  onRestored(after?: "crash"): void;
+  setProblem(p: string): void;
+  /** counts up when an embedding page asks to reset the current step */
+  resetRequest?: number;
+  /** counts up when the learner asks for the machine back after a panic, an oops or a full disk */
+  machineRequest?: number;
+}
+
+export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProblem, resetRequest, machineRequest }: StepMachineOptions) {
+  const [timing, setTiming] = useState<Timing>({});
+  const [busy, setBusy] = useState<string | null>(null);
+  // The open step's machine as it began, uncompressed: "Reset this step" restores it at once,
+  // without waiting for the gzip or paying a gunzip (300-500 ms here). About 40 MiB beside
+  // the emulator's 256 MiB; the compressed copy lives in IndexedDB for a reload. `raw` null:
+  // the step's start is the lab's own saved machine, which the page can always start again.
+  const stepSnap = useRef<{ step: number; raw: ArrayBuffer | null } | null>(null);
+  /** the snapshot of the step's start being taken: a reset waits for it */
+  const pendingSnap = useRef<Promise<void> | null>(null);
+  /** snapshots being compressed and stored, in the order they were taken */
+  const storing = useRef<Promise<void>>(Promise.resolve());
+  const snapped = useRef<{ step: number; vm: VmHandle } | null>(null);
+
+  /** Keep the machine: in memory for "Reset this step", in IndexedDB for a reload. */
+  const snapshot = useCallback(
+    async (kind: "step" | "latest", at: number) => {
+      if (!vm) return;
+      const t0 = performance.now();
+      const takenAt = Date.now(); // when the machine was in this state, not when the store finished
+      const saving = vm.saveState(); // now: the machine as it is at this moment
+      // a reset waits for the step's machine to be saved, not for its gzip and store
+      if (kind === "step") pendingSnap.current = saving.then(() => undefined, () => undefined);
+      const state = await saving;
+      performance.measure("fslab:snapshot-save", { start: t0 }); // for npm run bench snapshots
+      if (kind === "step") stepSnap.current = { step: at, raw: state };
+      // compressed and stored one after another, in the order taken, so an older snapshot that
+      // takes longer never lands over a newer one
+      const stored = storing.current.then(async () => {
+        const t1 = performance.now();
+        const gz = await gzip(state);
+        performance.measure("fslab:snapshot-gzip", { start: t1 });
+        const ms = performance.now() - t0;
+        setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at }));
+        try {
+          await putSnapshot(kind, { lab: labId, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength });
+        } finally {
+          // kept in memory for a reset, and (unless the browser refused) stored for a reload
+          if (kind === "step") setTiming((t) => ({ ...t, snapshotStep: at }));
+        }
+      });
+      storing.current = stored.catch(() => undefined);
+      await stored;
+    },
+    [vm, labId],
+  );
+
+  // A step opens: the machine is snapshotted as it begins (unless it was just started from this
+  // very step's snapshot).
+  useEffect(() => setTiming((t) => ({ ...t, snapshotStep: undefined })), [n]); // this step's own snapshot is not kept yet
+  useEffect(() => {
+    if (!vm || (snapped.current?.step === n && snapped.current.vm === vm)) return;
+    const first = snapped.current === null;
+    const freshVm = snapped.current?.vm !== vm;
+    snapped.current = { step: n, vm };
+    if (freshVm && n === 0 && vm.origin === "saved") {
+      // the lab's own saved machine, just started, is step 1's start: nothing to keep. (A copy
+      // would be the state the page has just loaded, and save_state, 100-230 ms on the page's
+      // thread, would hold up the learner's first command at the prompt.)
+      stepSnap.current = { step: 0, raw: null };
+      setTiming((t) => ({ ...t, snapshotStep: 0 }));
+      return;
+    }
+    if (first && vm.origin === "snapshot" && restoredStep === n) {
+      setTiming((t) => ({ ...t, snapshotStep: n })); // its snapshot is stored already
+      return;
+    }
+    snapshot("step", n).catch((e) => setProblem(e instanceof Error ? e.message : String(e)));
+  }, [vm, n]);
+
+  /** Keep the machine as the step passed: what a reload restores. */
+  const keepPassed = (at: number) => snapshot("latest", at).catch((e) => setProblem(e instanceof Error ? e.message : String(e)));
+
+  /**
+   * The machine back as the open step began. A reset also undoes the step's marks; after a
+   * crash they stay, and without a snapshot of the step the lab's own saved machine starts
+   * instead.
+   */
+  const resetStep = async (after?: "crash") => {
+    if (!vm) return;
+    setBusy("Putting the machine back…");
+    try {
+      await pendingSnap.current;
+      const t0 = performance.now();
+      if (stepSnap.current?.step === n && stepSnap.current.raw === null) {
+        // step 1 from the lab's own saved machine: that machine again, and nothing stored of this one
+        await dropSnapshots(labId).catch(() => undefined);
+        vm.restart();
+        onRestored(after);
+        return;
+      }
+      let state = stepSnap.current?.step === n ? stepSnap.current.raw : null;
+      if (!state) {
+        // after a reload: the step's compressed copy from IndexedDB
+        const s = await getSnapshot(labId, "step");
+        if (s?.step === n) {
+          const t1 = performance.now();
+          state = await gunzip(s.gz);
+          performance.measure("fslab:snapshot-gunzip", { start: t1 }); // for npm run bench snapshots
+        }
+      }
+      if (!state && after === "crash") return vm.restart();
+      if (!state) throw new Error("there is no snapshot of this step's start (the machine was not running when it opened)");
+      const t2 = performance.now();
+      await vm.restoreState(state, `The machine is back as it was when step ${n + 1} began.`);
+      performance.measure("fslab:snapshot-restore", { start: t2 });
+      setTiming((t) => ({ ...t, resetMs: performance.now() - t0 }));
+      onRestored(after);
+      if (after === "crash") return;
+      // the newest machine is this one again: its stored copy put back as the newest, once the
+      // step's own gzip and store (queued on `storing`) have landed
+      const resetAt = Date.now();
+      storing.current = storing.current.then(async () => {
+        const stored = await getSnapshot(labId, "step");
+        if (stored?.step === n) await putSnapshot("step", { ...stored, savedAt: resetAt });
+      }).catch(() => undefined);
+    } catch (e) {
+      setProblem(`${after === "crash" ? "The machine could not be restored" : "This step could not be reset"}: ${e instanceof Error ? e.message : e}`);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  useEffect(() => {
+    if (machineRequest) void resetStep("crash");
+  }, [machineRequest]);
+
+  useEffect(() => {
+    if (resetRequest) void resetStep();
+  }, [resetRequest]);
+
+  return { timing, busy, keepPassed, resetStep };
+}

@@ -1,0 +1,230 @@
+// The state of a lab's open step: the learner's progress (kept in IndexedDB), the step's
+// checks (on "Check", on Next, and on their own every few seconds while the step is open), its
+// predictions measured once it passes, and the moves between steps.
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { Lab } from "./lab-format";
+import type { SeenEvent, Verdict } from "./expect";
+import { hasChecks, outcomeText, runChecks, type CheckOutcome } from "./checks";
+import { saveProgress, StoreError, type LabProgress } from "./progress";
+import type { VmHandle } from "../vm/VmConsole";
+import { commandActual, countedActual, type Prediction, type PredictionRecord } from "./predict";
+
+/** How often an open step's checks run on their own. */
+const POLL_MS = 3000;
+
+export interface StepStateOptions {
+  lab: Lab;
+  initial: LabProgress;
+  vm: VmHandle | null;
+  /** kernel events the page parsed since clearEvents() */
+  events(): readonly SeenEvent[];
+  clearEvents(): void;
+  verdicts: Readonly<Record<string, Verdict>>;
+  /** a step passed its checks for the first time (after its predictions were measured) */
+  onPassed(step: number, title: string): void;
+  setProblem(p: string): void;
+}
+
+export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, onPassed, setProblem }: StepStateOptions) {
+  const [progress, setProgress] = useState(initial);
+  const [outcome, setOutcome] = useState<CheckOutcome | null>(null);
+  const [checking, setChecking] = useState(false);
+  /** a check asked for while the learner's command runs waits for the prompt: the panel says so */
+  const [waitingShell, setWaitingShell] = useState(false);
+  const [offerSkip, setOfferSkip] = useState(false);
+  const openedAt = useRef(performance.now());
+  const heading = useRef<HTMLHeadingElement>(null);
+  const movedTo = useRef(false);
+  const checkingRef = useRef(false);
+  const progressRef = useRef(progress);
+  progressRef.current = progress;
+  const passedRef = useRef(onPassed);
+  passedRef.current = onPassed;
+
+  const n = progress.step;
+  const step = lab.steps[n];
+  const rec = progress.steps[n];
+  const passed = !!rec.passedAt;
+  const checked = hasChecks(step);
+
+  /** Change the progress, and store it (a store error is shown, the page goes on). */
+  const update = useCallback((f: (p: LabProgress) => void) => {
+    const p = structuredClone(progressRef.current);
+    f(p);
+    progressRef.current = p;
+    setProgress(p);
+    saveProgress(p).catch((e) => setProblem(e instanceof StoreError ? e.message : String(e)));
+  }, []);
+
+  // A step opens: its events start from now (the machine's snapshot: useStepMachine).
+  useEffect(() => {
+    clearEvents();
+    setOutcome(null);
+    setOfferSkip(false);
+    openedAt.current = performance.now();
+    // focus follows the learner to a step they moved to, not to the first one on page load
+    if (movedTo.current) heading.current?.focus();
+    movedTo.current = true;
+    return () => {
+      const ms = performance.now() - openedAt.current;
+      update((p) => (p.steps[n].openMs += ms));
+    };
+  }, [n]);
+
+  const check = useCallback(
+    async (why: "auto" | "asked"): Promise<CheckOutcome | null> => {
+      if (!vm || checkingRef.current) return null;
+      // a check run beside the learner's command could get in its way (both mounting one volume):
+      // the poll lets a running command be, and a check asked for waits for the prompt
+      if (why === "auto" && (vm.shellBusy() || vm.stopped())) return null; // nor a stopped machine: it is restored first
+      checkingRef.current = true;
+      setChecking(true);
+      try {
+        if (vm.shellBusy()) {
+          setWaitingShell(true);
+          await vm.whenIdle().finally(() => setWaitingShell(false));
+        }
+        const o = await runChecks(step, vm, events(), verdicts);
+        if (progressRef.current.step !== n) return null; // the learner moved on meanwhile
+        // the poll's failures are shown once a result is (a Check asked for, or a pass): a step
+        // that opened in red, "Not yet.", before the learner had done anything read as a mistake
+        setOutcome((shown) => (why === "auto" && !o.ok && shown === null ? shown : o));
+        const wasPassed = !!progressRef.current.steps[n].passedAt;
+        update((p) => {
+          const s = p.steps[n];
+          if (why === "auto") s.autoChecks++;
+          else s.attempts++;
+          s.lastResult = o.ok ? "pass" : o.items.some((i) => i.error) ? "error" : "fail";
+          s.lastOutput = o.items.map((i) => i.output ?? i.message).join("\n").slice(0, 4000);
+          if (o.ok && !s.passedAt) s.passedAt = Date.now();
+        });
+        if (o.ok) await measureActuals();
+        if (o.ok && !wasPassed) passedRef.current(n, step.title);
+        return o;
+      } finally {
+        checkingRef.current = false;
+        setChecking(false);
+      }
+    },
+    [vm, step, n, verdicts, events],
+  );
+
+  /** What the kernel did, beside each prediction the learner made in this step. */
+  const measureActuals = async () => {
+    const preds = step.blocks.flatMap((b) => (b.kind === "predict" ? [b.predict] : []));
+    const recs = progressRef.current.steps[n].predictions ?? [];
+    if (!vm || !preds.some((_, i) => recs[i])) return;
+    const found: Array<string | null> = [];
+    for (const p of preds) {
+      if ("command" in p.actual) {
+        const r = await vm.check(p.actual.command, 30).catch(() => null);
+        found.push(r && r.status === 0 ? commandActual(r.output) : null);
+      } else {
+        // the stream lags the guest: count again until no new event arrives for 1.5 s (at most 30 s)
+        let count = countedActual(p, events());
+        for (let last = null as string | null, t = 0; count !== last && t < 20; t++) {
+          last = count;
+          await new Promise((r) => setTimeout(r, 1500));
+          count = countedActual(p, events());
+        }
+        found.push(count);
+      }
+    }
+    if (progressRef.current.step !== n) return;
+    update((pr) => {
+      const list = pr.steps[n].predictions ?? [];
+      found.forEach((a, i) => {
+        if (list[i] && a !== null) list[i]!.actual = a;
+      });
+      pr.steps[n].predictions = list;
+    });
+  };
+
+  /** A prediction answered (guess null: "no guess"). */
+  const predict = (i: number, p: Prediction, guess: string | null) =>
+    update((pr) => {
+      const list = pr.steps[n].predictions ?? [];
+      while (list.length <= i) list.push(null);
+      list[i] = { question: p.question, guess, at: Date.now() } satisfies PredictionRecord;
+      pr.steps[n].predictions = list;
+    });
+
+  /**
+   * Before a step's commands run: the earlier steps they build on that have not passed (a jump
+   * ahead in the outline, a skip), checked in the guest now. null: go ahead. Passed steps are
+   * not rechecked: a later step may rightly undo what they set up (an unmount, a new volume).
+   */
+  const earlierUndone = async (checking?: () => void): Promise<{ step: number; message: string } | null> => {
+    if (!vm) return null;
+    for (let k = 0; k < n; k++) {
+      const s = lab.steps[k];
+      if (progressRef.current.steps[k].passedAt || !s.blocks.some((b) => b.kind === "check")) continue;
+      checking?.();
+      const guestOnly = { ...s, blocks: s.blocks.filter((b) => b.kind === "check") };
+      const o = await runChecks(guestOnly, vm, [], {});
+      if (!o.ok && !o.items.some((x) => x.error)) return { step: k, message: outcomeText(o) };
+    }
+    return null;
+  };
+
+  // checks on their own while the step is open, until it passes
+  useEffect(() => {
+    if (!vm || passed || !checked) return;
+    const t = setInterval(() => void check("auto"), POLL_MS);
+    return () => clearInterval(t);
+  }, [vm, passed, checked, check]);
+
+  const go = (to: number) => {
+    if (to < 0 || to >= lab.steps.length) return;
+    update((p) => (p.step = to));
+  };
+
+  const next = async () => {
+    if (passed || !checked) {
+      if (!checked && !rec.passedAt) update((p) => (p.steps[n].passedAt = Date.now()));
+      return go(n + 1 < lab.steps.length ? n + 1 : n);
+    }
+    const o = await check("asked");
+    if (o?.ok) go(n + 1 < lab.steps.length ? n + 1 : n);
+    else setOfferSkip(true);
+  };
+
+  const skip = () => {
+    update((p) => (p.steps[n].skippedAt = Date.now()));
+    go(n + 1);
+  };
+
+  /** a reset undoes the step's marks (a restore after a crash keeps them) */
+  const markReset = () =>
+    update((p) => {
+      const s = p.steps[n];
+      s.resets++;
+      delete s.passedAt;
+      delete s.skippedAt;
+    });
+
+  /** The machine came back as the step began: a reset (`after` unset) also undoes the step's marks. */
+  const restored = (after?: "crash") => {
+    clearEvents();
+    setOutcome(null);
+    if (after !== "crash") markReset();
+  };
+
+  // Alt+Shift+Right / Left: next and previous step, wherever focus is but the terminal
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || !e.shiftKey || (e.key !== "ArrowRight" && e.key !== "ArrowLeft")) return;
+      if ((e.target as Element | null)?.closest?.(".vm-terminal")) return;
+      e.preventDefault();
+      if (e.key === "ArrowRight") void next();
+      else go(n - 1);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  });
+
+  /** how long the open step has been open: added to the progress only as it closes */
+  const openMs = () => performance.now() - openedAt.current;
+
+  return { progress, progressRef, n, step, rec, passed, checked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, earlierUndone, go, next, skip, restored, openMs };
+}
