@@ -47,18 +47,30 @@ describe("labs read by the built site at run time", () => {
 
   it("a lab folder copied into the site and indexed appears without a rebuild; a broken one shows its error beside the others", async () => {
     cpSync(join(repo, "labs/exfat-discard"), join(site, "copied-lab"), { recursive: true });
-    const src = readFileSync(join(site, "copied-lab/lab.md"), "utf8").replace("id: exfat-discard", "id: copied-lab").replace(/title: .*/, 'title: "A lab copied into the site"');
+    const src = readFileSync(join(site, "copied-lab/lab.md"), "utf8")
+      .replace("id: exfat-discard", "id: copied-lab")
+      .replace(/title: .*/, 'title: "A lab copied into the site"')
+      .replace(/summary: >\n(  .*\n)+/, "summary: Deletes a file with `batch_discard` at *0*, then at 1.\n");
     writeFileSync(join(site, "copied-lab/lab.md"), src);
     mkdirSync(join(site, "broken"));
-    writeFileSync(join(site, "broken/lab.md"), "---\ntitle: Broken\ncolour: blue\n---\n## S\ntext\n");
+    writeFileSync(join(site, "broken/lab.md"), "---\ntitle: Broken\ncolour: blue\n---\n## S\ntext\n\n```chek\nexit 1\n```\n");
     const r = fslab("labs", "index", site);
-    expect(r.status).toBe(1); // the broken lab is listed, and named
+    expect(r.status).toBe(1); // the broken lab is listed, and named, with every error
     expect(r.stderr).toMatch(/broken\/lab\.md:3: unknown frontmatter key "colour"/);
+    expect(r.stderr).toMatch(/broken\/lab\.md:8: no block is called "chek": did you mean `check`\?/);
     expect(JSON.parse(readFileSync(join(site, "index.json"), "utf8")).labs).toEqual(expect.arrayContaining(["copied-lab", "broken", "exfat-discard"]));
     await b.page.goto(`${base()}#/`);
     await b.page.locator('[data-lab="copied-lab"] a').waitFor();
     expect(await b.page.locator('[data-lab="copied-lab"] a').textContent()).toBe("A lab copied into the site");
     expect(await b.page.locator('[data-lab="broken"]').textContent()).toMatch(/labs\/broken\/lab\.md:3: unknown frontmatter key "colour"/);
+    // every error, one item each
+    expect(await b.page.locator('[data-lab="broken"] li').allTextContents()).toEqual([
+      expect.stringMatching(/^labs\/broken\/lab\.md:3: unknown frontmatter key "colour"/),
+      expect.stringMatching(/^labs\/broken\/lab\.md:8: no block is called "chek": did you mean `check`\?/),
+    ]);
+    // the summary's inline Markdown, rendered
+    expect(await b.page.locator('[data-lab="copied-lab"] p code').textContent()).toBe("batch_discard");
+    expect(await b.page.locator('[data-lab="copied-lab"] p em').textContent()).toBe("0");
     expect(await b.page.locator("[data-lab]").count()).toBe(10); // the eight shipped labs and the two copied in
     await b.page.locator('[data-lab="copied-lab"] a').click();
     await b.page.locator(".lab-runner").waitFor();
