@@ -29,7 +29,7 @@ if (check.status !== 0) throw new Error(`the check agent answered ${check.status
 // the page shows this as the restored machine's screen (guest.ts savedPrompt)
 if (!vm.output.endsWith(GUEST.savedPrompt))
   throw new Error(`the shell's last output is ${JSON.stringify(vm.output.slice(-40))}, not the prompt the page shows (GUEST.savedPrompt)`);
-const state = await vm.saveState();
+const state = await vm.saveState({ v86Only: true }); // no card: the SD host starts empty
 await vm.destroy();
 const raw = `${dist}state.bin`;
 writeFileSync(raw, new Uint8Array(state));

@@ -14,6 +14,9 @@ import { withFreshMemory } from "./v86-exports";
 import { unxzState } from "./saved-state";
 import { trackHostFiles, type HostFiles } from "./host-files";
 import { AgentClient } from "./agent";
+import { SdhciDevice } from "./devices/sdhci";
+import { SdCard, type CardOptions } from "./devices/sd-card";
+import { joinMachineState, splitMachineState } from "./devices/machine-state";
 import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, machineStopped, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch, STOPPED_WHAT, TroubleWatcher, type StoppedTrouble } from "./guest";
 
 const BUILT = fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
@@ -42,6 +45,8 @@ export interface BootOptions {
   v86ZeroesMemory?: boolean;
   /** Build the machine and stop there, not running it (a test reads its memory). */
   noStart?: boolean;
+  /** A card in the SD slot from the start (`fslab vm --sd 64M`); the slot is empty without it. */
+  sd?: CardOptions;
 }
 
 let v86Module: Promise<WebAssembly.Module> | null = null;
@@ -99,6 +104,8 @@ export class NodeVm {
   /** What stopped the machine (a panic, a reboot, a halt) since it booted or was restored. */
   stopped: StoppedTrouble | null = null;
   private trouble = new TroubleWatcher();
+  /** The SD host controller beside v86 (devices/sdhci.ts): insert and eject cards here. */
+  readonly sd = new SdhciDevice();
   /** The guest's check agent (virtio-console port 2, /dev/hvc2). */
   readonly agent = new AgentClient((bytes) => this.emulator?.bus.send("virtio-console2-input-bytes", bytes));
 
@@ -119,12 +126,19 @@ export class NodeVm {
       // v86 reads these paths with node:fs, a file when the guest first reads it; the tree
       // only for a cold boot (a saved state carries its own)
       filesystem: restore ? { baseurl: BUILT + ROOTFS_DIR } : { baseurl: BUILT + ROOTFS_DIR, basefs: BUILT + ROOTFS_JSON },
-      autostart: !opts.noStart,
+      // started here once the SD host is plugged in: the firmware must find it on a cold boot
+      autostart: false,
     });
     const emulator = this.emulator;
-    emulator.add_listener("emulator-loaded", () => (this.hostFiles = trackHostFiles(emulator)));
+    const loaded = new Promise<void>((r) =>
+      emulator.add_listener("emulator-loaded", () => {
+        this.hostFiles = trackHostFiles(emulator);
+        r();
+      }),
+    );
     if (opts.noStart) {
-      await new Promise<void>((r) => this.emulator.add_listener("emulator-loaded", () => r()));
+      await loaded;
+      this.sd.attach(emulator, restore);
       return;
     }
     this.emulator.add_listener("virtio-console1-output-bytes", (bytes: Uint8Array) => {
@@ -147,10 +161,15 @@ export class NodeVm {
       }
       for (const w of this.waiters.splice(0)) w();
     });
+    const started = new Promise<void>((r) => this.emulator.add_listener("emulator-started", () => r()));
+    await loaded;
+    this.sd.attach(emulator, restore);
+    if (opts.sd) this.sd.card = new SdCard(opts.sd); // in the slot at power-on: no insertion event
+    void emulator.run();
     if (restore) {
       // the saved shell sits at its prompt: ask for a fresh one
       this.restored = true;
-      await new Promise<void>((r) => this.emulator.add_listener("emulator-started", () => r()));
+      await started;
       this.emulator.serial0_send("\n");
     }
     await this.until(() => watcher.phase === "ready" || watcher.phase === "failed", timeoutMs, () => `the guest did not reach a shell prompt in ${timeoutMs / 1000} s`);
@@ -218,17 +237,26 @@ export class NodeVm {
     return this.emulator.v86.cpu.mem8;
   }
 
-  /** The machine's state, for instant starts (see kernel-image/save-state.ts). */
-  async saveState(): Promise<ArrayBuffer> {
+  /**
+   * The machine's state with the SD host's (devices/machine-state.ts). `v86Only`: v86's own
+   * state, for dist/'s instant start (kernel-image/save-state.ts), which holds no card.
+   */
+  async saveState(opts: { v86Only?: boolean } = {}): Promise<ArrayBuffer> {
     await this.hostFiles?.readyToSave();
-    return this.emulator.save_state();
+    const v86: ArrayBuffer = await this.emulator.save_state();
+    if (opts.v86Only) return v86;
+    const { meta, data } = this.sd.snapshot();
+    return joinMachineState(v86, { sdhci: meta, image: data });
   }
 
   /** Put the machine back to a state saveState() returned. */
   async restoreState(state: ArrayBuffer): Promise<void> {
     this.agent.reset();
     await this.hostFiles?.idle(); // after that, restore anyway
-    await this.emulator.restore_state(state);
+    const { v86, devices } = splitMachineState(state);
+    await this.emulator.restore_state(v86);
+    if (devices) this.sd.restore(devices.sdhci, devices.image);
+    else this.sd.restore(new SdhciDevice().snapshot().meta, new Uint8Array(0)); // a state from before the SD host: an empty slot
     this.trouble.reset();
     if (this.stopped) {
       this.stopped = null;

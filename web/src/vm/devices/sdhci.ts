@@ -1,0 +1,567 @@
+// An SD Host Controller on v86's PCI bus: the register set of the SD Host Controller Simplified
+// Specification, version 2.00, one slot, PIO only (no SDMA or ADMA in its capabilities), as
+// Linux's sdhci-pci driver finds it by its class (0x0805). Behaviour follows QEMU's
+// hw/sd/sdhci.c where the specification leaves a choice.
+//
+//   guest writes ARGUMENT, TRANSFER_MODE, COMMAND (the high byte starts it)
+//     -> SdCard.command() -> RESPONSE, NORMAL_INT_STATUS.CMD_COMPLETE -> INTx
+//   data: BUFFER_READ_READY / BUFFER_WRITE_READY, the guest moves 32 bits at a time through
+//     BUFFER_DATA_PORT, then TRANSFER_COMPLETE (after the card's write busy time)
+//   card insert/eject -> CARD_INSERTION / CARD_REMOVAL -> the kernel's mmc_rescan
+//
+// Timing (timing.ts): a command's response and each block's transfer take the time the bus
+// needs at the clock and width Linux set; a written block keeps the card busy (prg) for a
+// programming time. The guest sees the result when that time has passed on the host's clock.
+import { SdCard, STATES, type CardReply, type CardSnapshot } from "./sd-card";
+import { MMIO_GRANULE, v86Internals, wireOrPciInterrupts, pciIrq, type V86Cpu, type V86Pci } from "./v86-surface";
+import { busTimes, type BusTimes } from "./timing";
+
+/** bus 0, device 13: a free slot whose INTA is routed to the same PIRQ as no other device of ours */
+export const SDHCI_PCI_ID = 13 << 3;
+/** the BAR: v86 keeps memory BARs where the device puts them; 128 KiB-aligned, free in v86's map */
+export const SDHCI_BAR = 0xfea00000;
+const BAR_SIZE = 0x100;
+/** below this a delay is owed, not waited (setTimeout's grain in browsers is 4 ms when nested) */
+const TIMER_GRAIN_MS = 4;
+
+// register offsets (SDHCI spec 2.00, section 2.1)
+export const REG = {
+  SDMA_ADDRESS: 0x00,
+  BLOCK_SIZE: 0x04,
+  BLOCK_COUNT: 0x06,
+  ARGUMENT: 0x08,
+  TRANSFER_MODE: 0x0c,
+  COMMAND: 0x0e,
+  RESPONSE: 0x10,
+  BUFFER: 0x20,
+  PRESENT_STATE: 0x24,
+  HOST_CONTROL: 0x28,
+  POWER_CONTROL: 0x29,
+  BLOCK_GAP_CONTROL: 0x2a,
+  WAKE_UP_CONTROL: 0x2b,
+  CLOCK_CONTROL: 0x2c,
+  TIMEOUT_CONTROL: 0x2e,
+  SOFTWARE_RESET: 0x2f,
+  INT_STATUS: 0x30,
+  ERR_STATUS: 0x32,
+  INT_ENABLE: 0x34,
+  ERR_ENABLE: 0x36,
+  SIGNAL_ENABLE: 0x38,
+  ERR_SIGNAL_ENABLE: 0x3a,
+  ACMD12_ERR: 0x3c,
+  CAPABILITIES: 0x40,
+  CAPABILITIES_1: 0x44,
+  MAX_CURRENT: 0x48,
+  SLOT_INT_STATUS: 0xfc,
+  HOST_VERSION: 0xfe,
+} as const;
+
+// NORMAL_INT_STATUS bits
+export const INT = {
+  CMD_COMPLETE: 1 << 0,
+  TRANSFER_COMPLETE: 1 << 1,
+  BUFFER_WRITE_READY: 1 << 4,
+  BUFFER_READ_READY: 1 << 5,
+  CARD_INSERTION: 1 << 6,
+  CARD_REMOVAL: 1 << 7,
+  ERROR: 1 << 15,
+} as const;
+// ERROR_INT_STATUS bits
+export const ERR = {
+  CMD_TIMEOUT: 1 << 0,
+  DATA_TIMEOUT: 1 << 4,
+} as const;
+// PRESENT_STATE bits
+const PS = {
+  CMD_INHIBIT: 1 << 0,
+  DAT_INHIBIT: 1 << 1,
+  DAT_ACTIVE: 1 << 2,
+  WRITE_ACTIVE: 1 << 8,
+  READ_ACTIVE: 1 << 9,
+  SPACE_AVAILABLE: 1 << 10,
+  DATA_AVAILABLE: 1 << 11,
+  CARD_PRESENT: 1 << 16,
+  CARD_STABLE: 1 << 17,
+  CARD_DETECT_PIN: 1 << 18,
+  WRITE_ENABLED: 1 << 19,
+  DAT_LEVEL: 0xf << 20,
+  CMD_LEVEL: 1 << 24,
+};
+// TRANSFER_MODE bits
+const TM = { BLOCK_COUNT_ENABLE: 1 << 1, AUTO_CMD12: 1 << 2, READ: 1 << 4, MULTI: 1 << 5 };
+
+/**
+ * CAPABILITIES: timeout clock 50 MHz, base clock 50 MHz (25 MHz at divider 2, 390 kHz at 128
+ * for identification), 512-byte blocks, 3.3 V only; no SDMA, no ADMA, no high speed.
+ */
+export const CAPABILITIES = (50 | (1 << 7) | (50 << 8) | (0 << 16) | (1 << 24)) >>> 0;
+export const BASE_CLOCK_HZ = 50_000_000;
+
+/** The device's save format: a snapshot of another version is refused, not misread. */
+export const SDHCI_STATE_VERSION = 1;
+
+export interface SdhciSnapshot {
+  version: number;
+  regs: number[];
+  pciSpace: number[];
+  normal: number;
+  error: number;
+  data: DataPhase | null;
+  busyUntilCard: boolean;
+  card: CardSnapshot | null;
+}
+
+interface DataPhase {
+  read: boolean;
+  blockSize: number;
+  /** blocks still to move, -1: until the guest stops it (no block count) */
+  blocksLeft: number;
+  autoCmd12: boolean;
+  buffer: number[];
+  at: number;
+  /** a block is in the buffer (read) or room for one (write) */
+  ready: boolean;
+}
+
+/** One command as the host saw it: what a trace of the device (and the SD playground) shows. */
+export interface SdhciCommandRecord {
+  index: number;
+  arg: number;
+  app: boolean;
+  response: CardReply["response"];
+  /** the card's state after it */
+  state: string;
+}
+
+export class SdhciDevice {
+  private regs = new DataView(new ArrayBuffer(256));
+  private normal = 0;
+  private error = 0;
+  private data: DataPhase | null = null;
+  card: SdCard | null = null;
+  private cpu: V86Cpu | null = null;
+  private pci: V86Pci | null = null;
+  private asserted = false;
+  /** the last CMD55 made the next command an application command (for the record) */
+  private appNext = false;
+  /** a transfer completion or a busy end waiting on the latency model's clock */
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private busyUntilCard = false;
+  /** listeners: every command, for traces and tests */
+  onCommand: ((r: SdhciCommandRecord) => void) | null = null;
+  /** when false the device answers at once (unit tests); the machine keeps the latency model */
+  timed = true;
+  now: () => number = () => performance.now();
+
+  constructor(card: SdCard | null = null) {
+    this.card = card;
+    this.resetAll();
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // v86
+
+  /** The PCI configuration space: class 0x0805 (SD host, no DMA), one slot, BAR0 the registers. */
+  static pciSpace(): number[] {
+    const s = new Array(64 * 4).fill(0);
+    const le16 = (at: number, v: number) => ((s[at] = v & 0xff), (s[at + 1] = v >> 8));
+    le16(0x00, 0x1b36); // Red Hat, as QEMU's sdhci-pci
+    le16(0x02, 0x0007);
+    le16(0x04, 0x0006); // command: memory space, bus master (what SeaBIOS leaves on)
+    s[0x08] = 0x01; // revision
+    s[0x09] = 0x00; // programming interface: SD host without DMA
+    s[0x0a] = 0x05; // SD host controller
+    s[0x0b] = 0x08; // base system peripheral
+    const bar = SDHCI_BAR; // 32-bit, non-prefetchable memory
+    s[0x10] = bar & 0xff;
+    s[0x11] = (bar >>> 8) & 0xff;
+    s[0x12] = (bar >>> 16) & 0xff;
+    s[0x13] = bar >>> 24;
+    le16(0x2c, 0x1af4);
+    le16(0x2e, 0x1100);
+    s[0x3d] = 1; // INTA
+    s[0x40] = 0x00; // sdhci-pci's PCI_SLOT_INFO: one slot, its registers in BAR0
+    return s;
+  }
+
+  /**
+   * Plug the controller into a built machine. `restored`: the machine was just restored from a
+   * state made with the controller in it: the interrupt line the firmware assigned is set again
+   * (v86 drops the configuration of a device it did not know while restoring).
+   */
+  attach(emulator: unknown, restored: boolean): void {
+    const cpu = v86Internals(emulator);
+    this.cpu = cpu;
+    this.pci = cpu.devices.pci;
+    wireOrPciInterrupts(cpu);
+    const space = this.pci.register_device({ pci_id: SDHCI_PCI_ID, pci_space: SdhciDevice.pciSpace(), pci_bars: [{ size: BAR_SIZE }], name: "sdhci" });
+    if (restored) new Uint8Array(space.buffer)[0x3c] = pciIrq(this.pci, SDHCI_PCI_ID);
+    const off = (addr: number) => (addr - SDHCI_BAR) >>> 0;
+    cpu.io.mmap_register(
+      SDHCI_BAR,
+      MMIO_GRANULE,
+      (a) => this.read8(off(a)),
+      (a, v) => this.write8(off(a), v),
+      (a) => this.read32(off(a)),
+      (a, v) => this.write32(off(a), v),
+    );
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Registers
+
+  read8(off: number): number {
+    if (off >= 0x100) return 0;
+    const w = off & ~3;
+    if (w === REG.BUFFER) return this.readBuffer(1);
+    return (this.read32(w) >>> ((off & 3) * 8)) & 0xff;
+  }
+
+  read32(off: number): number {
+    if (off >= 0x100) return 0;
+    if (off & 3) return this.read8(off) | (this.read8(off + 1) << 8) | (this.read8(off + 2) << 16) | (this.read8(off + 3) << 24);
+    switch (off) {
+      case REG.BUFFER:
+        return this.readBuffer(4);
+      case REG.PRESENT_STATE:
+        return this.presentState();
+      case REG.INT_STATUS:
+        return (this.normalStatus() | (this.error << 16)) >>> 0;
+      case REG.CLOCK_CONTROL: {
+        // internal clock stable as soon as it is enabled; software reset done at once
+        let v = this.regs.getUint32(off, true);
+        if (v & 1) v |= 2;
+        return v & ~(0xff << 24);
+      }
+      case REG.CAPABILITIES:
+        return CAPABILITIES;
+      case REG.CAPABILITIES_1:
+      case REG.MAX_CURRENT:
+        return 0;
+      case REG.SLOT_INT_STATUS:
+        // slot 0's interrupt in bit 0; spec version 2.00 (1) in HOST_VERSION's low byte
+        return ((this.asserted ? 1 : 0) | (0x0001 << 16)) >>> 0;
+      default:
+        return this.regs.getUint32(off, true);
+    }
+  }
+
+  write8(off: number, v: number): void {
+    if (off >= 0x100) return;
+    v &= 0xff;
+    if ((off & ~3) === REG.BUFFER) return this.writeBuffer(v, 1);
+    if (off >= REG.INT_STATUS && off < REG.INT_STATUS + 4) {
+      // write 1 to clear
+      if (off < REG.ERR_STATUS) this.normal &= ~(v << ((off - REG.INT_STATUS) * 8));
+      else this.error &= ~(v << ((off - REG.ERR_STATUS) * 8));
+      return this.updateIrq();
+    }
+    if (off >= REG.RESPONSE && off < REG.BUFFER) return; // read-only
+    if (off >= REG.PRESENT_STATE && off < REG.HOST_CONTROL) return;
+    if (off >= REG.CAPABILITIES) return;
+    if (off === REG.SOFTWARE_RESET) return this.softwareReset(v);
+    if (off === REG.POWER_CONTROL) {
+      const was = this.regs.getUint8(off) & 1;
+      this.regs.setUint8(off, v & 0x0f);
+      if (was && !(v & 1)) this.card?.powerOff(); // a power cycle: the card starts over
+      return;
+    }
+    this.regs.setUint8(off, v);
+    if (off === REG.COMMAND + 1) this.sendCommand();
+    else if (off >= REG.INT_ENABLE && off < REG.ACMD12_ERR) {
+      // a status bit whose enable goes off is cleared (spec 2.2.21)
+      this.normal &= this.regs.getUint16(REG.INT_ENABLE, true) | INT.ERROR;
+      this.error &= this.regs.getUint16(REG.ERR_ENABLE, true);
+      this.updateIrq();
+    }
+  }
+
+  write32(off: number, v: number): void {
+    if (off >= 0x100) return;
+    if (off === REG.BUFFER) return this.writeBuffer(v >>> 0, 4);
+    if (off === REG.INT_STATUS) {
+      this.normal &= ~(v & 0xffff);
+      this.error &= ~(v >>> 16);
+      return this.updateIrq();
+    }
+    for (let i = 0; i < 4; i++) this.write8(off + i, (v >>> (i * 8)) & 0xff);
+  }
+
+  private presentState(): number {
+    let v = PS.CARD_STABLE | PS.WRITE_ENABLED | PS.DAT_LEVEL | PS.CMD_LEVEL;
+    if (this.card) v |= PS.CARD_PRESENT | PS.CARD_DETECT_PIN;
+    const d = this.data;
+    if (d || this.busyUntilCard) v |= PS.DAT_INHIBIT | PS.DAT_ACTIVE;
+    if (this.busyUntilCard) v &= ~(1 << 20); // DAT0 held low while the card programs
+    if (d?.read) v |= PS.READ_ACTIVE | (d.ready ? PS.DATA_AVAILABLE : 0);
+    if (d && !d.read) v |= PS.WRITE_ACTIVE | (d.ready ? PS.SPACE_AVAILABLE : 0);
+    return v >>> 0;
+  }
+
+  private normalStatus(): number {
+    return this.normal | (this.error ? INT.ERROR : 0);
+  }
+
+  /** Set status bits the guest enabled, and the interrupt line as the signal enables say. */
+  private raise(normal: number, error = 0): void {
+    this.normal |= normal & this.regs.getUint16(REG.INT_ENABLE, true);
+    this.error |= error & this.regs.getUint16(REG.ERR_ENABLE, true);
+    this.updateIrq();
+  }
+
+  private updateIrq(): void {
+    const want =
+      (this.normal & this.regs.getUint16(REG.SIGNAL_ENABLE, true) & 0x7fff) !== 0 || (this.error & this.regs.getUint16(REG.ERR_SIGNAL_ENABLE, true)) !== 0;
+    if (want === this.asserted || !this.pci) {
+      this.asserted = want;
+      return;
+    }
+    this.asserted = want;
+    if (want) this.pci.raise_irq(SDHCI_PCI_ID);
+    else this.pci.lower_irq(SDHCI_PCI_ID);
+  }
+
+  private resetAll(): void {
+    const power = this.regs.getUint8(REG.POWER_CONTROL);
+    for (let i = 0; i < 256; i += 4) this.regs.setUint32(i, 0);
+    if (power & 1) this.card?.powerOff(); // reset all removes the bus power
+    this.normal = this.error = 0;
+    this.data = null;
+    this.busyUntilCard = false;
+    this.cancelTimer();
+    this.updateIrq();
+  }
+
+  private softwareReset(v: number): void {
+    if (v & 1) return this.resetAll();
+    if (v & 2) this.normal &= ~INT.CMD_COMPLETE; // CMD line
+    if (v & 4) {
+      // DAT line: the data phase and its status go
+      this.data = null;
+      this.busyUntilCard = false;
+      this.cancelTimer();
+      this.normal &= ~(INT.TRANSFER_COMPLETE | INT.BUFFER_READ_READY | INT.BUFFER_WRITE_READY);
+    }
+    this.updateIrq();
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Commands and data
+
+  /** The bus's times at the clock and width the guest set (timing.ts). */
+  times(): BusTimes {
+    const clock = this.regs.getUint16(REG.CLOCK_CONTROL, true);
+    const n = clock >> 8;
+    const hz = clock & 4 ? (n ? BASE_CLOCK_HZ / (2 * n) : BASE_CLOCK_HZ) : 0;
+    const width = this.regs.getUint8(REG.HOST_CONTROL) & 2 ? 4 : 1;
+    return busTimes(hz, width);
+  }
+
+  private sendCommand(): void {
+    const cmd = this.regs.getUint16(REG.COMMAND, true);
+    const index = (cmd >> 8) & 0x3f;
+    const respType = cmd & 3;
+    const dataPresent = (cmd & 0x20) !== 0;
+    const arg = this.regs.getUint32(REG.ARGUMENT, true);
+    const powered = (this.regs.getUint8(REG.POWER_CONTROL) & 1) === 1;
+    const clocked = (this.regs.getUint16(REG.CLOCK_CONTROL, true) & 4) !== 0;
+    const app = this.appNext;
+    this.appNext = false;
+    const reply: CardReply = this.card && powered && clocked ? this.card.command(index, arg) : { response: null, state: "idle" };
+    this.onCommand?.({ index, arg, app, response: reply.response, state: reply.state });
+    if (index === 55 && reply.response) this.appNext = true;
+    for (let i = 0; i < 4; i++) this.regs.setUint32(REG.RESPONSE + 4 * i, 0);
+    if (respType !== 0 && !reply.response) return this.raise(0, ERR.CMD_TIMEOUT);
+    const r = reply.response;
+    if (r && r.kind === "r2") {
+      // RESPONSE holds R[127:8] (the CRC byte is not kept), least significant byte first
+      for (let k = 0; k < 15; k++) this.regs.setUint8(REG.RESPONSE + k, r.value[14 - k]);
+    } else if (r) this.regs.setUint32(REG.RESPONSE, r.value >>> 0, true);
+    this.raise(INT.CMD_COMPLETE);
+    if (dataPresent && reply.data) return this.startData(reply);
+    if (dataPresent) return this.raise(0, ERR.DATA_TIMEOUT); // the card refused: no data comes
+    if (respType === 3) this.busyEnd(reply.state === "prg");
+  }
+
+  private startData(reply: CardReply): void {
+    const tm = this.regs.getUint16(REG.TRANSFER_MODE, true);
+    const size = this.regs.getUint16(REG.BLOCK_SIZE, true) & 0xfff;
+    const count = tm & TM.MULTI ? (tm & TM.BLOCK_COUNT_ENABLE ? this.regs.getUint16(REG.BLOCK_COUNT, true) : -1) : 1;
+    this.data = { read: (tm & TM.READ) !== 0, blockSize: size || reply.data!.blockSize, blocksLeft: count, autoCmd12: (tm & TM.AUTO_CMD12) !== 0 && (tm & TM.MULTI) !== 0, buffer: [], at: 0, ready: false };
+    if (this.data.read) this.fillReadBuffer();
+    else this.after(this.times().block(this.data.blockSize), () => this.bufferReady());
+  }
+
+  private fillReadBuffer(): void {
+    const d = this.data!;
+    const block = this.card?.readBlock(d.blockSize) ?? null;
+    if (!block) {
+      this.data = null;
+      return this.raise(0, ERR.DATA_TIMEOUT);
+    }
+    d.buffer = [...block];
+    d.at = 0;
+    this.after(this.times().block(d.blockSize), () => this.bufferReady());
+  }
+
+  private bufferReady(): void {
+    const d = this.data;
+    if (!d) return;
+    d.ready = true;
+    this.raise(d.read ? INT.BUFFER_READ_READY : INT.BUFFER_WRITE_READY);
+  }
+
+  private readBuffer(bytes: number): number {
+    const d = this.data;
+    if (!d || !d.read || !d.ready) return 0;
+    let v = 0;
+    for (let i = 0; i < bytes; i++) v |= (d.buffer[d.at++] ?? 0) << (8 * i);
+    if (d.at >= d.blockSize) {
+      d.ready = false;
+      if (d.blocksLeft > 0) d.blocksLeft--;
+      if (d.blocksLeft === 0) this.endTransfer();
+      else this.fillReadBuffer();
+    }
+    return v >>> 0;
+  }
+
+  private writeBuffer(v: number, bytes: number): void {
+    const d = this.data;
+    if (!d || d.read || !d.ready) return;
+    for (let i = 0; i < bytes; i++) d.buffer[d.at++] = (v >>> (8 * i)) & 0xff;
+    if (d.at < d.blockSize) return;
+    d.ready = false;
+    const ok = this.card?.writeBlock(Uint8Array.from(d.buffer.slice(0, d.blockSize))) ?? false;
+    d.buffer = [];
+    d.at = 0;
+    if (!ok) {
+      this.data = null;
+      return this.raise(0, ERR.DATA_TIMEOUT);
+    }
+    if (d.blocksLeft > 0) d.blocksLeft--;
+    if (d.blocksLeft === 0) return this.endTransfer();
+    // the next block's room: after this one's programming time
+    const t = this.times();
+    this.after(t.block(d.blockSize) + t.program, () => this.bufferReady());
+  }
+
+  /** The last block moved: auto CMD12 if asked, then TRANSFER_COMPLETE (after a write's busy). */
+  private endTransfer(): void {
+    const d = this.data!;
+    if (d.autoCmd12 && this.card) {
+      const r = this.card.command(12, 0);
+      this.onCommand?.({ index: 12, arg: 0, app: false, response: r.response, state: r.state });
+      if (r.response && r.response.kind !== "r2") this.regs.setUint32(REG.RESPONSE + 12, r.response.value >>> 0, true);
+    }
+    this.data = null;
+    this.busyEnd(!d.read && this.card?.state === "prg");
+  }
+
+  /** TRANSFER_COMPLETE once the card is no longer busy; a write's programming ends it. */
+  private busyEnd(programming: boolean): void {
+    if (!programming) return this.raise(INT.TRANSFER_COMPLETE);
+    this.busyUntilCard = true;
+    this.after(this.times().program, () => {
+      this.busyUntilCard = false;
+      this.card?.programmed();
+      this.raise(INT.TRANSFER_COMPLETE);
+    });
+  }
+
+  /** Delays below a timer's grain are summed and paid together (timing.ts). */
+  private owedMs = 0;
+
+  private after(ms: number, fn: () => void): void {
+    if (!this.timed || ms <= 0) return fn();
+    this.owedMs += ms;
+    if (this.owedMs < TIMER_GRAIN_MS) return fn();
+    const wait = this.owedMs;
+    this.owedMs = 0;
+    this.cancelTimer();
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      fn();
+    }, wait);
+  }
+
+  private cancelTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // The slot
+
+  /** Put a card in the slot: CARD_INSERTION, and the kernel rescans. */
+  insert(card: SdCard): void {
+    if (this.card) this.eject();
+    this.card = card;
+    this.normal &= ~INT.CARD_REMOVAL;
+    this.raise(INT.CARD_INSERTION);
+  }
+
+  /** Pull the card out, even in the middle of a transfer (which then times out). */
+  eject(): SdCard | null {
+    const card = this.card;
+    this.card = null;
+    card?.powerOff();
+    if (this.data || this.busyUntilCard) {
+      this.data = null;
+      this.busyUntilCard = false;
+      this.cancelTimer();
+      this.raise(0, ERR.DATA_TIMEOUT);
+    }
+    this.normal &= ~INT.CARD_INSERTION;
+    this.raise(INT.CARD_REMOVAL);
+    return card;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Saved with the machine
+
+  snapshot(): { meta: SdhciSnapshot; data: Uint8Array } {
+    const card = this.card?.snapshot() ?? null;
+    const space = this.pci?.device_spaces[SDHCI_PCI_ID];
+    const meta: SdhciSnapshot = {
+      version: SDHCI_STATE_VERSION,
+      regs: [...new Uint8Array(this.regs.buffer)],
+      pciSpace: space ? [...new Uint8Array(space.buffer, space.byteOffset, 256)] : [],
+      normal: this.normal,
+      error: this.error,
+      data: this.data ? { ...this.data, buffer: [...this.data.buffer] } : null,
+      busyUntilCard: this.busyUntilCard,
+      card: card?.meta ?? null,
+    };
+    return { meta, data: card?.data ?? new Uint8Array(0) };
+  }
+
+  restore(meta: SdhciSnapshot, data: Uint8Array): void {
+    if (meta.version !== SDHCI_STATE_VERSION)
+      throw new Error(`the machine was saved with version ${meta.version} of the SD host, and this page has version ${SDHCI_STATE_VERSION}`);
+    this.cancelTimer();
+    new Uint8Array(this.regs.buffer).set(meta.regs);
+    const space = this.pci?.device_spaces[SDHCI_PCI_ID];
+    if (space && meta.pciSpace.length === 256) new Uint8Array(space.buffer, space.byteOffset, 256).set(meta.pciSpace);
+    this.normal = meta.normal;
+    this.error = meta.error;
+    this.data = meta.data ? { ...meta.data, buffer: [...meta.data.buffer] } : null;
+    this.card = meta.card ? SdCard.restore(meta.card, data) : null;
+    // a busy time that was running ends now: the clock it ran on is gone
+    this.busyUntilCard = false;
+    if (meta.busyUntilCard) {
+      this.card?.programmed();
+      this.raise(INT.TRANSFER_COMPLETE);
+    }
+    if (this.data && !this.data.ready) this.bufferReady();
+    // drive the line as the status says (a raise v86 already restored is repeated: harmless)
+    this.asserted = false;
+    this.updateIrq();
+  }
+
+  /** The card's state name, for the page's status line */
+  get cardState(): string {
+    return this.card ? this.card.state : "empty";
+  }
+}
+
+export { STATES };
