@@ -165,18 +165,18 @@ describe("fslab labs report", { timeout: 30_000 }, () => {
     expect(err).toEqual([
       `${join(dir, "class/dangling.json")}: cannot be read (ENOENT)`,
       "3 progress files, 1 for another version of its lab, 1 unreadable",
-      "lab versions compared with the labs in labs (--labs DIR to compare with another); not there: no-such-lab",
+      "lab versions compared with the labs in labs/ (--labs DIR to compare with another); not there: no-such-lab",
     ]);
   });
 
   it("with --labs, compares with that folder, and says when it is not there", async () => {
     put("p.json", await progressFile("exfat-discard", "a".repeat(64)));
     expect(await labsReport([join(dir, "p.json"), "--labs", join(repo, "labs")])).toBe(0);
-    expect(err.at(-1)).toBe(`lab versions compared with the labs in ${join(repo, "labs")}`);
+    expect(err.at(-1)).toBe(`lab versions compared with the labs in ${join(repo, "labs")}/`);
     expect(out.join("")).toMatch(/another version of the lab/);
     err = [];
     expect(await labsReport([join(dir, "p.json"), "--labs", join(dir, "none")])).toBe(0);
-    expect(err.at(-1)).toBe(`no labs folder ${join(dir, "none")}: no file was compared with its lab's current version`);
+    expect(err.at(-1)).toBe(`no labs folder ${join(dir, "none")}/: no file was compared with its lab's current version`);
   });
 
   it("finds no progress file: exit 1, not an empty table", async () => {

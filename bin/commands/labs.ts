@@ -186,8 +186,9 @@ export async function labsReport(args: string[]): Promise<number> {
   const absent = [...new Set(rows.map((r) => r.lab).filter((l) => hashes.get(l) === undefined))];
   console.error(`${plural(rows.length, "progress file")}${other ? `, ${other} for another version of its lab` : ""}${bad ? `, ${bad} unreadable` : ""}`);
   const how = li >= 0 ? "" : " (--labs DIR to compare with another)";
-  if (!labsThere) console.error(`no labs folder ${labsDir}: no file was compared with its lab's current version${how}`);
-  else console.error(`lab versions compared with the labs in ${labsDir}${how}${absent.length ? `; not there: ${absent.join(", ")}` : ""}`);
+  const folder = labsDir.replace(/\/*$/, "/");
+  if (!labsThere) console.error(`no labs folder ${folder}: no file was compared with its lab's current version${how}`);
+  else console.error(`lab versions compared with the labs in ${folder}${how}${absent.length ? `; not there: ${absent.join(", ")}` : ""}`);
   return bad ? 1 : 0;
 }
 
