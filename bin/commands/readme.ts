@@ -1,6 +1,6 @@
-// fslab readme [--check]: rewrite the generated sections of README.md (views, playgrounds) and
-// docs/embedding.md (what can be embedded, with its parameters) from the topic manifests, or
-// (--check) exit 1 if they differ.
+// fslab readme [--check]: rewrite the generated sections of docs/ (the views a lab may name,
+// the playgrounds, what can be embedded, with their parameters: web/src/topics/readme.ts says
+// which file holds which) from the topic manifests, or (--check) exit 1 if they differ.
 import { readFileSync, writeFileSync } from "node:fs";
 import { loadTopics } from "../../web/src/topics/node-index";
 import { GENERATED_IN, generatedSections, rewriteReadme } from "../../web/src/topics/readme";

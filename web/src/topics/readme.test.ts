@@ -1,22 +1,57 @@
-// The README's view list and playground routes are the manifests'.
+// The documents' lists of views, playgrounds and embeds are the manifests'.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { TOPICS } from ".";
-import { GENERATED_IN, generatedSections, rewriteReadme } from "./readme";
+import { GENERATED_IN, generatedSections, rewriteReadme, wrapItem } from "./readme";
 
-describe("the README", () => {
-  it("lists the views and playgrounds the manifests declare (fslab readme rewrites them)", () => {
-    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+const doc = (file: string) => readFileSync(new URL(`../../../${file}`, import.meta.url), "utf8");
+
+describe("the generated lists in docs/", () => {
+  it("list the views and playgrounds the manifests declare (fslab readme rewrites them)", () => {
     const sections = generatedSections(TOPICS);
-    expect(sections.views.split("\n")).toHaveLength(TOPICS.flatMap((t) => t.views).length);
+    expect(sections.views.split("\n").filter((l) => l.startsWith("- "))).toHaveLength(TOPICS.flatMap((t) => t.views).length);
+    expect(sections.playgrounds.split("\n").filter((l) => l.startsWith("- "))).toHaveLength(TOPICS.flatMap((t) => t.playgrounds).length);
     for (const [file, names] of Object.entries(GENERATED_IN)) {
-      const text = readFileSync(new URL(`../../../${file}`, import.meta.url), "utf8");
+      const text = doc(file);
       expect(rewriteReadme(text, sections, names, file), `${file} is behind the manifests: npx fslab readme`).toBe(text);
     }
-    expect(readme).toMatch(/<!-- generated:playgrounds -->/);
   });
 
-  it("refuses a README without a section's markers", () => {
+  it("every section is in exactly one document, and the README links to each", () => {
+    const placed = Object.values(GENERATED_IN).flat();
+    expect([...placed].sort()).toEqual(Object.keys(generatedSections(TOPICS)).sort());
+    const readme = doc("README.md");
+    for (const file of Object.keys(GENERATED_IN)) expect(readme, `README.md links to ${file}`).toContain(`](${file})`);
+  });
+
+  it("a playground's entry carries its card's blurb, and a title's own question mark ends its sentence", () => {
+    const items = generatedSections(TOPICS).playgrounds.replace(/\n {2}/g, " ").split("\n");
+    for (const p of TOPICS.flatMap((t) => t.playgrounds)) {
+      const item = items.find((l) => l.startsWith(`- \`#/play/${p.route}\`: `))!;
+      expect(item).toContain(p.blurb);
+      expect(item).not.toMatch(/[?!.]\. /);
+    }
+  });
+
+  it("refuses a document without a section's markers", () => {
     expect(() => rewriteReadme("# x\n", { views: "- a" })).toThrow(/no <!-- generated:views -->/);
+  });
+});
+
+describe("wrapItem", () => {
+  it("wraps at the width with a two-space indent, loses no word, and starts no line like a Markdown block", () => {
+    const item = "- `rw` read | write | randread | randwrite | randrw, default randread; `bs` 4k | 64k | 1M, default 64k; - 1. # > + * | x";
+    for (const width of [20, 24, 30, 41, 96]) {
+      const lines = wrapItem(item, width).split("\n");
+      expect(lines[0].startsWith("- ")).toBe(true);
+      for (const l of lines.slice(1)) {
+        expect(l).toMatch(/^ {2}\S/);
+        expect(l.slice(2).split(" ")[0]).not.toMatch(/^([-+*>#|]|\d+[.)])$/);
+      }
+      // longer only where the words taken down with a "|" are (or one word is) longer
+      for (const l of lines) if (!/[-+*>#|] \S+$/.test(l) && l.trim().includes(" ")) expect(l.length, `width ${width}: ${l}`).toBeLessThanOrEqual(width);
+      expect(lines.map((l) => l.trim()).join(" ")).toBe(item);
+    }
+    expect(wrapItem("- short", 96)).toBe("- short");
   });
 });
