@@ -112,8 +112,16 @@ describe("labs read by the built site at run time", () => {
     await page.getByTestId("preview-file").setInputFiles({ name: "draft.md", mimeType: "text/markdown", buffer: Buffer.from("---\ntitle: My draft\n---\n## One\nHello from my disk.\n") });
     await expect.poll(() => page.locator(".lab-text h1").textContent().catch(() => "")).toBe("My draft");
     expect(await page.locator(".lab-runner .step").textContent()).toMatch(/Hello from my disk/);
+    // its one step has nothing to check: the author is told, as labs check would
+    expect(await page.getByTestId("lab-warnings").locator("li").allTextContents()).toEqual([
+      'draft.md:4: step "One" has nothing to check (no check, expect or predict block): add one, or mark a step the learner only reads with a line <!-- reading -->',
+    ]);
     await page.goto(`${base()}#/`);
     await page.getByTestId("preview-file").setInputFiles({ name: "draft.md", mimeType: "text/markdown", buffer: Buffer.from("---\ntitle: My draft\n---\n# One\n") });
     await expect.poll(() => page.locator(".error").first().textContent().catch(() => "")).toMatch(/draft\.md:4: use "## " for step headings/);
+    // a site's lab shows no warnings to its learners
+    await page.goto(`${base()}#/lab/exfat-discard`);
+    await page.locator(".lab-text h1").waitFor();
+    expect(await page.getByTestId("lab-warnings").count()).toBe(0);
   });
 });

@@ -202,6 +202,17 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
           <>
             <h1>{lab.meta.title}</h1>
             <p className="muted">{lab.meta.time}</p>
+            {entry?.preview && lab.warnings.length > 0 && (
+              // for the author trying a draft: what `fslab labs check` would warn of
+              <div className="notice" data-testid="lab-warnings">
+                <p>Warnings for the lab's author (shown in a preview only):</p>
+                <ul>
+                  {lab.warnings.map((w, i) => (
+                    <li key={i}>{w.message}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
           </>
         ) : (
           <p className="muted">Loading the lab…</p>
