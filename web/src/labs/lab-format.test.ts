@@ -149,7 +149,7 @@ describe("misspelled blocks", () => {
     expect(errors[0]).toMatch(new RegExp(`^lab\\.md:${FENCE_LINE}: no block is called ".*": did you mean \`${tag}\`\\?`));
   });
 
-  it.each(["sh", "bash", "text", "c", "console", "yaml", "json", "ini", "diff", "go", "Bash", "sh -x", "python3", "mermaid-ish", ""])(
+  it.each(["sh", "bash", "text", "c", "console", "yaml", "json", "ini", "diff", "go", "vim", "Bash", "sh -x", "python3", "mermaid-ish", ""])(
     "```%s stays plain code, shown to the learner",
     (info) => {
       const lab = parseLab(withFence(info, "make && ./run"), VIEW_IDS, "lab.md");

@@ -62,6 +62,8 @@ export const CODE_LANGUAGES = [
   "c", "h", "cpp", "c++", "diff", "patch", "yaml", "yml", "json", "toml", "ini", "conf",
   "js", "javascript", "ts", "typescript", "py", "python", "make", "makefile", "dts", "asm", "rust", "rs", "go",
   "awk", "sed", "perl", "kconfig", "xml", "html", "css", "md", "markdown", "csv", "tsv", "sql", "hexdump", "gdb",
+  // short names within two edits of `vm` that are languages too
+  "vim", "hs", "ml", "rb", "pl", "cs", "vb", "m4", "mk", "s", "r", "ld", "dot", "tcl", "lua", "nix", "java", "bpftrace", "gnuplot",
 ] as const;
 
 /** The line that marks a step as reading only: it has nothing to check, and says so. */
