@@ -1,5 +1,5 @@
 // The documents' lists of views, playgrounds and embeds are the manifests'.
-import { readFileSync } from "node:fs";
+import { readdirSync, existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { TOPICS } from ".";
 import { GENERATED_IN, generatedSections, rewriteReadme, wrapItem } from "./readme";
@@ -35,6 +35,47 @@ describe("the generated lists in docs/", () => {
 
   it("refuses a document without a section's markers", () => {
     expect(() => rewriteReadme("# x\n", { views: "- a" })).toThrow(/no <!-- generated:views -->/);
+  });
+});
+
+describe("the README and docs/", () => {
+  it("the README opens with what fslab is, a screenshot, npm start and npm test by line 40, then a tour", () => {
+    const lines = doc("README.md").split("\n");
+    const at = (re: RegExp) => lines.findIndex((l) => re.test(l));
+    const what = at(/^fslab is /);
+    const shot = at(/^!\[[^\]]+\]\(docs\/[\w-]+\.png\)$/);
+    const start = at(/^npm start\b/);
+    const test = at(/^npm test\b/);
+    const tour = at(/^## A short tour$/);
+    expect(what).toBeGreaterThan(0);
+    expect(shot).toBeGreaterThan(what);
+    expect(start).toBeGreaterThan(shot);
+    expect(test).toBeGreaterThan(shot);
+    expect(Math.max(start, test)).toBeLessThan(40);
+    expect(tour).toBeGreaterThan(test);
+  });
+
+  it("every relative link in the README and docs/ reaches a file, and its #anchor a heading there", () => {
+    const files = ["README.md", ...readdirSync(new URL("../../../docs/", import.meta.url)).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+    // GitHub's anchor for a heading: lower case, punctuation dropped, spaces as dashes
+    const slug = (h: string) => h.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replace(/ /g, "-");
+    let links = 0;
+    for (const file of files) {
+      const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/") + 1) : "";
+      const text = doc(file).replace(/^(`{3,}|~{3,})[^]*?^\1/gm, ""); // not inside code blocks
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target)) continue;
+        const [path, anchor] = target.split("#");
+        const to = path ? new URL(`../../../${dir}${path}`, import.meta.url) : new URL(`../../../${file}`, import.meta.url);
+        expect(existsSync(to), `${file}: ${target}`).toBe(true);
+        if (anchor) {
+          const headings = readFileSync(to, "utf8").split("\n").filter((l) => /^#+ /.test(l)).map((l) => slug(l.replace(/^#+ /, "")));
+          expect(headings, `${file}: ${target}`).toContain(anchor);
+        }
+        links++;
+      }
+    }
+    expect(links).toBeGreaterThan(10);
   });
 });
 
