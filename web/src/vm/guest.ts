@@ -47,7 +47,9 @@ export function machineOptions() {
     // v86 makes every port a console: the guest's /dev/hvc0..3; hvc1 carries fslab-trace. v86 takes
     // `true` for "the device, no terminal adapter", though its typings only know a config.
     virtio_console: true as unknown as ConsoleConfig,
-    autostart: true,
+    // the host starts the machine once the SD host is plugged in (devices/sdhci.ts attach()):
+    // the firmware must find it on a cold boot
+    autostart: false,
     disable_keyboard: true,
     disable_mouse: true,
     disable_speaker: true,

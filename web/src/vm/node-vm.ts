@@ -17,6 +17,7 @@ import { AgentClient } from "./agent";
 import { SdhciDevice } from "./devices/sdhci";
 import { SdCard, type CardOptions } from "./devices/sd-card";
 import { joinMachineState, splitMachineState } from "./devices/machine-state";
+import { SlotChannel } from "./devices/slot-channel";
 import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, machineStopped, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch, STOPPED_WHAT, TroubleWatcher, type StoppedTrouble } from "./guest";
 
 const BUILT = fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
@@ -126,8 +127,6 @@ export class NodeVm {
       // v86 reads these paths with node:fs, a file when the guest first reads it; the tree
       // only for a cold boot (a saved state carries its own)
       filesystem: restore ? { baseurl: BUILT + ROOTFS_DIR } : { baseurl: BUILT + ROOTFS_DIR, basefs: BUILT + ROOTFS_JSON },
-      // started here once the SD host is plugged in: the firmware must find it on a cold boot
-      autostart: false,
     });
     const emulator = this.emulator;
     const loaded = new Promise<void>((r) =>
@@ -146,6 +145,9 @@ export class NodeVm {
       for (const w of this.waiters.splice(0)) w();
     });
     this.emulator.add_listener("virtio-console2-output-bytes", (bytes: Uint8Array) => this.agent.feed(bytes));
+    // the guest's `sdcard` command: the slot, on port 3
+    const slot = new SlotChannel(this.sd, (b) => this.emulator?.bus.send("virtio-console3-input-bytes", b));
+    this.emulator.add_listener("virtio-console3-output-bytes", (bytes: Uint8Array) => slot.feed(bytes));
     this.emulator.add_listener("serial0-output-byte", (byte: number) => {
       const s = this.decoder.decode(Uint8Array.of(byte), { stream: true });
       this.text += s;
@@ -262,6 +264,20 @@ export class NodeVm {
       this.stopped = null;
       await this.emulator.run(); // a stopped machine was stopped by us: the restored one runs
     }
+  }
+
+  /**
+   * The card in the slot as a block device: the host's driver bound (sdhci-pci and mmc_block
+   * are modules) and /dev/mmcblk0 there. Rejects with the kernel's last lines if it does not come.
+   */
+  async sdReady(timeoutS = 30): Promise<void> {
+    const r = await this.run(
+      `modprobe sdhci-pci && modprobe mmc_block || exit 1
+       for i in $(seq ${timeoutS * 10}); do [ -b /dev/mmcblk0 ] && exit 0; sleep 0.1; done
+       dmesg | tail -n 5; exit 1`,
+      (timeoutS + 30) * 1000,
+    );
+    if (r.status !== 0) throw new Error(`the SD card did not appear as /dev/mmcblk0: ${r.output.trim().split("\n").slice(-3).join(" | ")}`);
   }
 
   /** Type raw text into the console (no framing, no waiting), as UTF-8 like the page's terminal. */

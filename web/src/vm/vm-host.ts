@@ -12,6 +12,9 @@ import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR,
 import { siteUrl } from "../shared/site";
 import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
+import { SdhciDevice } from "./devices/sdhci";
+import { SlotChannel } from "./devices/slot-channel";
+import { joinMachineState, splitMachineState } from "./devices/machine-state";
 import { loadStateNow, restoreStateAhead, v86Core, v86WasmUrl, vmUrl, type LoadProgress } from "./fetch-ahead";
 
 export interface VmHostEvents {
@@ -109,6 +112,8 @@ export class VmHost {
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private trace = new TraceChannel();
   /** The guest's check agent (virtio-console port 2, /dev/hvc2): a lab's checks run there. */
+  /** The SD host beside v86 (devices/sdhci.ts): the page's Insert/Eject and the guest's `sdcard` act on it. */
+  readonly sd = new SdhciDevice();
   readonly agent = new AgentClient((bytes) => (this.emulator as any)?.bus.send("virtio-console2-input-bytes", bytes));
   /** Why this start is a cold boot (null when restoring the saved state). */
   coldReason: string | null = null;
@@ -178,6 +183,13 @@ export class VmHost {
 
   /** Build and start the machine: from a snapshot, the saved state (un-xz'd by fetch-ahead.ts), or v86 fetches the kernel's files. */
   private create(restore: boolean, snapshot: { state: ArrayBuffer } | undefined, state: ArrayBuffer | null): void {
+    // a learner's snapshot carries the SD host's state after v86's (machine-state.ts)
+    let devices: ReturnType<typeof splitMachineState>["devices"] = null;
+    if (snapshot) {
+      const split = splitMachineState(snapshot.state);
+      snapshot = { state: split.v86 };
+      devices = split.devices;
+    }
     const emulator = new V86({
       ...machineOptions(),
       wasm_fn: (imports: WebAssembly.Imports) =>
@@ -197,6 +209,14 @@ export class VmHost {
     this.emulator = emulator;
     this.loaded = false;
     emulator.add_listener("emulator-loaded", () => {
+      try {
+        this.sd.attach(emulator, restore);
+        if (devices) this.sd.restore(devices.sdhci, devices.image);
+      } catch (e) {
+        this.fail(`Could not restore the SD card: ${e instanceof Error ? e.message : e}`);
+        return;
+      }
+      void emulator.run();
       this.loaded = true;
       this.hostFiles = trackHostFiles(emulator);
       markVm("loaded"); // files downloaded, wasm compiled, the state decompressed and restored
@@ -226,6 +246,9 @@ export class VmHost {
     });
     emulator.add_listener("serial0-output-byte", (byte: number) => this.onByte(byte));
     emulator.add_listener("virtio-console2-output-bytes" as "virtio-console0-output-bytes", (bytes: Uint8Array) => this.agent.feed(bytes));
+    // port 3: the guest's `sdcard` command asks for the slot
+    const slot = new SlotChannel(this.sd, (b) => (emulator as any).bus.send("virtio-console3-input-bytes", b));
+    emulator.add_listener("virtio-console3-output-bytes" as "virtio-console0-output-bytes", (bytes: Uint8Array) => slot.feed(bytes));
     // port 1 (the guest's /dev/hvc1); v86's typings name only port 0's event
     emulator.add_listener("virtio-console1-output-bytes" as "virtio-console0-output-bytes", (bytes: Uint8Array) => {
       this.trace.feed(bytes);
@@ -313,7 +336,9 @@ export class VmHost {
     if (!this.emulator || this.watcher.phase !== "ready") throw new Error("the VM is not running");
     const emulator = this.emulator;
     await this.hostFiles?.readyToSave();
-    return emulator.save_state();
+    const v86 = await emulator.save_state();
+    const { meta, data } = this.sd.snapshot();
+    return joinMachineState(v86, { sdhci: meta, image: data });
   }
 
   /** Put the machine back to a saved state; checks in flight are given up. */
@@ -328,7 +353,10 @@ export class VmHost {
     // stops at its next tick), and the restored one runs
     const stopped = this.stopped;
     if (stopped) await this.emulator.stop();
-    await this.emulator.restore_state(state);
+    const { v86, devices } = splitMachineState(state);
+    await this.emulator.restore_state(v86);
+    // a snapshot from before the SD host: an empty slot
+    this.sd.restore(devices?.sdhci ?? new SdhciDevice().snapshot().meta, devices?.image ?? new Uint8Array(0));
     this.trouble.reset();
     if (stopped || !this.emulator.is_running()) await this.emulator.run();
     // the restored shell sits at its prompt: ask for a fresh one

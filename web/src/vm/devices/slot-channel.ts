@@ -1,0 +1,67 @@
+// The guest's `sdcard` command (kernel-image/rootfs/overlay/usr/local/bin/sdcard) asks the host
+// for the slot over virtio-console port 3: one request line, one answer line. The page's
+// Insert/Eject buttons and `fslab vm --sd` act on the same SdhciDevice.
+import { SdCard, cardOptionsError, parseSize, CARD_TYPES, type CardType } from "./sd-card";
+import type { SdhciDevice } from "./sdhci";
+
+export const DEFAULT_CARD = { type: "sdhc" as CardType, size: 64 * 2 ** 20 };
+
+/** What the host answers to one request line from the guest. */
+export function slotRequest(sd: SdhciDevice, line: string): string {
+  const [verb, ...args] = line.trim().split(/\s+/);
+  if (verb === "status") return `ok ${slotStatus(sd)}`;
+  if (verb === "eject") {
+    if (!sd.card) return "error the slot is already empty";
+    sd.eject();
+    return "ok ejected";
+  }
+  if (verb === "insert") {
+    if (sd.card) return "error a card is already in the slot: eject it first";
+    const parsed = parseCardSpec(args.join(","));
+    if ("error" in parsed) return `error ${parsed.error}`;
+    sd.insert(new SdCard(parsed));
+    return `ok inserted ${slotStatus(sd)}`;
+  }
+  return `error unknown request "${verb ?? ""}" (status, insert, eject)`;
+}
+
+export function slotStatus(sd: SdhciDevice): string {
+  const c = sd.card;
+  return c ? `${c.type} ${c.size} ${c.state}` : "empty";
+}
+
+/** "64M", "64M,sdsc", "sdsc,1G", "" (the default card) -> options, or why not. */
+export function parseCardSpec(spec: string): { type: CardType; size: number } | { error: string } {
+  let size = DEFAULT_CARD.size;
+  let type = DEFAULT_CARD.type;
+  for (const part of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
+    if ((CARD_TYPES as readonly string[]).includes(part.toLowerCase())) type = part.toLowerCase() as CardType;
+    else {
+      const n = parseSize(part);
+      if (n === null) return { error: `"${part}" is neither a size (64M, 1G) nor a card type (${CARD_TYPES.join(", ")})` };
+      size = n;
+    }
+  }
+  const bad = cardOptionsError({ type, size });
+  return bad ? { error: bad } : { type, size };
+}
+
+/** Feed bytes from port 3; answers go back through `send`. */
+export class SlotChannel {
+  private buf = "";
+  private decoder = new TextDecoder();
+  constructor(
+    private sd: SdhciDevice,
+    private send: (bytes: Uint8Array) => void,
+  ) {}
+  feed(bytes: Uint8Array): void {
+    this.buf += this.decoder.decode(bytes, { stream: true });
+    for (let i; (i = this.buf.indexOf("\n")) >= 0; ) {
+      const line = this.buf.slice(0, i).replace(/\r$/, "");
+      this.buf = this.buf.slice(i + 1);
+      if (line.length > 200) continue;
+      this.send(new TextEncoder().encode(slotRequest(this.sd, line) + "\n"));
+    }
+    if (this.buf.length > 4096) this.buf = "";
+  }
+}
