@@ -10,6 +10,7 @@ import { parseExport, reportCsv, reportRow, reportText, sha256Hex, type ReportRo
 import { UsageError } from "../../web/src/shared/cli-args";
 import { labIndex, LAB_ID } from "../../web/src/labs/lab-index";
 import { labFolders } from "../../web/labs-files";
+import { courseErrors, courseGaps, type CourseLab } from "../../web/src/labs/course";
 
 export interface FoundLab {
   /** the lab's folder name: its id must match it (none for a lab file not called lab.md) */
@@ -89,6 +90,7 @@ export async function labsCheck(path = "labs"): Promise<number> {
   let bad = 0;
   let errors = 0;
   let warnings = 0;
+  const course: CourseLab[] = [];
   for (const l of target.labs) {
     const r = readLab(l, views);
     if (r.errors) {
@@ -98,7 +100,20 @@ export async function labsCheck(path = "labs"): Promise<number> {
       continue;
     }
     warnings += r.lab.warnings.length;
+    course.push({ file: l.file, source: readFileSync(l.file, "utf8"), lab: r.lab });
     console.log(`ok  ${l.file}: ${r.lab.meta.title} (${plural(r.lab.steps.length, "step")})`);
+  }
+  // a labs folder is a course: its labs' order and prerequisites must agree (course.ts)
+  if (target.kind === "labs") {
+    const wrong = courseErrors(course);
+    for (const e of wrong) console.error(e.message);
+    errors += wrong.length;
+    bad += new Set(wrong.map((e) => e.file)).size;
+    for (const l of course)
+      for (const gap of courseGaps(l)) {
+        console.error(`warning ${l.file}:1: no ${gap}`);
+        warnings++;
+      }
   }
   for (const d of target.notLabs) {
     console.error(`${d}: no lab.md (every lab folder needs one)`);

@@ -11,6 +11,12 @@
 //             is found (predict.ts); the step's later commands wait for the answer
 //   learned   Markdown: what the step taught, shown once it passes (or is skipped): it may
 //             give a prediction's answer away
+//   question  YAML: a question about the learner's own run, answered once the step passes and
+//             judged against what their guest measured (question.ts)
+// A hint may name a FAIL line: ```hint fail="fifo_batch is still" is offered when the step's
+// failed check printed a FAIL: line containing that text (which one of the step's checks must).
+// A line "<!-- challenge -->" makes the step one the learner does alone: no vm blocks, a check,
+// and a solution that the page shows only after a failed check (its use is recorded).
 // A fenced block whose tag is none of these but within two edits of one (```chek, ```hnit) is
 // an error ("did you mean `check`?"): a misspelled check would otherwise reach the learner as
 // plain code. Plain code declares a language (```sh, ```text) or none (```).
@@ -23,6 +29,8 @@
 import { parse as parseYaml } from "yaml";
 import { parseExpect, type Expectation } from "./expect";
 import { parsePredict, type Prediction } from "./predict";
+import { parseQuestion, type Question } from "./question";
+import { DIFFICULTIES, LAYER_IDS, type Difficulty, type LayerId } from "./stack";
 
 
 export interface LabMeta {
@@ -33,6 +41,13 @@ export interface LabMeta {
   topics: string[];
   disks: string[];
   views: string[];
+  /** the lab's place in the suggested course (1 first); labs without one come after, by id */
+  order?: number;
+  difficulty?: Difficulty;
+  /** labs to do first (ids); the course checks they exist and come earlier (course.ts) */
+  requires: string[];
+  /** the storage-stack layers the lab works at (stack.ts), its card's first */
+  layers: LayerId[];
 }
 
 export type LabBlock =
@@ -40,16 +55,17 @@ export type LabBlock =
   | { kind: "vm"; text: string; line: number }
   | { kind: "check"; text: string; line: number; timeout: number }
   | { kind: "expect"; text: string; line: number; expect: Expectation[] }
-  | { kind: "hint"; text: string; line: number }
+  | { kind: "hint"; text: string; line: number; fail?: string }
   | { kind: "solution"; text: string; line: number }
   | { kind: "predict"; text: string; line: number; predict: Prediction }
-  | { kind: "learned"; text: string; line: number };
+  | { kind: "learned"; text: string; line: number }
+  | { kind: "question"; text: string; line: number; question: Question };
 
-export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict", "learned"] as const;
+export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict", "learned", "question"] as const;
 /** A check's time limit in seconds when its fence names none. */
 export const CHECK_TIMEOUT = 10;
 /** Frontmatter keys: the first three are required, the rest have defaults. */
-const KEYS = ["title", "summary", "id", "time", "topics", "disks", "views"];
+const KEYS = ["title", "summary", "id", "time", "topics", "disks", "views", "order", "difficulty", "requires", "layers"];
 
 export type BlockTag = (typeof BLOCK_TAGS)[number];
 
@@ -69,6 +85,9 @@ export const CODE_LANGUAGES = [
 /** The line that marks a step as reading only: it has nothing to check, and says so. */
 export const READING_MARK = "<!-- reading -->";
 const READING = /^<!--\s*reading\s*-->$/i;
+/** The line that marks a step as a challenge: the learner does it alone. */
+export const CHALLENGE_MARK = "<!-- challenge -->";
+const CHALLENGE = /^<!--\s*challenge\s*-->$/i;
 
 export interface LabStep {
   title: string;
@@ -76,6 +95,8 @@ export interface LabStep {
   blocks: LabBlock[];
   /** marked "<!-- reading -->": nothing to check, on purpose */
   reading?: boolean;
+  /** marked "<!-- challenge -->": no Run buttons; the solution only after a failed check */
+  challenge?: boolean;
 }
 
 /** Something a lab's author should look at that does not stop the lab (file:line: detail). */
@@ -286,6 +307,13 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
       steps.at(-1)!.reading = true;
       continue;
     }
+    if (CHALLENGE.test(line.trim())) {
+      flush();
+      if (!inStep(n, "a challenge mark")) continue;
+      if (steps.at(-1)!.challenge) fail(n, "this step is already marked as a challenge");
+      steps.at(-1)!.challenge = true;
+      continue;
+    }
     if (line.trim() && !md.some((l) => l.trim())) mdLine = n;
     md.push(line);
   }
@@ -303,6 +331,7 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
           for (const x of b.expect)
             if (x.verdict !== undefined && !meta.views.includes(x.verdict))
               fail(b.line, `expect: verdict of view "${x.verdict}", which this lab does not show (its views: ${meta.views.join(", ") || "none"})`);
+    stepRules(s);
     const checked = s.blocks.filter((b) => b.kind === "check" || b.kind === "expect" || b.kind === "predict");
     if (s.reading && checked.length)
       fail(checked[0].line, `step "${s.title}" is marked as reading (${READING_MARK}) but has a ${checked[0].kind} block: remove one or the other`);
@@ -314,6 +343,27 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
   if (errors.length || !meta) done();
   if (!meta!.time) meta!.time = `about ${steps.length * 5} min`;
   return { meta: meta!, steps, warnings };
+
+  /** A challenge's, a question's and a FAIL hint's rules: each broken one is an error at its line. */
+  function stepRules(s: LabStep) {
+    const of = (k: LabBlock["kind"]) => s.blocks.filter((b) => b.kind === k);
+    const checks = of("check");
+    const outcome = checks.length || of("expect").length;
+    if (s.challenge) {
+      if (s.reading) fail(s.line, `step "${s.title}" is marked both as reading and as a challenge: remove one`);
+      for (const b of of("vm"))
+        fail(b.line, `step "${s.title}" is a challenge (${CHALLENGE_MARK}): it has no Run buttons, so no vm block; state the goal in the text and put set-up in the step before`);
+      if (!outcome) fail(s.line, `step "${s.title}" is a challenge (${CHALLENGE_MARK}) but has no check or expect block: a challenge's check tests the outcome`);
+      if (!of("solution").length) fail(s.line, `step "${s.title}" is a challenge (${CHALLENGE_MARK}) but has no solution block: the page offers it after a failed check, and fslab labs test runs it to prove the step can be done`);
+    }
+    for (const b of of("question"))
+      if (!outcome) fail(b.line, `a question is answered from the learner's run once the step passes: step "${s.title}" needs a check or expect block`);
+    // a FAIL hint's text must be in a FAIL: line of the step's checks, or it is never offered
+    const failTexts = checks.flatMap((c) => (c.kind === "check" ? c.text.split("\n").filter((l) => l.includes("FAIL:")).map((l) => l.slice(l.indexOf("FAIL:") + 5).toLowerCase()) : []));
+    for (const b of of("hint"))
+      if (b.kind === "hint" && b.fail !== undefined && !failTexts.some((t) => t.includes(b.fail!.toLowerCase())))
+        fail(b.line, `hint fail="${b.fail}": no FAIL: line of this step's checks contains that text, so the hint would never be offered${failTexts.length ? "" : " (the step's checks print no FAIL: line)"}`);
+  }
 
   /** The frontmatter's keys, each checked; null if it could not be read at all. */
   function frontmatter(): LabMeta | null {
@@ -363,7 +413,25 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
       topics: list("topics"),
       disks: list("disks"),
       views: list("views"),
+      requires: list("requires"),
+      layers: [],
     };
+    if (fm.order !== undefined) {
+      if (Number.isInteger(fm.order) && fm.order >= 1) m.order = fm.order;
+      else fail(lineOf("order"), `"order" is the lab's place in the course: a whole number from 1, not ${JSON.stringify(fm.order)}`);
+    }
+    if (fm.difficulty !== undefined) {
+      if ((DIFFICULTIES as readonly unknown[]).includes(fm.difficulty)) m.difficulty = fm.difficulty;
+      else fail(lineOf("difficulty"), `"difficulty" is one of ${DIFFICULTIES.join(", ")}, not ${JSON.stringify(fm.difficulty)}`);
+    }
+    for (const r of m.requires)
+      if (!/^[a-z0-9][a-z0-9-]*$/.test(r)) fail(lineOf("requires"), `"requires" lists lab ids (folder names), and "${r}" is none`);
+      else if (r === m.id) fail(lineOf("requires"), `a lab cannot require itself ("${r}")`);
+    for (const l of list("layers")) {
+      if (!LAYER_IDS.includes(l)) fail(lineOf("layers"), `unknown layer "${l}" (the stack, top to bottom: ${LAYER_IDS.join(", ")})`);
+      else if (m.layers.includes(l as LayerId)) fail(lineOf("layers"), `layer "${l}" is listed twice`);
+      else m.layers.push(l as LayerId);
+    }
     if (!/^[a-z0-9][a-z0-9-]*$/.test(m.id)) fail(lineOf("id"), `id "${m.id}" must be lowercase letters, digits and dashes`);
     else if (folderId && m.id !== folderId) fail(lineOf("id"), `id "${m.id}" does not match its folder "${folderId}"`);
     for (const v of m.views) if (!knownViews.includes(v)) fail(lineOf("views"), `unknown view "${v}" (known: ${knownViews.join(", ")})`);
@@ -379,7 +447,19 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
       if (timeout < 1 || timeout > 600) return refuse(n, `a check's timeout is 1 to 600 seconds, not ${timeout}`), null;
       return { kind: "check", text, line: n, timeout };
     }
+    if (tag === "hint" && info) {
+      const m = info.match(/^fail=(?:"([^"]*)"|'([^']*)')$/);
+      const fail = m ? (m[1] ?? m[2]).trim() : "";
+      if (!m) return refuse(n, `a hint fence takes only fail="<text of a FAIL: line>" (the hint is offered when the step's check printed it), not "${info}"`), null;
+      if (!fail) return refuse(n, `hint fail="": give a piece of the FAIL: line the hint answers`), null;
+      return { kind: "hint", text, line: n, fail };
+    }
     if (info) return refuse(n, `a ${tag} fence takes nothing after its tag, not "${info}"`), null;
+    if (tag === "question") {
+      const r = parseQuestion(body.join("\n"));
+      if ("error" in r) return refuse(n + r.line, `question: ${r.error}`), null;
+      return { kind: "question", text, line: n, question: r.question };
+    }
     if (tag === "expect") {
       const r = parseExpect(body.join("\n"));
       if ("error" in r) return refuse(n + r.line, `expect: ${r.error}`), null;
