@@ -11,12 +11,15 @@ import type { ParamSchema } from "./params";
 import type { VmHandle } from "../vm/VmConsole";
 import type { Verdict } from "../labs/expect";
 import type { TraceStats } from "../vm/trace-channel";
+import type { LayerId } from "../labs/stack";
 
 /** A playground page: #/play/<route>?<params>. */
 export interface PlaygroundSpec {
   route: string;
   title: string;
   blurb: string; // one line for the home page's card
+  /** where the home page's storage stack draws it (labs/stack.ts) */
+  layer: LayerId;
   params: ParamSchema;
   load: () => Promise<ComponentType<{ query: string }>>;
 }

@@ -21,6 +21,7 @@ export default defineTopic({
   playgrounds: [
     {
       route: "blk",
+      layer: "scheduler",
       title: "Block layer: mq-deadline against none",
       blurb: "Run fio-like jobs on a simulated disk, SD card or SSD; predict, then see every request's sector against time.",
       params: BLK_PARAMS,

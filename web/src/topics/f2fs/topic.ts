@@ -19,6 +19,7 @@ export default defineTopic({
   playgrounds: [
     {
       route: "f2fs",
+      layer: "filesystem",
       title: "F2FS unlink on many cores: upstream against CLUE",
       blurb: "FxMark's unlink workloads on 1 to 120 simulated cores; predict CLUE's speed-up, then see where the cores wait.",
       params: F2FS_PARAMS,

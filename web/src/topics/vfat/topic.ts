@@ -12,6 +12,7 @@ export default defineTopic({
   playgrounds: [
     {
       route: "vfat",
+      layer: "vfs",
       title: "VFAT: one name, two names on disk",
       blurb: "Type a name; see its 8.3 bytes and long-name entries under code pages 437 and 932 and two iocharsets.",
       params: VFAT_PARAMS,

@@ -13,6 +13,7 @@ export default defineTopic({
   playgrounds: [
     {
       route: "write-path",
+      layer: "syscall",
       title: "The write path: how far down does the writer go?",
       blurb: "Call trees our kernel recorded for a buffered write, fsync, O_DIRECT and sync; predict the deepest layer, then open the tree.",
       params: WRITE_PATH_PARAMS,
