@@ -1,7 +1,9 @@
 // The fslab command line as a user runs it: the same wasm build as the page, results on
 // stdout (JSON with --json), errors that name the problem on stderr with a non-zero status.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { gunzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -137,6 +139,29 @@ describe("fslab simulate blk --trace --decisions", { timeout: 60_000 }, () => {
     expect(r.status).toBe(0);
     expect(r.out).toMatch(/fifo_batch 8/);
     expect(r.out).toMatch(/#8: kernel R\d+@\d+ \(batch\/sorted, batching 9/);
+  });
+
+  it("names the events a trace lacks, and counts the decisions they could change as not judged, not different", () => {
+    // the three-class trace with its dd_dispatch_none lines taken out: one decision the model
+    // then makes otherwise, with counters the unseen call moved
+    const dir = mkdtempSync(`${tmpdir()}/fslab-dd-`);
+    const file = `${dir}/prio-without-none.trace`;
+    const text = gunzipSync(readFileSync(`${repo}web/src/topics/blk/traces/blk-nullb-dd-prio.trace.gz`)).toString("utf8");
+    writeFileSync(file, text.split("\n").filter((l) => !l.includes(" dd_dispatch_none: ")).join("\n"));
+    try {
+      const j = JSON.parse(fslab("simulate", "blk", "--trace", file, "--decisions", "--json").out);
+      expect(j.lacked_events).toEqual(["dd_dispatch_none", "block_rq_merge", "block_rq_requeue"]);
+      expect(j.could_change.dd_dispatch_none).toBeGreaterThan(0);
+      expect(j.not_judged_for_lacked_events).toBe(j.could_change.dd_dispatch_none);
+      expect(j.judged).toBe(j.dispatches - j.not_judged_for_lacked_events);
+      expect(j).toMatchObject({ same_reasons: j.judged, differences: [] });
+      const r = fslab("simulate", "blk", "--trace", file, "--decisions");
+      expect(r.status).toBe(0);
+      expect(r.out).toMatch(/the trace has no dd_dispatch_none, block_rq_merge, block_rq_requeue events/);
+      expect(r.out).toMatch(new RegExp(`so ${j.not_judged_for_lacked_events} of those decisions are not judged: trace dd_dispatch_none too`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("says what is missing from a trace without the tracepoint", () => {

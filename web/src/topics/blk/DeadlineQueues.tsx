@@ -51,7 +51,7 @@ export function DeadlineQueues({ timeline, replay, follow, onUnfollow }: Props) 
   const kernel = timeline.source === "kernel";
   const name = (rq: number) => `${op(rq) ? "W" : "R"}${rq}`;
   const verdict: DdVerdict | undefined = replay?.verdicts[at];
-  const differences = useMemo(() => (replay ? replay.verdicts.flatMap((v, i) => (v.sameReasons || !v.listsAgree ? [] : [i])) : []), [replay]);
+  const differences = useMemo(() => (replay ? replay.verdicts.flatMap((v, i) => (v.sameReasons || !v.judged ? [] : [i])) : []), [replay]);
   // what this step moved: requests that reached the device, and those that completed
   const moved = useMemo(() => {
     const before = new Set(prev?.dispatched ?? []);
@@ -104,7 +104,13 @@ export function DeadlineQueues({ timeline, replay, follow, onUnfollow }: Props) 
           the trace lost sight of), so the model would be deciding from other lists than the kernel's.
         </p>
       )}
-      {verdict && verdict.listsAgree && (
+      {verdict && verdict.listsAgree && !verdict.judged && (
+        <p className="dd-verdict muted" data-testid="dd-verdict" data-same="unjudged">
+          Not judged: the trace has no {verdict.couldChange.join(" or ")} events, and one of them could have changed this decision
+          (trace them too for a full judgement).
+        </p>
+      )}
+      {verdict && verdict.judged && (
         <p className={verdict.sameReasons ? "dd-verdict" : "dd-verdict dd-differs"} data-testid="dd-verdict" data-same={verdict.sameReasons}>
           The model, deciding from the same lists:{" "}
           {verdict.sameReasons

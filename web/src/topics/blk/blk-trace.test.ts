@@ -245,7 +245,12 @@ describe("recorded traces with merges, flushes and three priority classes", () =
     // from the kernel's at almost every decision, and those are not judged
     const blind = without("blk-nullb-dd-merge", "block_rq_merge");
     expect(kernelDdTimeline(blind).lengthsAgree).toBeLessThan(20);
-    expect(replayDdDecisions(m, blind).judged).toBeLessThan(20);
+    const r = replayDdDecisions(m, blind);
+    expect(r.judged).toBeLessThan(20);
+    // and the decisions whose lists hold a request the trace never dispatches are not judged
+    // either: none is judged different for what the trace lacks
+    expect(r.lacked).toContain("block_rq_merge");
+    expect(r.sameReasons).toBe(r.judged);
   });
 
   it("fsync's flushes: parsed (completed at (sector_t)-1), and all 119 decisions the model's", () => {
@@ -259,7 +264,31 @@ describe("recorded traces with merges, flushes and three priority classes", () =
     expect(t.sched.filter((e) => e.kind === "none")).toHaveLength(2);
     expect(new Set(t.requests.map((r) => r.dd?.prio))).toEqual(new Set([0, 1, 2]));
     expect(replayDdDecisions(m, t)).toMatchObject({ judged: 180, same: 180, sameReasons: 180 });
-    expect(replayDdDecisions(m, without("blk-nullb-dd-prio", "dd_dispatch_none")).sameReasons).toBe(179);
+    // without it the replay says so, and the decisions an unseen dd_dispatch_none could have
+    // changed (two or more classes queued) are not judged: the one that differed among them
+    const blind = replayDdDecisions(m, without("blk-nullb-dd-prio", "dd_dispatch_none"));
+    expect(blind.lacked).toContain("dd_dispatch_none");
+    expect(blind.couldChange.dd_dispatch_none).toBeGreaterThan(0);
+    expect(blind.judged).toBe(180 - blind.couldChange.dd_dispatch_none!);
+    expect(blind.sameReasons).toBe(blind.judged);
+    const differed = blind.verdicts.filter((v) => v.listsAgree && !v.sameReasons);
+    expect(differed).toHaveLength(1);
+    expect(differed[0]).toMatchObject({ judged: false, couldChange: ["dd_dispatch_none"] });
+  });
+
+  it("a trace lacking events no decision depends on is judged whole: one priority class, nothing requeued", () => {
+    // merges traced; no dd_dispatch_none and no requeue among its lines, but one class queued
+    // and no request inserted twice: none of its 233 decisions could have changed
+    const merged = replayDdDecisions(m, load("blk-nullb-dd-merge"));
+    expect(merged.lacked).toEqual(["dd_dispatch_none", "block_rq_requeue"]);
+    expect(merged.couldChange).toEqual({ dd_dispatch_none: 0, block_rq_requeue: 0 });
+    expect(merged.judged).toBe(233);
+    // blk-nullb-dd: one class, no merges, no requeues; none of its 358 decisions could change
+    const t = parseBlkTrace(read("blk-nullb-dd"));
+    const one = replayDdDecisions(m, onDevice(t, "254,1"));
+    expect(one.lacked).toEqual(["dd_dispatch_none", "block_rq_merge", "block_rq_requeue"]);
+    expect(one.couldChange).toEqual({ dd_dispatch_none: 0, block_rq_merge: 0, block_rq_requeue: 0 });
+    expect(one).toMatchObject({ judged: 358, sameReasons: 358 });
   });
 });
 
@@ -306,6 +335,25 @@ describe("parseBlkTrace on hand-made lines", () => {
     const tl = kernelDdTimeline(t);
     expect([tl.steps, tl.headDispatches]).toEqual([1, 1]);
     expect(replayDdDecisions(m, t).verdicts).toHaveLength(1);
+  });
+
+  it("without block_rq_requeue a request inserted again while in flight marks the decisions it sits through as not judged", () => {
+    const lines = [
+      ev("fio-70", "1.000000", "block_rq_insert", "7,0 R 4096 () 10 + 8 be,0,4 [fio]"),
+      ev("fio-70", "1.000001", "block_rq_insert", "7,0 R 4096 () 50 + 8 be,0,4 [fio]"),
+      dd("1.000010", "7,0 R 10 + 8 prio=BE because=reads pick=sorted batching=1 starved=0 jiffies=100 fifo_left_ms=500 fifo=1,0"),
+      ev("fio-70", "1.000020", "block_rq_issue", "7,0 R 4096 () 10 + 8 be,0,4 [fio]"),
+      ev("kworker-9", "1.000040", "block_rq_insert", "7,0 R 4096 () 10 + 8 be,0,4 [kworker]"),
+      dd("1.000050", "7,0 R 50 + 8 prio=BE because=batch pick=sorted batching=2 starved=0 jiffies=101 fifo_left_ms=400 fifo=0,0"),
+      ev("fio-70", "1.000060", "block_rq_issue", "7,0 R 4096 () 50 + 8 be,0,4 [fio]"),
+    ];
+    const t = parseBlkTrace(lines.join("\n"));
+    expect(t.requeues).toBe(0);
+    expect(t.requests.filter((r) => r.reinserted)).toHaveLength(1);
+    const r = replayDdDecisions(m, t);
+    expect(r.lacked).toContain("block_rq_requeue");
+    expect(r.verdicts.map((v) => v.couldChange.includes("block_rq_requeue"))).toEqual([false, true]);
+    expect(r.couldChange.block_rq_requeue).toBe(r.verdicts.filter((v) => v.listsAgree && !v.judged).length);
   });
 
   it("a dispatch call that dispatched nothing carries its counters into the next decision", () => {

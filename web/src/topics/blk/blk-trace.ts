@@ -28,6 +28,8 @@ export interface TraceRequest {
   completeUs: number | null; // block_rq_complete
   /** our kernel's mq_deadline:dd_dispatch_request for it (kernel-image/patches/0003), if traced */
   dd: DdDispatch | null;
+  /** inserted while a request of its key was issued and not completed, with no block_rq_requeue between: perhaps that one, requeued out of sight */
+  reinserted?: true;
 }
 
 /** Why mq-deadline dispatched a request, as our kernel's tracepoint says (after the choice). */
@@ -286,6 +288,7 @@ export function parseBlkTrace(text: string): BlkTrace {
         continue;
       }
       const r = newRequest(dev, rwbs, sector, sectors, prio, task, n, us, true);
+      if (issued.peek(key)) r.reinserted = true;
       inserted.push(key, r);
       sched.push({ kind: "insert", r, us });
     } else if (event === "block_rq_merge") {

@@ -252,16 +252,27 @@ async function simulateDecisionsCommand(file: string, dev: string | undefined, o
     throw e;
   }
   const name = (rq: number | null) => (rq === null ? "nothing" : `${tl.op(rq) ? "W" : "R"}${rq}@${trace.requests[rq].sector}`);
-  const differ = r.verdicts.map((v, i) => ({ i, ...v })).filter((v) => v.listsAgree && !v.sameReasons);
+  const differ = r.verdicts.map((v, i) => ({ i, ...v })).filter((v) => v.judged && !v.sameReasons);
+  const notJudged = r.verdicts.filter((v) => v.listsAgree && !v.judged).length;
   if (json) {
-    console.log(JSON.stringify({ device: trace.devices[0], tunables: tun, hz, dispatches: tl.steps, head_dispatches: tl.headDispatches, merges: trace.merges, requeues: trace.requeues, lists_agree: tl.lengthsAgree, judged: r.judged, same_request: r.same, same_reasons: r.sameReasons, differences: differ }));
+    console.log(JSON.stringify({ device: trace.devices[0], tunables: tun, hz, dispatches: tl.steps, head_dispatches: tl.headDispatches, merges: trace.merges, requeues: trace.requeues, lists_agree: tl.lengthsAgree, lacked_events: r.lacked, could_change: r.couldChange, not_judged_for_lacked_events: notJudged, judged: r.judged, same_request: r.same, same_reasons: r.sameReasons, differences: differ }));
     return 0;
   }
   console.log(`${file}: ${tl.steps} mq-deadline dispatches on ${trace.devices[0]} (fifo_batch ${tun.fifo_batch}, writes_starved ${tun.writes_starved}, read_expire ${tun.read_expire_ms} ms, write_expire ${tun.write_expire_ms} ms, HZ ${hz})`);
   if (tl.headDispatches || trace.merges || trace.requeues)
     console.log(`  ${trace.merges} queued requests merged, ${trace.requeues} requeued, ${tl.headDispatches} served from the at-head list (no decision)`);
   console.log(`  lists rebuilt from the block events as long as the kernel's: ${tl.lengthsAgree} of ${tl.steps} decisions; only those are judged`);
-  console.log(`  the model's choice from the same lists: the kernel's request ${r.same} of ${r.judged} times, for the same reasons and counters ${r.sameReasons} times`);
+  // what the trace lacks for a full judgement: the decisions those events could change are not judged, not called different
+  if (r.lacked.length) {
+    const could = r.lacked.map((ev) => `${ev} ${r.couldChange[ev] ?? 0}`).join(", ");
+    console.log(`  the trace has no ${r.lacked.join(", ")} events (recorded without them, or none happened); decisions they could change: ${could}`);
+    console.log(
+      notJudged
+        ? `  so ${notJudged} of those decisions are not judged: trace ${r.lacked.filter((ev) => r.couldChange[ev]).join(", ")} too (\`fslab-trace start mq-deadline\` does) for a full judgement`
+        : `  none of its decisions depends on them: all judged`,
+    );
+  }
+  console.log(`  the model's choice from the same lists: the kernel's request ${r.same} of ${r.judged} judged decisions, for the same reasons and counters ${r.sameReasons} times`);
   for (const d of differ.slice(0, 20))
     console.log(`  #${d.i}: kernel ${name(d.kernel.rq)} (${d.kernel.because}/${d.kernel.pick}, batching ${d.kernel.batching}, starved ${d.kernel.starved}); model ${name(d.model.rq)} (${d.model.because}/${d.model.pick}, batching ${d.model.batching}, starved ${d.model.starved})`);
   if (differ.length > 20) console.log(`  ... and ${differ.length - 20} more`);
@@ -293,7 +304,9 @@ const USAGE_BLK = `usage: fslab simulate blk [--sched all|none|mq-deadline|kyber
   A trace with our kernel's mq_deadline:dd_dispatch_request events (kernel-image/patches/0003):
   at each of the kernel's dispatches the model decides from the same lists (rebuilt from the
   block events) and the two choices are compared, reasons and counters included. Tunables:
-  the trace's "# fslab: iosched ..." line, else the kernel's defaults; the options override.`;
+  the trace's "# fslab: iosched ..." line, else the kernel's defaults; the options override.
+  A trace with no dd_dispatch_none, block_rq_merge or block_rq_requeue events is named as
+  such, and the decisions those events could have changed are counted as not judged.`;
 
 export const cli = {
   "blk": { run: simulateBlkCommand, usage: USAGE_BLK },

@@ -40,8 +40,37 @@ export interface DdVerdict {
   model: DdChoice;
   same: boolean; // same request (and so the same direction)
   sameReasons: boolean; // and the same because, pick, batching and starved
-  /** the lists rebuilt from the block events were as long as the kernel's own here: judged */
+  /** the lists rebuilt from the block events were as long as the kernel's own here */
   listsAgree: boolean;
+  /** events the trace lacks that could have changed this decision (lackedEvents()) */
+  couldChange: JudgementEvent[];
+  /** counted: the lists agree and no event the trace lacks could have changed the decision */
+  judged: boolean;
+}
+
+/**
+ * The events a full judgement needs beside block_rq_insert/_issue/_complete and
+ * dd_dispatch_request, which a trace may have been recorded without:
+ *   dd_dispatch_none: a dispatch call that handed on nothing but moved last_dir, batching and
+ *     starved (the aged-request probe: only with requests of two or more priority classes queued);
+ *   block_rq_merge: a queued request merged into another leaves the lists;
+ *   block_rq_requeue: a request issued goes back to the at-head list, not into the lists.
+ */
+export const JUDGEMENT_EVENTS = ["dd_dispatch_none", "block_rq_merge", "block_rq_requeue"] as const;
+export type JudgementEvent = (typeof JUDGEMENT_EVENTS)[number];
+
+/**
+ * The judgement events of which the trace has not one: recorded without them, or none
+ * happened (tracefs text does not say which). The decisions they could have changed are not
+ * judged (walkKernelLists() says which); the others are.
+ */
+export function lackedEvents(trace: BlkTrace): JudgementEvent[] {
+  const has: Record<JudgementEvent, boolean> = {
+    dd_dispatch_none: trace.sched.some((e) => e.kind === "none"),
+    block_rq_merge: trace.merges > 0,
+    block_rq_requeue: trace.requeues > 0,
+  };
+  return JUDGEMENT_EVENTS.filter((e) => !has[e]);
 }
 
 export const isWrite = (op: BlkOp) => op === BlkOp.Write || op === BlkOp.Discard; // rq_data_dir()
@@ -98,13 +127,27 @@ interface KernelLists {
 function walkKernelLists(
   trace: BlkTrace,
   onDecision: (e: SchedEvent, dd: DdDispatch, lists: KernelLists) => void = () => {},
-): { agree: boolean[]; headDispatches: number } {
+): { agree: boolean[]; couldChange: JudgementEvent[][]; headDispatches: number } {
   const reqs = trace.requests;
   const dir = (i: number): 0 | 1 => (isWrite(reqs[i].op) ? 1 : 0);
   const prio = (i: number) => reqs[i].dd?.prio ?? 1;
   const lists: KernelLists = { fifo: [0, 1, 2].map(() => [[], []]), sorted: [0, 1, 2].map(() => [[], []]), inFlight: new Set() };
   const { fifo, sorted, inFlight } = lists;
   const agree: boolean[] = [];
+  // for each decision, which of the events the trace lacks could have changed it:
+  //   dd_dispatch_none: requests of two or more priority classes were queued (inserted, not
+  //     completed: dd_queued()) at some moment since the decision before, so the aged-request
+  //     probe may have run and moved the counters unseen;
+  //   block_rq_merge: the lists hold a request the trace never dispatches (merged away, unseen);
+  //   block_rq_requeue: the lists hold a request inserted while one of its extent was in flight
+  //     (that one, requeued unseen, belongs in the at-head list)
+  const lacked = new Set(lackedEvents(trace));
+  const couldChange: JudgementEvent[][] = [];
+  const dispatched = new Set(trace.sched.filter((e) => e.kind === "dispatch").map((e) => e.rq));
+  const queuedByPrio = [0, 0, 0];
+  const classesQueued = () => queuedByPrio.filter((n) => n > 0).length;
+  let severalClasses = false; // since the decision before
+  const listed = (test: (rq: number) => boolean) => fifo.some((byDir) => byDir.some((l) => l.some(test)));
   let headDispatches = 0;
   const bySector = (a: number, b: number) => reqs[a].sector - reqs[b].sector || a - b;
   const unlist = (rq: number) => {
@@ -117,6 +160,9 @@ function walkKernelLists(
     if (e.kind === "none") continue; // counters only: the next dispatch's event has them
     const p = prio(e.rq);
     const d = dir(e.rq);
+    if (e.kind === "insert") queuedByPrio[p]++;
+    else if (e.kind === "complete" || e.kind === "merge") queuedByPrio[p] = Math.max(0, queuedByPrio[p] - 1);
+    if (classesQueued() >= 2) severalClasses = true;
     if (e.kind === "merge") {
       // dd_merged_requests(): the survivor takes the merged one's FIFO place if that expires
       // first, i.e. was queued first (one direction, one expiry); deadlines() already gives
@@ -144,10 +190,16 @@ function walkKernelLists(
         continue;
       }
       agree.push(fifo[p][0].length === dd.fifoRead && fifo[p][1].length === dd.fifoWrite);
+      const could: JudgementEvent[] = [];
+      if (lacked.has("dd_dispatch_none") && severalClasses) could.push("dd_dispatch_none");
+      if (lacked.has("block_rq_merge") && listed((rq) => !dispatched.has(rq))) could.push("block_rq_merge");
+      if (lacked.has("block_rq_requeue") && listed((rq) => reqs[rq].reinserted === true)) could.push("block_rq_requeue");
+      couldChange.push(could);
+      severalClasses = classesQueued() >= 2;
       onDecision(e, dd, lists);
     }
   }
-  return { agree, headDispatches };
+  return { agree, couldChange, headDispatches };
 }
 
 /**
@@ -227,7 +279,11 @@ export function ddEndState(trace: BlkTrace, start: DdStart = DD_FRESH): DdStart 
 
 export interface DdReplay {
   verdicts: DdVerdict[]; // one per kernel decision (at-head dispatches are none), in order
-  judged: number; // decisions whose rebuilt lists were as long as the kernel's: the ones counted below
+  /** the judgement events the trace has none of (lackedEvents()) */
+  lacked: JudgementEvent[];
+  /** of those, how many decisions (with the lists agreeing) each could have changed: not judged */
+  couldChange: Partial<Record<JudgementEvent, number>>;
+  judged: number; // decisions whose rebuilt lists were as long as the kernel's and that no lacked event could change: the ones counted below
   same: number; // of those, the model chose the kernel's request
   sameReasons: number; // ... for the same reasons, with the same counters after
 }
@@ -305,16 +361,22 @@ export function replayDdDecisions(m: BlkModule, trace: BlkTrace, tun: DdTunables
     const out = m.HEAPU32.slice(outPtr >>> 2, (outPtr >>> 2) + 5 * n);
     // a decision judged from lists that are not the kernel's would blame the model for the
     // trace's gaps (requests merged or requeued out of sight): such decisions are not counted
-    const { agree } = walkKernelLists(trace);
+    // nor one that an event the trace lacks could have changed: it is not judged, not "different"
+    const { agree, couldChange } = walkKernelLists(trace);
     const verdicts = kernel.map((k, i): DdVerdict => {
       const rq = out[5 * i] === 0xffffffff ? null : out[5 * i];
       const model: DdChoice = { rq, because: DD_BECAUSE[out[5 * i + 1]] ?? "batch", pick: DD_PICK[out[5 * i + 2]] ?? "sorted", batching: out[5 * i + 3], starved: out[5 * i + 4] };
       const same = rq === k.rq;
       const sameReasons = same && model.because === k.because && model.pick === k.pick && model.batching === k.batching && model.starved === k.starved;
-      return { kernel: k, model, same, sameReasons, listsAgree: agree[i] ?? false };
+      const listsAgree = agree[i] ?? false;
+      const could = couldChange[i] ?? [];
+      return { kernel: k, model, same, sameReasons, listsAgree, couldChange: could, judged: listsAgree && could.length === 0 };
     });
-    const judged = verdicts.filter((v) => v.listsAgree);
-    return { verdicts, judged: judged.length, same: judged.filter((v) => v.same).length, sameReasons: judged.filter((v) => v.sameReasons).length };
+    const judged = verdicts.filter((v) => v.judged);
+    const lacked = lackedEvents(trace);
+    const count: Partial<Record<JudgementEvent, number>> = {};
+    for (const ev of lacked) count[ev] = verdicts.filter((v) => v.listsAgree && v.couldChange.includes(ev)).length;
+    return { verdicts, lacked, couldChange: count, judged: judged.length, same: judged.filter((v) => v.same).length, sameReasons: judged.filter((v) => v.sameReasons).length };
   } finally {
     for (const p of [tunPtr, startPtr, rqPtr, evPtr, outPtr]) if (p) m._fx_free(p);
   }
