@@ -10,6 +10,7 @@
 //   ```
 import { LineCounter, parseDocument, isMap, isSeq, type Node } from "yaml";
 import { decodeEvent, isTraceEvent, splitTraceLine } from "../shared/event-table";
+import type { Verdict } from "../shared/verdict";
 
 export interface Range {
   min: number;
@@ -26,11 +27,7 @@ export interface Expectation {
   line: number;
 }
 
-/** What a lab view says of its model against the live kernel. */
-export interface Verdict {
-  state: "agree" | "disagree" | "waiting";
-  detail: string;
-}
+export type { Verdict };
 
 const ITEM_KEYS = ["event", "count", "where", "verdict"];
 

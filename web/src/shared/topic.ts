@@ -8,9 +8,8 @@
 // A manifest has no JSX and imports only types and shared/params, so Node can load it.
 import type { ComponentType } from "react";
 import type { ParamSchema } from "./params";
-import type { VmHandle } from "../vm/VmConsole";
-import type { Verdict } from "../labs/expect";
-import type { TraceStats } from "../vm/trace-channel";
+import type { TraceStats, VmHandle } from "./machine";
+import type { Verdict } from "./verdict";
 import type { LayerId } from "../labs/stack";
 
 /** A playground page: #/play/<route>?<params>. */

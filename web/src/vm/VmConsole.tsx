@@ -5,33 +5,11 @@ import { Terminal } from "@xterm/xterm";
 import "@xterm/xterm/css/xterm.css";
 import { VmHost } from "./vm-host";
 import { machineStopped, STOPPED_WHAT, type BootStatus, type GuestTrouble } from "./guest";
-import type { TraceStats } from "./trace-channel";
-import type { CheckRun } from "./agent";
+import type { TraceStats, VmHandle } from "../shared/machine";
 
-export interface VmHandle {
-  /** Type a command line into the guest's shell. */
-  type(text: string): void;
-  /** Type lines into the shell; resolves when the shell is back at its prompt. */
-  run(text: string): Promise<void>;
-  /** The bytes of a file the guest put in /mnt/host (the 9p share), e.g. a disk image. */
-  readSharedFile(name: string): Promise<Uint8Array>;
-  /** Run a script through the guest's check agent, out of the learner's shell. */
-  check(script: string, timeoutSeconds: number): Promise<CheckRun>;
-  /** Whether the shell is running a command (a line entered, its prompt not back yet). */
-  shellBusy(): boolean;
-  /** Whether the machine stopped (a panic, a reboot, a halt) and waits to be restored. */
-  stopped(): boolean;
-  /** Resolves once the shell is not running a command. */
-  whenIdle(): Promise<void>;
-  /** The whole machine, as v86 saves it. */
-  saveState(): Promise<ArrayBuffer>;
-  /** Put the machine back to a saved state; `note` is written in the terminal. */
-  restoreState(state: ArrayBuffer, note: string): Promise<void>;
-  /** Start again from the build's saved machine (a new emulator; a new handle follows). */
-  restart(): void;
-  /** Where this machine came from: "snapshot" (the learner's), "saved" (the build's) or "cold". */
-  origin: "snapshot" | "saved" | "cold";
-}
+// the handle is declared in shared/ (topics and labs use it), implemented here
+export type { VmHandle };
+
 
 export interface StartFrom {
   state: ArrayBuffer;

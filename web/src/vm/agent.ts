@@ -7,16 +7,9 @@
 //
 // The same client serves the page (VmHost) and Node (NodeVm, `fslab labs test`).
 
-export interface CheckRun {
-  /** the script's exit status, or "timeout" when the guest killed it at its time limit */
-  status: number | "timeout";
-  /** stdout and stderr together, as the guest captured them (at most 8 KiB) */
-  output: string;
-  /** time the script ran in the guest */
-  guestMs: number;
-  /** from sending the request to reading the reply */
-  roundTripMs: number;
-}
+import type { CheckRun } from "../shared/machine";
+
+export type { CheckRun };
 
 export class AgentError extends Error {}
 

@@ -4,6 +4,7 @@
 // "fslab-trace: overrun N" line gives the events the kernel's ring buffer dropped.
 import { WORDS_PER_EVENT } from "../shared/events";
 import { recordsOf, splitTraceLine } from "../shared/event-table";
+import type { TraceStats } from "../shared/machine";
 
 /**
  * One tracefs line to event records (words, 4 per record), through the event table: null if
@@ -15,12 +16,7 @@ export function parseTraceLine(line: string): number[] | null {
   return l ? recordsOf(l) : null;
 }
 
-export interface TraceStats {
-  lines: number; // event lines received
-  lost: number; // lines missing from the sequence
-  unknown: number; // lines of events we do not parse
-  overrun: number | null; // the kernel ring buffer's dropped events, once the guest reports it
-}
+export type { TraceStats };
 
 const MAX_LINES = 200_000;
 

@@ -2,7 +2,7 @@
 // page and parsed by the inspectors in a worker, on request: the thin fetching half of the
 // disk panels, whose drawing halves take the report (and the bytes) as data.
 import { useState } from "react";
-import type { VmHandle } from "../../vm/VmConsole";
+import type { VmHandle } from "../machine";
 import { useWorker } from "../useWorker";
 import { inspectClient } from "./inspect-client";
 import type { InspectReport } from "./inspect";

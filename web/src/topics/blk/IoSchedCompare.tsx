@@ -4,7 +4,7 @@
 // the guest's CPU time.
 import { useEffect, useRef, useState } from "react";
 import { axisBottom, axisLeft, max, scaleBand, scaleLinear, select } from "d3";
-import type { VmHandle } from "../../vm/VmConsole";
+import type { VmHandle } from "../../shared/machine";
 import { useWorker } from "../../shared/useWorker";
 import { OKABE_ITO } from "../../shared/view/palette";
 import { useWidth } from "../../shared/view/useWidth";

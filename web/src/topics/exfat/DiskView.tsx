@@ -5,7 +5,7 @@
 import { useMemo, useState } from "react";
 import { useGuestImage } from "../../shared/inspect/useGuestImage";
 import type { InspectReport } from "../../shared/inspect/inspect";
-import type { VmHandle } from "../../vm/VmConsole";
+import type { VmHandle } from "../../shared/machine";
 import { formatRuns } from "./exfat-core";
 import { slotsOfDisk, snapshotOfDisk } from "./exfat-disk";
 import { ClusterGrid } from "./ClusterGrid";

@@ -11,8 +11,8 @@ import { exfatClient } from "./exfat-client";
 import { useWorker } from "../../shared/useWorker";
 import { ALLOC_FAT_CHAIN, ALLOC_NO_FAT_CHAIN, EXFAT_FIRST_CLUSTER, type ExfatSnapshot } from "./exfat-core";
 import { ClusterGrid } from "./ClusterGrid";
-import type { TraceStats } from "../../vm/trace-channel";
-import type { Verdict } from "../../labs/expect";
+import type { TraceStats } from "../../shared/machine";
+import type { Verdict } from "../../shared/verdict";
 import { useVerdict } from "../../shared/verdict";
 
 /** Consecutive discards under one policy: one delete (two deletes in a row under one policy merge). */

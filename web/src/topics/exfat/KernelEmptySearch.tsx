@@ -7,8 +7,8 @@ import { exfatClient } from "./exfat-client";
 import { useWorker } from "../../shared/useWorker";
 import { EV, WORDS_PER_EVENT } from "../../shared/events";
 import { LAB_SCENARIO, firstDifference, type DirRun } from "./exfat-dir";
-import type { TraceStats } from "../../vm/trace-channel";
-import type { Verdict } from "../../labs/expect";
+import type { TraceStats } from "../../shared/machine";
+import type { Verdict } from "../../shared/verdict";
 import { useVerdict } from "../../shared/verdict";
 
 function onlySearches(events: Uint32Array): Uint32Array {

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { ext4Client, type Ext4Row } from "./ext4-client";
 import { useWorker } from "../../shared/useWorker";
 import { LAYOUTS } from "./ext4-core";
-import type { VmHandle } from "../../vm/VmConsole";
+import type { VmHandle } from "../../shared/machine";
 
 const SIZES = [4096, 16384, 65536];
 const BYTES = 1 << 20;

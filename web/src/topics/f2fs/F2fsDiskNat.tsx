@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef } from "react";
 import { useGuestImage } from "../../shared/inspect/useGuestImage";
 import { NAT_ENTRY_PER_BLOCK, type NidRun } from "./nid";
 import type { F2fsReport } from "../../shared/inspect/inspect";
-import type { VmHandle } from "../../vm/VmConsole";
+import type { VmHandle } from "../../shared/machine";
 import { densityWord, paintCells } from "../../shared/view/paint";
 
 /** NIDs 1 and 2 (node and meta inode) hold NAT entries but no node: the inspector skips them, the model counts them. */

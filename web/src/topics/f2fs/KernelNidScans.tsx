@@ -7,9 +7,9 @@ import { f2fsClient } from "./f2fs-client";
 import { useWorker } from "../../shared/useWorker";
 import { nidScansOf, NidScanPhase, type NidScan } from "../../shared/events";
 import { oneWriterScript, type NidRun } from "./nid";
-import type { TraceStats } from "../../vm/trace-channel";
+import type { TraceStats } from "../../shared/machine";
 import { NidScanStrip } from "./NidScanStrip";
-import type { Verdict } from "../../labs/expect";
+import type { Verdict } from "../../shared/verdict";
 import { useVerdict } from "../../shared/verdict";
 
 const PHASE = ["bitmap", "nat", "deferred"];

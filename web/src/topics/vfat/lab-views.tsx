@@ -7,7 +7,7 @@ import { useGuestImage } from "../../shared/inspect/useGuestImage";
 import type { VfatEntry, VfatReport } from "../../shared/inspect/inspect";
 import { useWorker } from "../../shared/useWorker";
 import { useVerdict } from "../../shared/verdict";
-import type { Verdict } from "../../labs/expect";
+import type { Verdict } from "../../shared/verdict";
 import { hex } from "./vfat-core";
 import { vfatClient, type VfatResult } from "./vfat-client";
 import { createdAs, mountDirs, type MountDir } from "./vfat-disk";

@@ -3,7 +3,7 @@
 // same lab steps on our kernel, so the page shows something true before the VM is used.
 import { useState } from "react";
 import { parseFunctionGraph, type CallGraph } from "./ftrace-graph";
-import type { VmHandle } from "../../vm/VmConsole";
+import type { VmHandle } from "../../shared/machine";
 import { CallTree } from "./CallTree";
 import { fetchBytes, gunzipMaybe } from "../../shared/gunzip";
 
