@@ -10,14 +10,14 @@ import type { ComponentType } from "react";
 import type { ParamSchema } from "./params";
 import type { TraceStats, VmHandle } from "./machine";
 import type { Verdict } from "./verdict";
-import type { LayerId } from "../labs/stack";
+import type { LayerId } from "./stack";
 
 /** A playground page: #/play/<route>?<params>. */
 export interface PlaygroundSpec {
   route: string;
   title: string;
   blurb: string; // one line for the home page's card
-  /** where the home page's storage stack draws it (labs/stack.ts) */
+  /** where the home page's storage stack draws it (shared/stack.ts) */
   layer: LayerId;
   params: ParamSchema;
   load: () => Promise<ComponentType<{ query: string }>>;
