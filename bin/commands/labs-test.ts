@@ -1,9 +1,12 @@
 // fslab labs test [PATH] [ID...]: boot the guest headless and walk every lab as a learner would,
 // each on a fresh machine. PATH is a labs folder (default labs/; IDs pick labs in it), one
-// lab's folder, or a lab.md. For each step: run its checks (a warning if they already pass:
-// they check nothing), then its `solution` blocks (or, without one, its `vm` blocks) in the
-// shell, then its checks again: a check that does not pass after the step's own commands fails
-// the lab, with file:line and what the check printed. `verdict:` expectations need the page's
+// lab's folder, or a lab.md. For each step: run its checks (they must fail: a check that
+// passes as the step opens checks nothing), then, on a copy of the machine put back after,
+// the previous step's commands a second time, and its checks again (they must fail too: a
+// check that counts runs passes when a learner repeats the step before); then its `solution`
+// blocks (or, without one, its `vm` blocks) in the shell, then its checks again: a check that
+// does not pass after the step's own commands fails the lab, with file:line and what the check
+// printed. Each question's answer in this run is printed, as each prediction's is. `verdict:` expectations need the page's
 // views and are left to the e2e tests; event expectations are judged from the guest's trace.
 // Each step starts in a fresh login shell (no variable or function of an earlier step is
 // left), so a step that leans on one fails here; each `predict` block's answer must be
@@ -13,6 +16,7 @@ import { type LabStep, type Lab } from "../../web/src/labs/lab-format";
 import { runChecks, hasChecks } from "../../web/src/labs/checks";
 import { seenEvent, type SeenEvent } from "../../web/src/labs/expect";
 import { commandActual, countedActual, parseGuess } from "../../web/src/labs/predict";
+import { asPrediction, toleranceText } from "../../web/src/labs/question";
 import { NodeVm, stoppedWords } from "../../web/src/vm/node-vm";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { findLabs, readLab, viewIds } from "./labs";
@@ -76,11 +80,18 @@ export async function labsTest(args: string[]): Promise<number> {
 }
 
 /** What walking a lab needs of the guest (a NodeVm; a test passes a stand-in). */
-export type WalkVm = Pick<NodeVm, "agent" | "trace" | "freshShell" | "run" | "stopped">;
+export type WalkVm = Pick<NodeVm, "agent" | "trace" | "freshShell" | "run" | "stopped" | "saveState" | "restoreState">;
+
+/** The commands a step's walk runs: its solution, or without one its vm blocks. */
+const commandsOf = (s: LabStep) => {
+  const solution = s.blocks.filter((b) => b.kind === "solution");
+  return solution.length ? solution : s.blocks.filter((b) => b.kind === "vm");
+};
 
 /** Walk one lab's steps on a machine as a learner would (see the top of this file). */
 export async function walk(vm: WalkVm, steps: LabStep[], file: string): Promise<{ failed: number; warned: number }> {
   let warned = 0;
+  let failed = 0;
   const handle = { check: (script: string, t: number) => vm.agent.run(script, t) };
   let events: SeenEvent[] = [];
   const collect = () => {
@@ -105,13 +116,42 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string): Promise<
     if (hasChecks(checked)) {
       const before = await runChecks(checked, handle, collect(), {});
       if (before.ok) {
-        console.warn(`warning ${where}: step ${i + 1} "${step.title}" passes its checks before its commands ran: they check nothing`);
-        warned++;
+        console.error(`FAIL ${where}: step ${i + 1} "${step.title}" passes its checks as it opens, before its commands ran: they check nothing`);
+        failed = 1;
+      } else {
+        // the step before done twice (a learner who repeats it): the checks must still fail.
+        // Run on the machine as it is, then put back, so the walk goes on from the step's start.
+        const prev = steps.slice(0, i).findLastIndex((s) => commandsOf(s).length > 0);
+        if (prev >= 0) {
+          const saved = await vm.saveState();
+          await vm.freshShell();
+          let stopped = false;
+          for (const b of commandsOf(steps[prev])) {
+            const r = await vm.run(b.text, 600_000, true).catch((e) => {
+              if (!vm.stopped) throw e;
+              return null;
+            });
+            if (!r) {
+              stopped = true;
+              break;
+            }
+          }
+          await new Promise((r) => setTimeout(r, 500)); // the last trace lines on their way
+          const twice = stopped ? null : await runChecks(checked, handle, collect(), {});
+          if (stopped) console.warn(`note ${file}:${steps[prev].line}: step ${prev + 1}'s commands run a second time stopped the machine (${stoppedWords(vm.stopped!)}); put back`);
+          else if (twice!.ok) {
+            console.error(`FAIL ${where}: step ${i + 1} "${step.title}" passes its checks once step ${prev + 1} "${steps[prev].title}"'s commands ran a second time, without this step's own: they count runs, not the outcome`);
+            failed = 1;
+          }
+          await vm.restoreState(saved);
+          collect();
+          events = [];
+        }
       }
     }
     await vm.freshShell(); // nothing of the earlier steps' shell
     const solution = step.blocks.filter((b) => b.kind === "solution");
-    const commands = solution.length ? solution : step.blocks.filter((b) => b.kind === "vm");
+    const commands = commandsOf(step);
     for (const b of commands) {
       const r = await vm.run(b.text, 600_000, true).catch((e) => {
         if (!vm.stopped) throw e;
@@ -146,6 +186,19 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string): Promise<
       }
       return { failed: 1, warned };
     }
+    // each question's answer, from this run: the page measures the learner's own the same way
+    for (const b of step.blocks) {
+      if (b.kind !== "question") continue;
+      const q = asPrediction(b.question);
+      const actual = "command" in q.actual ? commandActual((await vm.agent.run(q.actual.command, 30)).output) : countedActual(q, collect());
+      const answer = actual === null ? { error: "was not found" } : parseGuess(q, actual);
+      if ("error" in answer) {
+        console.error(`FAIL ${file}:${b.line}: step ${i + 1} "${step.title}": the question's answer ${actual === null ? answer.error : `"${actual}" does not fit it (${answer.error})`} once the step passed`);
+        return { failed: 1, warned };
+      }
+      const leeway = toleranceText(b.question);
+      console.log(`question ${file}:${b.line}: step ${i + 1} "${step.title}": ${q.question} ${answer.value}${q.unit ? ` ${q.unit}` : ""} in this run${leeway ? ` (judged ${leeway})` : ""}`);
+    }
   }
-  return { failed: 0, warned };
+  return { failed, warned };
 }

@@ -202,6 +202,11 @@ describe("fslab labs test's walk", { timeout: 30_000 }, () => {
       stopped: null,
       trace: { takeLines: () => [] },
       freshShell: async () => undefined,
+      saveState: async () => new Map(files),
+      restoreState: async (m: Map<string, string>) => {
+        files.clear();
+        for (const [k, v] of m) files.set(k, v);
+      },
       run: async (cmd: string) => {
         const m = cmd.match(/^echo (\S+) > (\S+)$/);
         if (m) files.set(m[2], m[1]);

@@ -54,19 +54,29 @@ export function parsePredict(body: string): { predict: Prediction } | { error: s
     if (new Set(choices).size !== choices.length) return { error: "choices: lists an answer twice", line: lineOf("choices") };
     if (js.unit !== undefined) return { error: "unit: goes with a number, not with choices:", line: lineOf("unit") };
   }
-  let actual: Prediction["actual"];
-  if (typeof js.actual === "string" && js.actual.trim()) actual = { command: js.actual.trim() };
-  else if (js.actual && typeof js.actual === "object" && !Array.isArray(js.actual)) {
-    const a = js.actual as Record<string, unknown>;
-    if (a.count !== undefined || a.verdict !== undefined) return { error: "actual: counts events: give event: and where:, not count: or verdict:", line: lineOf("actual") };
+  const actual = parseSource(js.actual, "actual");
+  if ("error" in actual) return { error: actual.error, line: lineOf("actual") };
+  return { predict: { question: js.question.trim(), unit: js.unit?.toString().trim(), choices, actual, line: 1 } };
+}
+
+/**
+ * Where the kernel's answer comes from, as written after `key:` (predict's `actual:`, a
+ * question's `answer:`): a shell command as plain text, or `event:` and `where:` to count the
+ * kernel's events since the step opened.
+ */
+export function parseSource(v: unknown, key: string): { command: string } | { count: Expectation } | { error: string } {
+  if (typeof v === "string" && v.trim()) return { command: v.trim() };
+  if (v && typeof v === "object" && !Array.isArray(v)) {
+    const a = v as Record<string, unknown>;
+    if (a.count !== undefined || a.verdict !== undefined) return { error: `${key}: counts events: give event: and where:, not count: or verdict:` };
     const other = Object.keys(a).filter((k) => k !== "event" && k !== "where");
     if (other.length)
-      return { error: `actual: takes event: and where: to count the kernel's events, not ${other.map((k) => `${k}:`).join(", ")}; a shell command is written as text after actual: itself (actual: cat /sys/…)`, line: lineOf("actual") };
+      return { error: `${key}: takes event: and where: to count the kernel's events, not ${other.map((k) => `${k}:`).join(", ")}; a shell command is written as text after ${key}: itself (${key}: cat /sys/…)` };
     const r = parseExpect(JSON.stringify(a));
-    if ("error" in r) return { error: `actual: ${r.error}`, line: lineOf("actual") };
-    actual = { count: r.expect[0] };
-  } else return { error: "actual: is a shell command written as text (actual: cat /sys/…), or event: and where: to count the kernel's events", line: lineOf("actual") };
-  return { predict: { question: js.question.trim(), unit: js.unit?.toString().trim(), choices, actual, line: 1 } };
+    if ("error" in r) return { error: `${key}: ${r.error}` };
+    return { count: r.expect[0] };
+  }
+  return { error: `${key}: is a shell command written as text (${key}: cat /sys/…), or event: and where: to count the kernel's events` };
 }
 
 /** A guess as typed, checked: a number (for a number question) or one of the choices. */

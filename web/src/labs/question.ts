@@ -1,0 +1,111 @@
+// A lab step's `question` block: asked about the learner's own run, once the step has passed,
+// and judged against what *their* guest measured, not against a constant in the file. YAML:
+//
+//   ```question
+//   question: How many times did your run force writes?
+//   unit: times                     # optional, shown after the number
+//   choices: [reads, writes]        # optional: a choice instead of a number
+//   answer:                         # where the right answer comes from, as predict's actual:
+//     event: dd_dispatch_request    #   kernel events counted since the step opened…
+//     where: { because: starved }
+//   tolerance: 10%                  # a number's leeway: 10% of the answer, or 2 (either side); default 0
+//   ```
+//   or `answer: <a shell command>`: the first line it prints in the guest (run by the check agent).
+import { LineCounter, parseDocument, isMap, type Node } from "yaml";
+import type { Expectation } from "./expect";
+import { parseGuess, parseSource, type Prediction } from "./predict";
+
+export interface Question {
+  question: string;
+  unit?: string;
+  choices?: string[];
+  answer: { command: string } | { count: Expectation };
+  /** how far a number may be from the measured answer: absolute, or a fraction of it */
+  tolerance: { abs: number } | { rel: number };
+  /** 1-based line inside the block */
+  line: number;
+}
+
+/** A question answered, as kept in the progress: the learner's answer beside their run's. */
+export interface QuestionRecord {
+  question: string;
+  /** what the learner answered */
+  answer: string;
+  /** what their guest measured as they answered */
+  actual: string;
+  right: boolean;
+  at: number;
+  /** answers given to this question, over resets of its step (each reset is a new run) */
+  tries: number;
+}
+
+const KEYS = ["question", "unit", "choices", "answer", "tolerance"];
+
+export function parseQuestion(body: string): { question: Question } | { error: string; line: number } {
+  const lc = new LineCounter();
+  const doc = parseDocument(body, { lineCounter: lc });
+  if (doc.errors.length) return { error: `not valid YAML: ${doc.errors[0].message.split("\n")[0]}`, line: doc.errors[0].linePos?.[0]?.line ?? 1 };
+  const root = doc.contents as Node | null;
+  if (!isMap(root)) return { error: "a question is a mapping with question: and answer:", line: 1 };
+  const lineOf = (key: string) => {
+    const pair = root.items.find((p: any) => p.key?.value === key) as any;
+    return pair?.key?.range ? lc.linePos(pair.key.range[0]).line : 1;
+  };
+  const js = root.toJSON() as Record<string, unknown>;
+  for (const k of Object.keys(js)) {
+    if (k === "actual") return { error: `a question's right answer is written after answer:, not actual: (that is predict's)`, line: lineOf(k) };
+    if (!KEYS.includes(k)) return { error: `unknown key "${k}" (known: ${KEYS.join(", ")})`, line: lineOf(k) };
+  }
+  if (typeof js.question !== "string" || !js.question.trim()) return { error: "question: is the text the learner answers", line: lineOf("question") };
+  if (js.unit !== undefined && (typeof js.unit !== "string" || !js.unit.trim())) return { error: "unit: is a short text such as requests", line: lineOf("unit") };
+  let choices: string[] | undefined;
+  if (js.choices !== undefined) {
+    if (!Array.isArray(js.choices) || js.choices.length < 2 || js.choices.some((c) => typeof c !== "string" && typeof c !== "number"))
+      return { error: "choices: is a list of at least two answers", line: lineOf("choices") };
+    choices = js.choices.map(String);
+    if (new Set(choices).size !== choices.length) return { error: "choices: lists an answer twice", line: lineOf("choices") };
+    if (js.unit !== undefined) return { error: "unit: goes with a number, not with choices:", line: lineOf("unit") };
+    if (js.tolerance !== undefined) return { error: "tolerance: goes with a number, not with choices: (a choice is right or not)", line: lineOf("tolerance") };
+  }
+  if (js.answer === undefined)
+    return { error: "answer: says where the right answer comes from: a shell command run in the learner's guest, or event: and where: to count their kernel's events; it is never a constant", line: 1 };
+  const answer = parseSource(js.answer, "answer");
+  if ("error" in answer) return { error: answer.error, line: lineOf("answer") };
+  let tolerance: Question["tolerance"] = { abs: 0 };
+  if (js.tolerance !== undefined) {
+    const t = String(js.tolerance).trim();
+    const m = t.match(/^(\d+(?:\.\d+)?)(%?)$/);
+    if (!m || (typeof js.tolerance !== "number" && typeof js.tolerance !== "string"))
+      return { error: `tolerance: is a number (2: the answer give or take 2) or a percentage (10%: within 10% of it), not ${JSON.stringify(js.tolerance)}`, line: lineOf("tolerance") };
+    tolerance = m[2] ? { rel: Number(m[1]) / 100 } : { abs: Number(m[1]) };
+    if ("rel" in tolerance && tolerance.rel >= 1) return { error: `tolerance: ${t} would take almost any answer: give less than 100%`, line: lineOf("tolerance") };
+  }
+  return { question: { question: js.question.trim(), unit: js.unit?.toString().trim(), choices, answer, tolerance, line: 1 } };
+}
+
+/** The question as a prediction, for what the two share: an answer as typed, checked; where the answer comes from. */
+export function asPrediction(q: Question): Prediction {
+  return { question: q.question, unit: q.unit, choices: q.choices, actual: q.answer, line: q.line };
+}
+
+/** An answer as typed, checked: a number (for a number question) or one of the choices. */
+export function parseAnswer(q: Question, text: string): { value: string } | { error: string } {
+  return parseGuess(asPrediction(q), text);
+}
+
+/** The learner's answer is right for their run: the same choice, or a number within the tolerance. */
+export function judgeAnswer(q: Question, given: string, measured: string): boolean {
+  if (q.choices) return given.trim() === measured.trim();
+  const g = Number(given);
+  const a = Number(measured);
+  if (!Number.isFinite(g) || !Number.isFinite(a) || given.trim() === "" || measured.trim() === "") return false;
+  const leeway = "abs" in q.tolerance ? q.tolerance.abs : Math.abs(a) * q.tolerance.rel;
+  return Math.abs(g - a) <= leeway + 1e-9;
+}
+
+/** The tolerance as the learner reads it. */
+export function toleranceText(q: Question): string {
+  if (q.choices) return "";
+  if ("abs" in q.tolerance) return q.tolerance.abs ? `give or take ${q.tolerance.abs}` : "exactly";
+  return `within ${+(q.tolerance.rel * 100).toFixed(2)}%`;
+}
