@@ -7,7 +7,7 @@ import { loadCli, loadTopics } from "./node-index";
 import { checkParam, describeParam } from "../shared/params";
 import { DD_DEFAULTS } from "./blk/blk-core";
 import { FXMARK_COSTS } from "./f2fs/fxmark";
-import { BLK_PARAMS } from "./blk/topic";
+import { BLK_PARAMS } from "./blk/params";
 import { F2FS_PARAMS } from "./f2fs/topic";
 
 const folders = readdirSync(new URL(".", import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();

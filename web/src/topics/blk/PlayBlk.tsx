@@ -14,7 +14,7 @@ import { KernelDeadline } from "./KernelDeadline";
 import type { BlkSteps } from "./blk-core";
 import { useParams } from "../../shared/useParams";
 import { LinkProblems, ParamField } from "../../shared/view/ParamField";
-import { BLK_PARAMS } from "./topic";
+import { BLK_PARAMS } from "./params";
 
 const SIZES = { "4k": 4096, "64k": 65536, "1M": 1 << 20 } as const;
 const SPANS = { "1M": 1 << 20, "4M": 4 << 20, "16M": 16 << 20, "64M": 64 << 20 } as const;
