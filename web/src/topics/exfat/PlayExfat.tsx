@@ -15,7 +15,7 @@ import { DeleteReplayControls, otherPolicy, policyName } from "./DeleteReplayCon
 import { errorOf, int } from "../../shared/params";
 import { useParams } from "../../shared/useParams";
 import { LinkProblems, ParamField } from "../../shared/view/ParamField";
-import { EXFAT_PARAMS } from "./topic";
+import { EXFAT_PARAMS } from "./params";
 
 export interface ExfatParams {
   clusters: number; // the file's, 4 KiB each

@@ -13,7 +13,7 @@ import { DirSweepView } from "./DirSweep";
 import { decimal, errorOf } from "../../shared/params";
 import { useParams } from "../../shared/useParams";
 import { LinkProblems, ParamField } from "../../shared/view/ParamField";
-import { EXFAT_DIR_PARAMS } from "./topic";
+import { EXFAT_DIR_PARAMS } from "./params";
 
 
 /** a prediction: how many times more entries without the hint */
