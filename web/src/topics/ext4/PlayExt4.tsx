@@ -4,7 +4,7 @@
 // each write size, buffered and direct, from the ext4 core (in a worker).
 import { useParams } from "../../shared/useParams";
 import { LinkProblems } from "../../shared/view/ParamField";
-import { EXT4_PARAMS } from "./topic";
+import { EXT4_PARAMS } from "./params";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { inspectClient } from "../../shared/inspect/inspect-client";
 import { useWorker } from "../../shared/useWorker";

@@ -1,10 +1,6 @@
 // ext4: block size above page size against bigalloc. C core: wasm/src/ext4; lab ext4-lbs.
 import { defineTopic } from "../../shared/topic";
-import { oneOf } from "../../shared/params";
-
-export const EXT4_PARAMS = {
-  mode: oneOf("writes", ["direct", "buffered"] as const, "direct"),
-};
+import { EXT4_PARAMS } from "./params";
 
 export default defineTopic({
   id: "ext4",

@@ -1,0 +1,8 @@
+// The ext4 playgrounds' and views' link parameters, with their ranges: declared once, read by
+// the manifest (topic.ts, which hands them to the shell, the lab validator and embeds) and by
+// the pages that show them as fields. Data only, so neither imports the other.
+import { oneOf } from "../../shared/params";
+
+export const EXT4_PARAMS = {
+  mode: oneOf("writes", ["direct", "buffered"] as const, "direct"),
+};
