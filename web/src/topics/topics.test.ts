@@ -8,7 +8,7 @@ import { checkParam, describeParam } from "../shared/params";
 import { DD_DEFAULTS } from "./blk/blk-core";
 import { FXMARK_COSTS } from "./f2fs/fxmark";
 import { BLK_PARAMS } from "./blk/params";
-import { F2FS_PARAMS } from "./f2fs/topic";
+import { F2FS_PARAMS } from "./f2fs/params";
 
 const folders = readdirSync(new URL(".", import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 

@@ -14,7 +14,7 @@ import { ScalingChart } from "../../shared/view/ScalingChart";
 import { useParams } from "../../shared/useParams";
 import { LinkProblems, ParamField } from "../../shared/view/ParamField";
 import { checkParam, decimal, errorOf } from "../../shared/params";
-import { F2FS_PARAMS } from "./topic";
+import { F2FS_PARAMS } from "./params";
 
 const CORES = [1, 2, 4, 8, 15, 30, 60, 120];
 const CLUES = [0, 1, 2, 4, 7];

@@ -1,17 +1,7 @@
 // F2FS: unlink scaling and the free-NID scan, upstream against CLUE. C core: wasm/src/f2fs
 // (fxmark.c, nid.c); lab f2fs-clue.
 import { defineTopic } from "../../shared/topic";
-import { int, oneOf } from "../../shared/params";
-
-export const F2FS_PARAMS = {
-  workload: oneOf("FxMark workload", ["MWUL", "MWUM"] as const, "MWUL"),
-  unlinks: int("unlinks per core", 100, 10_000, 2000),
-  remote_ns: int("remote cache-line cost (ns)", 0, 20_000, 1500), // FXMARK_COSTS (f2fs-core.ts), checked by a test
-  nat_scan_ns: int("NAT block scan cost (ns)", 0, 100_000, 12_000),
-  seed: int("seed", 0, 2 ** 31 - 1, 1),
-  tl_cores: int("lock timelines: cores", 1, 120, 8, [2, 4, 8, 15, 30, 120]),
-  tl_us: int("lock timelines: window (µs)", 1, 1000, 250, [50, 250, 1000]),
-};
+import { F2FS_PARAMS } from "./params";
 
 export default defineTopic({
   id: "f2fs",
