@@ -5,7 +5,7 @@
 // entries for the same names (web/src/topics/vfat/vfat-core.test.ts).
 import { useParams } from "../../shared/useParams";
 import { LinkProblems } from "../../shared/view/ParamField";
-import { VFAT_PARAMS } from "./topic";
+import { VFAT_PARAMS } from "./params";
 import { useEffect, useRef, useState } from "react";
 import { hex, type Codepage, type IoCharset } from "./vfat-core";
 import { vfatClient, type VfatClient, type VfatResult } from "./vfat-client";

@@ -1,10 +1,6 @@
 // VFAT names under code pages and iocharsets. C core: wasm/src/vfat (names.c); lab vfat-codepages.
 import { defineTopic } from "../../shared/topic";
-import { text } from "../../shared/params";
-
-export const VFAT_PARAMS = {
-  name: text("a file name", 255, "ＳＪＩＳ"),
-};
+import { VFAT_PARAMS } from "./params";
 
 export default defineTopic({
   id: "vfat",
