@@ -8,7 +8,7 @@ import { fetchBytes } from "../../shared/gunzip";
 import { CallTree, LAYER_COLOUR } from "./CallTree";
 import { useParams } from "../../shared/useParams";
 import { LinkProblems } from "../../shared/view/ParamField";
-import { WRITE_PATH_PARAMS } from "./topic";
+import { WRITE_PATH_PARAMS } from "./params";
 
 const TRACES = {
   buffered: { label: "a buffered write()", task: "dd", url: new URL("./traces/write-path-buffered.trace.gz", import.meta.url).href },

@@ -1,11 +1,7 @@
 // The write path from write() to the driver, from function_graph traces of our kernel. No C
 // core: the traces are parsed in TypeScript (ftrace-graph.ts); lab write-path.
 import { defineTopic } from "../../shared/topic";
-import { oneOf } from "../../shared/params";
-
-export const WRITE_PATH_PARAMS = {
-  trace: oneOf("how the data is written", ["buffered", "fsync", "direct", "sync"] as const, "buffered"),
-};
+import { WRITE_PATH_PARAMS } from "./params";
 
 export default defineTopic({
   id: "write-path",
