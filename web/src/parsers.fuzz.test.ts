@@ -6,15 +6,15 @@ import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { LabFormatError, parseLab } from "../labs/lab-format";
-import { BlkTraceError, parseBlkTrace } from "../topics/blk/blk-trace";
-import { parseFunctionGraph } from "../topics/write-path/ftrace-graph";
-import { TraceChannel } from "../vm/trace-channel";
-import { VIEW_IDS } from "../topics";
+import { LabFormatError, parseLab } from "./labs/lab-format";
+import { BlkTraceError, parseBlkTrace } from "./topics/blk/blk-trace";
+import { parseFunctionGraph } from "./topics/write-path/ftrace-graph";
+import { TraceChannel } from "./vm/trace-channel";
+import { VIEW_IDS } from "./topics";
 
-const labSource = readFileSync(new URL("../../../labs/exfat-discard/lab.md", import.meta.url), "utf8");
-const blkTrace = gunzipSync(readFileSync(new URL("../topics/blk/traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8");
-const graphTrace = gunzipSync(readFileSync(new URL("../topics/write-path/traces/write-path-buffered.trace.gz", import.meta.url))).toString("utf8");
+const labSource = readFileSync(new URL("../../labs/exfat-discard/lab.md", import.meta.url), "utf8");
+const blkTrace = gunzipSync(readFileSync(new URL("./topics/blk/traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8");
+const graphTrace = gunzipSync(readFileSync(new URL("./topics/write-path/traces/write-path-buffered.trace.gz", import.meta.url))).toString("utf8");
 
 /** a real file with lines dropped, duplicated, cut or replaced: input that looks nearly right */
 const mutated = (text: string) => {
