@@ -11,7 +11,7 @@ import { FXMARK_COSTS, fxmarkTrace, fxmarkUnlink, LOCKS, timelineTotals } from "
 import { LAYOUTS, ext4WriteFile } from "../web/src/topics/ext4/ext4-core";
 import { hex, vfatName } from "../web/src/topics/vfat/vfat-core";
 import { inspectImage, type Ext4Report, type VfatReport } from "../web/src/shared/inspect/inspect";
-import { VFAT_MOUNTS, VFAT_NAMES } from "../wasm/tests/images/vfat-names";
+import { VFAT_MOUNTS, VFAT_NAMES } from "../web/src/topics/vfat/vfat-names";
 import { dirRun, dirScenarioOps, dirSweeps } from "../web/src/topics/exfat/exfat-dir";
 import { slotRuns } from "../web/src/topics/exfat/exfat-disk";
 import { compareBlkTrace } from "../web/src/topics/blk/trace-compare";

@@ -13,7 +13,7 @@ import { inspectClient } from "../../shared/inspect/inspect-client";
 import { useWorker } from "../../shared/useWorker";
 import type { VfatEntry, VfatReport } from "../../shared/inspect/inspect";
 import { fetchBytes } from "../../shared/gunzip";
-import { VFAT_MOUNTS, VFAT_NAMES } from "../../../../wasm/tests/images/vfat-names";
+import { VFAT_MOUNTS, VFAT_NAMES } from "./vfat-names";
 
 // made in the guest by wasm/tests/images/make-images.ts: VFAT_NAMES created in order under each of VFAT_MOUNTS
 const VOLUME = new URL("../../../../wasm/tests/images/vfat-names.img.gz", import.meta.url).href;

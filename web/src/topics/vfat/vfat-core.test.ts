@@ -10,7 +10,7 @@ import type { VfatModule } from "@wasm/vfat.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { inspectImage, type VfatReport } from "../../shared/inspect/inspect";
 import { hex, vfatName, VfatError } from "./vfat-core";
-import { VFAT_MOUNTS, VFAT_NAMES } from "../../../../wasm/tests/images/vfat-names";
+import { VFAT_MOUNTS, VFAT_NAMES } from "./vfat-names";
 
 let m: VfatModule;
 let report: VfatReport;

@@ -3,7 +3,7 @@
 // program must have given for each name, so the model can be asked about the same names.
 import type { VfatEntry, VfatReport } from "../../shared/inspect/inspect";
 import type { Codepage, IoCharset } from "./vfat-core";
-import { VFAT_MOUNTS } from "../../../../wasm/tests/images/vfat-names";
+import { VFAT_MOUNTS } from "./vfat-names";
 
 export interface MountDir {
   dir: string;
