@@ -5,7 +5,8 @@
 // the validator and the CLI know topics only through these declarations: none of them names a
 // topic.
 //
-// A manifest has no JSX and imports only types and shared/params, so Node can load it.
+// A manifest has no JSX and imports only types, shared/params and its own params.ts (the
+// schemas its pages read too, so no page imports its manifest), so Node can load it.
 import type { ComponentType } from "react";
 import type { ParamSchema } from "./params";
 import type { TraceStats, VmHandle } from "./machine";

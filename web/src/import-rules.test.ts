@@ -1,0 +1,184 @@
+// Which part of fslab may import which, checked on every source file (like Perfetto's
+// tools/check_imports): the rules are data below, each import is read by TypeScript's own
+// pre-processor (static, dynamic and type imports alike), and a broken rule names the file, the
+// import and the rule. A new topic folder is checked with no list to edit.
+import { readdirSync, readFileSync, statSync, existsSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const SCANNED = ["web", "bin", "kernel-image", "e2e", "bench", "wasm"];
+const SKIPPED = new Set(["node_modules", "dist", "build", "dist-debug"]);
+
+/** An import between two of our files, paths relative to the repository. */
+export interface Edge {
+  from: string;
+  to: string;
+}
+
+export interface Rule {
+  name: string;
+  /** the importing files the rule is about; its groups reach `forbid` */
+  from: RegExp;
+  /** what such a file must not import */
+  forbid: (to: string, from: RegExpExecArray) => boolean;
+  /** files the rule leaves out, each with the reason */
+  except?: Record<string, string>;
+}
+
+export const RULES: Rule[] = [
+  {
+    name: "shared/ imports nothing from vm/, labs/, topics/ or the shell (the types they implement live in shared/)",
+    from: /^web\/src\/shared\//,
+    forbid: (to) => /^web\/src\/(vm|labs|topics|pages|embed)\//.test(to) || /^web\/src\/App\.tsx$/.test(to),
+  },
+  {
+    name: "a topic imports only shared/ and its own folder (and npm packages and its wasm build)",
+    from: /^web\/src\/topics\/([^/]+)\//,
+    forbid: (to, m) => !to.startsWith("web/src/shared/") && !to.startsWith(`web/src/topics/${m[1]}/`) && !to.startsWith("wasm/build/wasm/"),
+  },
+  {
+    name: "the shell, labs, vm and embeds name no topic: they read the manifests (topics/index.ts, node-index.ts)",
+    from: /^web\/src\/(?!topics\/)(?!.*\.test\.tsx?$)/,
+    forbid: (to) => /^web\/src\/topics\/[^/]+\//.test(to),
+  },
+  {
+    name: "web/ and kernel-image/ import one way: the page's host reads the guest's build (kernel-image/rootfs/chunks.mjs), the guest's build imports nothing of web/",
+    from: /^kernel-image\//,
+    forbid: (to) => to.startsWith("web/"),
+    except: {
+      "kernel-image/save-state.ts":
+        "build.sh's last step boots the guest with the page's Node host (web/src/vm/node-vm.ts) to save dist/state.bin.xz; moving it out changes build.sh, an input dist/manifest.json hashes, so it waits for the next `npm run kernel`",
+    },
+  },
+];
+
+/** our source files, relative to the repository */
+function sources(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(join(ROOT, dir))) {
+      if (SKIPPED.has(name) || name.startsWith(".")) continue;
+      const path = join(dir, name);
+      if (statSync(join(ROOT, path)).isDirectory()) walk(path);
+      else if (/\.(ts|tsx|mts|mjs)$/.test(name) && !/\.d\.m?ts$/.test(name)) out.push(path);
+    }
+  };
+  for (const d of SCANNED) walk(d);
+  return out.sort();
+}
+
+/** `spec` as imported by `from`, to a file of ours; null for a package or a Node built-in */
+function resolveImport(from: string, spec: string): string | null {
+  if (spec.startsWith("@wasm/")) return `wasm/build/wasm/${spec.slice("@wasm/".length)}`;
+  if (!spec.startsWith(".")) return null;
+  const base = resolve(ROOT, dirname(from), spec);
+  const file = [base, `${base}.ts`, `${base}.tsx`, `${base}.mjs`, join(base, "index.ts")].find((p) => existsSync(p) && statSync(p).isFile());
+  return relative(ROOT, file ?? base);
+}
+
+/** every import of our files, static, dynamic (`import("./x")`) and type-only */
+export function importEdges(files = sources()): Edge[] {
+  return files.flatMap((from) => {
+    const info = ts.preProcessFile(readFileSync(join(ROOT, from), "utf8"), true, true);
+    return info.importedFiles.flatMap((f) => {
+      const to = resolveImport(from, f.fileName);
+      return to ? [{ from, to }] : [];
+    });
+  });
+}
+
+/** each broken rule as "file imports target: rule" */
+export function broken(edges: Edge[], rules = RULES): string[] {
+  const out: string[] = [];
+  for (const rule of rules)
+    for (const e of edges) {
+      const m = rule.from.exec(e.from);
+      if (m && !rule.except?.[e.from] && rule.forbid(e.to, m)) out.push(`${e.from} imports ${e.to}: ${rule.name}`);
+    }
+  return out;
+}
+
+/** the import circles (strongly connected files, Tarjan), each as its files */
+export function circles(edges: Edge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const e of edges) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  let n = 0;
+  const visit = (v: string) => {
+    index.set(v, n);
+    low.set(v, n++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const c: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        c.push(w);
+      } while (w !== v);
+      if (c.length > 1 || next.get(v)?.includes(v)) out.push(c.sort());
+    }
+  };
+  for (const v of next.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+describe("import rules", () => {
+  const edges = importEdges();
+
+  it("reads the imports of every part, dynamic and type-only ones included", () => {
+    // a sample of imports the rules depend on being seen
+    expect(edges).toContainEqual({ from: "web/src/topics/blk/topic.ts", to: "web/src/topics/blk/PlayBlk.tsx" }); // import("./PlayBlk")
+    expect(edges).toContainEqual({ from: "web/src/shared/topic.ts", to: "web/src/shared/machine.ts" }); // import type
+    expect(edges).toContainEqual({ from: "web/src/vm/guest.ts", to: "kernel-image/rootfs/chunks.mjs" });
+    expect(edges.length).toBeGreaterThan(500);
+  });
+
+  it("every rule holds", () => {
+    expect(broken(edges)).toEqual([]);
+  });
+
+  it("no file reaches itself through its imports (a manifest and its page included)", () => {
+    expect(circles(edges)).toEqual([]);
+  });
+
+  it("each rule's exceptions are still needed: an exception no import uses is removed", () => {
+    for (const rule of RULES)
+      for (const file of Object.keys(rule.except ?? {}))
+        expect(edges.some((e) => e.from === file && rule.from.test(file) && rule.forbid(e.to, rule.from.exec(file)!)), `${file} no longer breaks "${rule.name}"`).toBe(true);
+  });
+
+  it("catches what it is for: shared/ importing vm/, a topic another topic, a shell file a topic, a circle", () => {
+    const bad: Edge[] = [
+      { from: "web/src/shared/view/x.ts", to: "web/src/vm/node-vm.ts" },
+      { from: "web/src/topics/sd/PlaySd.tsx", to: "web/src/topics/blk/blk-core.ts" },
+      { from: "web/src/topics/sd/topic.ts", to: "web/src/labs/expect.ts" },
+      { from: "web/src/pages/Home.tsx", to: "web/src/topics/exfat/PlayExfat.tsx" },
+      { from: "kernel-image/manifest.mjs", to: "web/src/vm/guest.ts" },
+    ];
+    expect(broken(bad).map((b) => b.split(" imports ")[0])).toEqual(bad.map((e) => e.from));
+    // a test beside the shell may load a topic; a topic may load its own files, shared/ and its core
+    const fine: Edge[] = [
+      { from: "web/src/labs/lab-format.test.ts", to: "web/src/topics/blk/topic.ts" },
+      { from: "web/src/topics/sd/topic.ts", to: "web/src/topics/sd/PlaySd.tsx" },
+      { from: "web/src/topics/sd/sd-core.ts", to: "wasm/build/wasm/sd.mjs" },
+      { from: "web/src/vm/guest.ts", to: "kernel-image/rootfs/chunks.mjs" },
+    ];
+    expect(broken(fine)).toEqual([]);
+    expect(circles([{ from: "a.ts", to: "b.tsx" }, { from: "b.tsx", to: "a.ts" }, { from: "b.tsx", to: "c.ts" }])).toEqual([["a.ts", "b.tsx"]]);
+  });
+});
