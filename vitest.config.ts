@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["web/src/**/*.test.ts", "kernel-image/**/*.test.ts", "bin/**/*.test.ts"],
+    include: ["web/src/**/*.test.ts", "kernel-image/**/*.test.ts", "bin/**/*.test.ts", "bench/**/*.test.ts"],
     exclude: ["**/node_modules/**", "kernel-image/build/**"],
   },
 });

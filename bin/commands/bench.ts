@@ -1,4 +1,7 @@
 // fslab bench (npm run bench): ratios measured side by side in one run, never thresholds.
+// Where two figures make a ratio, their samples alternate (A B A B: bench/paired.ts) and the
+// ratio's median is printed with its spread; a goal is met or not only when the whole
+// interquartile range is on one side of it, else the figure is "within noise".
 //   1. __exfat_free_cluster on 20,971,520 clusters: the same C natively and as wasm
 //   2. blk-mq + mq-deadline on 1,000,000 requests: natively and as wasm
 //   3. FxMark unlink, 120 cores x 10,000 unlinks: natively and as wasm
@@ -20,18 +23,22 @@ import { frameStats, describe, describeVm } from "../../bench/frames";
 import { heapOverTime } from "../../bench/heap";
 import { pageLoads, sumBytes, type LabStart } from "../../bench/page-load";
 import { snapshotCosts } from "../../bench/snapshots";
+import { NativeBench } from "../../bench/native";
+import { describeRatio, interleave, pairRatios, spread, type Goal } from "../../bench/paired";
 
 const WASM_DIR = fileURLToPath(new URL("../../wasm/", import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms: number) => (ms < 10 ? `${ms.toFixed(3)} ms` : `${ms.toFixed(1)} ms`);
 
-/** A native bench's runs: one JSON line per case, {"case": ..., "ms": [...]} (wasm/bench/). */
-const nativeCases = (bin: string) =>
-  execFileSync(`${WASM_DIR}${bin}`, { encoding: "utf8" })
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l) as { case: string; ms: number[] });
+/** a native bench (wasm/bench/bench_<core>.c), built by `make` and started to be sampled */
+async function nativeBench(target: string, stdio: "inherit" | "pipe" = "inherit"): Promise<NativeBench> {
+  execFileSync("make", ["-s", "-C", WASM_DIR, target], { stdio });
+  return NativeBench.start(`${WASM_DIR}${target}`);
+}
 
+/** pairs for blk (a run is ~0.25 s natively) and rounds for f2fs (~0.1 s a side) */
+const BLK_PAIRS = 9;
+const F2FS_ROUNDS = 15;
 const PARTS = ["exfat", "blk", "f2fs", "frames", "vm", "cli", "heap", "page", "snapshots"];
 const FSLAB = fileURLToPath(new URL("../fslab.mjs", import.meta.url));
 
@@ -47,61 +54,68 @@ const kb = (b: number) => `${(b / 1000).toFixed(0)} KB`;
 const mbytes = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
 const goal = (ok: boolean, text: string) => `(goal: ${text}${ok ? ", met" : ", NOT met"})`;
 /** the cores' goal (issue 16): wasm within 1.2x of the same C built natively (by gcc) */
-const nearNative = (wasm: number, native: number) => goal(wasm / native <= 1.2, "at most 1.2x");
+const NEAR_NATIVE: Goal = { atMost: 1.2 };
+/** a wasm-against-native row: each side's median time, then the pairs' ratio against the goal */
+const nativeRow = (name: string, native: number[], wasm: number[], goal: Goal | null = NEAR_NATIVE) =>
+  `  ${name.padEnd(48)} ${fmt(spread(native).median).padStart(10)} ${fmt(spread(wasm).median).padStart(10)}  ${describeRatio(pairRatios(wasm, native), goal)}`;
 
 export async function bench(args: string[]): Promise<number> {
   const only = args[0];
   if (args.length > 1 || (only !== undefined && !PARTS.includes(only)))
     throw new UsageError(`no benchmark "${args.join(" ")}" (${PARTS.join(", ")}, or none for all)`, `usage: fslab bench [${PARTS.join("|")}]`);
   if (!only || only === "exfat") {
-    execFileSync("make", ["-s", "-C", WASM_DIR, "build/native/bench_exfat"], { stdio: "inherit" });
-    const native = nativeCases("build/native/bench_exfat");
-    const module = await loadCoreModule("exfat");
-    console.log("exFAT free (batched discard), median of 61 (NoFatChain) or 15 samples, same C:");
-    console.log(`  ${"case".padEnd(48)} ${"native".padStart(10)} ${"wasm".padStart(10)}  wasm/native`);
-    for (const c of CASES) {
-      const runs = Array.from({ length: c.samples }, () => wasmFreeMs(module, c.clusters, c.runs));
-      const n = median(native.find((x) => x.case === c.name)!.ms);
-      const w = median(runs);
-      console.log(`  ${c.name.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x ${nearNative(w, n)}`);
+    const native = await nativeBench("build/native/bench_exfat");
+    try {
+      const module = await loadCoreModule("exfat");
+      console.log("exFAT free (batched discard), same C, native and wasm runs alternating after one warm-up pair; wasm/native per pair:");
+      console.log(`  ${"case".padEnd(48)} ${"native".padStart(10)} ${"wasm".padStart(10)}  wasm/native, median of the pairs`);
+      for (const c of CASES) {
+        const [n, w] = await interleave(c.samples, [() => native.sample(c.name), () => wasmFreeMs(module, c.clusters, c.runs)], 1);
+        console.log(nativeRow(c.name, n, w));
+      }
+    } finally {
+      await native.close();
     }
   }
   if (!only || only === "blk") {
-    execFileSync("make", ["-s", "-C", WASM_DIR, "build/native/bench_blk"], { stdio: "inherit" });
-    const native = JSON.parse(execFileSync(`${WASM_DIR}build/native/bench_blk`, { encoding: "utf8" })) as { case: string; ms: number[] };
-    const module = await loadCoreModule("blk");
-    const runs = Array.from({ length: 5 }, () => wasmBlkRunMs(module));
-    const n = median(native.ms);
-    const w = median(runs);
-    console.log("blk-mq + mq-deadline (4 jobs x iodepth 4, random 4 KiB reads, one-tag disk), median of 5, same C:");
-    console.log(`  ${BLK_CASE.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x ${nearNative(w, n)}`);
+    const native = await nativeBench("build/native/bench_blk");
+    try {
+      const module = await loadCoreModule("blk");
+      const [n, w] = await interleave(BLK_PAIRS, [() => native.sample(BLK_CASE), () => wasmBlkRunMs(module)], 1);
+      console.log("blk-mq + mq-deadline (4 jobs x iodepth 4, random 4 KiB reads, one-tag disk), same C, native and wasm runs alternating after one warm-up pair:");
+      console.log(nativeRow(BLK_CASE, n, w));
+    } finally {
+      await native.close();
+    }
   }
   if (!only || only === "f2fs") {
-    execFileSync("make", ["-s", "-C", WASM_DIR, "build/native/bench_f2fs"], { stdio: "inherit" });
-    const native = nativeCases("build/native/bench_f2fs");
+    const native = await nativeBench("build/native/bench_f2fs");
     // LLVM, emcc's compiler, natively too: what of the gap is GCC's codegen, not wasm's cost
-    let clang: ReturnType<typeof nativeCases> | null = null;
+    const clang = await nativeBench("build/native-clang/bench_f2fs", "pipe").catch(() => null); // clang-14 comes with `npm test`'s tools; without it the line says so
     try {
-      execFileSync("make", ["-s", "-C", WASM_DIR, "build/native-clang/bench_f2fs"], { stdio: "pipe" });
-      clang = nativeCases("build/native-clang/bench_f2fs");
-    } catch {
-      // clang-14 comes with `npm test`'s tools; without it the column says so
-    }
-    const module = await loadCoreModule("f2fs");
-    console.log("FxMark unlink simulation, median of 15 (one warm-up run first in wasm), same C:");
-    console.log(`  ${"case".padEnd(48)} ${"gcc".padStart(10)} ${"wasm".padStart(10)}  wasm/gcc ${"clang-14".padStart(10)}  wasm/clang`);
-    for (const [i, clue] of [0, 7].entries()) {
-      const once = () => {
-        const t0 = performance.now();
-        fxmarkUnlink(module, "MWUL", clue, 120, 10_000);
-        return performance.now() - t0;
-      };
-      once(); // V8 runs a module's first calls in its baseline compiler
-      const w = median(Array.from({ length: 15 }, once));
-      const n = median(native[i].ms);
-      const c = clang ? median(clang[i].ms) : null;
-      const clangCols = c === null ? `${"n/a".padStart(10)}  (clang-14 not installed)` : `${fmt(c).padStart(10)}  ${(w / c).toFixed(2)}x`;
-      console.log(`  ${native[i].case.padEnd(48)} ${fmt(n).padStart(10)} ${fmt(w).padStart(10)}  ${(w / n).toFixed(2)}x    ${clangCols} ${nearNative(w, n)}`);
+      const module = await loadCoreModule("f2fs");
+      console.log(
+        `FxMark unlink simulation, same C, gcc, wasm${clang ? " and clang-14" : ""} runs in turn after one warm-up round (V8 runs a module's first calls in its baseline compiler); wasm/gcc per round:`,
+      );
+      console.log(`  ${"case".padEnd(48)} ${"gcc".padStart(10)} ${"wasm".padStart(10)}  wasm/gcc, median of the rounds`);
+      for (const [i, clue] of [0, 7].entries()) {
+        const wasm = () => {
+          const t0 = performance.now();
+          fxmarkUnlink(module, "MWUL", clue, 120, 10_000);
+          return performance.now() - t0;
+        };
+        const sides = [() => native.sample(i), wasm, ...(clang ? [() => clang.sample(i)] : [])];
+        const [n, w, c] = await interleave(F2FS_ROUNDS, sides, 1);
+        console.log(nativeRow(native.cases[i], n, w));
+        console.log(
+          c
+            ? `  ${"".padEnd(48)} clang-14 ${fmt(spread(c).median)}: wasm/clang ${describeRatio(pairRatios(w, c), null, "rounds")}`
+            : `  ${"".padEnd(48)} clang-14: n/a (not installed)`,
+        );
+      }
+    } finally {
+      await native.close();
+      await clang?.close();
     }
   }
   if (!only || only === "frames") {

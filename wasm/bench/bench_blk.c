@@ -3,7 +3,9 @@
  * Native side of `npm run bench` for the blk core: 1,000,000 requests through blk-mq and
  * mq-deadline (4 jobs x iodepth 4 x 250,000 random 4 KiB reads) on the one-tag disk, where
  * every dispatch is a scheduler decision. bench/blk-dispatch.ts runs the same case in wasm.
- * Prints {"case":..., "ms": [..runs..]}; only blk_sim_run() is timed.
+ * Driven one sample at a time (bench/native.ts): prints the case's name as a JSON array, then
+ * for each line read on stdin (the case's index, 0) runs it once and prints its time in ms;
+ * only blk_sim_run() is timed.
  */
 #include <stdio.h>
 #include <time.h>
@@ -22,19 +24,26 @@ int main(void)
 	const struct dd_tunables t = { 500, 5000, 10000, 2, 16 };
 	const struct blk_device hdd = { 1, 1, 100000, 3400, 1u << 21, 3.8, 1ull << 31 };
 	struct blk_job jobs[4];
-	int i, k;
+	unsigned c;
+	int i;
 
 	for (i = 0; i < 4; i++)
 		jobs[i] = (struct blk_job){ 4, 8, 250000, 1, 0, 0, (uint64_t)i << 20, 1u << 20 };
-	printf("{\"case\":\"mq-deadline, 1000000 requests\",\"ms\":[");
-	for (k = 0; k < 5; k++) {
-		struct blk_sim *s = blk_sim_new(BLK_SCHED_MQ_DEADLINE, &t, &hdd, jobs, 4, 250, 1);
-		double t0 = now_ms();
+	printf("[\"mq-deadline, 1000000 requests\"]\n");
+	fflush(stdout);
+	while (scanf("%u", &c) == 1) {
+		struct blk_sim *s;
+		double t0;
+
+		if (c != 0)
+			return 2;
+		s = blk_sim_new(BLK_SCHED_MQ_DEADLINE, &t, &hdd, jobs, 4, 250, 1);
+		t0 = now_ms();
 		if (!s || blk_sim_run(s))
 			return 1;
-		printf("%s%.2f", k ? "," : "", now_ms() - t0);
+		printf("%.4f\n", now_ms() - t0);
+		fflush(stdout);
 		blk_sim_free(s);
 	}
-	printf("]}\n");
 	return 0;
 }

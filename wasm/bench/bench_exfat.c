@@ -3,7 +3,11 @@
  * Native side of `npm run bench`: time __exfat_free_cluster() on the 6.15 commit's case, an
  * 80 GiB file of 4 KiB clusters (20,971,520 clusters), batched discard. The wasm side runs
  * the same C through the same exports (bench/exfat-free.ts) so the two compare directly.
- * Prints one JSON line per case: {"case":..., "ms": [..runs..]}.
+ *
+ * Driven one sample at a time so that `fslab bench` can interleave it with the wasm side
+ * (bench/native.ts): prints the cases' names as a JSON array, then for each line read on
+ * stdin, a case's index, runs that case once and prints its time in ms on a line.
+ *   printf '0\n1\n' | build/native/bench_exfat
  */
 #include <stdio.h>
 #include <time.h>
@@ -38,16 +42,24 @@ static double one(uint32_t clusters, uint32_t runs)
 
 int main(void)
 {
-	/* samples: the NoFatChain free takes ~0.1 ms, at the noise floor: more of them there */
-	static const struct { const char *name; uint32_t clusters, runs, samples; } cases[] = {
-		{ "free 20971520 clusters, NoFatChain", 20971520u, 1, 61 },
-		{ "free 20971520 clusters, FAT chain of 1024 runs", 20971520u, 1024, 15 },
+	/* bench/exfat-free.ts CASES, in the same order */
+	static const struct { const char *name; uint32_t clusters, runs; } cases[] = {
+		{ "free 20971520 clusters, NoFatChain", 20971520u, 1 },
+		{ "free 20971520 clusters, FAT chain of 1024 runs", 20971520u, 1024 },
 	};
-	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		printf("{\"case\":\"%s\",\"ms\":[", cases[c].name);
-		for (uint32_t i = 0; i < cases[c].samples; i++)
-			printf("%s%.3f", i ? "," : "", one(cases[c].clusters, cases[c].runs));
-		printf("]}\n");
+	const unsigned n = sizeof(cases) / sizeof(cases[0]);
+	unsigned c;
+
+	printf("[");
+	for (c = 0; c < n; c++)
+		printf("%s\"%s\"", c ? "," : "", cases[c].name);
+	printf("]\n");
+	fflush(stdout);
+	while (scanf("%u", &c) == 1) {
+		if (c >= n)
+			return 2;
+		printf("%.4f\n", one(cases[c].clusters, cases[c].runs));
+		fflush(stdout);
 	}
 	return 0;
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Native side of `npm run bench` for the f2fs core: FxMark MWUL, 120 cores x 10,000
- * unlinks each, upstream and CLUE (7), 15 runs each. The wasm side runs the same through
- * fxmarkUnlink().
- * Prints {"case":..., "ms": [..runs..]} per case.
+ * unlinks each, upstream and CLUE (7). The wasm side runs the same through fxmarkUnlink().
+ * Driven one sample at a time (bench/native.ts): prints the cases' names as a JSON array,
+ * then for each line read on stdin, a case's index, runs that case once and prints its time
+ * in ms on a line.
  */
 #include <stdio.h>
 #include <time.h>
@@ -20,20 +21,23 @@ static double now_ms(void)
 int main(void)
 {
 	/* web/src/topics/f2fs/fxmark.ts FXMARK_COSTS */
-	const struct f2fs_unlink_costs c = { 3000, 4000, 100, 8000, 40, 12000, 1500, 15, 100 };
+	const struct f2fs_unlink_costs costs = { 3000, 4000, 100, 8000, 40, 12000, 1500, 15, 100 };
 	const unsigned clues[] = { 0, 7 };
 	struct f2fs_fxmark_result r;
-	int i, k;
+	unsigned c;
 
-	for (i = 0; i < 2; i++) {
-		printf("{\"case\":\"MWUL clue %u, 120 cores x 10000 unlinks\",\"ms\":[", clues[i]);
-		for (k = 0; k < 15; k++) {
-			double t0 = now_ms();
-			if (f2fs_fxmark_unlink(FXMARK_MWUL, clues[i], 120, 10000, &c, 1, &r))
-				return 1;
-			printf("%s%.2f", k ? "," : "", now_ms() - t0);
-		}
-		printf("]}\n");
+	printf("[\"MWUL clue %u, 120 cores x 10000 unlinks\",\"MWUL clue %u, 120 cores x 10000 unlinks\"]\n", clues[0], clues[1]);
+	fflush(stdout);
+	while (scanf("%u", &c) == 1) {
+		double t0;
+
+		if (c >= 2)
+			return 2;
+		t0 = now_ms();
+		if (f2fs_fxmark_unlink(FXMARK_MWUL, clues[c], 120, 10000, &costs, 1, &r))
+			return 1;
+		printf("%.4f\n", now_ms() - t0);
+		fflush(stdout);
 	}
 	return 0;
 }
