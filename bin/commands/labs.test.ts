@@ -165,6 +165,7 @@ describe("fslab labs report", { timeout: 30_000 }, () => {
     expect(err).toEqual([
       `${join(dir, "class/dangling.json")}: cannot be read (ENOENT)`,
       "3 progress files, 1 for another version of its lab, 1 unreadable",
+      "3 files without the learner's name or ID: each is its own learner, named by its file",
       "lab versions compared with the labs in labs/ (--labs DIR to compare with another); not there: no-such-lab",
     ]);
   });

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { parseLab, labErrorLines, LabFormatError, type Lab } from "../../web/src/labs/lab-format";
 import { loadTopics } from "../../web/src/topics/node-index";
-import { parseExport, reportCsv, reportRow, reportText, sha256Hex, type ReportRow } from "../../web/src/labs/report";
+import { gradebook, learnerOf, parseExport, reportRow, reportText, sha256Hex, type ReportRow } from "../../web/src/labs/report";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { labIndex, LAB_ID } from "../../web/src/labs/lab-index";
 import { labFolders } from "../../web/labs-files";
@@ -140,8 +140,9 @@ function jsonFiles(dir: string): string[] {
 
 /**
  * fslab labs report FILE|DIR... [--csv] [--labs DIR]: the progress files learners downloaded
- * ("Download my progress"), one row each; a folder is read with its sub-folders (a class's
- * folder of one folder per learner). A file made on another version of its lab (its lab.md
+ * ("Download my progress"), one row each, grouped by the learner's name or ID; with --csv the
+ * gradebook instead: one row per learner, one column group per lab (report.ts's gradebook). A
+ * folder is read with its sub-folders (a class's folder of one folder per learner). A file made on another version of its lab (its lab.md
  * hash differs from the one in --labs, default labs/) is marked; the report says which labs
  * folder it compared against. A file it cannot read is named on stderr and makes the exit
  * status 1; the table still lists the others. No progress file at all is exit 1.
@@ -196,10 +197,16 @@ export async function labsReport(args: string[]): Promise<number> {
     }
     rows.push(reportRow(f, x, await hashOf(x.lab)));
   }
-  process.stdout.write(csv ? reportCsv(rows) : reportText(rows));
+  if (csv) {
+    const g = gradebook(rows);
+    process.stdout.write(g.csv);
+    for (const r of g.dropped) console.error(`${r.file}: not in the gradebook: ${learnerOf(r)} sent a newer file for ${r.lab}`);
+  } else process.stdout.write(reportText(rows));
   const other = rows.filter((r) => r.otherVersion).length;
   const absent = [...new Set(rows.map((r) => r.lab).filter((l) => hashes.get(l) === undefined))];
   console.error(`${plural(rows.length, "progress file")}${other ? `, ${other} for another version of its lab` : ""}${bad ? `, ${bad} unreadable` : ""}`);
+  const unnamed = rows.filter((r) => r.learner === null).length;
+  if (unnamed) console.error(`${plural(unnamed, "file")} without the learner's name or ID: each is its own learner, named by its file`);
   const how = li >= 0 ? "" : " (--labs DIR to compare with another)";
   const folder = labsDir.replace(/\/*$/, "/");
   if (!labsThere) console.error(`no labs folder ${folder}: no file was compared with its lab's current version${how}`);

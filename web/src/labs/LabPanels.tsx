@@ -7,6 +7,7 @@ import { clearLab, type LabProgress, type StepRecord } from "./progress";
 import { progressExport } from "./report";
 import type { Timing } from "./useStepMachine";
 import { RunButton, type Earlier } from "./RunButton";
+import { hintsOf, nextHint } from "./hints";
 import type { VmHandle } from "../vm/VmConsole";
 
 export function LabOutline({ lab, progress, n, go }: { lab: Lab; progress: LabProgress; n: number; go(to: number): void }) {
@@ -34,22 +35,47 @@ export function LabOutline({ lab, progress, n, go }: { lab: Lab; progress: LabPr
   );
 }
 
-/** The step's hints, one at a time, and its solution on request. */
-export function HintsAndSolution({ step, rec, vm, onHint, onSolution, ...earlier }: { step: LabStep; rec: StepRecord; vm: VmHandle | null; onHint(): void; onSolution(): void } & Earlier) {
-  const hints = step.blocks.filter((b) => b.kind === "hint");
+/**
+ * The step's hints, one at a time: the one answering the FAIL line the learner got first
+ * (hints.ts). The solution on request; a challenge's only after a check the learner asked for
+ * failed. Both wait while a prediction of the step is unanswered.
+ */
+export function HintsAndSolution({
+  step,
+  rec,
+  vm,
+  locked,
+  failed,
+  failedAsked,
+  onHint,
+  onSolution,
+  ...earlier
+}: { step: LabStep; rec: StepRecord; vm: VmHandle | null; locked: boolean; failed: readonly string[]; failedAsked: boolean; onHint(k: number): void; onSolution(): void } & Earlier) {
+  const hints = hintsOf(step);
   const solutions = step.blocks.filter((b) => b.kind === "solution");
+  if (!hints.length && !solutions.length) return null;
+  if (locked)
+    return (
+      <p className="muted" data-testid="help-locked">
+        Hints and the solution open once you have answered the prediction above (or chosen No guess).
+      </p>
+    );
+  const seen = rec.hintsSeen ?? Array.from({ length: Math.min(rec.hintsShown, hints.length) }, (_, j) => j);
+  const offer = nextHint(step, seen, failed);
+  const answersFail = offer !== null && hints[offer].fail !== undefined;
+  const solutionOffered = rec.solutionShown || !step.challenge || failedAsked;
   return (
     <>
       {hints.length > 0 && (
         <div className="hints">
-          {hints.slice(0, rec.hintsShown).map((h, i) => (
-            <div key={i} className="hint" data-testid="hint">
-              <strong>Hint {i + 1}.</strong> <div dangerouslySetInnerHTML={{ __html: renderMarkdown(h.text) }} />
+          {seen.map((k, i) => (
+            <div key={k} className="hint" data-testid="hint" data-fail={hints[k]?.fail}>
+              <strong>Hint {i + 1}.</strong> <div dangerouslySetInnerHTML={{ __html: renderMarkdown(hints[k]?.text ?? "") }} />
             </div>
           ))}
-          {rec.hintsShown < hints.length && (
-            <button onClick={onHint}>
-              Show a hint ({rec.hintsShown + 1} of {hints.length})
+          {offer !== null && (
+            <button onClick={() => onHint(offer)} data-testid="show-hint">
+              {answersFail ? "Show a hint for what the check said" : `Show a hint (${seen.length + 1} of ${hints.length})`}
             </button>
           )}
         </div>
@@ -65,8 +91,14 @@ export function HintsAndSolution({ step, rec, vm, onHint, onSolution, ...earlier
               <RunButton vm={vm} text={s.text} label="Run the solution in VM" {...earlier} />
             </div>
           ))
+        ) : solutionOffered ? (
+          <button onClick={onSolution} data-testid="show-solution">
+            {step.challenge ? "Show the solution (this step then counts as passed with the solution)" : "Show the solution"}
+          </button>
         ) : (
-          <button onClick={onSolution}>Show the solution</button>
+          <p className="muted" data-testid="solution-later">
+            This step is yours to work out: the solution is offered once a check you asked for (Check) has failed.
+          </p>
         ))}
     </>
   );
@@ -99,9 +131,33 @@ export function StepNav({ n, steps, passed, checking, offerSkip, go, next, skip 
   );
 }
 
-/** Reset this step, Download my progress, Start over. */
+/** Where the learner's name or ID is kept: this browser only, for every lab's progress file. */
+const LEARNER_KEY = "fslab-learner";
+
+function storedLearner(): string {
+  try {
+    return localStorage.getItem(LEARNER_KEY) ?? "";
+  } catch {
+    return ""; // storage refused: asked again next time
+  }
+}
+
+/** Ask for the learner's name or ID (the browser's own prompt); kept if given. "" if not. */
+function askLearner(current = ""): string {
+  const a = prompt("Your name or student ID, for your instructor: it is written into each progress file you download, and kept in this browser only.", current)?.trim() ?? "";
+  if (a)
+    try {
+      localStorage.setItem(LEARNER_KEY, a);
+    } catch {
+      // not kept: the file still carries it
+    }
+  return a;
+}
+
+/** Reset this step, Download my progress (asking once for a name or ID), Start over. */
 export function LabTools({ lab, vm, busy, progress, openStep, resetStep }: { lab: Lab; vm: VmHandle | null; busy: boolean; progress(): LabProgress; openStep(): { step: number; ms: number }; resetStep(): void }) {
   const [confirmStartOver, setConfirmStartOver] = useState(false);
+  const [learner, setLearner] = useState(storedLearner);
   const startOver = async () => {
     if (!confirmStartOver) return setConfirmStartOver(true);
     await clearLab(lab.meta.id).catch(() => undefined);
@@ -109,7 +165,9 @@ export function LabTools({ lab, vm, busy, progress, openStep, resetStep }: { lab
   };
   const download = () => {
     // the open step's time so far counts too: it is added to the progress only as the step closes
-    const x = progressExport(progress(), lab.meta.title, Date.now(), openStep());
+    const who = learner || askLearner();
+    if (who !== learner) setLearner(who);
+    const x = progressExport(progress(), lab.meta.title, Date.now(), openStep(), { steps: lab.steps, learner: who });
     const url = URL.createObjectURL(new Blob([JSON.stringify(x, null, 2) + "\n"], { type: "application/json" }));
     const a = document.createElement("a");
     a.href = url;
@@ -128,6 +186,14 @@ export function LabTools({ lab, vm, busy, progress, openStep, resetStep }: { lab
       <button onClick={() => void startOver()} onBlur={() => setConfirmStartOver(false)} data-testid="start-over">
         {confirmStartOver ? "Really start over? Click again" : "Start over"}
       </button>
+      {learner && (
+        <span className="muted" data-testid="learner">
+          Progress files name you as “{learner}”.{" "}
+          <button onClick={() => setLearner(askLearner(learner) || learner)} data-testid="change-learner">
+            Change
+          </button>
+        </span>
+      )}
     </div>
   );
 }

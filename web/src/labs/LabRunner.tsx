@@ -55,14 +55,25 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   const earlier = { earlierUndone: s.earlierUndone, goTo: s.go, steps: lab.steps };
 
   return (
-    <div className="lab-runner" data-step={n} data-passed={passed ? 1 : 0} data-auto-checks={rec.autoChecks}>
+    <div className="lab-runner" data-step={n} data-passed={passed ? 1 : 0} data-auto-checks={rec.autoChecks} data-challenge={step.challenge ? 1 : 0}>
       <LabOutline lab={lab} progress={s.progress} n={n} go={s.go} />
 
       <section className="step" aria-labelledby="step-title">
         <h2 id="step-title" tabIndex={-1} ref={s.heading}>
           {n + 1}. {step.title}
         </h2>
-        <StepBody step={step} vm={vm} done={passed || !!rec.skippedAt} predictions={rec.predictions ?? []} onPredict={s.predict} {...earlier} />
+        <StepBody
+          step={step}
+          vm={vm}
+          done={passed || !!rec.skippedAt}
+          passed={passed}
+          predictions={rec.predictions ?? []}
+          onPredict={s.predict}
+          questions={rec.questions ?? []}
+          tries={rec.questionTries ?? []}
+          onAnswer={s.answer}
+          {...earlier}
+        />
 
         {s.checked && <CheckPanel step={step} outcome={s.outcome} checking={s.checking} waitingShell={s.waitingShell} passed={passed} vm={vm} onCheck={() => void s.check("asked")} />}
 
@@ -70,7 +81,10 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
           step={step}
           rec={rec}
           vm={vm}
-          onHint={() => s.update((p) => p.steps[n].hintsShown++)}
+          locked={s.predictsOpen}
+          failed={s.outcome && !s.outcome.ok ? s.outcome.items.filter((i) => !i.ok && !i.error).flatMap((i) => i.message.split("\n")) : []}
+          failedAsked={s.failedAsked}
+          onHint={s.showHint}
           onSolution={() => s.update((p) => (p.steps[n].solutionShown = true))}
           {...earlier}
         />

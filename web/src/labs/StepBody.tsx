@@ -7,6 +7,7 @@ import type { LabStep } from "./lab-format";
 import type { VmHandle } from "../vm/VmConsole";
 import { near, parseGuess, type Prediction, type PredictionRecord } from "./predict";
 import { RunButton, type Earlier } from "./RunButton";
+import { parseAnswer, toleranceText, type Question, type QuestionRecord } from "./question";
 
 /**
  * For a control that goes away when `done` turns true (a form answered, a Check that passed):
@@ -80,8 +81,100 @@ function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord
   );
 }
 
-export function StepBody({ step, vm, done, predictions, onPredict, ...earlier }: { step: LabStep; vm: VmHandle | null; done: boolean; predictions: ReadonlyArray<PredictionRecord | null>; onPredict(i: number, p: Prediction, guess: string | null): void } & Earlier) {
+/**
+ * A question about the learner's own run: open once the step has passed; their answer judged
+ * against what their machine measures as they answer (useStepState's answer()).
+ */
+function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: QuestionRecord | null; tries: number; open: boolean; onAnswer(text: string): Promise<{ error: string } | null> }) {
+  const [text, setText] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+  const { armed: answeredHere, target: recorded } = useFocusAfter<HTMLParagraphElement>(!!rec);
+  const submit = async () => {
+    if (busy) return;
+    const a = parseAnswer(q, text);
+    if ("error" in a) return setProblem(a.error);
+    setProblem(null);
+    setBusy(true);
+    answeredHere.current = true;
+    const r = await onAnswer(a.value).finally(() => setBusy(false));
+    if (r) setProblem(r.error);
+  };
+  const unit = q.unit ? ` ${q.unit}` : "";
+  const leeway = toleranceText(q);
+  return (
+    <fieldset
+      className="predict question"
+      data-testid="question"
+      data-answered={rec ? 1 : 0}
+      data-answer={rec?.answer ?? ""}
+      data-actual={rec?.actual ?? ""}
+      data-right={rec ? (rec.right ? 1 : 0) : ""}
+      data-tries={tries}
+    >
+      <legend>A question about your run</legend>
+      <label htmlFor={id} dangerouslySetInnerHTML={{ __html: renderInlineMarkdown(q.question) }} />
+      {rec ? (
+        <p role="status" tabIndex={-1} ref={recorded}>
+          You answered {rec.answer}
+          {unit}. Your run: {rec.actual}
+          {unit}: {rec.right ? "right." : `not right${leeway && leeway !== "exactly" ? ` (answers ${leeway} count)` : ""}.`} Reset this step to answer again about a new run.
+        </p>
+      ) : !open ? (
+        <p className="muted">Answer once this step has passed: the answer comes from your own run, measured in your machine.</p>
+      ) : (
+        <form onSubmit={(e) => (e.preventDefault(), void submit())}>
+          {q.choices ? (
+            <select id={id} value={text} onChange={(e) => setText(e.target.value)}>
+              <option value="">choose…</option>
+              {q.choices.map((c) => (
+                <option key={c}>{c}</option>
+              ))}
+            </select>
+          ) : (
+            <input id={id} inputMode="decimal" value={text} onChange={(e) => setText(e.target.value)} size={12} aria-invalid={!!problem} aria-describedby={problem ? `${id}-err` : undefined} />
+          )}
+          {unit && <span>{unit}</span>}{" "}
+          <button type="submit" aria-disabled={busy}>
+            {busy ? "Measuring your run…" : "Answer"}
+          </button>
+          {problem && (
+            <p className="error" id={`${id}-err`} role="alert">
+              {problem}
+            </p>
+          )}
+        </form>
+      )}
+    </fieldset>
+  );
+}
+
+export function StepBody({
+  step,
+  vm,
+  done,
+  passed,
+  predictions,
+  onPredict,
+  questions,
+  tries,
+  onAnswer,
+  ...earlier
+}: {
+  step: LabStep;
+  vm: VmHandle | null;
+  done: boolean;
+  /** the step's checks passed: its questions may be answered */
+  passed: boolean;
+  predictions: ReadonlyArray<PredictionRecord | null>;
+  onPredict(i: number, p: Prediction, guess: string | null): void;
+  questions: ReadonlyArray<QuestionRecord | null>;
+  tries: readonly number[];
+  onAnswer(i: number, q: Question, text: string): Promise<{ error: string } | null>;
+} & Earlier) {
   let k = 0; // predict blocks so far
+  let qi = 0; // question blocks so far
   let unanswered = false; // a prediction above is still open: the measurement waits for it
   return (
     <>
@@ -100,6 +193,10 @@ export function StepBody({ step, vm, done, predictions, onPredict, ...earlier }:
           const rec = predictions[i] ?? null;
           if (!rec) unanswered = true;
           return <PredictBox key={j} p={b.predict} rec={rec} onAnswer={(g) => onPredict(i, b.predict, g)} />;
+        }
+        if (b.kind === "question") {
+          const i = qi++;
+          return <QuestionBox key={j} q={b.question} rec={questions[i] ?? null} tries={tries[i] ?? 0} open={passed} onAnswer={(t) => onAnswer(i, b.question, t)} />;
         }
         if (b.kind === "vm")
           return (

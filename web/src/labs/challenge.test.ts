@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { parseLab, LabFormatError } from "./lab-format";
 import { judgeAnswer, parseQuestion, toleranceText } from "./question";
+import { nextHint } from "./hints";
 
 const F = "```";
 const lab = (steps: string) => `---\ntitle: T\n---\n\n${steps}`;
@@ -141,5 +142,29 @@ describe("questions judged against the learner's own run", () => {
     expect(judgeAnswer(c, "writes", "writes")).toBe(true);
     expect(judgeAnswer(c, "reads", "writes")).toBe(false);
     expect(parseQuestion("question: Which?\nchoices: [a, b]\nanswer: cat /w\ntolerance: 1\n")).toMatchObject({ error: expect.stringMatching(/tolerance: goes with a number/), line: 4 });
+  });
+});
+
+describe("hints that answer a FAIL line", () => {
+  const { steps } = parseLab(lab(SET_UP + CHALLENGE), [], "lab.md");
+  const step = steps[1];
+
+  it("offer the hint for the FAIL line the learner got, before the general one; none for a line not printed", () => {
+    expect(nextHint(step, [], [])).toBe(2); // no failure yet: only the general hint
+    expect(nextHint(step, [], ["there is no /tmp/x/flag yet"])).toBe(0);
+    expect(nextHint(step, [0], ["there is no /tmp/x/flag yet"])).toBe(2);
+    expect(nextHint(step, [], ["/tmp/x/flag says 2, NOT 1"])).toBe(1);
+    expect(nextHint(step, [1, 2], ["there is no /tmp/x/flag yet"])).toBe(0);
+    expect(nextHint(step, [0, 2], ["there is no /tmp/x/flag yet"])).toBeNull();
+  });
+});
+
+describe("a prediction in a challenge step", () => {
+  it("needs no vm block after it: the learner's own commands are the measurement", () => {
+    const withPredict = CHALLENGE.replace("Make /tmp/x/flag say 1.", `Make /tmp/x/flag say 1.\n\n${F}predict\nquestion: How many bytes?\nactual: stat -c %s /tmp/x/flag\n${F}`);
+    expect(errors(lab(SET_UP + withPredict))).toEqual([]);
+    // elsewhere it still does
+    const plain = SET_UP.replace("## Set up\n", `## Set up\n\n${F}predict\nquestion: n?\nactual: cat /n\n${F}\n`).replace(`${F}vm\nmkdir -p /tmp/x\n${F}\n`, "");
+    expect(errors(lab(plain))).toEqual([expect.stringMatching(/^lab\.md:7: a predict block comes before the measurement it asks about/)]);
   });
 });

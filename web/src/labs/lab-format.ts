@@ -322,7 +322,8 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
   for (const s of steps) {
     if (!s.blocks.length && !refusedIn.has(s)) fail(s.line, `step "${s.title}" is empty`);
     s.blocks.forEach((b, i) => {
-      if (b.kind === "predict" && !s.blocks.slice(i + 1).some((x) => x.kind === "vm"))
+      // a challenge's measurement is the learner's own doing: its checks wait for the prediction
+      if (b.kind === "predict" && !s.challenge && !s.blocks.slice(i + 1).some((x) => x.kind === "vm"))
         fail(b.line, "a predict block comes before the measurement it asks about: a vm block after it in the same step");
     });
     if (meta)

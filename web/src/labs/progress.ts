@@ -7,6 +7,7 @@
 //              key: "<lab>/latest"    the newest snapshot (a step passed since): what a reload restores
 import { openDB, type DBSchema, type IDBPDatabase } from "idb";
 import type { PredictionRecord } from "./predict";
+import type { QuestionRecord } from "./question";
 
 export interface StepRecord {
   title: string;
@@ -28,6 +29,12 @@ export interface StepRecord {
   resets: number;
   /** the step's predict blocks in order: the learner's answer and, once measured, the kernel's */
   predictions?: Array<PredictionRecord | null>;
+  /** the step's hint blocks revealed, by their index among its hints, in the order shown */
+  hintsSeen?: number[];
+  /** the step's question blocks in order: the learner's answer beside their run's (question.ts) */
+  questions?: Array<QuestionRecord | null>;
+  /** answers given to each question, over the step's resets (each reset is a new run) */
+  questionTries?: number[];
 }
 
 export interface LabProgress {

@@ -35,8 +35,6 @@ export interface QuestionRecord {
   actual: string;
   right: boolean;
   at: number;
-  /** answers given to this question, over resets of its step (each reset is a new run) */
-  tries: number;
 }
 
 const KEYS = ["question", "unit", "choices", "answer", "tolerance"];

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { freshProgress } from "./progress";
-import { parseExport, progressExport, reportCsv, reportRow, reportText, sha256Hex } from "./report";
+import { gradebook, parseExport, progressExport, reportRow, reportText, sha256Hex } from "./report";
+import { parseLab } from "./lab-format";
 
 const repo = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -66,15 +67,63 @@ describe("progress files", () => {
     expect("error" in r && r.error).toMatch(msg);
   });
 
-  it("make one row per learner, marking another version of the lab", () => {
+  it("make one row per file, marking another version of the lab", () => {
     const row = reportRow("ann.json", sample(), "b".repeat(64));
-    expect(row).toMatchObject({ passed: 1, skipped: 1, steps: 2, attempts: 3, hints: 1, solutions: 1, minutes: 7, predicted: 2, near: 1 });
+    expect(row).toMatchObject({ learner: null, passed: 1, alone: 1, withSolution: 0, skipped: 1, steps: 2, attempts: 3, hints: 1, solutions: 1, minutes: 7, predicted: 2, near: 1, questions: 0 });
     expect(row.otherVersion).toBe(`lab file ${"a".repeat(12)}, this one ${"b".repeat(12)}`);
     expect(reportRow("ann.json", sample(), "a".repeat(64)).otherVersion).toBeUndefined();
     const text = reportText([row]).split("\n");
-    expect(text[0]).toMatch(/^file\s+lab\s+passed\s+skipped\s+attempts/);
-    expect(text[1]).toMatch(/^ann\.json\s+exfat-discard\s+1\/2\s+1\s+3\s+1\s+1\s+7\s+1\/2\s+2026-11-23 09:10\s+another version of the lab/);
-    expect(reportCsv([row]).split("\n")[1]).toBe(`ann.json,exfat-discard,1,2,1,3,1,1,7,2,1,2026-11-23T09:10:00.000Z,lab file ${"a".repeat(12)}, this one ${"b".repeat(12)}`.replace(/,lab file (.*)$/, ',"lab file $1"'));
+    expect(text[0]).toMatch(/^learner\s+file\s+lab\s+passed\s+skipped\s+alone\s+with solution\s+challenges alone\s+attempts\s+hints\s+minutes\s+predictions near\s+questions right/);
+    expect(text[1]).toMatch(/^-\s+ann\.json\s+exfat-discard\s+1\/2\s+1\s+1\s+0\s+-\s+3\s+1\s+7\s+1\/2\s+-\s+2026-11-23 09:10\s+another version of the lab/);
+  });
+
+  it("carry the learner's name, each challenge step, each question judged, and read them back", () => {
+    const F = "```";
+    const lab = parseLab(
+      `---\ntitle: T\n---\n\n## Set up\n\n${F}vm\ntrue\n${F}\n\n${F}check\ntrue\n${F}\n\n## Alone\n\n<!-- challenge -->\n\nDo it.\n\n${F}check\ntrue\n${F}\n\n${F}solution\ntrue\n${F}\n\n` +
+        `${F}question\nquestion: How many?\nanswer: cat /n\n${F}\n\n${F}question\nquestion: Which?\nchoices: [a, b]\nanswer: cat /w\n${F}\n`,
+      [],
+    );
+    const p = freshProgress("t", "a".repeat(64), "g", ["Set up", "Alone"]);
+    p.steps[0].passedAt = 1;
+    p.steps[1] = { ...p.steps[1], passedAt: 2, solutionShown: true, questions: [{ question: "How many?", answer: "7", actual: "9", right: false, at: 3 }], questionTries: [2] };
+    const x = progressExport(p, "T", 0, undefined, { steps: lab.steps, learner: "  s1234 Ann  " });
+    expect(x.learner).toBe("s1234 Ann");
+    expect(x.steps[0].challenge).toBeUndefined();
+    expect(x.steps[1]).toMatchObject({
+      challenge: true,
+      questions: [
+        { question: "How many?", answer: "7", actual: "9", right: false, tries: 2 },
+        { question: "Which?", answer: null, actual: null, right: false, tries: 0 },
+      ],
+    });
+    expect(parseExport(JSON.stringify(x))).toEqual(x);
+    expect(reportRow("f.json", x)).toMatchObject({ learner: "s1234 Ann", alone: 1, withSolution: 1, challenges: 1, challengesAlone: 0, questions: 2, questionsRight: 0 });
+    expect(parseExport(JSON.stringify({ ...x, learner: "" }))).toEqual({ error: '"learner" is not a name' });
+    expect(parseExport(JSON.stringify({ ...x, steps: [x.steps[0], { ...x.steps[1], questions: [{ question: "q", answer: 7 }] }] }))).toMatchObject({ error: expect.stringMatching(/step 2's questions are not a list/) });
+    // no name given: none in the file
+    expect(progressExport(p, "T", 0, undefined, { steps: lab.steps }).learner).toBeUndefined();
+  });
+
+  it("make a gradebook: one row per learner, one column group per lab, the newest file of each", () => {
+    const file = (learner: string | undefined, lab: string, at: number, passed: boolean, solution = false) => {
+      const p = freshProgress(lab, "a".repeat(64), "g", ["One", "Two"]);
+      if (passed) p.steps[0] = { ...p.steps[0], passedAt: 1, solutionShown: solution };
+      p.steps[1].skippedAt = 2;
+      return reportRow(`${learner ?? "anon"}-${lab}-${at}.json`, progressExport(p, lab, at, undefined, { learner }));
+    };
+    const rows = [file("bob", "mq-deadline", 5, true, true), file("ann", "exfat-discard", 1, false), file("ann", "exfat-discard", 9, true), file("ann", "mq-deadline", 3, true), file(undefined, "mq-deadline", 4, true)];
+    const g = gradebook(rows);
+    const lines = g.csv.trim().split("\n");
+    const groups = (lab: string) => ["passed alone", "passed with solution", "skipped", "steps", "questions right", "questions"].map((c) => `${lab} ${c}`);
+    expect(lines[0]).toBe(["learner", ...groups("exfat-discard"), ...groups("mq-deadline")].join(","));
+    expect(lines.slice(1)).toEqual([
+      "(no name: anon-mq-deadline-4.json),,,,,,,1,0,1,2,0,0",
+      "ann,1,0,1,2,0,0,1,0,1,2,0,0",
+      "bob,,,,,,,0,1,1,2,0,0",
+    ]);
+    // ann's older exfat-discard file is not in the gradebook, and the report says so
+    expect(g.dropped.map((r) => r.file)).toEqual(["ann-exfat-discard-1.json"]);
   });
 
   it("fslab labs report reads a class's folder: the current lab's hash, another version marked, a bad file named", async () => {
@@ -95,6 +144,8 @@ describe("progress files", () => {
     expect(r.stderr).toMatch(/2 progress files, 1 for another version of its lab, 1 unreadable/);
     const csv = spawnSync(process.execPath, [join(repo, "bin/fslab.mjs"), "labs", "report", "--csv", join(dir, "ann.json")], { encoding: "utf8", cwd: repo });
     expect(csv.status).toBe(0);
-    expect(csv.stdout.split("\n")[0]).toBe("file,lab,passed,steps,skipped,attempts,hints,solutions,minutes,predicted,predictions_near,exported,other_version");
+    expect(csv.stdout.split("\n")[0]).toBe("learner,exfat-discard passed alone,exfat-discard passed with solution,exfat-discard skipped,exfat-discard steps,exfat-discard questions right,exfat-discard questions");
+    expect(csv.stdout.split("\n")[1]).toBe(`(no name: ${join(dir, "ann.json")}),1,0,1,2,0,0`);
+    expect(csv.stderr).toMatch(/1 file without the learner's name or ID: each is its own learner, named by its file/);
   });
 });

@@ -1,6 +1,9 @@
 // A learner's progress as a file for the instructor ("Download my progress"), and the class
-// table `fslab labs report` prints from a folder of them. One format, read back strictly.
+// table `fslab labs report` prints from a folder of them, or the gradebook CSV (one row per
+// learner, one column group per lab). One format, read back strictly. The file is what the
+// learner's browser recorded, and the learner can edit it: a self-report, not a proof.
 import type { LabProgress } from "./progress";
+import type { LabStep } from "./lab-format";
 import { near, type PredictionRecord } from "./predict";
 
 export const EXPORT_FORMAT = "fslab-progress/1";
@@ -20,10 +23,16 @@ export interface StepExport {
   lastOutput: string | null;
   /** what the learner predicted and what the kernel did (files from before predictions have none) */
   predictions?: Array<{ question: string; guess: string | null; actual: string | null }>;
+  /** a step the learner does alone (<!-- challenge -->) */
+  challenge?: boolean;
+  /** each question of the step: the learner's answer and their run's, judged (null: unanswered) */
+  questions?: Array<{ question: string; answer: string | null; actual: string | null; right: boolean; tries: number }>;
 }
 
 export interface ProgressExport {
   format: typeof EXPORT_FORMAT;
+  /** the name or ID the learner gave the page (kept in their browser), if they gave one */
+  learner?: string;
   lab: string;
   title: string;
   /** sha-256 of the lab file the learner worked on: another version of the lab has another */
@@ -47,9 +56,18 @@ const iso = (t?: number) => (t ? new Date(t).toISOString() : null);
  * it has been open this visit (the progress adds a visit's time when the step closes), so its
  * openSeconds count the time up to the download.
  */
-export function progressExport(p: LabProgress, title: string, now = Date.now(), open?: { step: number; ms: number }): ProgressExport {
+export function progressExport(
+  p: LabProgress,
+  title: string,
+  now = Date.now(),
+  open?: { step: number; ms: number },
+  /** the lab's steps as they are now (which are challenges, their questions), and the learner's name */
+  more: { steps?: readonly LabStep[]; learner?: string } = {},
+): ProgressExport {
+  const questionsOf = (i: number) => more.steps?.[i]?.blocks.flatMap((b) => (b.kind === "question" ? [b.question.question] : [])) ?? [];
   return {
     format: EXPORT_FORMAT,
+    ...(more.learner?.trim() ? { learner: more.learner.trim() } : {}),
     lab: p.lab,
     title,
     labHash: p.labHash,
@@ -70,6 +88,15 @@ export function progressExport(p: LabProgress, title: string, now = Date.now(), 
       lastResult: s.lastResult ?? null,
       lastOutput: s.lastOutput ?? null,
       predictions: (s.predictions ?? []).filter((x): x is PredictionRecord => !!x).map((x) => ({ question: x.question, guess: x.guess, actual: x.actual ?? null })),
+      ...(more.steps?.[i]?.challenge ? { challenge: true } : {}),
+      ...(questionsOf(i).length
+        ? {
+            questions: questionsOf(i).map((question, k) => {
+              const r = s.questions?.[k];
+              return { question, answer: r?.answer ?? null, actual: r?.actual ?? null, right: !!r?.right, tries: s.questionTries?.[k] ?? 0 };
+            }),
+          }
+        : {}),
     })),
   };
 }
@@ -85,22 +112,38 @@ export function parseExport(text: string): ProgressExport | { error: string } {
   if (!v || typeof v !== "object") return { error: "not a progress file" };
   if (v.format !== EXPORT_FORMAT) return { error: `not a progress file of format ${EXPORT_FORMAT} (format: ${JSON.stringify(v.format)})` };
   for (const k of ["lab", "title", "labHash", "guest", "startedAt", "exportedAt"]) if (typeof v[k] !== "string") return { error: `"${k}" is missing or not a string` };
+  if (v.learner !== undefined && (typeof v.learner !== "string" || !v.learner.trim())) return { error: `"learner" is not a name` };
   if (!Array.isArray(v.steps)) return { error: `"steps" is not a list` };
   for (const [i, s] of v.steps.entries()) {
     if (!s || typeof s.title !== "string" || !["passed", "skipped", "open"].includes(s.result) || !Number.isFinite(s.attempts) || typeof s.solutionShown !== "boolean")
       return { error: `step ${i + 1} is not a step record` };
     if (s.predictions !== undefined && (!Array.isArray(s.predictions) || s.predictions.some((x: any) => !x || typeof x.question !== "string" || (x.guess !== null && typeof x.guess !== "string") || (x.actual !== null && typeof x.actual !== "string"))))
       return { error: `step ${i + 1}'s predictions are not a list of question, guess and actual` };
+    if (s.challenge !== undefined && typeof s.challenge !== "boolean") return { error: `step ${i + 1}'s challenge is not true or false` };
+    const str = (x: unknown) => x === null || typeof x === "string";
+    if (s.questions !== undefined && (!Array.isArray(s.questions) || s.questions.some((x: any) => !x || typeof x.question !== "string" || !str(x.answer) || !str(x.actual) || typeof x.right !== "boolean" || !Number.isInteger(x.tries))))
+      return { error: `step ${i + 1}'s questions are not a list of question, answer, actual, right and tries` };
   }
   return v as ProgressExport;
 }
 
 export interface ReportRow {
   file: string;
+  /** the name or ID in the file; null: the learner gave none */
+  learner: string | null;
   lab: string;
   passed: number;
+  /** steps passed without the solution shown, and with it */
+  alone: number;
+  withSolution: number;
+  /** challenge steps, and those passed alone */
+  challenges: number;
+  challengesAlone: number;
   skipped: number;
   steps: number;
+  /** questions from the learner's run in the lab, and those answered right */
+  questions: number;
+  questionsRight: number;
   attempts: number;
   hints: number;
   solutions: number;
@@ -117,8 +160,15 @@ export function reportRow(file: string, x: ProgressExport, currentHash?: string)
   const sum = (f: (s: StepExport) => number) => x.steps.reduce((a, s) => a + f(s), 0);
   return {
     file,
+    learner: x.learner ?? null,
     lab: x.lab,
     passed: x.steps.filter((s) => s.result === "passed").length,
+    alone: x.steps.filter((s) => s.result === "passed" && !s.solutionShown).length,
+    withSolution: x.steps.filter((s) => s.result === "passed" && s.solutionShown).length,
+    challenges: x.steps.filter((s) => s.challenge).length,
+    challengesAlone: x.steps.filter((s) => s.challenge && s.result === "passed" && !s.solutionShown).length,
+    questions: sum((s) => s.questions?.length ?? 0),
+    questionsRight: sum((s) => (s.questions ?? []).filter((q) => q.right).length),
     skipped: x.steps.filter((s) => s.result === "skipped").length,
     steps: x.steps.length,
     attempts: sum((s) => s.attempts),
@@ -132,29 +182,73 @@ export function reportRow(file: string, x: ProgressExport, currentHash?: string)
   };
 }
 
+/** A row's learner as the report names them: a file without a name stands for itself. */
+export const learnerOf = (r: ReportRow) => r.learner ?? `(no name: ${r.file})`;
+
+/** Rows by learner, then lab, then file. */
+export function byLearner(rows: readonly ReportRow[]): ReportRow[] {
+  return [...rows].sort((a, b) => learnerOf(a).localeCompare(learnerOf(b)) || a.lab.localeCompare(b.lab) || a.file.localeCompare(b.file));
+}
+
 const COLUMNS: Array<[string, (r: ReportRow) => string | number]> = [
+  ["learner", (r) => r.learner ?? "-"],
   ["file", (r) => r.file],
   ["lab", (r) => r.lab],
   ["passed", (r) => `${r.passed}/${r.steps}`],
   ["skipped", (r) => r.skipped],
+  ["alone", (r) => r.alone],
+  ["with solution", (r) => r.withSolution],
+  ["challenges alone", (r) => (r.challenges ? `${r.challengesAlone}/${r.challenges}` : "-")],
   ["attempts", (r) => r.attempts],
   ["hints", (r) => r.hints],
-  ["solutions", (r) => r.solutions],
   ["minutes", (r) => r.minutes],
   ["predictions near", (r) => (r.predicted ? `${r.near}/${r.predicted}` : "-")],
+  ["questions right", (r) => (r.questions ? `${r.questionsRight}/${r.questions}` : "-")],
   ["exported", (r) => r.exportedAt.slice(0, 16).replace("T", " ")],
   ["note", (r) => (r.otherVersion ? `another version of the lab (${r.otherVersion})` : "")],
 ];
 
 export function reportText(rows: ReportRow[]): string {
-  const cells = [COLUMNS.map((c) => c[0]), ...rows.map((r) => COLUMNS.map((c) => String(c[1](r))))];
+  const cells = [COLUMNS.map((c) => c[0]), ...byLearner(rows).map((r) => COLUMNS.map((c) => String(c[1](r))))];
   const widths = COLUMNS.map((_, i) => Math.max(...cells.map((row) => row[i].length)));
   return cells.map((row) => row.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd()).join("\n") + "\n";
 }
 
-export function reportCsv(rows: ReportRow[]): string {
+/** The per-lab figures a gradebook gets, in each lab's column group. */
+const GRADE_COLUMNS: Array<[string, (r: ReportRow) => number]> = [
+  ["passed alone", (r) => r.alone],
+  ["passed with solution", (r) => r.withSolution],
+  ["skipped", (r) => r.skipped],
+  ["steps", (r) => r.steps],
+  ["questions right", (r) => r.questionsRight],
+  ["questions", (r) => r.questions],
+];
+
+/**
+ * The gradebook: one row per learner, one column group per lab (steps passed alone, passed
+ * with the solution, skipped, of how many; questions right, of how many), empty where the
+ * learner sent no file for a lab. Of two files for one learner and lab, the one exported last
+ * counts; `dropped` lists the others.
+ */
+export function gradebook(rows: readonly ReportRow[]): { csv: string; dropped: ReportRow[] } {
   const q = (s: string | number) => (/[",\n]/.test(String(s)) ? `"${String(s).replace(/"/g, '""')}"` : String(s));
-  const head = ["file", "lab", "passed", "steps", "skipped", "attempts", "hints", "solutions", "minutes", "predicted", "predictions_near", "exported", "other_version"];
-  const body = rows.map((r) => [r.file, r.lab, r.passed, r.steps, r.skipped, r.attempts, r.hints, r.solutions, r.minutes, r.predicted, r.near, r.exportedAt, r.otherVersion ?? ""].map(q).join(","));
-  return [head.join(","), ...body].join("\n") + "\n";
+  const labs = [...new Set(rows.map((r) => r.lab))].sort();
+  const newest = new Map<string, ReportRow>();
+  const dropped: ReportRow[] = [];
+  for (const r of byLearner(rows)) {
+    const key = `${learnerOf(r)}\u0000${r.lab}`;
+    const had = newest.get(key);
+    if (!had) newest.set(key, r);
+    else if (r.exportedAt > had.exportedAt) (dropped.push(had), newest.set(key, r));
+    else dropped.push(r);
+  }
+  const learners = [...new Set(byLearner(rows).map(learnerOf))];
+  const head = ["learner", ...labs.flatMap((l) => GRADE_COLUMNS.map(([c]) => `${l} ${c}`))];
+  const body = learners.map((who) =>
+    [who, ...labs.flatMap((l) => {
+      const r = newest.get(`${who}\u0000${l}`);
+      return GRADE_COLUMNS.map(([, f]) => (r ? f(r) : ""));
+    })].map(q).join(","),
+  );
+  return { csv: [head.map(q).join(","), ...body].join("\n") + "\n", dropped };
 }

@@ -8,6 +8,7 @@ import { hasChecks, outcomeText, runChecks, type CheckOutcome } from "./checks";
 import { saveProgress, StoreError, type LabProgress } from "./progress";
 import type { VmHandle } from "../vm/VmConsole";
 import { commandActual, countedActual, type Prediction, type PredictionRecord } from "./predict";
+import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from "./question";
 
 /** How often an open step's checks run on their own. */
 const POLL_MS = 3000;
@@ -32,6 +33,8 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   /** a check asked for while the learner's command runs waits for the prompt: the panel says so */
   const [waitingShell, setWaitingShell] = useState(false);
   const [offerSkip, setOfferSkip] = useState(false);
+  /** a check the learner asked for failed while this step was open: a challenge's solution may be shown */
+  const [failedAsked, setFailedAsked] = useState(false);
   const openedAt = useRef(performance.now());
   const heading = useRef<HTMLHeadingElement>(null);
   const movedTo = useRef(false);
@@ -46,6 +49,8 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   const rec = progress.steps[n];
   const passed = !!rec.passedAt;
   const checked = hasChecks(step);
+  /** a prediction of this step is unanswered: its hints, its solution (and a challenge's checks) wait */
+  const predictsOpen = step.blocks.filter((b) => b.kind === "predict").some((_, i) => !rec.predictions?.[i]);
 
   /** Change the progress, and store it (a store error is shown, the page goes on). */
   const update = useCallback((f: (p: LabProgress) => void) => {
@@ -61,6 +66,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     clearEvents();
     setOutcome(null);
     setOfferSkip(false);
+    setFailedAsked(false);
     openedAt.current = performance.now();
     // focus follows the learner to a step they moved to, not to the first one on page load
     if (movedTo.current) heading.current?.focus();
@@ -77,6 +83,13 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       // a check run beside the learner's command could get in its way (both mounting one volume):
       // the poll lets a running command be, and a check asked for waits for the prompt
       if (why === "auto" && (vm.shellBusy() || vm.stopped())) return null; // nor a stopped machine: it is restored first
+      // a challenge's measurement is the learner's own commands: the prediction comes first
+      const pr = progressRef.current.steps[n];
+      if (step.challenge && step.blocks.filter((b) => b.kind === "predict").some((_, i) => !pr.predictions?.[i])) {
+        if (why === "asked")
+          setOutcome({ ok: false, at: Date.now(), items: [{ label: "the prediction", ok: false, error: true, message: "Answer the prediction above first (or choose No guess): this step is checked after it." }] });
+        return null;
+      }
       checkingRef.current = true;
       setChecking(true);
       try {
@@ -98,6 +111,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
           s.lastOutput = o.items.map((i) => i.output ?? i.message).join("\n").slice(0, 4000);
           if (o.ok && !s.passedAt) s.passedAt = Date.now();
         });
+        if (why === "asked" && !o.ok && !o.items.some((i) => i.error)) setFailedAsked(true);
         if (o.ok) await measureActuals();
         if (o.ok && !wasPassed) passedRef.current(n, step.title);
         return o;
@@ -109,27 +123,30 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     [vm, step, n, verdicts, events],
   );
 
+  /** What the kernel did, as a prediction's `actual:` or a question's `answer:` says where to find it. */
+  const measure = async (p: Prediction): Promise<string | null> => {
+    if (!vm) return null;
+    if ("command" in p.actual) {
+      const r = await vm.check(p.actual.command, 30).catch(() => null);
+      return r && r.status === 0 ? commandActual(r.output) : null;
+    }
+    // the stream lags the guest: count again until no new event arrives for 1.5 s (at most 30 s)
+    let count = countedActual(p, events());
+    for (let last = null as string | null, t = 0; count !== last && t < 20; t++) {
+      last = count;
+      await new Promise((r) => setTimeout(r, 1500));
+      count = countedActual(p, events());
+    }
+    return count;
+  };
+
   /** What the kernel did, beside each prediction the learner made in this step. */
   const measureActuals = async () => {
     const preds = step.blocks.flatMap((b) => (b.kind === "predict" ? [b.predict] : []));
     const recs = progressRef.current.steps[n].predictions ?? [];
     if (!vm || !preds.some((_, i) => recs[i])) return;
     const found: Array<string | null> = [];
-    for (const p of preds) {
-      if ("command" in p.actual) {
-        const r = await vm.check(p.actual.command, 30).catch(() => null);
-        found.push(r && r.status === 0 ? commandActual(r.output) : null);
-      } else {
-        // the stream lags the guest: count again until no new event arrives for 1.5 s (at most 30 s)
-        let count = countedActual(p, events());
-        for (let last = null as string | null, t = 0; count !== last && t < 20; t++) {
-          last = count;
-          await new Promise((r) => setTimeout(r, 1500));
-          count = countedActual(p, events());
-        }
-        found.push(count);
-      }
-    }
+    for (const p of preds) found.push(await measure(p));
     if (progressRef.current.step !== n) return;
     update((pr) => {
       const list = pr.steps[n].predictions ?? [];
@@ -147,6 +164,38 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       while (list.length <= i) list.push(null);
       list[i] = { question: p.question, guess, at: Date.now() } satisfies PredictionRecord;
       pr.steps[n].predictions = list;
+    });
+
+  /**
+   * A question answered: the right answer measured in this learner's machine now, theirs judged
+   * against it, both kept. An error (nothing measured) leaves the question open.
+   */
+  const answer = async (i: number, q: Question, given: string): Promise<{ error: string } | null> => {
+    const actual = await measure(asPrediction(q));
+    if (actual === null) return { error: "Your machine did not give this question's answer (is the step's run still there? Reset this step if it was undone)." };
+    if (progressRef.current.step !== n) return null;
+    update((pr) => {
+      const s = pr.steps[n];
+      const list = s.questions ?? [];
+      while (list.length <= i) list.push(null);
+      list[i] = { question: q.question, answer: given, actual, right: judgeAnswer(q, given, actual), at: Date.now() } satisfies QuestionRecord;
+      s.questions = list;
+      const tries = s.questionTries ?? [];
+      while (tries.length <= i) tries.push(0);
+      tries[i]++;
+      s.questionTries = tries;
+    });
+    return null;
+  };
+
+  /** A hint revealed: its index among the step's hints. */
+  const showHint = (k: number) =>
+    update((p) => {
+      const s = p.steps[n];
+      const seen = s.hintsSeen ?? Array.from({ length: s.hintsShown }, (_, j) => j);
+      if (!seen.includes(k)) seen.push(k);
+      s.hintsSeen = seen;
+      s.hintsShown = seen.length;
     });
 
   /**
@@ -201,12 +250,15 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       s.resets++;
       delete s.passedAt;
       delete s.skippedAt;
+      // the run a question asked about is undone: it is asked again of the next (tries are kept)
+      delete s.questions;
     });
 
   /** The machine came back as the step began: a reset (`after` unset) also undoes the step's marks. */
   const restored = (after?: "crash") => {
     clearEvents();
     setOutcome(null);
+    setFailedAsked(false);
     if (after !== "crash") markReset();
   };
 
@@ -226,5 +278,5 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   /** how long the open step has been open: added to the progress only as it closes */
   const openMs = () => performance.now() - openedAt.current;
 
-  return { progress, progressRef, n, step, rec, passed, checked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, earlierUndone, go, next, skip, restored, openMs };
+  return { progress, progressRef, n, step, rec, passed, checked, predictsOpen, failedAsked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, answer, showHint, earlierUndone, go, next, skip, restored, openMs };
 }
