@@ -5,8 +5,11 @@
 //     that compresses would send), and whether v86 or xterm.js came with it;
 //   - a lab page: every byte before a prompt that answers a command, by kind, then the time
 //     from navigation to that answer on a first visit and again with a warm HTTP cache, split
-//     by the page's own marks (web/src/vm/vm-host.ts: fslab:vm-boot, -compiled, -loaded, -started,
-//     -prompt) and the resources' timings (the saved state's and v86's wasm download).
+//     by the page's own marks (web/src/vm/vm-host.ts: fslab:vm-boot, -compiled, -loaded,
+//     -started, -prompt) and the resources' timings (the saved state's and v86's wasm
+//     download); each warm visit then cold-boots the page's machine ("Cold boot"), so the cold
+//     boot and the warm answer it is compared with come in pairs from the same visits,
+//     interleaved (bench/paired.ts).
 import { gzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import { loadTopics } from "../web/src/topics/node-index";
@@ -52,8 +55,12 @@ export interface LabStart {
 
 export interface PageLoadReport {
   pages: PageBytes[];
-  /** warm: the median of the warm visits (by time to the answer), whose answers are warmAnswers */
-  lab: { route: string; bytes: PageBytes; first: LabStart; warm: LabStart; warmAnswers: number[]; coldMs: number };
+  /**
+   * warm: the median of the warm visits (by time to the answer), whose answers are
+   * warmAnswers; coldMs[i]: the page's own cold boot (its start to the prompt) on visit i,
+   * right after that visit's warm answer warmAnswers[i]
+   */
+  lab: { route: string; bytes: PageBytes; first: LabStart; warm: LabStart; warmAnswers: number[]; coldMs: number[] };
 }
 
 const sum = (xs: Fetched[], k: "bytes" | "gzip" = "bytes") => xs.reduce((a, f) => a + f[k], 0);
@@ -152,6 +159,16 @@ async function labStart(page: Page, url: string): Promise<LabStart> {
 
 const WARM_VISITS = 5;
 
+/** the page's own cold boot, asked for with its button: ms from the VM's start to the prompt */
+async function coldBoot(page: Page): Promise<number> {
+  await page.getByRole("button", { name: "Cold boot" }).click();
+  await page.waitForSelector('[data-phase="ready"][data-start="cold"]', { timeout: 150_000 });
+  return (await page.evaluate(`(() => {
+    const mark = (n) => performance.getEntriesByName("fslab:vm-" + n).at(-1)?.startTime ?? NaN;
+    return mark("prompt") - mark("boot");
+  })()`)) as number;
+}
+
 export async function pageLoads(lab = "exfat-discard"): Promise<PageLoadReport> {
   const topics = await loadTopics();
   const routes = ["#/", ...topics.flatMap((t) => t.playgrounds.map((p) => `#/play/${p.route}`))];
@@ -175,20 +192,17 @@ export async function pageLoads(lab = "exfat-discard"): Promise<PageLoadReport> 
     });
     // the same page again in the same browser: its HTTP cache (and service worker) warm. Five
     // times, the median kept: one visit's figure swings by 200 ms here with what the browser is
-    // still doing in the background (the service worker's install, the offline copy)
+    // still doing in the background (the service worker's install, the offline copy). Each
+    // visit, once answered, cold-boots the page's machine: warm, cold, warm, cold, so that a
+    // change in the machine's speed lands on both sides of their ratio alike
     const warms: LabStart[] = [];
+    const coldMs: number[] = [];
     for (let i = 0; i < WARM_VISITS; i++) {
       await page.goto("about:blank");
       warms.push(await labStart(page, url));
+      coldMs.push(await coldBoot(page));
     }
     const warm = [...warms].sort((a, b) => a.answered - b.answered)[WARM_VISITS >> 1];
-    // the page's own cold boot, asked for with its button: from the VM's start to the prompt
-    await page.getByRole("button", { name: "Cold boot" }).click();
-    await page.waitForSelector('[data-phase="ready"][data-start="cold"]', { timeout: 150_000 });
-    const coldMs = (await page.evaluate(`(() => {
-      const mark = (n) => performance.getEntriesByName("fslab:vm-" + n).at(-1)?.startTime ?? NaN;
-      return mark("prompt") - mark("boot");
-    })()`)) as number;
     return { pages, lab: { route: `#/lab/${lab}`, bytes, first: first!, warm, warmAnswers: warms.map((w) => w.answered), coldMs } };
   });
 }

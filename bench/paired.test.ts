@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeRatio, interleave, pairRatios, spread, verdict, type Sampler } from "./paired";
+import { describeRatio, describeSpread, interleave, pairRatios, spread, verdict, type Sampler } from "./paired";
 
 /**
  * A made-up machine: every sample costs `work` ms times the machine's slowness at that moment,
@@ -145,5 +145,14 @@ describe("describeRatio", () => {
     expect(describeRatio([25, 30, 35], { atLeast: 20 }, "visits", 1)).toBe("30.0x (IQR 27.5-32.5x, min-max 25.0-35.0x, 3 visits) (goal: at least 20x, met)");
     expect(describeRatio([2, 2.5, 3], { atMost: 1.2 })).toMatch(/\(goal: at most 1\.2x, NOT met\)$/);
     expect(describeRatio([1, 2], null, "rounds")).toBe("1.50x (IQR 1.25-1.75x, min-max 1.00-2.00x, 2 rounds)");
+  });
+});
+
+describe("describeSpread", () => {
+  it("prints times in their unit, against a goal in the same unit", () => {
+    expect(describeSpread([380, 420, 450, 470, 610], { atMost: 500 }, { what: "visits", digits: 0, unit: " ms" })).toBe(
+      "450 ms (IQR 420-470 ms, min-max 380-610 ms, 5 visits) (goal: at most 500 ms, met)",
+    );
+    expect(describeSpread([380, 420, 450, 520, 610], { atMost: 500 }, { what: "visits", digits: 0, unit: " ms" })).toMatch(/within noise: the IQR 420-520 ms spans it\)$/);
   });
 });

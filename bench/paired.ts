@@ -65,18 +65,28 @@ export function verdict(s: Spread, goal: Goal): Verdict {
   return s.q1 >= goal.atLeast ? "met" : s.q3 < goal.atLeast ? "NOT met" : "within noise";
 }
 
-const x = (r: number, digits: number) => `${r.toFixed(digits)}x`;
-export const goalText = (goal: Goal) => ("atMost" in goal ? `at most ${goal.atMost}x` : `at least ${goal.atLeast}x`);
+/** how a spread is printed: what its samples are, the figures' decimals, and their unit */
+export interface Shown {
+  what?: string;
+  digits?: number;
+  unit?: string;
+}
+
+export const goalText = (goal: Goal, unit = "x") => ("atMost" in goal ? `at most ${goal.atMost}${unit}` : `at least ${goal.atLeast}${unit}`);
 
 /**
- * A ratio's line: "1.16x (IQR 1.10-1.25x, min-max 1.02-1.40x, 15 pairs) (goal: at most 1.2x,
- * within noise: the IQR 1.10-1.25x spans it)". `what` names the samples ("pairs", "visits").
+ * Samples' line: "1.16x (IQR 1.10-1.25x, min-max 1.02-1.40x, 15 pairs) (goal: at most 1.2x,
+ * within noise: the IQR 1.10-1.25x spans it)"; the verdict only against a goal.
  */
-export function describeRatio(ratios: number[], goal: Goal | null, what = "pairs", digits = 2): string {
-  const s = spread(ratios);
-  const iqr = `${s.q1.toFixed(digits)}-${x(s.q3, digits)}`;
-  const head = `${x(s.median, digits)} (IQR ${iqr}, min-max ${s.min.toFixed(digits)}-${x(s.max, digits)}, ${s.n} ${what})`;
+export function describeSpread(xs: number[], goal: Goal | null, { what = "pairs", digits = 2, unit = "x" }: Shown = {}): string {
+  const s = spread(xs);
+  const f = (v: number) => v.toFixed(digits);
+  const iqr = `${f(s.q1)}-${f(s.q3)}${unit}`;
+  const head = `${f(s.median)}${unit} (IQR ${iqr}, min-max ${f(s.min)}-${f(s.max)}${unit}, ${s.n} ${what})`;
   if (!goal) return head;
   const v = verdict(s, goal);
-  return `${head} (goal: ${goalText(goal)}, ${v === "within noise" ? `within noise: the IQR ${iqr} spans it` : v})`;
+  return `${head} (goal: ${goalText(goal, unit)}, ${v === "within noise" ? `within noise: the IQR ${iqr} spans it` : v})`;
 }
+
+/** a ratio's line: the pairs' ratios (pairRatios) with their spread, against a goal */
+export const describeRatio = (ratios: number[], goal: Goal | null, what = "pairs", digits = 2) => describeSpread(ratios, goal, { what, digits });
