@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
 import { TraceChannel } from "./trace-channel";
 import { withFreshMemory } from "./v86-exports";
+import { typedEmulator, type V86Emulator } from "./v86-emulator";
 import { unxzState } from "./saved-state";
 import { trackHostFiles, type HostFiles } from "./host-files";
 import { AgentClient } from "./agent";
@@ -87,7 +88,12 @@ export function stoppedWords(t: StoppedTrouble): string {
 }
 
 export class NodeVm {
-  private emulator: any;
+  private emulator: V86Emulator | null = null;
+  /** the emulator, once boot() built it */
+  private get machine(): V86Emulator {
+    if (!this.emulator) throw new Error("no machine: NodeVm.boot() first (or it was destroyed)");
+    return this.emulator;
+  }
   private text = "";
   private waiters: Array<() => void> = [];
   private decoder = new TextDecoder();
@@ -117,7 +123,7 @@ export class NodeVm {
     const t0 = performance.now();
     const watcher = new BootWatcher();
     const restore = !opts.cold && nodeStateMismatch() === null;
-    this.emulator = new V86({
+    const emulator = typedEmulator(new V86({
       ...machineOptions(),
       wasm_fn: opts.v86ZeroesMemory ? undefined : instantiateV86,
       wasm_path: require.resolve("v86/build/v86.wasm"),
@@ -127,8 +133,8 @@ export class NodeVm {
       // v86 reads these paths with node:fs, a file when the guest first reads it; the tree
       // only for a cold boot (a saved state carries its own)
       filesystem: restore ? { baseurl: BUILT + ROOTFS_DIR } : { baseurl: BUILT + ROOTFS_DIR, basefs: BUILT + ROOTFS_JSON },
-    });
-    const emulator = this.emulator;
+    }));
+    this.emulator = emulator;
     const loaded = new Promise<void>((r) =>
       emulator.add_listener("emulator-loaded", () => {
         this.hostFiles = trackHostFiles(emulator);
@@ -140,15 +146,15 @@ export class NodeVm {
       this.sd.attach(emulator, restore);
       return;
     }
-    this.emulator.add_listener("virtio-console1-output-bytes", (bytes: Uint8Array) => {
+    emulator.add_listener("virtio-console1-output-bytes", (bytes: Uint8Array) => {
       this.trace.feed(bytes);
       for (const w of this.waiters.splice(0)) w();
     });
-    this.emulator.add_listener("virtio-console2-output-bytes", (bytes: Uint8Array) => this.agent.feed(bytes));
+    emulator.add_listener("virtio-console2-output-bytes", (bytes: Uint8Array) => this.agent.feed(bytes));
     // the guest's `sdcard` command: the slot, on port 3
     const slot = new SlotChannel(this.sd, (b) => this.emulator?.bus.send("virtio-console3-input-bytes", b));
-    this.emulator.add_listener("virtio-console3-output-bytes", (bytes: Uint8Array) => slot.feed(bytes));
-    this.emulator.add_listener("serial0-output-byte", (byte: number) => {
+    emulator.add_listener("virtio-console3-output-bytes", (bytes: Uint8Array) => slot.feed(bytes));
+    emulator.add_listener("serial0-output-byte", (byte: number) => {
       const s = this.decoder.decode(Uint8Array.of(byte), { stream: true });
       this.text += s;
       watcher.feed(s);
@@ -157,13 +163,13 @@ export class NodeVm {
         // nothing more will come: what waits for the guest is told why now, not at its timeout
         if (t && machineStopped(t)) {
           this.stopped = t;
-          void this.emulator.stop();
+          void emulator.stop();
           this.agent.stop(`the machine stopped (${t.headline})`);
         }
       }
       for (const w of this.waiters.splice(0)) w();
     });
-    const started = new Promise<void>((r) => this.emulator.add_listener("emulator-started", () => r()));
+    const started = new Promise<void>((r) => emulator.add_listener("emulator-started", () => r()));
     await loaded;
     this.sd.attach(emulator, restore);
     if (opts.sd) this.sd.card = new SdCard(opts.sd); // in the slot at power-on: no insertion event
@@ -172,7 +178,7 @@ export class NodeVm {
       // the saved shell sits at its prompt: ask for a fresh one
       this.restored = true;
       await started;
-      this.emulator.serial0_send("\n");
+      this.machine.serial0_send("\n");
     }
     await this.until(() => watcher.phase === "ready" || watcher.phase === "failed", timeoutMs, () => `the guest did not reach a shell prompt in ${timeoutMs / 1000} s`);
     if (watcher.phase === "failed") throw new Error(watcher.failure!);
@@ -184,7 +190,7 @@ export class NodeVm {
   /** No echo and no prompt: what comes back is the command's own output. */
   private async quietShell(): Promise<void> {
     this.text = "";
-    this.emulator.serial0_send("stty -echo; PS1=''; printf '\\036R\\036'\n");
+    this.machine.serial0_send("stty -echo; PS1=''; printf '\\036R\\036'\n");
     await this.until(() => this.text.includes("\x1eR\x1e"), 10_000, () => "the guest shell did not answer");
   }
 
@@ -193,7 +199,7 @@ export class NodeVm {
    * give: no variable, function or directory of the commands before is left.
    */
   async freshShell(): Promise<void> {
-    this.emulator.serial0_send("cd; exec bash --login\n");
+    this.machine.serial0_send("cd; exec bash --login\n");
     await this.quietShell();
   }
 
@@ -208,7 +214,7 @@ export class NodeVm {
     let lines = ": > /tmp/.fslab-cmd.b64\n";
     for (let i = 0; i < b64.length; i += 2048) lines += `printf '%s' '${b64.slice(i, i + 2048)}' >> /tmp/.fslab-cmd.b64\n`;
     this.text = "";
-    this.emulator.serial0_send(
+    this.machine.serial0_send(
       lines + `base64 -d /tmp/.fslab-cmd.b64 > /tmp/.fslab-cmd; printf '\\036S\\036'; ${inShell ? "." : "bash"} /tmp/.fslab-cmd 2>&1; printf '\\036E%d\\036' $?\n`,
     );
     const framed = /\x1eS\x1e([\s\S]*)\x1eE(\d+)\x1e/;
@@ -226,7 +232,7 @@ export class NodeVm {
    * e.g. a disk image after `sync; cp /tmp/x.img /mnt/host/`: how the inspectors get real bytes.
    */
   async readSharedFile(name: string): Promise<Uint8Array> {
-    return this.emulator.read_file(HOST_SHARE + name);
+    return this.machine.read_file(HOST_SHARE + name);
   }
 
   /** The root filesystem's downloads in flight (host-files.ts). */
@@ -236,7 +242,9 @@ export class NodeVm {
 
   /** The guest's memory, a view (read it while the machine is stopped). */
   memory(): Uint8Array {
-    return this.emulator.v86.cpu.mem8;
+    const v86 = this.machine.v86;
+    if (!v86) throw new Error("the machine is not built yet (before emulator-loaded)");
+    return v86.cpu.mem8;
   }
 
   /**
@@ -245,7 +253,7 @@ export class NodeVm {
    */
   async saveState(opts: { v86Only?: boolean } = {}): Promise<ArrayBuffer> {
     await this.hostFiles?.readyToSave();
-    const v86: ArrayBuffer = await this.emulator.save_state();
+    const v86: ArrayBuffer = await this.machine.save_state();
     if (opts.v86Only) return v86;
     const { meta, data } = this.sd.snapshot();
     return joinMachineState(v86, { sdhci: meta, image: data });
@@ -256,13 +264,13 @@ export class NodeVm {
     this.agent.reset();
     await this.hostFiles?.idle(); // after that, restore anyway
     const { v86, devices } = splitMachineState(state);
-    await this.emulator.restore_state(v86);
+    await this.machine.restore_state(v86);
     if (devices) this.sd.restore(devices.sdhci, devices.image);
     else this.sd.restore(new SdhciDevice().snapshot().meta, new Uint8Array(0)); // a state from before the SD host: an empty slot
     this.trouble.reset();
     if (this.stopped) {
       this.stopped = null;
-      await this.emulator.run(); // a stopped machine was stopped by us: the restored one runs
+      await this.machine.run(); // a stopped machine was stopped by us: the restored one runs
     }
   }
 
@@ -284,7 +292,7 @@ export class NodeVm {
   type(text: string): void {
     // not serial0_send: it sends each UTF-16 unit as one byte, and a lone 0xE9 for "é" leaves
     // readline in the middle of a multibyte character that the next one typed completes
-    this.emulator.serial_send_bytes(0, new TextEncoder().encode(text));
+    this.machine.serial_send_bytes(0, new TextEncoder().encode(text));
   }
 
   /** Wait until the guest's `fslab-trace stop` has reported its overrun count. */

@@ -4,6 +4,7 @@
 //   VmHost.boot() -> new V86({bzimage, filesystem, bios, ...}) -> download-progress events
 //     -> serial0-output-byte -> BootWatcher (phase, panic, prompt) -> onStatus / onOutput
 import { V86 } from "v86";
+import { typedEmulator, type V86Emulator } from "./v86-emulator";
 import { state as savedState } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { TraceChannel, type TraceStats } from "./trace-channel";
@@ -94,7 +95,7 @@ function markVm(what: "boot" | "compiled" | "loaded" | "started" | "prompt"): vo
 }
 
 export class VmHost {
-  private emulator: V86 | null = null;
+  private emulator: V86Emulator | null = null;
   private watcher = new BootWatcher();
   private trouble = new TroubleWatcher();
   private troubleTimer: ReturnType<typeof setTimeout> | null = null;
@@ -114,7 +115,7 @@ export class VmHost {
   /** The guest's check agent (virtio-console port 2, /dev/hvc2): a lab's checks run there. */
   /** The SD host beside v86 (devices/sdhci.ts): the page's Insert/Eject and the guest's `sdcard` act on it. */
   readonly sd = new SdhciDevice();
-  readonly agent = new AgentClient((bytes) => (this.emulator as any)?.bus.send("virtio-console2-input-bytes", bytes));
+  readonly agent = new AgentClient((bytes) => this.emulator?.bus.send("virtio-console2-input-bytes", bytes));
   /** Why this start is a cold boot (null when restoring the saved state). */
   coldReason: string | null = null;
   /** What was restored when it was a learner's snapshot, not the build's saved machine. */
@@ -190,7 +191,7 @@ export class VmHost {
       snapshot = { state: split.v86 };
       devices = split.devices;
     }
-    const emulator = new V86({
+    const emulator = typedEmulator(new V86({
       ...machineOptions(),
       wasm_fn: (imports: WebAssembly.Imports) =>
         instantiateV86(imports).catch((e) => {
@@ -205,7 +206,7 @@ export class VmHost {
       // the root filesystem, a file fetched when the guest first reads it (guest.ts); the tree
       // only for a cold boot: a saved state carries its own
       filesystem: restore ? { baseurl: siteUrl(`vm/${ROOTFS_DIR}`) } : { baseurl: siteUrl(`vm/${ROOTFS_DIR}`), basefs: vmUrl(ROOTFS_JSON) },
-    });
+    }));
     this.emulator = emulator;
     this.loaded = false;
     emulator.add_listener("emulator-loaded", () => {
@@ -221,12 +222,12 @@ export class VmHost {
       this.hostFiles = trackHostFiles(emulator);
       markVm("loaded"); // files downloaded, wasm compiled, the state decompressed and restored
     });
-    emulator.add_listener("download-progress", (e: any) => {
+    emulator.add_listener("download-progress", (e) => {
       if (this.watcher.phase !== "booting") return;
       const frac = e.lengthComputable && e.total ? (e.file_index + e.loaded / e.total) / e.file_count : e.file_index / e.file_count;
-      this.status("loading", `Loading ${e.file_name.split("/").pop().split("?")[0]}`, frac);
+      this.status("loading", `Loading ${(e.file_name.split("/").pop() ?? "").split("?")[0]}`, frac);
     });
-    emulator.add_listener("download-error", (e: any) => {
+    emulator.add_listener("download-error", (e) => {
       this.fail(`Could not load ${e.file_name}: the lab's VM files are missing or the server refused them.`);
     });
     let firstStart = true;
@@ -245,12 +246,12 @@ export class VmHost {
       } else this.status("booting", `Booting Linux (${this.coldReason})`);
     });
     emulator.add_listener("serial0-output-byte", (byte: number) => this.onByte(byte));
-    emulator.add_listener("virtio-console2-output-bytes" as "virtio-console0-output-bytes", (bytes: Uint8Array) => this.agent.feed(bytes));
+    emulator.add_listener("virtio-console2-output-bytes", (bytes: Uint8Array) => this.agent.feed(bytes));
     // port 3: the guest's `sdcard` command asks for the slot
-    const slot = new SlotChannel(this.sd, (b) => (emulator as any).bus.send("virtio-console3-input-bytes", b));
-    emulator.add_listener("virtio-console3-output-bytes" as "virtio-console0-output-bytes", (bytes: Uint8Array) => slot.feed(bytes));
+    const slot = new SlotChannel(this.sd, (b) => emulator.bus.send("virtio-console3-input-bytes", b));
+    emulator.add_listener("virtio-console3-output-bytes", (bytes: Uint8Array) => slot.feed(bytes));
     // port 1 (the guest's /dev/hvc1); v86's typings name only port 0's event
-    emulator.add_listener("virtio-console1-output-bytes" as "virtio-console0-output-bytes", (bytes: Uint8Array) => {
+    emulator.add_listener("virtio-console1-output-bytes", (bytes: Uint8Array) => {
       this.trace.feed(bytes);
       const records = this.trace.take();
       const lines = this.trace.takeLines();
@@ -394,7 +395,7 @@ export class VmHost {
     await VmHost.teardown(e, this.hostFiles);
   }
 
-  private static async teardown(e: V86, files: HostFiles | null): Promise<void> {
+  private static async teardown(e: V86Emulator, files: HostFiles | null): Promise<void> {
     // the page is going away: an error from v86's own teardown is not worth reporting
     try {
       await e.stop(); // stop the CPU loop first: a run slice after destroy posts to a closed worker
