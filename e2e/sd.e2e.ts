@@ -72,3 +72,35 @@ describe("an SD card in the guest", () => {
     expect(await sh("cat /sys/block/mmcblk0/size")).toBe("65536");
   });
 });
+
+// The sd model (wasm/src/sd) against the real kernel driving the emulated card: every request
+// of the initialisation, from the rescan's first CMD52 to the ACMD6 that sets 4-bit data, equal
+// in command, argument, retries, error, response and data, for each card type.
+describe("the sd model against the kernel's mmc events", async () => {
+  const { loadCoreModule } = await import("../web/src/shared/node-load");
+  const { sdAttach } = await import("../web/src/topics/sd/sd-core");
+  const { recordsFromTrace, initialisation, compareRecords } = await import("../web/src/topics/sd/sd-trace");
+  for (const type of ["sdhc", "sdsc", "v1"] as const) {
+    it(`${type}: record for record`, async () => {
+      const vm = new NodeVm();
+      try {
+        await vm.boot({ sd: { type, size: 64 * MiB } });
+        const r = await vm.run(
+          `modprobe mmc_core && T=/sys/kernel/tracing && echo 1 > $T/events/mmc/mmc_request_start/enable && echo 1 > $T/events/mmc/mmc_request_done/enable &&
+           modprobe sdhci-pci && modprobe mmc_block && for i in $(seq 100); do [ -b /dev/mmcblk0 ] && break; sleep 0.1; done; [ -b /dev/mmcblk0 ] && cat $T/trace`,
+          120_000,
+        );
+        expect(r.status, r.output).toBe(0);
+        const kernel = initialisation(recordsFromTrace(r.output.split("\n")));
+        const model = sdAttach(await loadCoreModule("sd"), type, 64 * MiB);
+        const rows = compareRecords(model, kernel);
+        const bad = rows.map((x, i) => (x.differ.length ? `#${i + 1} ${x.differ.join(",")}: model ${JSON.stringify(x.model)} kernel ${JSON.stringify(x.kernel)}` : "")).filter(Boolean);
+        expect(bad, bad.join("\n")).toEqual([]);
+        expect(kernel.length).toBe(model.length);
+        expect(kernel.length).toBeGreaterThan(20);
+      } finally {
+        await vm.destroy();
+      }
+    }, 240_000);
+  }
+});

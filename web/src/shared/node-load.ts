@@ -8,6 +8,7 @@ import type { Ext4Module } from "@wasm/ext4.mjs";
 import type { F2fsModule } from "@wasm/f2fs.mjs";
 import type { InspectModule } from "@wasm/inspect.mjs";
 import type { VfatModule } from "@wasm/vfat.mjs";
+import type { SdModule } from "@wasm/sd.mjs";
 
 const WASM_DIR = fileURLToPath(new URL("../../../wasm/build/wasm/", import.meta.url));
 
@@ -19,6 +20,7 @@ export interface CoreModules {
   inspect: InspectModule;
   vfat: VfatModule;
   ext4: Ext4Module;
+  sd: SdModule;
 }
 
 export type CoreName = keyof CoreModules;

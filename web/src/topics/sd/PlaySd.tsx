@@ -1,0 +1,156 @@
+// /play/sd: from a card in the slot to /dev/mmcblk0. The commands Linux 7.2 sends a card it finds
+// (drivers/mmc/core: mmc_rescan -> mmc_rescan_try_freq -> mmc_attach_sd -> mmc_sd_init_card),
+// one step at a time: the sequence between host and card, the card's state machine with its
+// current state lit, and the registers it answered with, decoded as Linux decodes them. The
+// blog series "Linuxカーネルのファイルアクセスの処理を追いかける" follows the same path on an ARM
+// board's PL181 host (mmci_probe); here the host is an SDHCI controller (sdhci_pci_probe), and
+// the core's part is the same. The model (wasm/src/sd) equals the guest kernel's mmc events for
+// the emulated card, request for request (e2e/sd-model.e2e.ts).
+import { useEffect, useState } from "react";
+import { useParams } from "../../shared/useParams";
+import { LinkProblems, ParamField } from "../../shared/view/ParamField";
+import { StepControls } from "../../shared/view/StepControls";
+import { TableAlt } from "../../shared/view/TableAlt";
+import { useWorker } from "../../shared/useWorker";
+import { SD_PARAMS } from "./params";
+import { sdClient, type SdRun } from "./sd-client";
+import { CARD_LABEL, CARD_TYPES, commandName, hex, type CardType } from "./sd-core";
+import { SdSequence, answerWords } from "./SdSequence";
+import { SdStates } from "./SdStates";
+
+export function PlaySd({ query }: { query: string }) {
+  const params = useParams(SD_PARAMS, query, "sd", (v) =>
+    v.mib % 1 !== 0 ? {} : v.card !== "sdhc" && v.mib > 2048 ? { mib: "an SDSC card holds at most 2048 MiB" } : {},
+  );
+  const { client } = useWorker(sdClient);
+  const [run, setRun] = useState<SdRun | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [position, setPosition] = useState(0);
+  const [guess, setGuess] = useState("");
+  const [revealed, setRevealed] = useState(false);
+  const { card, mib } = params.values;
+
+  useEffect(() => {
+    if (!client || !params.valid) return;
+    let live = true;
+    client.attach(card as CardType, mib * 2 ** 20).then(
+      (r) => {
+        if (!live) return;
+        setRun(r);
+        setPosition(0);
+        setError(null);
+      },
+      (e) => live && setError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, card, mib, params.valid]);
+
+  const records = run?.records ?? [];
+  const shownCount = revealed ? records.length : null;
+  const now = records[position];
+  const upTo = records.slice(0, position + 1);
+  const cidSeen = upTo.some((r) => r.opcode === 2 && !r.app && !r.err);
+  const csdSeen = upTo.some((r) => r.opcode === 9 && !r.app && !r.err);
+  const guessN = Number(guess);
+
+  return (
+    <section className="play">
+      <h1>SD: from a card in the slot to /dev/mmcblk0</h1>
+      <p>
+        When a card is inserted, the SDHCI host raises a card-detect interrupt and the kernel's MMC core runs{" "}
+        <code>mmc_rescan</code>. It does not know what was inserted: it tries SDIO (<code>CMD52</code>, <code>CMD5</code>), asks
+        whether the card speaks version 2 of the specification (<code>CMD8</code>), then walks an SD memory card from{" "}
+        <em>idle</em> to <em>tran</em>, the state in which it reads and writes blocks. Each arrow is one request, as the
+        kernel's <code>mmc_request_start</code> and <code>mmc_request_done</code> events record it.
+      </p>
+      <form className="play-form" onSubmit={(e) => e.preventDefault()} aria-label="the card">
+        <LinkProblems problems={params.linkProblems} />
+        <label>
+          card{" "}
+          <select value={params.raw.card} onChange={(e) => params.set("card", e.target.value)} aria-label="card type">
+            {CARD_TYPES.map((t) => (
+              <option key={t} value={t}>{CARD_LABEL[t]}</option>
+            ))}
+          </select>
+        </label>{" "}
+        <ParamField name="mib" spec={SD_PARAMS.mib} raw={params.raw.mib} error={params.errors.mib} label="size" after="MiB" onChange={(t) => params.set("mib", t)} />
+      </form>
+      <fieldset className="predict">
+        <legend>Predict first: how many requests does Linux send before the card is ready for data on four lines (ACMD6)?</legend>
+        <label>
+          requests <input value={guess} onChange={(e) => setGuess(e.target.value)} inputMode="numeric" size={4} aria-label="your prediction: requests" disabled={revealed} />
+        </label>{" "}
+        <button type="button" onClick={() => setRevealed(true)} disabled={revealed || !run}>{guess.trim() ? "Reveal" : "No guess: reveal"}</button>
+        {revealed && shownCount !== null && (
+          <p role="status" data-testid="sd-count">
+            {shownCount} requests{guess.trim() && Number.isFinite(guessN) ? ` (you said ${guessN})` : ""}. The SDIO probe alone takes{" "}
+            {records.filter((r) => r.opcode === 5 || r.opcode === 52).length}: <code>CMD5</code> is tried four times, because{" "}
+            <code>mmc_send_io_op_cond</code> allows three retries, and every one times out on a memory card. Each ACMD is two
+            requests: <code>CMD55</code>, then the command.
+          </p>
+        )}
+      </fieldset>
+      {error && <p className="error" role="alert">{error}</p>}
+      {run && !revealed && <p className="muted">Predict (or choose not to), then step through the requests.</p>}
+      {run && now && revealed && (
+        <>
+          <StepControls total={records.length} position={position} onChange={setPosition} unit="request" items />
+          <p role="status" data-testid="sd-now">
+            Request {position + 1}: <strong>{commandName(now.opcode, now.app)}</strong> with argument <code>{hex(now.arg)}</code>;{" "}
+            {answerWords(now)}; the card is now in <strong>{now.state}</strong>.
+          </p>
+          <div className="sd-views">
+            <SdSequence records={records} position={position} />
+            <SdStates records={records} position={position} />
+          </div>
+          <TableAlt
+            summary="the requests as a table"
+            head={["#", "command", "argument", "answer", "card state after"]}
+            count={records.length}
+            row={(i) => [i + 1, commandName(records[i].opcode, records[i].app), hex(records[i].arg), answerWords(records[i]), records[i].state ?? ""]}
+          />
+          <h2>The registers it answered with</h2>
+          {!cidSeen && <p className="muted">Step on to <code>CMD2</code> (ALL_SEND_CID) to see the card's identity.</p>}
+          {cidSeen && run.cid && (
+            <table className="files" aria-label="CID decoded" data-testid="sd-cid">
+              <caption>CID, as mmc_decode_cid reads it</caption>
+              <tbody>
+                <tr><th>manufacturer (MID)</th><td>{hex(run.cid.manfid)}</td></tr>
+                <tr><th>OEM (OID)</th><td>{run.cid.oemid}</td></tr>
+                <tr><th>product name (PNM)</th><td>{run.cid.name}</td></tr>
+                <tr><th>revision (PRV)</th><td>{run.cid.hwrev}.{run.cid.fwrev}</td></tr>
+                <tr><th>serial (PSN)</th><td>{hex(run.cid.serial)}</td></tr>
+                <tr><th>made (MDT)</th><td>{run.cid.year}-{String(run.cid.month).padStart(2, "0")}</td></tr>
+              </tbody>
+            </table>
+          )}
+          {cidSeen && !csdSeen && <p className="muted">Step on to <code>CMD9</code> (SEND_CSD) to see its capacity.</p>}
+          {csdSeen && run.csd && (
+            <table className="files" aria-label="CSD decoded" data-testid="sd-csd">
+              <caption>CSD, as mmc_decode_csd reads it</caption>
+              <tbody>
+                <tr><th>CSD_STRUCTURE</th><td>{run.csd.structure} (version {run.csd.structure + 1})</td></tr>
+                <tr><th>TRAN_SPEED</th><td>{run.csd.tranSpeedHz / 1e6} MHz</td></tr>
+                <tr><th>command classes (CCC)</th><td>{hex(run.csd.cmdclass)}{(run.csd.cmdclass >> 10) & 1 ? " (class 10: CMD6 SWITCH_FUNC)" : " (no class 10: no CMD6)"}</td></tr>
+                <tr><th>READ_BL_LEN</th><td>{run.csd.readBlLen} ({2 ** run.csd.readBlLen} bytes)</td></tr>
+                <tr><th>C_SIZE</th><td>{run.csd.cSize}</td></tr>
+                {run.csd.structure === 0 && <tr><th>C_SIZE_MULT</th><td>{run.csd.cSizeMult}</td></tr>}
+                <tr>
+                  <th>capacity</th>
+                  <td>
+                    {run.csd.structure === 0
+                      ? `(C_SIZE + 1) × 2^(C_SIZE_MULT + 2) × 2^READ_BL_LEN = ${run.csd.sectors * 512} bytes`
+                      : `(C_SIZE + 1) × 512 KiB = ${run.csd.sectors * 512} bytes`}{" "}
+                    = {run.csd.sectors} sectors
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

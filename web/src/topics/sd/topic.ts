@@ -1,0 +1,21 @@
+// The SD card: an SDHCI host and card emulated beside v86 (web/src/vm/devices/), and the model
+// of Linux's initialisation of it. C core: wasm/src/sd; lab sd-card.
+import { defineTopic } from "../../shared/topic";
+import { SD_PARAMS } from "./params";
+
+export default defineTopic({
+  id: "sd",
+  title: "SD cards and the MMC core",
+  playgrounds: [
+    {
+      route: "sd",
+      title: "SD: from a card in the slot to /dev/mmcblk0",
+      blurb: "Pick a card; step through the commands Linux sends it, the card's state machine and the registers it answers with.",
+      layer: "driver",
+      params: SD_PARAMS,
+      load: () => import("./PlaySd").then((m) => m.PlaySd),
+    },
+  ],
+  views: [],
+  cli: [{ name: "sd", synopsis: "[--card sdhc|sdsc|v1] [--size 64M] [--json]", summary: "the commands Linux sends to initialise an SD card, and the card's states", module: "cli.ts" }],
+});
