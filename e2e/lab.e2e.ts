@@ -484,7 +484,11 @@ describe("mq-deadline lab", () => {
     // one count per panel: the view under the summary repeats none of its totals
     expect(await panel.getByTestId("dd-agreement").count()).toBe(0);
     expect(await panel.getByTestId("dd-moved").textContent()).toMatch(/^t = \d+\.\d\d ms into the run\. The kernel dispatched /);
-    await run(3); // fifo_batch 1, load again
+    // step 4 is a challenge (no Run button): the learner's own commands, fifo_batch 1 and load again
+    await page.getByTestId("outline-3").click();
+    await page.locator('.lab-runner[data-step="3"]').waitFor();
+    await page.getByTestId("predict").getByRole("button", { name: "No guess" }).click();
+    await runInTerminal(page, "echo 1 > /sys/block/nullb1/queue/iosched/fifo_batch; load", 240_000);
     await runInTerminal(page, "cat /tmp/loads", 120_000);
     await expect.poll(() => settled(2), { timeout: 90_000 }).not.toBeNull();
     const two = (await settled(2))!;

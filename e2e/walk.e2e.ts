@@ -66,6 +66,11 @@ describe("every lab, walked through its solutions", () => {
         const open = page.locator('.lab-runner [data-testid="predict"][data-answered="0"]');
         while (await open.count()) await open.first().getByRole("button", { name: "No guess" }).click();
         const hasSolution = step.blocks.some((x) => x.kind === "solution");
+        if (step.challenge) {
+          // the learner's own check fails first: only then is a challenge's solution offered
+          await page.getByTestId("check").click();
+          await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 60_000 }).toBe("failed");
+        }
         if (hasSolution) await page.getByRole("button", { name: "Show the solution" }).click();
         const buttons = hasSolution ? page.locator('[data-testid="solution"] button') : page.locator(".lab-runner .step > .vm-cmd > button");
         const n = await buttons.count();
