@@ -27,7 +27,7 @@ export interface EmbedConfig {
 
 /** A host message, or why it is not one (a foreign page may post anything). */
 export function parseHostMessage(data: unknown): HostMessage | { error: string } {
-  if (!data || typeof data !== "object" || (data as any).fslab !== 1) return { error: "not an fslab message (no fslab: 1)" };
+  if (!data || typeof data !== "object" || (data as { fslab?: unknown }).fslab !== 1) return { error: "not an fslab message (no fslab: 1)" };
   const m = data as Record<string, unknown>;
   switch (m.type) {
     case "ping":
@@ -51,7 +51,7 @@ export function parseHostMessage(data: unknown): HostMessage | { error: string }
 }
 
 export function parseConfig(text: string): EmbedConfig | { error: string } {
-  let v: any;
+  let v: { allowedOrigins?: unknown } | null;
   try {
     v = JSON.parse(text);
   } catch (e) {

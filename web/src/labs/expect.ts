@@ -64,7 +64,7 @@ export function parseExpect(body: string): { expect: Expectation[] } | { error: 
   for (const item of items) {
     const line = lineOf(item as Node);
     if (!isMap(item)) return { error: "each expectation is a mapping with an event: or a verdict: key", line };
-    const js = (item as any).toJSON() as Record<string, unknown>;
+    const js = item.toJSON() as Record<string, unknown>;
     for (const k of Object.keys(js)) if (!ITEM_KEYS.includes(k)) return { error: `unknown key "${k}" (known: ${ITEM_KEYS.join(", ")})`, line };
     if ((js.event === undefined) === (js.verdict === undefined)) return { error: "an expectation names an event: or a verdict:, one of the two", line };
     if (js.verdict !== undefined) {

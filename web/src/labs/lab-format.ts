@@ -371,9 +371,10 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
     let fm: any;
     try {
       fm = parseYaml(lines.slice(1, end).join("\n"));
-    } catch (e: any) {
-      const l = e?.linePos?.[0]?.line;
-      fail(l ? l + 1 : 2, `frontmatter is not valid YAML: ${String(e?.message ?? e).split("\n")[0]}`);
+    } catch (e) {
+      const err = e as { linePos?: Array<{ line: number }>; message?: string } | null;
+      const l = err?.linePos?.[0]?.line;
+      fail(l ? l + 1 : 2, `frontmatter is not valid YAML: ${String(err?.message ?? e).split("\n")[0]}`);
       return null;
     }
     if (!fm || typeof fm !== "object" || Array.isArray(fm)) {

@@ -14,7 +14,7 @@ export interface LabIndex {
 export const LAB_ID = /^[a-z0-9][a-z0-9-]*$/;
 
 export function parseLabIndex(text: string): LabIndex | { error: string } {
-  let v: any;
+  let v: { format?: unknown; labs?: unknown } | null;
   try {
     v = JSON.parse(text);
   } catch (e) {

@@ -10,7 +10,7 @@
 //     where: { batched: 0 }
 //   ```
 //   or `actual: <a shell command>`: the first line it prints in the guest (run by the check agent).
-import { LineCounter, parseDocument, isMap, type Node } from "yaml";
+import { LineCounter, parseDocument, isMap, isScalar, type Node } from "yaml";
 import { parseExpect, matchingEvents, type Expectation, type SeenEvent } from "./expect";
 
 export interface Prediction {
@@ -39,8 +39,9 @@ export function parsePredict(body: string): { predict: Prediction } | { error: s
   const root = doc.contents as Node | null;
   if (!isMap(root)) return { error: "a prediction is a mapping with question: and actual:", line: 1 };
   const lineOf = (key: string) => {
-    const pair = root.items.find((p: any) => p.key?.value === key) as any;
-    return pair?.key?.range ? lc.linePos(pair.key.range[0]).line : 1;
+    const pair = root.items.find((p) => isScalar(p.key) && p.key.value === key);
+    const range = isScalar(pair?.key) ? pair.key.range : undefined;
+    return range ? lc.linePos(range[0]).line : 1;
   };
   const js = root.toJSON() as Record<string, unknown>;
   for (const k of Object.keys(js)) if (!KEYS.includes(k)) return { error: `unknown key "${k}" (known: ${KEYS.join(", ")})`, line: lineOf(k) };

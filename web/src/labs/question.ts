@@ -11,7 +11,7 @@
 //   tolerance: 10%                  # a number's leeway: 10% of the answer, or 2 (either side); default 0
 //   ```
 //   or `answer: <a shell command>`: the first line it prints in the guest (run by the check agent).
-import { LineCounter, parseDocument, isMap, type Node } from "yaml";
+import { LineCounter, parseDocument, isMap, isScalar, type Node } from "yaml";
 import type { Expectation } from "./expect";
 import { parseGuess, parseSource, type Prediction } from "./predict";
 
@@ -46,8 +46,9 @@ export function parseQuestion(body: string): { question: Question } | { error: s
   const root = doc.contents as Node | null;
   if (!isMap(root)) return { error: "a question is a mapping with question: and answer:", line: 1 };
   const lineOf = (key: string) => {
-    const pair = root.items.find((p: any) => p.key?.value === key) as any;
-    return pair?.key?.range ? lc.linePos(pair.key.range[0]).line : 1;
+    const pair = root.items.find((p) => isScalar(p.key) && p.key.value === key);
+    const range = isScalar(pair?.key) ? pair.key.range : undefined;
+    return range ? lc.linePos(range[0]).line : 1;
   };
   const js = root.toJSON() as Record<string, unknown>;
   for (const k of Object.keys(js)) {

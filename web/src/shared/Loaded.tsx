@@ -6,11 +6,12 @@
 // much later; a learner waits for it on every visit.
 import { useEffect, useState, type ComponentType, type ReactNode } from "react";
 
-const loaded = new Map<() => Promise<ComponentType<any>>, ComponentType<any>>();
+// keyed by the loader; each value is the component its own loader gave
+const loaded = new Map<object, unknown>();
 
 export function Loaded<P extends object>({ load, props, fallback }: { load: () => Promise<ComponentType<P>>; props: P; fallback: ReactNode }) {
   const [page, setPage] = useState<{ C: ComponentType<P> } | null>(() => {
-    const C = loaded.get(load);
+    const C = loaded.get(load) as ComponentType<P> | undefined;
     return C ? { C } : null;
   });
   const [error, setError] = useState<string | null>(null);

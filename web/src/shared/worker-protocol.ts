@@ -12,10 +12,10 @@
 // later one, with the reason; a handler's exception rejects only its own request.
 
 /** a worker's handlers: each takes the loaded module first, then the request's arguments */
-export type Handlers<M> = Record<string, (module: M, ...args: any[]) => unknown>;
+export type Handlers<M> = Record<string, (module: M, ...args: never[]) => unknown>;
 
-type Args<F> = F extends (module: any, ...args: infer A) => unknown ? A : never;
-type Result<F> = F extends (...args: any[]) => infer R ? Awaited<R> : never;
+type Args<F> = F extends (module: never, ...args: infer A) => unknown ? A : never;
+type Result<F> = F extends (...args: never[]) => infer R ? Awaited<R> : never;
 
 /** the page's view of a worker declared with `serve(ready, handlers)`: one async method per handler */
 export type WorkerClient<H> = { [K in keyof H]: (...args: Args<H[K]>) => Promise<Result<H[K]>> } & {
@@ -48,7 +48,8 @@ export function serve<M, H extends Handlers<M>>(ready: Promise<M>, handlers: H):
     try {
       const handler = Object.hasOwn(handlers, op) ? handlers[op] : undefined;
       if (!handler) throw new Error(`no operation "${op}" in this worker`);
-      reply = { seq, result: await handler(await ready, ...args) };
+      // the message's arguments are the client's (WorkerClient types them per handler)
+      reply = { seq, result: await handler(await ready, ...(args as never[])) };
     } catch (err) {
       reply = { seq, error: err instanceof Error ? err.message : String(err) };
     }

@@ -164,7 +164,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
     term.textarea?.addEventListener("focus", onFocus);
     term.textarea?.addEventListener("blur", onBlur);
     host.boot(attempt.cold, snapshot ?? undefined);
-    (window as any).__fslabTerminal = term; // read by the e2e tests
+    (window as Window & { __fslabTerminal?: Terminal }).__fslabTerminal = term; // read by the e2e tests
     return () => {
       onReady?.(null);
       void host.destroy();

@@ -216,8 +216,9 @@ function readTrace(file: string): string {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
-  } catch (e: any) {
-    throw new Error(`--trace: cannot read ${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new Error(`--trace: cannot read ${file}: ${err.code === "ENOENT" ? "no such file" : err.message}`);
   }
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {

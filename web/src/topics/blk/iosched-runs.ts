@@ -60,8 +60,19 @@ export interface FioResult {
 }
 
 /** fio's --output-format=json (one group_reporting job): the direction that moved data. */
+/** the parts of fio's JSON read here; anything may be missing from a file a learner hands in */
+interface FioJson {
+  jobs?: Array<{ usr_cpu?: number; sys_cpu?: number } & Partial<Record<"read" | "write", FioDirection>>>;
+}
+interface FioDirection {
+  bw?: unknown;
+  iops: number;
+  runtime?: number;
+  clat_ns: { percentile?: Record<string, unknown>; max?: number };
+}
+
 export function parseFioJson(text: string, dir: "read" | "write"): FioResult {
-  let v: any;
+  let v: FioJson | null;
   try {
     v = JSON.parse(text);
   } catch (e) {
@@ -71,13 +82,16 @@ export function parseFioJson(text: string, dir: "read" | "write"): FioResult {
   const d = job?.[dir];
   const pct = d?.clat_ns?.percentile;
   if (!d || typeof d.bw !== "number" || !pct || typeof pct !== "object") throw new RunsError(`fio's JSON has no ${dir} results with completion-latency percentiles`);
-  const p = (k: string) => (typeof pct[k] === "number" ? pct[k] / 1000 : NaN);
+  const p = (k: string) => {
+    const x = pct[k];
+    return typeof x === "number" ? x / 1000 : NaN;
+  };
   return {
     bwKiB: d.bw,
     iops: d.iops,
     clat: { p50: p("50.000000"), p90: p("90.000000"), p99: p("99.000000"), max: (d.clat_ns.max ?? NaN) / 1000 },
-    usrCpu: job.usr_cpu ?? NaN,
-    sysCpu: job.sys_cpu ?? NaN,
+    usrCpu: job!.usr_cpu ?? NaN,
+    sysCpu: job!.sys_cpu ?? NaN,
     runtimeMs: d.runtime ?? NaN,
   };
 }
