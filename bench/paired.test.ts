@@ -145,6 +145,7 @@ describe("describeRatio", () => {
     expect(describeRatio([25, 30, 35], { atLeast: 20 }, "visits", 1)).toBe("30.0x (IQR 27.5-32.5x, min-max 25.0-35.0x, 3 visits) (goal: at least 20x, met)");
     expect(describeRatio([2, 2.5, 3], { atMost: 1.2 })).toMatch(/\(goal: at most 1\.2x, NOT met\)$/);
     expect(describeRatio([1, 2], null, "rounds")).toBe("1.50x (IQR 1.25-1.75x, min-max 1.00-2.00x, 2 rounds)");
+    expect(describeRatio([0.2, 0.25, 0.3], { atMost: 1 / 3, text: "under a third" })).toBe("0.25x (IQR 0.23-0.28x, min-max 0.20-0.30x, 3 pairs) (goal: under a third, met)");
   });
 });
 

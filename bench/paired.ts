@@ -55,8 +55,11 @@ export function spread(xs: number[]): Spread {
   return { n: s.length, median: quantile(s, 0.5), q1: quantile(s, 0.25), q3: quantile(s, 0.75), min: s[0], max: s[s.length - 1] };
 }
 
-/** a goal on a ratio: at most (wasm within 1.2x of native) or at least (cold boot 20x a restore) */
-export type Goal = { atMost: number } | { atLeast: number };
+/**
+ * a goal on a ratio: at most (wasm within 1.2x of native) or at least (cold boot 20x a
+ * restore); text, how it is said where the number alone would not read well ("under a third")
+ */
+export type Goal = ({ atMost: number } | { atLeast: number }) & { text?: string };
 export type Verdict = "met" | "NOT met" | "within noise";
 
 /** "met" or "NOT met" only when the whole interquartile range is on one side of the goal */
@@ -72,7 +75,8 @@ export interface Shown {
   unit?: string;
 }
 
-export const goalText = (goal: Goal, unit = "x") => ("atMost" in goal ? `at most ${goal.atMost}${unit}` : `at least ${goal.atLeast}${unit}`);
+export const goalText = (goal: Goal, unit = "x") =>
+  goal.text ?? ("atMost" in goal ? `at most ${goal.atMost}${unit}` : `at least ${goal.atLeast}${unit}`);
 
 /**
  * Samples' line: "1.16x (IQR 1.10-1.25x, min-max 1.02-1.40x, 15 pairs) (goal: at most 1.2x,

@@ -27,7 +27,6 @@ import { NativeBench } from "../../bench/native";
 import { describeRatio, describeSpread, interleave, pairRatios, spread, type Goal } from "../../bench/paired";
 
 const WASM_DIR = fileURLToPath(new URL("../../wasm/", import.meta.url));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms: number) => (ms < 10 ? `${ms.toFixed(3)} ms` : `${ms.toFixed(1)} ms`);
 
 /** a native bench (wasm/bench/bench_<core>.c), built by `make` and started to be sampled */
@@ -147,23 +146,21 @@ export async function bench(args: string[]): Promise<number> {
   if (!only || only === "cli") {
     const node = [process.execPath];
     const fslab = [process.execPath, FSLAB];
-    const runs = (argv: string[], n: number) => {
-      processMs(argv); // a first run fills the page cache (and rebuilds a stale CLI)
-      return Array.from({ length: n }, () => processMs(argv));
-    };
+    // the two processes of each comparison in turn, after one warm-up round (a first run fills
+    // the page cache, and rebuilds a stale CLI)
+    const pairs = (a: string[], b: string[], n: number) => interleave(n, [() => processMs(a), () => processMs(b)], 1);
     const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-    const nodeMs = runs([...node, "-e", "0"], 7);
-    const helpMs = runs([...fslab, "--help"], 7);
-    const help = median(helpMs) / median(nodeMs);
-    console.log("The command line's start, whole processes (median of 7 after one warm-up):");
+    const [helpMs, nodeMs] = await pairs([...fslab, "--help"], [...node, "-e", "0"], 7);
+    console.log("The command line's start, whole processes, in pairs taken in turn after one warm-up pair:");
     const ms = (x: number) => `${x.toFixed(0)} ms`;
-    console.log(`  fslab --help ${ms(median(helpMs))} (${helpMs.map(ms).join(", ")}), node -e 0 ${ms(median(nodeMs))}: ${help.toFixed(1)}x ${goal(help <= 5, "within 5x")}`);
-    const warm = runs([...fslab, "vm", "--", "true"], 3);
-    const cold = runs([...fslab, "vm", "--cold", "--", "true"], 3);
-    const vm = median(warm) / median(cold);
     console.log(
-      `  fslab vm -- true ${s(median(warm))} (${warm.map(s).join(", ")}), fslab vm --cold -- true ${s(median(cold))} (${cold.map(s).join(", ")}), ` +
-        `median of 3 after one warm-up: ${vm.toFixed(2)} of the cold one ${goal(vm < 1 / 3, "under a third")}`,
+      `  fslab --help ${ms(spread(helpMs).median)} (${helpMs.map(ms).join(", ")}), node -e 0 ${ms(spread(nodeMs).median)} (${nodeMs.map(ms).join(", ")}): ` +
+        describeRatio(pairRatios(helpMs, nodeMs), { atMost: 5 }, "pairs", 1),
+    );
+    const [warm, cold] = await pairs([...fslab, "vm", "--", "true"], [...fslab, "vm", "--cold", "--", "true"], 3);
+    console.log(
+      `  fslab vm -- true ${s(spread(warm).median)} (${warm.map(s).join(", ")}), fslab vm --cold -- true ${s(spread(cold).median)} (${cold.map(s).join(", ")}): ` +
+        `of the cold one ${describeRatio(pairRatios(warm, cold), { atMost: 1 / 3, text: "under a third" })}`,
     );
   }
   if (!only || only === "page") {
