@@ -21,7 +21,8 @@ export class NativeBench {
     child.stderr.on("data", (d) => (this.stderr += d));
     child.stdin.on("error", () => {}); // EPIPE from a binary that died: line() says how it ended
     this.ended = new Promise((res) => {
-      child.once("exit", (code, signal) => res(`exited ${code ?? signal}`));
+      // "close", not "exit": by then its stderr has been read to the end
+      child.once("close", (code, signal) => res(`exited ${code ?? signal}`));
       child.once("error", (e) => res(`did not run (${e.message})`));
     });
     this.lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
@@ -36,8 +37,9 @@ export class NativeBench {
   private async line(): Promise<string> {
     const r = await this.lines.next();
     if (r.done) {
+      const how = await this.ended;
       const why = this.stderr.trim().split("\n")[0];
-      throw new Error(`${this.bin} ${await this.ended} without an answer${why ? `: ${why}` : ""}`);
+      throw new Error(`${this.bin} ${how} without an answer${why ? `: ${why}` : ""}`);
     }
     return r.value;
   }
