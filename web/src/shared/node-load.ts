@@ -2,26 +2,15 @@
 // web/worker factory, handed the .wasm bytes directly.
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { BlkModule } from "@wasm/blk.mjs";
-import type { ExfatModule } from "@wasm/exfat.mjs";
-import type { Ext4Module } from "@wasm/ext4.mjs";
-import type { F2fsModule } from "@wasm/f2fs.mjs";
-import type { InspectModule } from "@wasm/inspect.mjs";
-import type { VfatModule } from "@wasm/vfat.mjs";
-import type { SdModule } from "@wasm/sd.mjs";
+import type { CoreModules } from "@wasm/cores.mjs";
 
 const WASM_DIR = fileURLToPath(new URL("../../../wasm/build/wasm/", import.meta.url));
 
-/** each core's module, as wasm/gen-dts.py declares it from the core's exports.c */
-export interface CoreModules {
-  exfat: ExfatModule;
-  blk: BlkModule;
-  f2fs: F2fsModule;
-  inspect: InspectModule;
-  vfat: VfatModule;
-  ext4: Ext4Module;
-  sd: SdModule;
-}
+/**
+ * each core's module, as wasm/gen-dts.py declares it from the core's exports.c; the map is
+ * generated beside the build (build/wasm/cores.d.mts), one entry per src/<core>/exports.c
+ */
+export type { CoreModules };
 
 export type CoreName = keyof CoreModules;
 
