@@ -2,7 +2,8 @@
 import { readFileSync, statSync } from "node:fs";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { loadCoreModule } from "../../web/src/shared/node-load";
-import { exfatDamage, listedDamage, inspectImage, vfatDamage, type ExfatReport, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
+import { loadInspectPrinter, loadTopics } from "../../web/src/topics/node-index";
+import { exfatDamage, listedDamage, inspectImage, vfatDamage, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
 
 /** runs as text for reading: the first 16, then how many more (--json has them all) */
 const FOLD_RUNS = 16;
@@ -11,28 +12,6 @@ const runs = (rs: Run[]) => {
   const shown = rs.slice(0, FOLD_RUNS).map(([s, n]) => (n > 1 ? `${s}-${s + n - 1}` : `${s}`)).join(",");
   return rs.length > FOLD_RUNS ? `${shown}, … and ${rs.length - FOLD_RUNS} more runs` : shown;
 };
-
-function printExfat(r: ExfatReport): void {
-  const b = r.boot;
-  const ok = (x: boolean) => (x ? "ok" : "BAD");
-  console.log(`exFAT volume${r.label ? ` "${r.label}"` : ""}, revision ${b.fs_revision >> 8}.${String(b.fs_revision & 0xff).padStart(2, "0")}, serial 0x${b.volume_serial.toString(16).padStart(8, "0")}`);
-  console.log(`  sectors ${1 << b.bytes_per_sector_shift} B, clusters ${r.cluster_size} B, volume ${b.volume_length} sectors, boot checksum ${ok(b.checksum_ok)}`);
-  console.log(`  FAT at sector ${b.fat_offset} (${b.fat_length} sectors, ${b.number_of_fats} FAT${b.number_of_fats > 1 ? "s" : ""}), cluster heap at sector ${b.cluster_heap_offset}: ${b.cluster_count} clusters`);
-  console.log(`  allocation bitmap: clusters ${runs(r.bitmap.runs)} (${r.bitmap.data_length} B)`);
-  if (r.upcase) console.log(`  up-case table: clusters ${runs(r.upcase.runs)} (${r.upcase.data_length} B), checksum ${ok(r.upcase.checksum_ok)}`);
-  const rootTrouble = [r.root.chain_error, r.root.cross_link].filter(Boolean).join("; ");
-  console.log(`  root directory: clusters ${runs(r.root.runs)}${rootTrouble ? `  !! ${rootTrouble}` : ""}`);
-  const c = r.counts;
-  console.log(`  ${c.directories} directories, ${c.files} files, ${c.used_clusters} clusters used, ${c.free_clusters} free, ${c.deleted_entries} deleted entries`);
-  console.log(`  bitmap vs chains: ${c.unmarked_clusters} unmarked, ${c.leaked_clusters} leaked, ${c.cross_linked_clusters} cross-linked`);
-  console.log("");
-  console.log(`  ${"path".padEnd(40)} ${"bytes".padStart(10)}  chain        clusters`);
-  for (const f of r.files) {
-    const kind = f.no_fat_chain ? "NoFatChain" : "FAT chain";
-    const trouble = [f.error, f.chain_error, f.cross_link, f.checksum_ok ? null : "entry set checksum BAD"].filter(Boolean).join("; ");
-    console.log(`  ${(f.path + (f.dir ? "/" : "")).padEnd(40)} ${String(f.data_length).padStart(10)}  ${kind.padEnd(11)}  ${runs(f.runs)}${trouble ? `  !! ${trouble}` : ""}`);
-  }
-}
 
 function printExt4(r: Ext4Report): void {
   const s = r.superblock;
@@ -99,11 +78,13 @@ export async function inspectCommand(args: string[]): Promise<number> {
     throw new Error(code ? `cannot read ${files[0]}: ${why}` : why);
   }
   const report = inspectImage(await loadCoreModule("inspect"), bytes);
+  // the text is the format's topic's (its manifest's inspect:), or still printed here
+  const topics = await loadTopics();
   if (json) console.log(JSON.stringify(report, null, 2));
+  else if (topics.some((t) => t.inspect?.fs === report.fs)) (await loadInspectPrinter(topics, report.fs))(report);
   else if (report.fs === "ext4") printExt4(report);
   else if (report.fs === "vfat") printVfat(report);
   else if (report.fs === "f2fs") printF2fs(report);
-  else printExfat(report);
   // like fsck: what could be read is printed; damage found gives a line on stderr and status 4
   const damage =
     report.fs === "exfat" ? exfatDamage(report) : report.fs === "vfat" ? vfatDamage(report) : listedDamage(report);

@@ -73,6 +73,16 @@ export interface CliSpec {
   module: string; // e.g. "cli.ts", exporting `cli`: beside topic.ts, its name ending in cli.ts
 }
 
+/**
+ * `fslab inspect`'s text for an inspect report of one format (shared/inspect/inspect.ts's
+ * `fs`): printed by `printReport(report)` exported from `module`, a file beside topic.ts whose
+ * name ends in cli.ts (Node only, like CliSpec's).
+ */
+export interface InspectPrinterSpec {
+  fs: string;
+  module: string;
+}
+
 /** A benchmark page: #/bench/<route>, opened by `npm run bench` in Chromium. */
 export interface BenchSpec {
   route: string;
@@ -86,6 +96,8 @@ export interface TopicManifest {
   playgrounds: PlaygroundSpec[];
   views: ViewSpec[];
   cli: CliSpec[];
+  /** the inspect report this topic prints for `fslab inspect`, if any */
+  inspect?: InspectPrinterSpec;
   benches?: BenchSpec[];
 }
 

@@ -2,7 +2,8 @@
 // files topics/index.ts finds, read from the folder.
 import { readdirSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { CliCommand, CliSpec, TopicManifest } from "../shared/topic";
+import type { CliCommand, CliSpec, InspectPrinterSpec, TopicManifest } from "../shared/topic";
+import type { InspectReport } from "../shared/inspect/inspect";
 
 const DIR = fileURLToPath(new URL(".", import.meta.url));
 
@@ -12,6 +13,23 @@ export async function loadTopics(): Promise<TopicManifest[]> {
     .map((d) => d.name)
     .sort();
   return Promise.all(ids.map(async (id) => (await import(`./${id}/topic.ts`)).default as TopicManifest));
+}
+
+/** a topic's Node module beside topic.ts (its name ends in cli.ts), as a pattern esbuild can follow */
+async function cliModule(topic: TopicManifest, module: string): Promise<Record<string, unknown>> {
+  const m = /^([\w-]*)cli\.ts$/.exec(module);
+  if (!m) throw new Error(`web/src/topics/${topic.id}/topic.ts: a CLI module is a file beside topic.ts whose name ends in cli.ts, not "${module}"`);
+  return (await import(`./${topic.id}/${m[1]}cli.ts`)) as Record<string, unknown>;
+}
+
+/** the printer of `fslab inspect` for reports of `fs`: the topic whose manifest declares it */
+export async function loadInspectPrinter(topics: TopicManifest[], fs: string): Promise<(report: InspectReport) => void> {
+  const topic = topics.find((t) => t.inspect?.fs === fs);
+  if (!topic) throw new Error(`no topic prints a ${fs} report: a manifest's inspect: { fs: "${fs}", module } is missing`);
+  const spec = topic.inspect as InspectPrinterSpec;
+  const print = (await cliModule(topic, spec.module)).printReport;
+  if (typeof print !== "function") throw new Error(`web/src/topics/${topic.id}/${spec.module} exports no printReport`);
+  return print as (report: InspectReport) => void;
 }
 
 /** a topic's CLI command, from the module its manifest names */

@@ -42,5 +42,6 @@ export default defineTopic({
     { name: "exfat", synopsis: "[options] [--json]", summary: "a delete's discard requests and cost, per cluster vs batched", module: "cli.ts" },
     { name: "exfat-dir", synopsis: "[options] [--json]", summary: "entries the empty-entry search examines, with and without the 6.2 hint", module: "cli.ts" },
   ],
+  inspect: { fs: "exfat", module: "inspect-cli.ts" },
   benches: [{ route: "frames", title: "frame times of the cluster grid and bitmap views", load: () => import("./BenchFrames").then((m) => m.BenchFrames) }],
 });
