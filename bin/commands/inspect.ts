@@ -3,7 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { loadCoreModule } from "../../web/src/shared/node-load";
 import { loadInspectPrinter, loadTopics } from "../../web/src/topics/node-index";
-import { exfatDamage, listedDamage, inspectImage, vfatDamage, type Ext4Report, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
+import { exfatDamage, listedDamage, inspectImage, vfatDamage, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
 
 /** runs as text for reading: the first 16, then how many more (--json has them all) */
 const FOLD_RUNS = 16;
@@ -12,25 +12,6 @@ const runs = (rs: Run[]) => {
   const shown = rs.slice(0, FOLD_RUNS).map(([s, n]) => (n > 1 ? `${s}-${s + n - 1}` : `${s}`)).join(",");
   return rs.length > FOLD_RUNS ? `${shown}, … and ${rs.length - FOLD_RUNS} more runs` : shown;
 };
-
-function printExt4(r: Ext4Report): void {
-  const s = r.superblock;
-  const ok = (x: boolean | undefined) => (x === undefined ? "not kept" : x ? "ok" : "BAD");
-  console.log(`ext4 volume${s.volume_name ? ` "${s.volume_name}"` : ""}: ${s.blocks_count} blocks of ${r.block_size} B${r.cluster_size !== r.block_size ? ` in clusters of ${r.cluster_size} B (bigalloc)` : ""}, ${r.groups_count} group(s)`);
-  console.log(`  features: ${s.features.join(" ")}`);
-  console.log(`  per group: ${s.blocks_per_group} blocks, ${s.clusters_per_group} clusters, ${s.inodes_per_group} inodes; flex_bg of ${2 ** s.log_groups_per_flex}; descriptors of ${s.desc_size} B`);
-  console.log(`  free: ${s.free_blocks_count} blocks, ${s.free_inodes_count} inodes (superblock); ${r.counts.free_blocks_in_descriptors} blocks (descriptors)${r.counts.free_clusters_in_bitmaps !== undefined ? `, ${r.counts.free_clusters_in_bitmaps} clusters (bitmaps)` : ""}`);
-  console.log(`  checksums: superblock ${ok(s.checksum_ok)}, ${r.counts.bad_checksums} bad elsewhere`);
-  console.log("");
-  console.log(`  ${"group".padStart(5)} ${"first".padStart(9)} ${"bitmap".padStart(8)} ${"inodes".padStart(8)} ${"table".padStart(8)} ${"free cl".padStart(8)} ${"(bitmap)".padStart(9)} ${"free in".padStart(8)} ${"dirs".padStart(5)}  flags`);
-  for (const g of r.groups) {
-    const flags = [g.inode_uninit && "INODE_UNINIT", g.block_uninit && "BLOCK_UNINIT", g.itable_zeroed && "ITABLE_ZEROED", g.block_bitmap_checksum_ok === false && "BITMAP CSUM BAD", g.desc_checksum_ok === false && "DESC CSUM BAD", g.error].filter(Boolean).join(" ");
-    console.log(`  ${String(g.group).padStart(5)} ${String(g.first_block).padStart(9)} ${String(g.block_bitmap).padStart(8)} ${String(g.inode_bitmap).padStart(8)} ${String(g.inode_table).padStart(8)} ${String(g.free_clusters).padStart(8)} ${String(g.bitmap_free_clusters ?? "-").padStart(9)} ${String(g.free_inodes).padStart(8)} ${String(g.used_dirs).padStart(5)}  ${flags}`);
-  }
-  const deepest = Math.max(0, ...r.extent_files.map((f) => f.depth));
-  console.log(`  inodes: ${r.inodes_in_use} in use, ${r.inodes_with_extents} with extent trees (deepest ${deepest}), ${r.extent_files.reduce((n, f) => n + f.extents, 0)} extents`);
-  for (const d of r.damage) console.log(`  !! ${d}`);
-}
 
 /** a chain's damage after its runs, or nothing */
 const trouble = (x: { chain_error?: string; cross_link?: string }) => {
@@ -82,7 +63,6 @@ export async function inspectCommand(args: string[]): Promise<number> {
   const topics = await loadTopics();
   if (json) console.log(JSON.stringify(report, null, 2));
   else if (topics.some((t) => t.inspect?.fs === report.fs)) (await loadInspectPrinter(topics, report.fs))(report);
-  else if (report.fs === "ext4") printExt4(report);
   else if (report.fs === "vfat") printVfat(report);
   else if (report.fs === "f2fs") printF2fs(report);
   // like fsck: what could be read is printed; damage found gives a line on stderr and status 4

@@ -17,4 +17,5 @@ export default defineTopic({
   ],
   views: [{ id: "ext4-direct", title: "the bytes a device wrote for direct writes, read from `/mnt/host/ext4-direct.txt`, against the ext4 model's", params: {}, load: () => import("./lab-views").then((m) => m.Ext4DirectLab) }],
   cli: [{ name: "ext4", synopsis: "[--size SIZE] [--json]", summary: "bitmap-checksum cost of allocations at 4k, bigalloc and 64k blocks", module: "cli.ts" }],
+  inspect: { fs: "ext4", module: "inspect-cli.ts" },
 });
