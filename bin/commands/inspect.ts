@@ -3,7 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { loadCoreModule } from "../../web/src/shared/node-load";
 import { loadInspectPrinter, loadTopics } from "../../web/src/topics/node-index";
-import { exfatDamage, listedDamage, inspectImage, vfatDamage, type F2fsReport, type Run, type VfatReport } from "../../web/src/shared/inspect/inspect";
+import { exfatDamage, listedDamage, inspectImage, vfatDamage, type F2fsReport, type Run } from "../../web/src/shared/inspect/inspect";
 
 /** runs as text for reading: the first 16, then how many more (--json has them all) */
 const FOLD_RUNS = 16;
@@ -12,25 +12,6 @@ const runs = (rs: Run[]) => {
   const shown = rs.slice(0, FOLD_RUNS).map(([s, n]) => (n > 1 ? `${s}-${s + n - 1}` : `${s}`)).join(",");
   return rs.length > FOLD_RUNS ? `${shown}, … and ${rs.length - FOLD_RUNS} more runs` : shown;
 };
-
-/** a chain's damage after its runs, or nothing */
-const trouble = (x: { chain_error?: string; cross_link?: string }) => {
-  const t = [x.chain_error, x.cross_link].filter(Boolean).join("; ");
-  return t ? `  !! ${t}` : "";
-};
-
-function printVfat(r: VfatReport): void {
-  const b = r.bpb;
-  console.log(`${r.fat_type} volume 0x${b.volume_id.toString(16).padStart(8, "0")}: ${r.cluster_count} clusters of ${b.sectors_per_cluster * b.bytes_per_sector} B, ${b.fats} FATs of ${b.fat_sectors} sectors, ${r.counts.free_clusters} clusters free`);
-  console.log(`  ${r.counts.directories} directories, ${r.counts.files} files; ${r.counts.cross_linked_clusters} cross-linked clusters`);
-  if (r.root) console.log(`  root directory: clusters ${runs(r.root.runs)}${trouble(r.root)}`);
-  console.log("");
-  console.log(`  ${"path".padEnd(36)} ${"8.3 bytes".padEnd(22)} ${"as cp437".padEnd(13)} ${"as cp932".padEnd(13)} lfn  clusters`);
-  for (const f of r.files) {
-    const lfn = f.long_name !== undefined ? String(f.lfn_entries) : "-";
-    console.log(`  ${(f.path + (f.dir ? "/" : "")).padEnd(36)} ${f.short_raw.padEnd(22)} ${f.short_cp437.padEnd(13)} ${f.short_cp932.padEnd(13)} ${lfn.padStart(3)}  ${runs(f.runs)}${trouble(f)}`);
-  }
-}
 
 function printF2fs(r: F2fsReport): void {
   const s = r.superblock, c = r.checkpoint;
@@ -63,7 +44,6 @@ export async function inspectCommand(args: string[]): Promise<number> {
   const topics = await loadTopics();
   if (json) console.log(JSON.stringify(report, null, 2));
   else if (topics.some((t) => t.inspect?.fs === report.fs)) (await loadInspectPrinter(topics, report.fs))(report);
-  else if (report.fs === "vfat") printVfat(report);
   else if (report.fs === "f2fs") printF2fs(report);
   // like fsck: what could be read is printed; damage found gives a line on stderr and status 4
   const damage =

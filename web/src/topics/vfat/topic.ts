@@ -24,4 +24,5 @@ export default defineTopic({
     },
   ],
   cli: [{ name: "vfat", synopsis: "NAME... [--json]", summary: "the 8.3 and long-name entries VFAT writes, per iocharset and codepage", module: "cli.ts" }],
+  inspect: { fs: "vfat", module: "inspect-cli.ts" },
 });
