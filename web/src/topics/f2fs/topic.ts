@@ -21,4 +21,5 @@ export default defineTopic({
     { name: "f2fs", synopsis: "[options] [--json]", summary: "FxMark unlink on 1..120 cores, upstream vs CLUE", module: "cli.ts" },
     { name: "f2fs-nid", synopsis: "[options] [--json]", summary: "the free-NID scans of fslab-bench's f2fs-clue workload, per clue mask", module: "cli.ts" },
   ],
+  inspect: { fs: "f2fs", module: "inspect-cli.ts" },
 });

@@ -1,0 +1,36 @@
+// fslab inspect's text comes from the topics: each format the inspectors read is printed by
+// exactly one topic, the one whose manifest's inspect: names it, with no list in the CLI.
+import { readdirSync, readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { loadCoreModule } from "../shared/node-load";
+import { inspectImage } from "../shared/inspect/inspect";
+import { loadInspectPrinter, loadTopics } from "./node-index";
+
+const IMAGES = new URL("../../../wasm/tests/images/", import.meta.url);
+
+describe("fslab inspect's printers", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("every test image's format has one topic printing it, and the printer reads the whole report", async () => {
+    const topics = await loadTopics();
+    const m = await loadCoreModule("inspect");
+    const names = readdirSync(IMAGES).filter((f) => f.endsWith(".img.gz"));
+    const formats = new Set<string>();
+    for (const name of names) {
+      const report = inspectImage(m, gunzipSync(readFileSync(new URL(name, IMAGES))));
+      formats.add(report.fs);
+      expect(topics.filter((t) => t.inspect?.fs === report.fs).map((t) => t.id), name).toHaveLength(1);
+      const lines: string[] = [];
+      vi.spyOn(console, "log").mockImplementation((...a: unknown[]) => void lines.push(a.join(" ")));
+      (await loadInspectPrinter(topics, report.fs))(report);
+      vi.restoreAllMocks();
+      expect(lines.length, name).toBeGreaterThan(2);
+    }
+    expect([...formats].sort()).toEqual(["exfat", "ext4", "f2fs", "vfat"]);
+  });
+
+  it("a format no manifest prints is an error naming what is missing", async () => {
+    await expect(loadInspectPrinter(await loadTopics(), "btrfs")).rejects.toThrow(/no topic prints a btrfs report: a manifest's inspect: \{ fs: "btrfs", module \} is missing/);
+  });
+});
