@@ -160,6 +160,20 @@ export async function saveProgress(p: LabProgress): Promise<void> {
   }
 }
 
+/**
+ * Every lab's stored progress, for the home page's course: what was started and how far it
+ * went. Entries that are not progress (damaged, another page's) are left out; no storage at all
+ * is no progress.
+ */
+export async function allProgress(): Promise<LabProgress[]> {
+  try {
+    const d = await open();
+    return (await d.getAll("progress")).filter((p) => validProgress(p, p?.lab));
+  } catch {
+    return [];
+  }
+}
+
 export async function clearLab(lab: string): Promise<void> {
   cleared.add(lab);
   const d = await open();

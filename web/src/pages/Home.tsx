@@ -1,7 +1,8 @@
 import { setPreview, useLabs } from "../labs/registry";
-import { renderInlineMarkdown } from "../labs/markdown";
 import { LabErrors } from "../labs/LabErrors";
+import { layerName } from "../labs/stack";
 import { PLAYGROUNDS } from "../topics";
+import { Course } from "./Course";
 
 export function Home() {
   const list = useLabs();
@@ -10,30 +11,26 @@ export function Home() {
     setPreview(await file.text(), file.name);
     location.hash = "#/lab/preview";
   };
+  const labs = list?.labs.flatMap((e) => (e.lab ? [e.lab] : [])) ?? [];
+  const broken = list?.labs.filter((e) => !e.lab) ?? [];
   return (
     <section className="home">
-      <h1>Labs</h1>
       {!list && <p className="muted">Loading the labs…</p>}
       {list?.error && (
         <p className="error" role="alert">
           {list.error}
         </p>
       )}
-      <ul className="lab-list">
-        {list?.labs.map((e) => (
-          <li key={e.id} className="lab-card" data-lab={e.id}>
-            {e.lab ? (
-              <>
-                <h2><a href={`#/lab/${e.id}`}>{e.lab.meta.title}</a></h2>
-                <p dangerouslySetInnerHTML={{ __html: renderInlineMarkdown(e.lab.meta.summary) }} />
-                <p className="muted">{[e.lab.meta.time, e.lab.meta.topics.join(", ")].filter(Boolean).join(" · ")}</p>
-              </>
-            ) : (
+      {list && !list.error && <Course labs={labs} playgrounds={PLAYGROUNDS} />}
+      {broken.length > 0 && (
+        <ul className="lab-list">
+          {broken.map((e) => (
+            <li key={e.id} className="lab-card" data-lab={e.id}>
               <LabErrors intro={`Lab ${e.id} cannot be shown:`} error={e.error} />
-            )}
-          </li>
-        ))}
-      </ul>
+            </li>
+          ))}
+        </ul>
+      )}
       <p>
         <label>
           Writing a lab? Preview a <code>lab.md</code> from your disk:{" "}
@@ -46,6 +43,7 @@ export function Home() {
           <li key={p.route} className="lab-card">
             <h2><a href={`#/play/${p.route}`}>{p.title}</a></h2>
             <p>{p.blurb}</p>
+            <p className="muted">Layer: {layerName(p.layer)}</p>
           </li>
         ))}
       </ul>
