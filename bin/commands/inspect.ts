@@ -4,7 +4,7 @@ import { readFileSync, statSync } from "node:fs";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { loadCoreModule } from "../../web/src/shared/node-load";
 import { loadInspectPrinter, loadTopics } from "../../web/src/topics/node-index";
-import { exfatDamage, listedDamage, inspectImage, vfatDamage } from "../../web/src/shared/inspect/inspect";
+import { inspectImage, reportDamage } from "../../web/src/shared/inspect/inspect";
 
 export async function inspectCommand(args: string[]): Promise<number> {
   const usage = "usage: fslab inspect <image> [--json]";
@@ -26,8 +26,7 @@ export async function inspectCommand(args: string[]): Promise<number> {
   if (json) console.log(JSON.stringify(report, null, 2));
   else (await loadInspectPrinter(await loadTopics(), report.fs))(report);
   // like fsck: what could be read is printed; damage found gives a line on stderr and status 4
-  const damage =
-    report.fs === "exfat" ? exfatDamage(report) : report.fs === "vfat" ? vfatDamage(report) : listedDamage(report);
+  const damage = reportDamage(report);
   if (damage.length) {
     console.error(`fslab inspect: ${files[0]} is damaged: ${damage.slice(0, 3).join("; ")}${damage.length > 3 ? `; and ${damage.length - 3} more` : ""}`);
     return 4;

@@ -207,6 +207,11 @@ export function listedDamage(r: F2fsReport | Ext4Report): string[] {
   return r.damage_more ? [...r.damage, `${r.damage_more} more`] : r.damage;
 }
 
+/** What any report says is damaged, one phrase each (empty: clean as far as it reads). */
+export function reportDamage(r: InspectReport): string[] {
+  return r.fs === "exfat" ? exfatDamage(r) : r.fs === "vfat" ? vfatDamage(r) : listedDamage(r);
+}
+
 /** Detects the filesystem in `image` and parses it; throws InspectError naming what is wrong. */
 export function inspectImage(m: InspectModule, image: Uint8Array): InspectReport {
   const ptr = m._fx_malloc(Math.max(1, image.length));
