@@ -19,6 +19,7 @@ import { LiveBuffer } from "../shared/live-buffer";
 import { keepLabOffline } from "../vm/vm-host";
 import { prepareV86 } from "../vm/fetch-ahead";
 import { KernelLog } from "../vm/KernelLog";
+import { CourseNav } from "../labs/CourseNav";
 
 function keepOffline(labId: string) {
   // a preview lab has no file on the site to keep
@@ -136,6 +137,8 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
     return () => void (live = false);
   }, [machine]);
   const [vm, setVm] = useState<VmHandle | null>(null);
+  /** on a phone the terminal is docked at the bottom (styles.css): half the screen, most of it, or its status line */
+  const [dock, setDock] = useState<"half" | "full" | "min">("half");
   // The lab's views (their chunks, D3, a first render: 20-30 ms of the page's thread) wait for
   // the VM's prompt and then an idle moment, so a warm start's restore and its first command do
   // not share the thread with them. Without a VM to wait for, or after 3 s, they come at once.
@@ -196,7 +199,7 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
     setSession({ ...session, rerun: false });
   };
   return (
-    <div className="lab-page">
+    <div className={`lab-page dock-${dock}`}>
       <article className="lab-text" data-session-ms={session?.ms.toFixed(0)}>
         {lab ? (
           <>
@@ -246,8 +249,18 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
         ) : (
           lab && <p className="muted">Looking for your progress…</p>
         )}
+        {lab && !entry?.preview && <CourseNav lab={lab} />}
       </article>
       <div className="lab-work">
+        {found && vmWanted && (
+          <div className="dock-bar" role="group" aria-label="The terminal's size">
+            {(["min", "half", "full"] as const).map((d) => (
+              <button key={d} aria-pressed={dock === d} onClick={() => setDock(d)} data-testid={`dock-${d}`}>
+                {d === "min" ? "Hide terminal" : d === "half" ? "Half screen" : "Full screen"}
+              </button>
+            ))}
+          </div>
+        )}
         {found && vmWanted && (
           <VmConsole
             onReady={setVm}

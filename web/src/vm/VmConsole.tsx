@@ -1,7 +1,9 @@
 // The guest's serial console in xterm.js, with the boot progress above it. The page owns
 // one VmHost per lab page; "Run in VM" buttons type into it through the `onReady` handle.
+import { slotRequest } from "./devices/slot-channel";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Terminal } from "@xterm/xterm";
+import { FitAddon } from "@xterm/addon-fit";
 import "@xterm/xterm/css/xterm.css";
 import { VmHost } from "./vm-host";
 import { machineStopped, STOPPED_WHAT, type BootStatus, type GuestTrouble } from "./guest";
@@ -85,9 +87,13 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
   };
 
   useEffect(() => {
-    // 80x24 fixed: the guest's tty is set to that size, and bash wraps lines by it
+    // 80x24 until the pane is measured: then as many columns as fit its width (and, docked at
+    // a phone's bottom, as many rows as fit its height), and the guest's tty is told (fitTerminal)
     const term = new Terminal({ cols: 80, rows: 24, convertEol: false, cursorBlink: true, fontSize: 13, scrollback: 5000 });
+    const fit = new FitAddon();
+    term.loadAddon(fit);
     term.open(termEl.current!);
+    const sized = fitTerminal(term, fit, termEl.current!, (cols, rows) => host.agent.run(`stty -F /dev/ttyS0 cols ${cols} rows ${rows}`, 5));
     if (focusTerminal.current) term.focus();
     focusTerminal.current = false;
     const encoder = new TextEncoder();
@@ -109,6 +115,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
         setStatus(s);
         setStart(host.coldReason ? "cold" : "restored");
         if (s.phase === "ready") onBooted?.();
+        if (s.phase === "ready") sized.tell();
         if (s.phase === "ready")
           onReady?.({
             type: (text) => host.send(text),
@@ -129,6 +136,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
             },
             restart,
             origin,
+            sdSlot: (request) => slotRequest(host.sd, request),
           });
       },
     });
@@ -166,6 +174,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
     host.boot(attempt.cold, snapshot ?? undefined);
     (window as Window & { __fslabTerminal?: Terminal }).__fslabTerminal = term; // read by the e2e tests
     return () => {
+      sized.stop();
       onReady?.(null);
       void host.destroy();
       term.dispose();
@@ -219,6 +228,47 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
       </p>
     </section>
   );
+}
+
+/**
+ * The terminal sized to its pane: its columns fit the pane's width (never fewer than 20); its
+ * rows fit the pane's height when the pane has one of its own (docked at a phone's bottom,
+ * styles.css), else 24. The guest's tty learns each new size through the check agent
+ * (`stty -F /dev/ttyS0`), out of the learner's shell, so bash and full-screen programs wrap
+ * where the terminal does; `tell` sends it (again) once the guest is up.
+ */
+function fitTerminal(term: Terminal, fit: FitAddon, el: HTMLElement, resizeTty: (cols: number, rows: number) => Promise<unknown>) {
+  let told = "";
+  let ready = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const tell = () => {
+    ready = true;
+    const size = `${term.cols}x${term.rows}`;
+    if (size === told) return;
+    told = size;
+    resizeTty(term.cols, term.rows).catch((e) => console.warn(`fslab: the guest's terminal size could not be set: ${e}`));
+  };
+  const measure = () => {
+    const d = fit.proposeDimensions();
+    if (!d || !Number.isFinite(d.cols) || d.cols < 1) return;
+    const pane = el.closest(".vm");
+    const docked = !!pane && getComputedStyle(pane).position === "fixed";
+    const cols = Math.max(20, d.cols);
+    const rows = docked ? Math.max(4, d.rows) : 24;
+    if (cols !== term.cols || rows !== term.rows) term.resize(cols, rows);
+    clearTimeout(timer);
+    if (ready) timer = setTimeout(tell, 300);
+  };
+  const ro = new ResizeObserver(measure);
+  ro.observe(el);
+  measure();
+  return {
+    tell,
+    stop() {
+      ro.disconnect();
+      clearTimeout(timer);
+    },
+  };
 }
 
 /**
