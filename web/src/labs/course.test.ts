@@ -99,7 +99,7 @@ describe("a labs folder as a course", () => {
     expect(keyLine(full.source, "requires")).toBe(1);
   });
 
-  it("the site's labs: one path through all eight, the write path first, every lab placed", () => {
+  it("the site's labs: one path through all, the write path first", () => {
     const dir = join(__dirname, "../../../labs");
     const labs: CourseLab[] = readdirSync(dir)
       .filter((d) => !d.startsWith("."))
@@ -111,7 +111,10 @@ describe("a labs folder as a course", () => {
         return { file, source, lab: parseLab(source, views, file, d) };
       });
     expect(courseErrors(labs)).toEqual([]);
-    for (const l of labs) expect(courseGaps(l), l.file).toEqual([]);
+    // the eight labs of the course's first version have their place (a new lab without one
+    // comes after them, and labs check warns of it)
+    for (const l of labs.filter((l) => l.lab.meta.order !== undefined)) expect(courseGaps(l), l.file).toEqual([]);
+    expect(labs.filter((l) => l.lab.meta.order !== undefined).length).toBeGreaterThanOrEqual(8);
     const path = courseOrder(labs).map((l) => l.lab.meta.id);
     expect(path[0]).toBe("write-path");
     expect(new Set(path).size).toBe(labs.length);

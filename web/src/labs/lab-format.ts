@@ -31,6 +31,7 @@ import { parseExpect, type Expectation } from "./expect";
 import { parsePredict, type Prediction } from "./predict";
 import { parseQuestion, type Question } from "./question";
 import { DIFFICULTIES, LAYER_IDS, type Difficulty, type LayerId } from "./stack";
+import { fileNameErrors } from "./lab-files";
 
 
 export interface LabMeta {
@@ -48,6 +49,8 @@ export interface LabMeta {
   requires: string[];
   /** the storage-stack layers the lab works at (stack.ts), its card's first */
   layers: LayerId[];
+  /** files the lab ships in its folder's files/, put in the guest under /lab/ (lab-files.ts) */
+  files: string[];
 }
 
 export type LabBlock =
@@ -65,7 +68,7 @@ export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict
 /** A check's time limit in seconds when its fence names none. */
 export const CHECK_TIMEOUT = 10;
 /** Frontmatter keys: the first three are required, the rest have defaults. */
-const KEYS = ["title", "summary", "id", "time", "topics", "disks", "views", "order", "difficulty", "requires", "layers"];
+const KEYS = ["title", "summary", "id", "time", "topics", "disks", "views", "order", "difficulty", "requires", "layers", "files"];
 
 export type BlockTag = (typeof BLOCK_TAGS)[number];
 
@@ -417,7 +420,9 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
       views: list("views"),
       requires: list("requires"),
       layers: [],
+      files: list("files"),
     };
+    for (const e of fileNameErrors(m.files)) fail(lineOf("files"), `files: ${e}`);
     if (fm.order !== undefined) {
       if (Number.isInteger(fm.order) && fm.order >= 1) m.order = fm.order;
       else fail(lineOf("order"), `"order" is the lab's place in the course: a whole number from 1, not ${JSON.stringify(fm.order)}`);
