@@ -24,8 +24,9 @@ export function labsFiles(dir: string): Plugin {
           res.setHeader("Cache-Control", "no-cache");
           return res.end(JSON.stringify(labIndex(labFolders(dir))));
         }
-        const m = url.match(/^\/labs\/([a-z0-9][a-z0-9-]*)\/([\w.-]+)$/);
-        const file = m && join(dir, m[1], m[2]);
+        // a lab's own files, and those it ships to the guest (files/, in sub-folders too)
+        const m = url.match(/^\/labs\/([a-z0-9][a-z0-9-]*)\/([\w.-]+|files\/[\w.-]+(?:\/[\w.-]+)*)$/);
+        const file = m && !m[2].split("/").some((p) => p === "." || p === "..") && join(dir, m[1], m[2]);
         if (!file || !existsSync(file) || !statSync(file).isFile()) return next();
         res.setHeader("Content-Type", TYPES[file.split(".").pop()!] ?? "application/octet-stream");
         res.setHeader("Cache-Control", "no-cache");
@@ -35,9 +36,16 @@ export function labsFiles(dir: string): Plugin {
     generateBundle() {
       const ids = labFolders(dir);
       this.emitFile({ type: "asset", fileName: "labs/index.json", source: JSON.stringify(labIndex(ids), null, 2) + "\n" });
-      for (const id of ids)
-        for (const f of readdirSync(join(dir, id)))
-          if (statSync(join(dir, id, f)).isFile()) this.emitFile({ type: "asset", fileName: `labs/${id}/${f}`, source: readFileSync(join(dir, id, f)) });
+      const emit = (id: string, rel: string) => {
+        for (const f of readdirSync(join(dir, id, rel))) {
+          const path = rel ? `${rel}/${f}` : f;
+          const st = statSync(join(dir, id, path));
+          if (st.isFile()) this.emitFile({ type: "asset", fileName: `labs/${id}/${path}`, source: readFileSync(join(dir, id, path)) });
+          // files/ and its folders: what a lab ships to the guest (src/labs/lab-files.ts)
+          else if (st.isDirectory() && (rel || f === "files")) emit(id, path);
+        }
+      };
+      for (const id of ids) emit(id, "");
     },
   };
 }

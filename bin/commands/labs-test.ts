@@ -19,7 +19,8 @@ import { commandActual, countedActual, parseGuess } from "../../web/src/labs/pre
 import { asPrediction, toleranceText } from "../../web/src/labs/question";
 import { NodeVm, stoppedWords } from "../../web/src/vm/node-vm";
 import { UsageError } from "../../web/src/shared/cli-args";
-import { findLabs, readLab, viewIds } from "./labs";
+import { findLabs, readLab, readLabFiles, viewIds } from "./labs";
+import { putLabFiles } from "../../web/src/labs/lab-files";
 
 export async function labsTest(args: string[]): Promise<number> {
   for (const a of args) if (a.startsWith("--")) throw new UsageError(`labs test: unknown option ${a}`);
@@ -59,6 +60,17 @@ export async function labsTest(args: string[]): Promise<number> {
       if (!lab) continue;
       await vm.restoreState(fresh);
       await vm.run("true"); // the shell answers again
+      // the files the lab ships, in /lab/ as the page puts them (through the check agent)
+      const shipped = readLabFiles(file, lab);
+      for (const e of shipped.errors) console.error(`FAIL ${e}`);
+      if (shipped.errors.length) {
+        failed++;
+        continue;
+      }
+      if (shipped.files.length) {
+        await putLabFiles((script, t) => vm.agent.run(script, t), shipped.files);
+        console.log(`files ${file}: ${shipped.files.length} in /lab/ (${shipped.files.reduce((a, f) => a + f.data.length, 0)} bytes)`);
+      }
       const t0 = performance.now();
       // a stop outside a block's run (a check, a late panic) fails this lab; the next restores
       const r = await walk(vm, lab.steps, file).catch((e) => {

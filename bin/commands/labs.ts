@@ -10,7 +10,8 @@ import { gradebook, learnerOf, parseExport, reportRow, reportText, sha256Hex, ty
 import { UsageError } from "../../web/src/shared/cli-args";
 import { labIndex, LAB_ID } from "../../web/src/labs/lab-index";
 import { labFolders } from "../../web/labs-files";
-import { courseErrors, courseGaps, type CourseLab } from "../../web/src/labs/course";
+import { courseErrors, courseGaps, keyLine, type CourseLab } from "../../web/src/labs/course";
+import { fileSizeErrors } from "../../web/src/labs/lab-files";
 
 export interface FoundLab {
   /** the lab's folder name: its id must match it (none for a lab file not called lab.md) */
@@ -79,6 +80,24 @@ export function readLab(l: FoundLab, views: readonly string[]): { lab: Lab; erro
   }
 }
 
+/**
+ * The files a lab ships to the guest (its folder's files/, named in `files:`), read from the
+ * disk; or what is wrong with them, each `file:line: files: ...` (the line of `files:`).
+ */
+export function readLabFiles(labFile: string, lab: Lab): { files: Array<{ name: string; data: Uint8Array }>; errors: string[] } {
+  const dir = join(dirname(labFile), "files");
+  const sizes = lab.meta.files.map((name) => {
+    const p = join(dir, name);
+    return { name, bytes: existsSync(p) && statSync(p).isFile() ? statSync(p).size : undefined };
+  });
+  const problems = fileSizeErrors(sizes);
+  if (problems.length) {
+    const line = keyLine(readFileSync(labFile, "utf8"), "files");
+    return { files: [], errors: problems.map((e) => `${labFile}:${line}: files: ${e}`) };
+  }
+  return { files: lab.meta.files.map((name) => ({ name, data: new Uint8Array(readFileSync(join(dir, name))) })), errors: [] };
+}
+
 /** fslab labs check [PATH]: validate a labs folder (default labs/), one lab's folder, or a lab.md. */
 export async function labsCheck(path = "labs"): Promise<number> {
   const target = findLabs(path);
@@ -97,6 +116,13 @@ export async function labsCheck(path = "labs"): Promise<number> {
       for (const line of r.errors) console.error(line);
       bad++;
       errors += r.errors.length;
+      continue;
+    }
+    const shipped = readLabFiles(l.file, r.lab);
+    if (shipped.errors.length) {
+      for (const line of shipped.errors) console.error(line);
+      bad++;
+      errors += shipped.errors.length;
       continue;
     }
     warnings += r.lab.warnings.length;

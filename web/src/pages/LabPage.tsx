@@ -20,6 +20,7 @@ import { keepLabOffline } from "../vm/vm-host";
 import { prepareV86 } from "../vm/fetch-ahead";
 import { KernelLog } from "../vm/KernelLog";
 import { CourseNav } from "../labs/CourseNav";
+import { useLabFiles } from "../labs/useLabFiles";
 
 function keepOffline(labId: string) {
   // a preview lab has no file on the site to keep
@@ -155,6 +156,8 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
     };
   }, [vm, vmWanted, viewsOn]);
   const [session, setSession] = useState<Session | null>(null);
+  const runInGuest = useMemo(() => (vm ? (script: string, t: number) => vm.check(script, t) : null), [vm]);
+  const filesIssue = useLabFiles(entry?.lab, runInGuest, !!entry?.preview);
   const [verdicts, setVerdicts] = useState<Record<string, Verdict>>({});
   // the streamed events, in one bounded buffer for the page's life (not a copy of all so far per batch)
   const buffer = useRef(new LiveBuffer());
@@ -219,6 +222,11 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
           </>
         ) : (
           <p className="muted">Loading the lab…</p>
+        )}
+        {filesIssue && (
+          <p className="notice" role="status" data-testid="lab-files-problem">
+            {filesIssue}
+          </p>
         )}
         {session?.notices.map((n, i) => (
           <p key={i} className="notice" role="status" data-testid="lab-notice">
