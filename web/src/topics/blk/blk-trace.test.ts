@@ -354,6 +354,18 @@ describe("parseBlkTrace on hand-made lines", () => {
     expect(r.lacked).toContain("block_rq_requeue");
     expect(r.verdicts.map((v) => v.couldChange.includes("block_rq_requeue"))).toEqual([false, true]);
     expect(r.couldChange.block_rq_requeue).toBe(r.verdicts.filter((v) => v.listsAgree && !v.judged).length);
+    // two requests of the same extent in flight at once, each completing: no requeue was missed
+    const both = parseBlkTrace(
+      [
+        ...lines,
+        dd("1.000065", "7,0 R 10 + 8 prio=BE because=batch pick=sorted batching=3 starved=0 jiffies=101 fifo_left_ms=400 fifo=0,0"),
+        ev("kworker-9", "1.000066", "block_rq_issue", "7,0 R 4096 () 10 + 8 be,0,4 [kworker]"),
+        ev("<idle>-0", "1.000070", "block_rq_complete", "7,0 R () 10 + 8 be,0,4 [0]"),
+        ev("<idle>-0", "1.000080", "block_rq_complete", "7,0 R () 10 + 8 be,0,4 [0]"),
+      ].join("\n"),
+    );
+    expect(both.requests.filter((q) => q.reinserted)).toHaveLength(1);
+    expect(replayDdDecisions(m, both).verdicts.map((v) => v.couldChange)).toEqual([[], [], []]);
   });
 
   it("a dispatch call that dispatched nothing carries its counters into the next decision", () => {

@@ -28,7 +28,7 @@ export interface TraceRequest {
   completeUs: number | null; // block_rq_complete
   /** our kernel's mq_deadline:dd_dispatch_request for it (kernel-image/patches/0003), if traced */
   dd: DdDispatch | null;
-  /** inserted while a request of its key was issued and not completed, with no block_rq_requeue between: perhaps that one, requeued out of sight */
+  /** inserted while a request of its key was issued and not completed, with no block_rq_requeue between: that one requeued out of sight, if this one never completes */
   reinserted?: true;
 }
 

@@ -140,7 +140,8 @@ function walkKernelLists(
   //     probe may have run and moved the counters unseen;
   //   block_rq_merge: the lists hold a request the trace never dispatches (merged away, unseen);
   //   block_rq_requeue: the lists hold a request inserted while one of its extent was in flight
-  //     (that one, requeued unseen, belongs in the at-head list)
+  //     and never completed: that one, requeued unseen (a request of its own would complete),
+  //     belongs in the at-head list
   const lacked = new Set(lackedEvents(trace));
   const couldChange: JudgementEvent[][] = [];
   const dispatched = new Set(trace.sched.filter((e) => e.kind === "dispatch").map((e) => e.rq));
@@ -193,7 +194,7 @@ function walkKernelLists(
       const could: JudgementEvent[] = [];
       if (lacked.has("dd_dispatch_none") && severalClasses) could.push("dd_dispatch_none");
       if (lacked.has("block_rq_merge") && listed((rq) => !dispatched.has(rq))) could.push("block_rq_merge");
-      if (lacked.has("block_rq_requeue") && listed((rq) => reqs[rq].reinserted === true)) could.push("block_rq_requeue");
+      if (lacked.has("block_rq_requeue") && listed((rq) => reqs[rq].reinserted === true && reqs[rq].completeUs === null)) could.push("block_rq_requeue");
       couldChange.push(could);
       severalClasses = classesQueued() >= 2;
       onDecision(e, dd, lists);
