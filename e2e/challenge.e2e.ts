@@ -1,0 +1,142 @@
+// The learner does the key step alone, in Chromium with the guest in the page (mq-deadline, whose
+// "No batches" step is a challenge): clicking only Run, Next and "No guess" cannot finish the lab;
+// a check that fails offers the hint for its FAIL line and then the solution; with the solution
+// the lab finishes, and the downloaded progress (with the learner's name) says the step was
+// passed with the solution, as `fslab labs report --csv` does. The step's question is answered
+// in two runs that give different answers, each judged against its own run.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { ARTIFACTS, launch, runInTerminal, screenshot } from "./browser";
+import { parseExport } from "../web/src/labs/report";
+
+const base = () => inject("baseUrl");
+const repo = new URL("..", import.meta.url).pathname;
+
+describe("a challenge step, mq-deadline's No batches", () => {
+  let b: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  const runner = () => page.locator(".lab-runner");
+  const checkState = () => page.getByTestId("check-status").getAttribute("data-state");
+  const panel = () => page.getByTestId("kernel-deadline-live");
+  /** the newest run in the panel, once it has all arrived and been judged: its figures */
+  const settled = async (summaryHas: RegExp) => {
+    const s = panel().getByTestId("kernel-dd-summary");
+    const text = (await s.textContent().catch(() => "")) ?? "";
+    if (!summaryHas.test(text)) return null;
+    const [n, judged, expired] = await Promise.all(["data-dispatches", "data-judged", "data-expired"].map((a) => s.getAttribute(a).catch(() => null)));
+    return Number(n) >= 170 && judged === n ? { dispatches: Number(n), expired: Number(expired) } : null;
+  };
+  const question = () => page.getByTestId("question");
+
+  beforeAll(async () => {
+    b = await launch({ width: 1440 });
+    page = b.page;
+    await page.goto(`${base()}#/lab/mq-deadline`);
+    await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+  });
+  afterAll(async () => {
+    await screenshot(page, "challenge-mq-deadline");
+    await b.close();
+  });
+
+  it("clicking only Run, Next and No guess cannot finish the lab: the challenge has no Run button", async () => {
+    for (let i = 0; i < 4; i++) {
+      await page.locator(`.lab-runner[data-step="${i}"]`).waitFor({ timeout: 150_000 });
+      const open = page.locator('.lab-runner [data-testid="predict"][data-answered="0"]');
+      while (await open.count()) await open.first().getByRole("button", { name: "No guess" }).click();
+      const buttons = page.locator(".lab-runner .step > .vm-cmd > button");
+      for (let k = 0; k < (await buttons.count()); k++) {
+        await buttons.nth(k).click();
+        await expect.poll(() => buttons.nth(k).getAttribute("data-phase"), { timeout: 240_000, interval: 500 }).toBe("idle");
+      }
+      if (i < 3) {
+        await expect.poll(checkState, { timeout: 120_000, interval: 500 }).toBe("passed");
+        await page.getByTestId("next").click();
+      }
+    }
+    expect(await runner().getAttribute("data-challenge")).toBe("1");
+    expect(await page.locator(".lab-runner .step > .vm-cmd > button").count()).toBe(0);
+    // no solution, and no hint for a FAIL line, before the learner's own check has failed
+    expect(await page.getByTestId("show-solution").count()).toBe(0);
+    expect(await page.getByTestId("solution-later").textContent()).toMatch(/solution is offered once a check you asked for \(Check\) has failed/);
+    expect(await page.getByTestId("show-hint").textContent()).toBe("Show a hint (1 of 2)");
+    // Finish is Next on the last step: it checks, fails, and the lab is not complete
+    await page.getByTestId("next").click();
+    await expect.poll(checkState, { timeout: 60_000 }).toBe("failed");
+    expect(await page.getByTestId("check-failures").textContent()).toMatch(/fifo_batch is still 16/);
+    expect(await page.getByTestId("next").textContent()).toBe("Finish");
+    expect(await page.locator(".lab-outline").textContent()).toMatch(/3 passed/);
+    // the failed check offers the hint for its FAIL line first, then the solution
+    expect(await page.getByTestId("show-hint").textContent()).toBe("Show a hint for what the check said");
+    await page.getByTestId("show-hint").click();
+    expect(await page.getByTestId("hint").first().getAttribute("data-fail")).toBe("fifo_batch is still");
+    expect(await page.getByTestId("show-solution").count()).toBe(1);
+  });
+
+  let runA = 0;
+  it("with the solution revealed it finishes; the question is judged against this run", async () => {
+    await page.getByTestId("show-solution").click();
+    const run = page.locator('[data-testid="solution"] button');
+    await run.click();
+    await expect.poll(() => run.getAttribute("data-phase"), { timeout: 240_000, interval: 500 }).toBe("idle");
+    await expect.poll(checkState, { timeout: 120_000, interval: 500 }).toBe("passed");
+    expect(await page.getByTestId("next").textContent()).toBe("Lab complete");
+    await expect.poll(() => settled(/fifo_batch 1, .*read_expire 100 ms/), { timeout: 90_000 }).not.toBeNull();
+    runA = (await settled(/fifo_batch 1, .*read_expire 100 ms/))!.expired;
+    // the panel's count of reads taken on an expired deadline is this run's answer
+    await question().locator("input").fill(String(runA));
+    await question().getByRole("button", { name: "Answer" }).click();
+    await expect.poll(() => question().getAttribute("data-answered"), { timeout: 60_000 }).toBe("1");
+    expect(Math.abs(Number(await question().getAttribute("data-actual")) - runA)).toBeLessThanOrEqual(1);
+    expect(await question().getAttribute("data-right")).toBe("1");
+    expect(await question().textContent()).toMatch(/: right\./);
+  });
+
+  it("downloads progress naming the learner, the challenge passed with the solution, the question right; labs report --csv agrees", async () => {
+    page.once("dialog", (d) => void d.accept("s0001 Test Learner"));
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-progress").click()]);
+    const file = join(ARTIFACTS, "mq-deadline-challenge-progress.json");
+    await download.saveAs(file);
+    const x = parseExport(readFileSync(file, "utf8"));
+    if ("error" in x) throw new Error(x.error);
+    expect(x.learner).toBe("s0001 Test Learner");
+    expect(x.steps.map((s) => [s.result, s.solutionShown, !!s.challenge])).toEqual([
+      ["passed", false, false],
+      ["passed", false, false],
+      ["passed", false, false],
+      ["passed", true, true],
+    ]);
+    expect(x.steps[3].questions).toEqual([expect.objectContaining({ answer: String(runA), right: true, tries: 1 })]);
+    // asked once: the name is kept, and shown
+    expect(await page.getByTestId("learner").textContent()).toMatch(/“s0001 Test Learner”/);
+    const r = spawnSync(process.execPath, [join(repo, "bin/fslab.mjs"), "labs", "report", "--csv", file], { encoding: "utf8", cwd: repo });
+    expect(r.status, r.stderr).toBe(0);
+    const [head, row] = r.stdout.trim().split("\n");
+    const cells = Object.fromEntries(head.split(",").map((h, i) => [h, row.split(",")[i]]));
+    expect(cells).toMatchObject({ learner: "s0001 Test Learner", "mq-deadline passed alone": "3", "mq-deadline passed with solution": "1", "mq-deadline skipped": "0", "mq-deadline questions right": "1", "mq-deadline questions": "1" });
+  });
+
+  it("a second run with another answer: the same number is now wrong, judged against the new run", async () => {
+    await page.getByTestId("reset-step").click();
+    await expect.poll(() => page.getByTestId("lab-status").getAttribute("data-reset-ms"), { timeout: 90_000 }).not.toBeNull();
+    await expect.poll(checkState, { timeout: 30_000 }).not.toBe("passed");
+    expect(await question().getAttribute("data-answered")).toBe("0");
+    // the learner's own way to the goal, with read deadlines 50 times longer: far fewer expire
+    await runInTerminal(page, "echo 5000 > /sys/block/nullb1/queue/iosched/read_expire; echo 1 > /sys/block/nullb1/queue/iosched/fifo_batch; load", 240_000);
+    await expect.poll(checkState, { timeout: 120_000, interval: 500 }).toBe("passed");
+    await expect.poll(() => settled(/fifo_batch 1, .*read_expire 5000 ms/), { timeout: 90_000 }).not.toBeNull();
+    const runB = (await settled(/read_expire 5000 ms/))!.expired;
+    console.log(`measured: reads taken on an expired deadline, run A (read_expire 100 ms) ${runA}, run B (5000 ms) ${runB}`);
+    expect(Math.abs(runB - runA), `run A ${runA}, run B ${runB}: the runs must differ by more than the tolerance`).toBeGreaterThan(1);
+    await question().locator("input").fill(String(runA));
+    await question().getByRole("button", { name: "Answer" }).click();
+    await expect.poll(() => question().getAttribute("data-answered"), { timeout: 60_000 }).toBe("1");
+    expect(Math.abs(Number(await question().getAttribute("data-actual")) - runB)).toBeLessThanOrEqual(1);
+    expect(await question().getAttribute("data-right")).toBe("0");
+    expect(await question().getAttribute("data-tries")).toBe("2");
+    expect(b.errors).toEqual([]);
+  });
+});
