@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { labsCheck, readLabFiles } from "./labs";
+import { walk, type WalkVm } from "./labs-test";
 import { parseLab } from "../../web/src/labs/lab-format";
 import { LAB_FILES_BYTES } from "../../web/src/labs/lab-files";
 
@@ -69,5 +70,53 @@ describe("fslab labs check: the course and the files", { timeout: 30_000 }, () =
     expect(r.files.map((f) => [f.name, f.data.length])).toEqual([["setup.sh", 18], ["data/words.txt", 8]]);
     put("a/files/data/words.txt", new Uint8Array(LAB_FILES_BYTES));
     expect(readLabFiles(rel("a/lab.md"), l).errors).toEqual([`${rel("a/lab.md")}:4: files: the files come to 4.0 MiB: a lab ships at most 4 MiB (the page downloads them on every visit)`]);
+  });
+});
+
+describe("fslab labs test: a step's set-up script", { timeout: 30_000 }, () => {
+  // a stand-in guest: the set-up writes a file, the step's check needs it
+  const guest = (setupStatus: number) => {
+    const made = new Set<string>();
+    const ran: string[] = [];
+    const vm = {
+      stopped: null,
+      trace: { takeLines: () => [] },
+      freshShell: async () => undefined,
+      saveState: async () => new Set(made),
+      restoreState: async () => undefined,
+      // the step's command works only on a prepared machine
+      run: async (cmd: string) => {
+        if (cmd.trim() === "touch /tmp/done" && made.has("/tmp/prepared")) made.add("/tmp/done");
+        return { status: 0, output: "" };
+      },
+      agent: {
+        run: async (script: string) => {
+          ran.push(script);
+          if (script === "bash /lab/setup-2.sh") {
+            if (!setupStatus) made.add("/tmp/prepared");
+            return { status: setupStatus, output: setupStatus ? "mkfs: no space\n" : "" };
+          }
+          const test = script.match(/^test -e (\S+)$/);
+          return { status: test && made.has(test[1]) ? 0 : 1, output: "" };
+        },
+      },
+    } as unknown as WalkVm;
+    return { vm, ran };
+  };
+  const src = `---\ntitle: S\nfiles: [setup-2.sh]\n---\n\n## One\n\n<!-- reading -->\n\nText.\n\n## Two\n\n\`\`\`vm\ntouch /tmp/done\n\`\`\`\n\n\`\`\`check\ntest -e /tmp/done\n\`\`\`\n`;
+
+  it("runs setup-2.sh as step 2 opens, before its commands and checks", async () => {
+    const l = parseLab(src, [], "labs/s/lab.md", "s");
+    const { vm, ran } = guest(0);
+    expect(await walk(vm, l.steps, "labs/s/lab.md", l.meta.files)).toEqual({ failed: 0, warned: 0 });
+    expect(ran[0]).toBe("bash /lab/setup-2.sh");
+    expect(out).toContain("setup labs/s/lab.md:12: /lab/setup-2.sh ran");
+  });
+
+  it("fails the lab at the step when its set-up fails, with what it printed", async () => {
+    const l = parseLab(src, [], "labs/s/lab.md", "s");
+    const { vm } = guest(1);
+    expect((await walk(vm, l.steps, "labs/s/lab.md", l.meta.files)).failed).toBe(1);
+    expect(err).toContain("FAIL labs/s/lab.md:12: step 2's set-up /lab/setup-2.sh exited 1: mkfs: no space");
   });
 });

@@ -20,7 +20,7 @@ import { asPrediction, toleranceText } from "../../web/src/labs/question";
 import { NodeVm, stoppedWords } from "../../web/src/vm/node-vm";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { findLabs, readLab, readLabFiles, viewIds } from "./labs";
-import { putLabFiles } from "../../web/src/labs/lab-files";
+import { putLabFiles, setupScript, SETUP_TIMEOUT } from "../../web/src/labs/lab-files";
 
 export async function labsTest(args: string[]): Promise<number> {
   for (const a of args) if (a.startsWith("--")) throw new UsageError(`labs test: unknown option ${a}`);
@@ -73,7 +73,7 @@ export async function labsTest(args: string[]): Promise<number> {
       }
       const t0 = performance.now();
       // a stop outside a block's run (a check, a late panic) fails this lab; the next restores
-      const r = await walk(vm, lab.steps, file).catch((e) => {
+      const r = await walk(vm, lab.steps, file, lab.meta.files).catch((e) => {
         if (!vm.stopped) throw e;
         console.error(`FAIL ${file}: the machine stopped: ${stoppedWords(vm.stopped)}`);
         return { failed: 1, warned: 0 };
@@ -101,7 +101,7 @@ const commandsOf = (s: LabStep) => {
 };
 
 /** Walk one lab's steps on a machine as a learner would (see the top of this file). */
-export async function walk(vm: WalkVm, steps: LabStep[], file: string): Promise<{ failed: number; warned: number }> {
+export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: readonly string[] = []): Promise<{ failed: number; warned: number }> {
   let warned = 0;
   let failed = 0;
   const handle = { check: (script: string, t: number) => vm.agent.run(script, t) };
@@ -117,6 +117,16 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string): Promise<
     const where = `${file}:${step.line}`;
     collect();
     events = [];
+    // the step's set-up script, as the page runs it when the step opens (lab-files.ts)
+    const setup = setupScript(files, i);
+    if (setup) {
+      const r = await vm.agent.run(`bash ${setup}`, SETUP_TIMEOUT);
+      if (r.status !== 0) {
+        console.error(`FAIL ${where}: step ${i + 1}'s set-up ${setup} ${r.status === "timeout" ? "timed out" : `exited ${r.status}`}: ${r.output.trim()}`);
+        return { failed: failed + 1, warned };
+      }
+      console.log(`setup ${where}: ${setup} ran`);
+    }
     // a block's event expectations are judged here; only its verdicts are left to the page
     const judgeable = (s: LabStep) => ({
       ...s,

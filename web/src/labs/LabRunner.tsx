@@ -4,7 +4,7 @@
 // each step opens so "Reset this step" can put it back; progress kept in IndexedDB.
 // The step's state is useStepState's, the machine's keeping useStepMachine's; the panels are
 // StepBody, CheckPanel and LabPanels.
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { Lab } from "./lab-format";
 import type { SeenEvent, Verdict } from "./expect";
 import type { LabProgress } from "./progress";
@@ -14,6 +14,7 @@ import { useStepMachine } from "./useStepMachine";
 import { StepBody } from "./StepBody";
 import { CheckPanel } from "./CheckPanel";
 import { HintsAndSolution, LabOutline, LabStatus, LabTools, Problems, StepNav } from "./LabPanels";
+import { setupScript, SETUP_TIMEOUT, whenFilesIn } from "./lab-files";
 
 export interface RunnerProps {
   lab: Lab;
@@ -52,6 +53,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   });
   const machine = useStepMachine({ labId: lab.meta.id, vm, n: s.n, restoredStep, onRestored: s.restored, setProblem, resetRequest, machineRequest });
   const { n, step, rec, passed } = s;
+  useSetupScript(lab, n, vm, restoredStep, setProblem);
   const earlier = { earlierUndone: s.earlierUndone, goTo: s.go, steps: lab.steps };
 
   return (
@@ -96,4 +98,24 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
       <Problems problems={problems} dismiss={() => setProblems([])} />
     </div>
   );
+}
+
+/**
+ * The open step's set-up script (`setup-<N>.sh` in the lab's files, lab-files.ts) run through the
+ * check agent as the step opens, once the lab's files are in the guest; not for the step a
+ * reload's machine was kept at (its set-up is in that machine already). A failure is a problem.
+ */
+function useSetupScript(lab: Lab, n: number, vm: VmHandle | null, restoredStep: number | null, setProblem: (p: string) => void) {
+  const ran = useRef<number | null>(restoredStep);
+  useEffect(() => {
+    const script = setupScript(lab.meta.files, n);
+    if (!vm || !script || ran.current === n) return;
+    ran.current = n;
+    void whenFilesIn(lab.meta.id)
+      .then(() => vm.check(`bash ${script}`, SETUP_TIMEOUT))
+      .then((r) => {
+        if (r.status !== 0) setProblem(`This step's set-up (${script}) failed (${r.status === "timeout" ? "timed out" : `exit ${r.status}`}): ${r.output.trim().split("\n").slice(-3).join(" ")}`);
+      })
+      .catch((e) => setProblem(`This step's set-up (${script}) could not run: ${e instanceof Error ? e.message : e}`));
+  }, [lab, n, vm, setProblem]);
 }

@@ -73,3 +73,29 @@ export async function putLabFiles(run: RunInGuest, files: ReadonlyArray<{ name: 
     if (r.status !== 0) throw new Error(`${GUEST_LAB_DIR}/${name} could not be written in the guest (${r.status === "timeout" ? "timed out" : `exit ${r.status}`}): ${r.output.trim()}`);
   }
 }
+
+/**
+ * A step's set-up script: `setup-<step number>.sh` among the lab's files (setup-1.sh for the
+ * first step), run through the check agent as that step opens, like a Killercoda background
+ * script: out of the learner's terminal, before the step's checks. null if the step has none.
+ */
+export function setupScript(files: readonly string[], step: number): string | null {
+  const name = `setup-${step + 1}.sh`;
+  return files.includes(name) ? `${GUEST_LAB_DIR}/${name}` : null;
+}
+/** A set-up script's time limit, in seconds. */
+export const SETUP_TIMEOUT = 60;
+
+/** Resolves once the page has put a lab's files in the guest (or given up): a set-up script waits for it. */
+const slots = new Map<string, { promise: Promise<void>; done(): void }>();
+function slot(lab: string) {
+  let s = slots.get(lab);
+  if (!s) {
+    let done = () => {};
+    const promise = new Promise<void>((r) => (done = r));
+    slots.set(lab, (s = { promise, done }));
+  }
+  return s;
+}
+export const whenFilesIn = (lab: string): Promise<void> => slot(lab).promise;
+export const filesIn = (lab: string): void => slot(lab).done();

@@ -2,7 +2,7 @@
 // guest under /lab/ each time a machine is ready (a restored snapshot gets them afresh too).
 import { useEffect, useState } from "react";
 import type { Lab } from "./lab-format";
-import { LAB_FILES_BYTES, putLabFiles, type RunInGuest } from "./lab-files";
+import { filesIn, LAB_FILES_BYTES, putLabFiles, type RunInGuest } from "./lab-files";
 import { siteUrl } from "../shared/site";
 
 export async function fetchLabFiles(id: string, names: readonly string[]): Promise<Array<{ name: string; data: Uint8Array }>> {
@@ -29,7 +29,8 @@ export function useLabFiles(lab: Lab | undefined, run: RunInGuest | null, previe
     fetchLabFiles(id, names.split("\n"))
       .then((files) => putLabFiles(run, files))
       .then(() => live && setProblem(null))
-      .catch((e) => live && setProblem(`The lab's files could not be put in the guest's /lab/: ${e instanceof Error ? e.message : e}`));
+      .catch((e) => live && setProblem(`The lab's files could not be put in the guest's /lab/: ${e instanceof Error ? e.message : e}`))
+      .finally(() => filesIn(id)); // a step's set-up script waits for them (LabRunner)
     return () => void (live = false);
   }, [id, names, run, preview]);
   return problem;
