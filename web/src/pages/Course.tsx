@@ -107,9 +107,10 @@ export function Course({ labs, playgrounds }: { labs: Lab[]; playgrounds: Playgr
     <section className="course" aria-labelledby="course-title">
       <h1 id="course-title">The course</h1>
       <p>
-        Eight labs through Linux's storage stack, in a suggested order: the write path first, from <code>write()</code> down to the driver, then each layer
-        in turn. Numbers and arrows give the order; a small numbered circle in another layer marks where that lab works too. Your progress is read from this
-        browser.
+        {path.length} {path.length === 1 ? "lab" : "labs"} through Linux's storage stack, from the system call down to the device, in a suggested order
+        {path[0] ? <>, starting with <a href={`#/lab/${path[0].meta.id}`}>{path[0].meta.title}</a></> : ""}.
+        The numbers (and, on a wide screen, the arrows) give the order; a small numbered circle in another layer marks where that lab works too; the bar
+        under a lab is your progress, read from this browser. Each lab's card is a link: point at it or tab to it for its details.
       </p>
       <div className="course-map" ref={box} data-testid="course-map" data-wide={layout?.wide ? "1" : "0"}>
         {layout && (
