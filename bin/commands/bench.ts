@@ -23,6 +23,7 @@ import { frameStats, describe, describeVm } from "../../bench/frames";
 import { heapOverTime } from "../../bench/heap";
 import { pageLoads, sumBytes, type LabStart } from "../../bench/page-load";
 import { snapshotCosts } from "../../bench/snapshots";
+import { sdWriteBench } from "../../bench/sd-write";
 import { NativeBench } from "../../bench/native";
 import { describeRatio, describeSpread, interleave, pairRatios, spread, type Goal } from "../../bench/paired";
 
@@ -40,7 +41,7 @@ const BLK_PAIRS = 9;
 const F2FS_ROUNDS = 15;
 /** cold boot and restore pairs in Node (a cold boot is ~10 s) */
 const VM_PAIRS = 3;
-const PARTS = ["exfat", "blk", "f2fs", "frames", "vm", "cli", "heap", "page", "snapshots"];
+const PARTS = ["exfat", "blk", "f2fs", "frames", "vm", "cli", "heap", "page", "snapshots", "sd"];
 const FSLAB = fileURLToPath(new URL("../fslab.mjs", import.meta.url));
 
 /** one whole process's wall time in ms (it must exit 0) */
@@ -125,6 +126,15 @@ export async function bench(args: string[]): Promise<number> {
     console.log(describe("65,536 clusters, per-cluster delete replayed", r.cells, 60));
     console.log(describe("2^24-bit bitmap, downsampled, freed stretch by stretch", r.bitmap, 30));
     for (const line of describeVm(r.vm)) console.log(line);
+  }
+  if (!only || only === "sd") {
+    const r = await sdWriteBench();
+    const ratio = r.card.map((c, i) => c / r.ram[i]);
+    console.log(`SD card (emulated SDHC, ${r.clockHz / 1e6} MHz, ${r.width}-bit bus as Linux set it), a sequential 1 MiB O_DIRECT write, in turn with the same write to a RAM-backed loop device:`);
+    console.log(`  to /dev/mmcblk0: ${describeSpread(r.card, null, { what: "writes", digits: 1, unit: " ms" })}`);
+    console.log(`  the card's latency model predicts ${r.modelMs.toFixed(1)} ms (2048 blocks: bus time at this clock and width, plus a Speed Class 4 card's programming time; web/src/vm/devices/timing.ts)`);
+    console.log(`  to a loop device on tmpfs: ${describeSpread(r.ram, null, { what: "writes", digits: 1, unit: " ms" })}`);
+    console.log(`  card/RAM per pair: ${describeSpread(ratio, { atLeast: 2, text: "the card at least twice as slow as RAM" }, { what: "pairs" })}`);
   }
   if (!only || only === "vm") {
     const bootMs = (cold: boolean) => async () => {

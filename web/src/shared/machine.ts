@@ -25,6 +25,11 @@ export interface VmHandle {
   restart(): void;
   /** Where this machine came from: "snapshot" (the learner's), "saved" (the build's) or "cold". */
   origin: "snapshot" | "saved" | "cold";
+  /**
+   * The SD slot beside the machine (vm/devices/): one request as the guest's `sdcard` command
+   * makes it ("status", "insert 64M sdsc", "eject"), answered "ok ..." or "error ...".
+   */
+  sdSlot(request: string): string;
 }
 
 /** One script run by the guest's check agent (vm/agent.ts). */

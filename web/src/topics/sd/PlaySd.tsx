@@ -96,7 +96,7 @@ export function PlaySd({ query }: { query: string }) {
       {run && !revealed && <p className="muted">Predict (or choose not to), then step through the requests.</p>}
       {run && now && revealed && (
         <>
-          <StepControls total={records.length} position={position} onChange={setPosition} unit="request" items />
+          <StepControls total={records.length - 1} position={position} onChange={setPosition} unit="request" items />
           <p role="status" data-testid="sd-now">
             Request {position + 1}: <strong>{commandName(now.opcode, now.app)}</strong> with argument <code>{hex(now.arg)}</code>;{" "}
             {answerWords(now)}; the card is now in <strong>{now.state}</strong>.

@@ -4,6 +4,7 @@
 // Draws what it is given; the page steps through it.
 import { commandName, hex, r1Words, type SdRecord } from "./sd-core";
 import { OKABE_ITO } from "../../shared/view/palette";
+import { useWidth } from "../../shared/view/useWidth";
 
 const ROW = 34;
 
@@ -21,11 +22,16 @@ export function SdSequence({ records, position, differ }: { records: readonly Sd
   // a window of rows around the current one, so the diagram keeps a readable height
   const from = Math.max(0, Math.min(position - 6, records.length - 12));
   const shown = records.slice(from, from + 12);
-  const width = 640;
-  const host = 90, card = width - 90;
+  // drawn at its real width, so the labels keep their size on a phone; narrow: shorter labels
+  const [ref, measured] = useWidth<HTMLDivElement>(640, 720);
+  const width = Math.max(300, measured);
+  const narrow = width < 520;
+  const host = narrow ? 60 : 90, card = width - (narrow ? 50 : 90);
+  const label = (r: SdRecord) => (narrow ? `${r.app ? "ACMD" : "CMD"}${r.opcode} ${hex(r.arg)}` : `${commandName(r.opcode, r.app)} ${hex(r.arg)}`);
   return (
-    <svg className="sd-sequence" viewBox={`0 0 ${width} ${shown.length * ROW + 40}`} role="img" aria-label={`requests ${from + 1} to ${from + shown.length} of ${records.length}; the current is ${position + 1}`} style={{ width: "100%", maxWidth: width }}>
-      <text x={host} y={14} textAnchor="middle" fontSize={12} fontWeight="bold">host (mmc core)</text>
+    <div ref={ref} className="sd-sequence-box">
+    <svg className="sd-sequence" width={width} height={shown.length * ROW + 40} viewBox={`0 0 ${width} ${shown.length * ROW + 40}`} role="img" aria-label={`requests ${from + 1} to ${from + shown.length} of ${records.length}; the current is ${position + 1}`}>
+      <text x={host} y={14} textAnchor="middle" fontSize={12} fontWeight="bold">{narrow ? "host" : "host (mmc core)"}</text>
       <text x={card} y={14} textAnchor="middle" fontSize={12} fontWeight="bold">card</text>
       <line x1={host} x2={host} y1={20} y2={shown.length * ROW + 36} stroke="#888" />
       <line x1={card} x2={card} y1={20} y2={shown.length * ROW + 36} stroke="#888" />
@@ -40,17 +46,17 @@ export function SdSequence({ records, position, differ }: { records: readonly Sd
             <text x={6} y={y + 4} fontSize={10} fill="#555">{i + 1}</text>
             <line x1={host} x2={card - 4} y1={y} y2={y} stroke={colour} strokeWidth={now ? 2.5 : 1.2} markerEnd="url(#sd-arrow)" />
             <text x={(host + card) / 2} y={y - 4} textAnchor="middle" fontSize={11} fill={colour}>
-              {commandName(r.opcode, r.app)} {hex(r.arg)}
+              {label(r)}
             </text>
             {r.err ? (
-              <text x={card - 20} y={y + 16} fontSize={11} fill={OKABE_ITO[5]} textAnchor="end">✕ {answerWords(r)}</text>
+              <text x={card - 8} y={y + 16} fontSize={11} fill={OKABE_ITO[5]} textAnchor="end">✕ {narrow ? "no answer" : answerWords(r)}</text>
             ) : (
               <>
                 <line x1={card} x2={host + 4} y1={y + 14} y2={y + 14} stroke={colour} strokeDasharray="4 3" markerEnd="url(#sd-arrow)" />
-                <text x={(host + card) / 2} y={y + 26} textAnchor="middle" fontSize={10} fill={colour}>{answerWords(r)}</text>
+                <text x={(host + card) / 2} y={y + 26} textAnchor="middle" fontSize={10} fill={colour}>{narrow ? answerWords(r).split(" ").slice(0, 3).join(" ") : answerWords(r)}</text>
               </>
             )}
-            {r.state && <text x={card + 8} y={y + 4} fontSize={11} fill={colour}>{r.state}</text>}
+            {r.state && <text x={card + 6} y={y + 4} fontSize={11} fill={colour}>{r.state}</text>}
           </g>
         );
       })}
@@ -60,5 +66,6 @@ export function SdSequence({ records, position, differ }: { records: readonly Sd
         </marker>
       </defs>
     </svg>
+    </div>
   );
 }

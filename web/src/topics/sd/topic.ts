@@ -16,6 +16,13 @@ export default defineTopic({
       load: () => import("./PlaySd").then((m) => m.PlaySd),
     },
   ],
-  views: [],
+  views: [
+    {
+      id: "sd-init",
+      title: "the SD slot (insert, eject) and the kernel's initialisation of the card beside the model's, request for request",
+      params: {},
+      load: () => import("./lab-views").then((m) => m.SdInitLab),
+    },
+  ],
   cli: [{ name: "sd", synopsis: "[--card sdhc|sdsc|v1] [--size 64M] [--json]", summary: "the commands Linux sends to initialise an SD card, and the card's states", module: "cli.ts" }],
 });

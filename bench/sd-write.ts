@@ -1,0 +1,43 @@
+// A sequential 1 MiB write to the emulated SD card (web/src/vm/devices/), timed in the guest,
+// beside what the card's latency model (devices/timing.ts) predicts for the clock and bus width
+// Linux set, and beside the same write to a RAM-backed loop device: the card must be
+// measurably slower than RAM, and near its model where the emulator's own cost allows.
+import { NodeVm } from "../web/src/vm/node-vm";
+import { predictWriteMs } from "../web/src/vm/devices/timing";
+
+export interface SdWriteRun {
+  card: number[]; // ms per 1 MiB O_DIRECT write to mmcblk0
+  ram: number[]; // ms per 1 MiB O_DIRECT write to a loop device on tmpfs
+  clockHz: number;
+  width: 1 | 4;
+  modelMs: number;
+}
+
+/** `samples` alternating writes to the card and to RAM, each timed by the guest's clock */
+export async function sdWriteBench(samples = 5): Promise<SdWriteRun> {
+  const vm = new NodeVm();
+  try {
+    await vm.boot({ sd: { type: "sdhc", size: 64 * 2 ** 20 } });
+    await vm.sdReady();
+    const setup = await vm.run("truncate -s 8M /tmp/ram.img && losetup /dev/loop5 /tmp/ram.img && echo ok");
+    if (!setup.output.includes("ok")) throw new Error(`no RAM-backed loop device: ${setup.output}`);
+    const time = async (dev: string, seek: number) => {
+      // dd of one 1 MiB block with O_DIRECT: the write goes to the device, not the page cache
+      const r = await vm.run(`t0=$(date +%s%N); dd if=/dev/zero of=${dev} bs=1M count=1 seek=${seek} oflag=direct 2>/dev/null; t1=$(date +%s%N); echo $(( (t1 - t0) / 1000 ))`, 120_000);
+      const us = Number(r.output.trim().split("\n").pop());
+      if (!Number.isFinite(us) || r.status !== 0) throw new Error(`the timed write to ${dev} failed: ${r.output}`);
+      return us / 1000;
+    };
+    const card: number[] = [], ram: number[] = [];
+    await time("/dev/mmcblk0", 0); // a warm-up pair: the first write pays for dd's pages
+    await time("/dev/loop5", 0);
+    for (let i = 0; i < samples; i++) {
+      card.push(await time("/dev/mmcblk0", i + 1));
+      ram.push(await time("/dev/loop5", (i % 6) + 1));
+    }
+    const t = vm.sd.times();
+    return { card, ram, clockHz: t.hz, width: t.width, modelMs: predictWriteMs(2 ** 20, t.hz, t.width) };
+  } finally {
+    await vm.destroy();
+  }
+}
