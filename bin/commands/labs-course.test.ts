@@ -44,16 +44,21 @@ describe("fslab labs check: the course and the files", { timeout: 30_000 }, () =
     expect(out.at(-1)).toBe("0 of 2 labs valid: 2 errors");
   });
 
-  it("a lab without a place is a warning, and one lab alone is no course", async () => {
+  it("a lab without a place in a course is a warning, and one lab alone is no course", async () => {
     put("a/lab.md", lab("a", "requires: [elsewhere]"));
     expect(await labsCheck(join(dir, "a"))).toBe(0);
+    // no lab of the folder has a place yet: no course to warn about
+    expect(await labsCheck(dir)).toBe(1);
+    expect(err.filter((e) => e.startsWith("warning"))).toEqual([]);
+    put("b/lab.md", lab("b", "order: 1\ndifficulty: introductory\nlayers: [vfs]"));
+    err = [];
     expect(await labsCheck(dir)).toBe(1);
     expect(err.filter((e) => e.startsWith("warning"))).toEqual([
       `warning ${rel("a/lab.md")}:1: no order (its place in the course: it comes after the labs that have one)`,
       `warning ${rel("a/lab.md")}:1: no difficulty`,
       `warning ${rel("a/lab.md")}:1: no layers (where the home page's storage stack draws it)`,
     ]);
-    expect(err).toContain(`${rel("a/lab.md")}:4: requires "elsewhere", and there is no lab elsewhere beside it (labs: a)`);
+    expect(err).toContain(`${rel("a/lab.md")}:4: requires "elsewhere", and there is no lab elsewhere beside it (labs: a, b)`);
   });
 
   it("files named in files: must be in files/, within the limit", async () => {
