@@ -2,10 +2,17 @@
 // returns to it: the current step, each step's result and when, attempts, hints and the
 // solution used, the last check's output; and the machine itself, as compressed v86 snapshots.
 //
-//   progress   key: lab id            LabProgress
-//   snapshots  key: "<lab>/step"      the machine as the current step opened ("Reset this step")
-//              key: "<lab>/latest"    the newest snapshot (a step passed since): what a reload restores
-import { openDB, type DBSchema, type IDBPDatabase } from "idb";
+//   progress   key: lab id                   LabProgress
+//   snapshots  key: "<lab>/head"             MachineHead: which records below are the lab's machines
+//              key: "<lab>/m/<taken>-<n>"    Snapshot: one kept machine, written once, never changed
+//              key: "<lab>/step", "/latest"  Snapshot: the layout before heads (read until the next write)
+//
+// A snapshot is stored in one transaction: the record, then the head switched to it, then the
+// records the head no longer names dropped. A reload or a closed tab at any moment finds the head
+// before or after that transaction, never between: the newest complete machine, whatever was
+// still being compressed or written. (The database keeps version 1: a tab of an older version of
+// the page, still open, shares it without an upgrade to wait for.)
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore } from "idb";
 import type { PredictionRecord } from "./predict";
 import type { QuestionRecord } from "./question";
 
@@ -63,9 +70,26 @@ export interface Snapshot {
   rawBytes: number;
 }
 
+export type SnapshotKind = "step" | "latest";
+
+/**
+ * Which of a lab's stored machines count: `newest` is what a reload restores (a step's start or
+ * the machine as a step passed, whichever was in its state last), `step` the open step's start
+ * ("Reset this step" after a reload). Each names a record's key.
+ */
+export interface MachineHead {
+  lab: string;
+  newest: string;
+  /** when the newest machine was in its state (its savedAt, or a reset's time) */
+  newestAt: number;
+  newestKind: SnapshotKind;
+  step?: string;
+  stepAt?: number;
+}
+
 interface FslabDB extends DBSchema {
   progress: { key: string; value: LabProgress };
-  snapshots: { key: string; value: Snapshot };
+  snapshots: { key: string; value: Snapshot | MachineHead };
 }
 
 let db: Promise<IDBPDatabase<FslabDB>> | null = null;
@@ -177,41 +201,137 @@ export async function allProgress(): Promise<LabProgress[]> {
 export async function clearLab(lab: string): Promise<void> {
   cleared.add(lab);
   const d = await open();
-  await Promise.all([d.delete("progress", lab), d.delete("snapshots", `${lab}/step`), d.delete("snapshots", `${lab}/latest`)]);
+  const tx = d.transaction(["progress", "snapshots"], "readwrite");
+  await Promise.all([tx.objectStore("progress").delete(lab), tx.objectStore("snapshots").delete(labKeys(lab)), tx.done]);
 }
 
 /** Forget the lab's stored machines (its progress stays): a reload then starts the lab's own saved machine. */
 export async function dropSnapshots(lab: string): Promise<void> {
   const d = await open();
-  await Promise.all([d.delete("snapshots", `${lab}/step`), d.delete("snapshots", `${lab}/latest`)]);
+  await d.delete("snapshots", labKeys(lab));
 }
 
-export type SnapshotKind = "step" | "latest";
+/** every key of a lab's machines: its head, its records, and the layout before heads */
+const labKeys = (lab: string) => IDBKeyRange.bound(`${lab}/`, `${lab}/\uffff`);
+const headKey = (lab: string) => `${lab}/head`;
+const LEGACY: Record<SnapshotKind, (lab: string) => string> = { step: (lab) => `${lab}/step`, latest: (lab) => `${lab}/latest` };
 
+let written = 0;
+
+type Store = IDBPObjectStore<FslabDB, ["snapshots"], "snapshots", "readwrite" | "readonly">;
+
+/** The lab's head; for a store in the layout before heads, one made from its two keys. */
+async function readHead(store: Store, lab: string): Promise<MachineHead | undefined> {
+  const h = await store.get(headKey(lab));
+  if (h !== undefined) return validHead(h, lab) ? h : undefined;
+  const [step, latest] = await Promise.all([store.get(LEGACY.step(lab)), store.get(LEGACY.latest(lab))]);
+  return legacyHead(lab, validSnapshot(step) ? step : undefined, validSnapshot(latest) ? latest : undefined);
+}
+
+/**
+ * A head for the layout before heads: "<lab>/step" the step's start, "<lab>/latest" the machine
+ * as a step passed since, the newer of the two what a reload restores.
+ */
+export function legacyHead(lab: string, step: Pick<Snapshot, "savedAt"> | undefined, latest: Pick<Snapshot, "savedAt"> | undefined): MachineHead | undefined {
+  const stepPart = step ? { step: LEGACY.step(lab), stepAt: step.savedAt } : {};
+  if (latest && (!step || latest.savedAt >= step.savedAt)) return { lab, newest: LEGACY.latest(lab), newestAt: latest.savedAt, newestKind: "latest", ...stepPart };
+  return step && { lab, newest: LEGACY.step(lab), newestAt: step.savedAt, newestKind: "step", ...stepPart };
+}
+
+/**
+ * The head once a machine taken at `at` is stored under `key`, and the records it no longer
+ * names (to drop); null if the machine is older than what the head holds (nothing to store). A
+ * step's start replaces the step's start; either kind is the newest if it is newer.
+ */
+export function nextHead(head: MachineHead | undefined, lab: string, kind: SnapshotKind, key: string, at: number): { head: MachineHead; drop: string[] } | null {
+  const newest = !head || at >= head.newestAt;
+  const step = kind === "step" && (!head?.step || at >= (head.stepAt ?? 0));
+  if (!newest && !step) return null;
+  const next: MachineHead = head ? { ...head } : { lab, newest: key, newestAt: at, newestKind: kind };
+  if (newest) Object.assign(next, { newest: key, newestAt: at, newestKind: kind });
+  if (step) Object.assign(next, { step: key, stepAt: at });
+  // a head from the layout before heads names its keys: they go once nothing names them
+  const named = new Set([next.newest, next.step]);
+  const drop = [...new Set([head?.newest, head?.step, LEGACY.step(lab), LEGACY.latest(lab)])].filter((k): k is string => !!k && !named.has(k));
+  return { head: next, drop };
+}
+
+/**
+ * Store a machine: its record, then the head switched to it, then the records the head no longer
+ * names dropped, all in one transaction. Until it commits, the head names the machines before it.
+ */
 export async function putSnapshot(kind: SnapshotKind, s: Snapshot): Promise<void> {
   try {
     const d = await open();
     if (cleared.has(s.lab)) return;
-    await d.put("snapshots", s, `${s.lab}/${kind}`);
-    // one machine for a reload: a step's own snapshot is also the newest until a newer one
-    if (kind === "step") await d.delete("snapshots", `${s.lab}/latest`);
+    const tx = d.transaction("snapshots", "readwrite");
+    const key = `${s.lab}/m/${s.savedAt}-${++written}-${Math.random().toString(36).slice(2, 8)}`;
+    const next = nextHead(await readHead(tx.store, s.lab), s.lab, kind, key, s.savedAt);
+    if (next) {
+      await tx.store.put(s, key);
+      await tx.store.put(next.head, headKey(s.lab));
+      await Promise.all(next.drop.map((k) => tx.store.delete(k)));
+    }
+    await tx.done;
   } catch (e) {
     throw new StoreError(`The machine's snapshot (${(s.gz.size / 2 ** 20).toFixed(1)} MB) could not be stored: ${messageOf(e)}. A reload will not bring this machine back.`);
   }
 }
 
-export async function getSnapshot(lab: string, kind: SnapshotKind): Promise<Snapshot | undefined> {
-  const s = await (await open()).get("snapshots", `${lab}/${kind}`);
+/**
+ * The machine is as the open step `step` began again (a reset): the stored start of that step
+ * becomes the newest, at `at`, and the newer machine is dropped. False if the step's start is not
+ * stored.
+ */
+export async function stepIsNewest(lab: string, step: number, at: number): Promise<boolean> {
+  const d = await open();
+  if (cleared.has(lab)) return false;
+  const tx = d.transaction("snapshots", "readwrite");
+  const head = await readHead(tx.store, lab);
+  const rec = head?.step ? await tx.store.get(head.step) : undefined;
+  if (!head?.step || !validSnapshot(rec) || rec.step !== step) return false;
+  const drop = head.newest !== head.step ? [head.newest] : [];
+  await tx.store.put({ ...head, newest: head.step, newestAt: at, newestKind: "step" }, headKey(lab));
+  await Promise.all(drop.map((k) => tx.store.delete(k)));
+  await tx.done;
+  return true;
+}
+
+function validSnapshot(s: unknown): s is Snapshot {
+  const v = s as Snapshot;
+  return !!v && typeof v === "object" && v.gz instanceof Blob && Number.isInteger(v.step) && typeof v.guest === "string" && Number.isFinite(v.savedAt);
+}
+
+function validHead(h: unknown, lab: string): h is MachineHead {
+  const v = h as MachineHead;
+  return !!v && typeof v === "object" && v.lab === lab && typeof v.newest === "string" && Number.isFinite(v.newestAt) && (v.step === undefined || typeof v.step === "string");
+}
+
+/** A stored record, checked: another version of the page, or a damaged store, may have written it. */
+async function readSnapshot(store: Store, key: string | undefined): Promise<Snapshot | undefined> {
+  if (!key) return undefined;
+  const s = await store.get(key);
   if (s === undefined) return undefined;
-  if (!s || typeof s !== "object" || !(s.gz instanceof Blob) || !Number.isInteger(s.step) || typeof s.guest !== "string")
-    throw new StoreError("The machine stored for this lab was damaged and could not be used.");
+  if (!validSnapshot(s)) throw new StoreError("The machine stored for this lab was damaged and could not be used.");
   return s;
+}
+
+/** The open step's stored start (`kind` "step"), or the newest machine (`kind` "latest"). */
+export async function getSnapshot(lab: string, kind: SnapshotKind): Promise<Snapshot | undefined> {
+  const store = (await open()).transaction("snapshots").store;
+  const head = await readHead(store, lab);
+  return readSnapshot(store, kind === "step" ? head?.step : head?.newest);
 }
 
 /** The newest stored machine of a lab: a passed step's or the current step's start, whichever was saved last. */
 export async function newestSnapshot(lab: string): Promise<(Snapshot & { kind: SnapshotKind }) | undefined> {
-  // both asked at once: the lab page's VM waits for this answer
-  const [latest, step] = await Promise.all([getSnapshot(lab, "latest"), getSnapshot(lab, "step")]);
-  if (latest && (!step || latest.savedAt >= step.savedAt)) return { ...latest, kind: "latest" };
+  // one read-only transaction: the head and what it names, as one moment of the store
+  const store = (await open()).transaction("snapshots").store;
+  const head = await readHead(store, lab);
+  if (!head) return undefined;
+  const newest = await readSnapshot(store, head.newest);
+  if (newest) return { ...newest, kind: head.newestKind };
+  // its newest gone (a tab of the page from before heads drops "<lab>/latest" as a step opens)
+  const step = await readSnapshot(store, head.step);
   return step && { ...step, kind: "step" };
 }

@@ -2,7 +2,7 @@
 // "Reset this step", gzipped in IndexedDB for a reload; and the reset itself (asked for, or
 // the machine back after a panic, an oops or a full disk).
 import { useCallback, useEffect, useRef, useState } from "react";
-import { dropSnapshots, getSnapshot, putSnapshot } from "./progress";
+import { dropSnapshots, getSnapshot, putSnapshot, stepIsNewest } from "./progress";
 import { gunzip, gzip, HERE } from "../vm/snapshot";
 import type { VmHandle } from "../vm/VmConsole";
 
@@ -60,16 +60,20 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
       const state = await saving;
       performance.measure("fslab:snapshot-save", { start: t0 }); // for npm run bench snapshots
       if (kind === "step") stepSnap.current = { step: at, raw: state };
-      // compressed and stored one after another, in the order taken, so an older snapshot that
-      // takes longer never lands over a newer one
+      // compressed and stored one after another, in the order taken (the store also keeps the
+      // newer of two: progress.ts), so an older snapshot that takes longer never lands over a newer one
       const stored = storing.current.then(async () => {
-        const t1 = performance.now();
-        const gz = await gzip(state);
-        performance.measure("fslab:snapshot-gzip", { start: t1 });
-        const ms = performance.now() - t0;
-        setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at }));
         try {
+          const t1 = performance.now();
+          const gz = await gzip(state).catch((e) => {
+            const when = kind === "step" ? `as step ${at + 1} began` : `as step ${at + 1} passed`;
+            throw new Error(`The machine could not be kept ${when}: ${e instanceof Error ? e.message : e}. A reload brings back the machine kept before it.`);
+          });
+          performance.measure("fslab:snapshot-gzip", { start: t1 });
           await putSnapshot(kind, { lab: labId, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength });
+          // said once it is stored: a reload from now on brings it back
+          const ms = performance.now() - t0;
+          setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at }));
         } finally {
           // kept in memory for a reset, and (unless the browser refused) stored for a reload
           if (kind === "step") setTiming((t) => ({ ...t, snapshotStep: at }));
@@ -133,6 +137,12 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
           const t1 = performance.now();
           state = await gunzip(s.gz);
           performance.measure("fslab:snapshot-gunzip", { start: t1 }); // for npm run bench snapshots
+        } else if (!s && n === 0) {
+          // step 1 began on the lab's own saved machine (none of it was stored): that machine again
+          await dropSnapshots(labId).catch(() => undefined);
+          vm.restart();
+          onRestored(after);
+          return;
         }
       }
       if (!state && after === "crash") return vm.restart();
@@ -143,13 +153,10 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
       setTiming((t) => ({ ...t, resetMs: performance.now() - t0 }));
       onRestored(after);
       if (after === "crash") return;
-      // the newest machine is this one again: its stored copy put back as the newest, once the
-      // step's own gzip and store (queued on `storing`) have landed
+      // the newest machine is this one again: its stored copy made the newest, once the step's
+      // own gzip and store (queued on `storing`) have landed
       const resetAt = Date.now();
-      storing.current = storing.current.then(async () => {
-        const stored = await getSnapshot(labId, "step");
-        if (stored?.step === n) await putSnapshot("step", { ...stored, savedAt: resetAt });
-      }).catch(() => undefined);
+      storing.current = storing.current.then(() => stepIsNewest(labId, n, resetAt)).then(() => undefined, () => undefined);
     } catch (e) {
       setProblem(`${after === "crash" ? "The machine could not be restored" : "This step could not be reset"}: ${e instanceof Error ? e.message : e}`);
     } finally {

@@ -5,8 +5,7 @@ import { outputs as built } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import { GUEST } from "./guest";
 import { spawnWorker } from "../shared/site";
-import { workerClient, type WorkerClient } from "../shared/worker-protocol";
-import type { GzipWorker } from "./gzip.worker";
+import type { GzipReply, GzipRequest } from "./gzip.worker";
 import gzipWorkerUrl from "./gzip.worker.ts?worker&url";
 
 const outputs = built as Record<string, { sha256: string }>;
@@ -31,12 +30,34 @@ export function snapshotMismatch(s: SnapshotFit): string | null {
   return null;
 }
 
-let gzipper: WorkerClient<GzipWorker> | null = null;
+let gzips = 0;
 
-/** A saved machine gzipped in a worker (gzip.worker.ts): the guest keeps running meanwhile. */
-export async function gzip(state: ArrayBuffer): Promise<Blob> {
-  gzipper ??= workerClient<GzipWorker>(spawnWorker(gzipWorkerUrl), "snapshot");
-  return gzipper.gzip(state);
+/**
+ * A saved machine gzipped in a worker of its own (gzip.worker.ts): the guest keeps running
+ * meanwhile. Rejects if the worker ends before it answers, so what waits on it goes on.
+ */
+export function gzip(state: ArrayBuffer): Promise<Blob> {
+  const worker = spawnWorker(gzipWorkerUrl);
+  const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
+  const lock = locks ? `fslab-gzip-${Date.now()}-${++gzips}-${Math.random().toString(36).slice(2)}` : null;
+  return new Promise<Blob>((resolve, reject) => {
+    let settled = false;
+    const end = (settle: () => void) => {
+      if (settled) return;
+      settled = true;
+      worker.terminate(); // lets go of its lock
+      settle();
+    };
+    worker.onmessage = (e: MessageEvent<GzipReply>) => {
+      const r = e.data;
+      // the worker holds the lock: it is granted here once the worker is ended, with or without an answer
+      if ("locked" in r) void locks!.request(lock!, () => end(() => reject(new Error("the worker compressing it ended before it was done"))));
+      else if ("gz" in r) end(() => resolve(r.gz));
+      else end(() => reject(new Error(r.error)));
+    };
+    worker.onerror = (e) => end(() => reject(new Error(`the worker compressing it failed: ${e.message || "it did not load"}`)));
+    worker.postMessage({ state, lock } satisfies GzipRequest);
+  });
 }
 
 export async function gunzip(gz: Blob): Promise<ArrayBuffer> {

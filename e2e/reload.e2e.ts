@@ -1,0 +1,182 @@
+// A learner's machine survives a reload at any moment: the built site, served under /course/
+// by a plain static server, reloaded 0, 0.5, 1 and 2 s after the page said it kept the machine
+// as step 1 passed, and as long after Next (while step 2's start is being compressed and
+// stored); once with the compressing worker ended in the middle of its work; and once from a
+// store in the layout of an older version of the page.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn, type ChildProcess } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { launch, runInTerminal } from "./browser";
+
+const repo = new URL("..", import.meta.url).pathname;
+const LAB = "exfat-discard";
+const DELAYS = [0, 0.5, 1, 2];
+
+/** web/dist under /course/ on python's http.server: no rewrite rules, no COOP/COEP */
+async function serveUnderCourse(): Promise<{ url: string; close(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), "fslab-site-"));
+  cpSync(join(repo, "web/dist"), join(dir, "course"), { recursive: true });
+  // its log of each request goes to stderr: left in a pipe nobody reads, it fills the pipe and
+  // the server stops answering (the page's next load never ends)
+  const server: ChildProcess = spawn("python3", ["-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", dir], { stdio: ["ignore", "pipe", "ignore"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    server.stdout!.on("data", (d: Buffer) => {
+      const m = String(d).match(/port (\d+)/);
+      if (m) resolve(`http://127.0.0.1:${m[1]}/course/`);
+    });
+    server.on("exit", (c) => reject(new Error(`http.server exited ${c}`)));
+  });
+  return {
+    url,
+    close() {
+      server.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe("a reload at any moment brings back the learner's newest kept machine", () => {
+  let site: Awaited<ReturnType<typeof serveUnderCourse>>;
+  let b: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  const step = () => page.locator(".lab-runner").getAttribute("data-step");
+  const vmStatus = () => page.locator(".vm-status").textContent();
+  const ready = () => page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+  const mounted = () => runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts || true");
+  /** what a reload found, for the notes */
+  const seen: string[] = [];
+
+  /** Reload `seconds` after now, then wait for the restored machine's prompt. */
+  const reloadAfter = async (seconds: number, what: string) => {
+    if (seconds) await page.waitForTimeout(seconds * 1000); // the deliberate delay
+    await page.reload();
+    await ready();
+    const status = (await vmStatus()) ?? "";
+    seen.push(`${what}: ${status.replace(/\s+/g, " ").slice(0, 120)}`);
+    return status;
+  };
+
+  /** The lab from its own saved machine, step 1 done until its pass is shown as kept. */
+  const passStep1 = async () => {
+    await page.getByTestId("start-over").click();
+    await Promise.all([page.waitForEvent("load"), page.getByTestId("start-over").click()]);
+    await ready();
+    expect(await step()).toBe("0");
+    await page.locator(".lab-runner .step > .vm-cmd > button").first().click();
+    await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 60_000 }).toBe("passed");
+    await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 60_000 }).toMatch(/^Machine kept as step 1 passed/);
+  };
+
+  /** The restored machine holds what step 1 made, and the page offers no rerun of passed steps. */
+  const holdsStep1 = async () => {
+    expect(await page.getByTestId("rerun-passed").count()).toBe(0);
+    expect(await page.getByTestId("outline-0").textContent()).toMatch(/passed/);
+    expect(await mounted()).toBe("1");
+  };
+
+  beforeAll(async () => {
+    site = await serveUnderCourse();
+    b = await launch();
+    page = b.page;
+    await page.goto(`${site.url}#/lab/${LAB}`);
+    await ready();
+  });
+  afterAll(async () => {
+    await b?.close();
+    site?.close();
+    console.log(`reloads:\n  ${seen.join("\n  ")}`);
+  });
+
+  for (const d of DELAYS)
+    it(`${d} s after the pass is shown as kept, and ${d} s after Next`, async () => {
+      await passStep1();
+      expect(await reloadAfter(d, `${d} s after the pass`)).toMatch(/restored your machine from step 1 \(kept as step 1 passed/);
+      expect(await step()).toBe("0");
+      await holdsStep1();
+
+      await page.getByTestId("next").click();
+      await expect.poll(step).toBe("1");
+      // step 2's start is being saved, gzipped and stored: either machine holds step 1's work
+      expect(await reloadAfter(d, `${d} s after Next`)).toMatch(/restored your machine from step (1 \(kept as step 1 passed|2 \(kept as step 2 began)/);
+      expect(await step()).toBe("1");
+      await holdsStep1();
+    });
+
+  it("the compressing worker ended in the middle of step 2's start: the machine kept as step 1 passed stands", async () => {
+    await passStep1();
+    const gzipper = page.waitForEvent("worker", { predicate: (w) => /gzip\.worker/.test(w.url()), timeout: 30_000 });
+    await page.getByTestId("next").click();
+    // step 2's start saved from the emulator and handed to a worker of its own, which holds a
+    // lock of the page's while it compresses
+    const worker = await gzipper;
+    const compressing = () => page.evaluate(async () => (await navigator.locks.query()).held?.some((l) => l.name?.startsWith("fslab-gzip-")) ?? false);
+    await expect.poll(compressing, { timeout: 30_000 }).toBe(true);
+    await worker.evaluate(() => (self as unknown as { close(): void }).close());
+    // the page learns it at once (the lock let go without an answer), and says what a reload brings back
+    await expect.poll(() => page.getByTestId("lab-problem").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(
+      /The machine could not be kept as step 2 began: the worker compressing it ended before it was done\. A reload brings back the machine kept before it\./,
+    );
+    expect(await reloadAfter(0, "worker ended mid-gzip")).toMatch(/restored your machine from step 1 \(kept as step 1 passed/);
+    expect(await step()).toBe("1");
+    await holdsStep1();
+  });
+
+  it("a store in the layout of the page before heads (<lab>/step, <lab>/latest) is read, and replaced by the first write", async () => {
+    // the step 2 start taken after the last reload, stored
+    await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 60_000 }).toMatch(/^Machine kept as the step began/);
+    await page.goto(`${site.url}#/`);
+    // rewritten as the older page kept it: the step's start, and a newer "latest" (as if step 2 had passed)
+    const keys = await page.evaluate(
+      (lab) =>
+        new Promise<string[]>((resolve, reject) => {
+          const req = indexedDB.open("fslab");
+          req.onsuccess = () => {
+            const tx = req.result.transaction("snapshots", "readwrite");
+            const store = tx.objectStore("snapshots");
+            store.get(`${lab}/head`).onsuccess = (e: any) => {
+              const head = e.target.result;
+              store.get(head.step).onsuccess = (e: any) => {
+                const s = e.target.result;
+                store.delete(IDBKeyRange.bound(`${lab}/`, `${lab}/\uffff`));
+                store.put(s, `${lab}/step`);
+                store.put({ ...s, savedAt: s.savedAt + 1 }, `${lab}/latest`);
+              };
+            };
+            tx.oncomplete = () => {
+              const keys = req.result.transaction("snapshots").objectStore("snapshots").getAllKeys();
+              keys.onsuccess = () => resolve(keys.result as string[]);
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+        }),
+      LAB,
+    );
+    expect(keys).toEqual([`${LAB}/latest`, `${LAB}/step`]);
+    await page.goto(`${site.url}#/lab/${LAB}`);
+    await ready();
+    expect(await vmStatus()).toMatch(/restored your machine from step 2 \(kept as step 2 passed/);
+    expect(await step()).toBe("1");
+    await holdsStep1();
+    // the first write (a reset: the step's start is the newest again) puts a head over them
+    await page.getByTestId("reset-step").click();
+    await expect.poll(() => page.getByTestId("lab-status").getAttribute("data-reset-ms"), { timeout: 30_000 }).not.toBeNull();
+    const head = () =>
+      page.evaluate(
+        (lab) =>
+          new Promise<unknown>((resolve) => {
+            const req = indexedDB.open("fslab");
+            req.onsuccess = () => {
+              const get = req.result.transaction("snapshots").objectStore("snapshots").get(`${lab}/head`);
+              get.onsuccess = () => resolve(get.result ?? null);
+            };
+          }),
+        LAB,
+      );
+    await expect.poll(head, { timeout: 30_000 }).toMatchObject({ newest: `${LAB}/step`, step: `${LAB}/step`, newestKind: "step" });
+    expect(await reloadAfter(0, "after a reset over the old layout")).toMatch(/restored your machine from step 2 \(kept as step 2 began/);
+    await holdsStep1();
+  });
+});
