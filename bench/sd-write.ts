@@ -4,6 +4,7 @@
 // measurably slower than RAM, and near its model where the emulator's own cost allows.
 import { NodeVm } from "../web/src/vm/node-vm";
 import { predictWriteMs } from "../web/src/vm/devices/timing";
+import { interleave } from "./paired";
 
 export interface SdWriteRun {
   card: number[]; // ms per 1 MiB O_DIRECT write to mmcblk0
@@ -28,13 +29,15 @@ export async function sdWriteBench(samples = 5): Promise<SdWriteRun> {
       if (!Number.isFinite(us) || r.status !== 0) throw new Error(`the timed write to ${dev} failed: ${r.output}`);
       return us / 1000;
     };
-    const card: number[] = [], ram: number[] = [];
-    await time("/dev/mmcblk0", 0); // a warm-up pair: the first write pays for dd's pages
-    await time("/dev/loop5", 0);
-    for (let i = 0; i < samples; i++) {
-      card.push(await time("/dev/mmcblk0", i + 1));
-      ram.push(await time("/dev/loop5", (i % 6) + 1));
-    }
+    // card, RAM, card, RAM (bench/paired.ts), after a warm-up pair at offset 0 (the first write
+    // pays for dd's pages); the card's writes at 1..samples MiB, the loop device's cycling in its 8
+    let k = 0;
+    let j = 0;
+    const [card, ram] = await interleave(
+      samples,
+      [() => time("/dev/mmcblk0", k++), () => time("/dev/loop5", j++ === 0 ? 0 : ((j - 2) % 6) + 1)],
+      1,
+    );
     const t = vm.sd.times();
     return { card, ram, clockHz: t.hz, width: t.width, modelMs: predictWriteMs(2 ** 20, t.hz, t.width) };
   } finally {

@@ -129,7 +129,7 @@ export async function bench(args: string[]): Promise<number> {
   }
   if (!only || only === "sd") {
     const r = await sdWriteBench();
-    const ratio = r.card.map((c, i) => c / r.ram[i]);
+    const ratio = pairRatios(r.card, r.ram);
     console.log(`SD card (emulated SDHC, ${r.clockHz / 1e6} MHz, ${r.width}-bit bus as Linux set it), a sequential 1 MiB O_DIRECT write, in turn with the same write to a RAM-backed loop device:`);
     console.log(`  to /dev/mmcblk0: ${describeSpread(r.card, null, { what: "writes", digits: 1, unit: " ms" })}`);
     console.log(`  the card's latency model predicts ${r.modelMs.toFixed(1)} ms (2048 blocks: bus time at this clock and width, plus a Speed Class 4 card's programming time; web/src/vm/devices/timing.ts)`);
