@@ -132,7 +132,7 @@ describe("a lab on a phone", () => {
         const v = (await vm.boundingBox())!;
         return { headingInView: t.y >= 0 && t.y + t.height <= v.y, vmBottom: Math.round(v.y + v.height), vmWidth: v.width };
       };
-      await heading.scrollIntoViewIfNeeded();
+      await heading.evaluate((el) => el.scrollIntoView({ block: "start" }));
       const at = await both();
       expect(at.headingInView).toBe(true);
       expect(at.vmBottom).toBe(740);

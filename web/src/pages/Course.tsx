@@ -150,7 +150,8 @@ export function Course({ labs, playgrounds }: { labs: Lab[]; playgrounds: Playgr
                 </g>
               ))}
             </g>
-            {layout.cards.map((c) => {
+            {/* in the course's order, then the playgrounds: the order Tab takes */}
+            {[...layout.cards].sort((a, b) => (a.item.n ?? 1e9) - (b.item.n ?? 1e9)).map((c) => {
               const lab = c.item.kind === "lab" ? byId.get(c.item.id)! : undefined;
               const s = lab && stand(lab);
               const label = lab ? `${c.item.n}. ${lab.meta.title}: ${lab.meta.difficulty ?? ""}, ${lab.meta.time}, ${progress ? standingText(s!) : ""}` : `Playground: ${c.item.title}`;
