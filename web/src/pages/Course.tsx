@@ -178,7 +178,8 @@ export function Course({ labs, playgrounds }: { labs: Lab[]; playgrounds: Playgr
                       </text>
                       <text x={c.x + 34} y={c.y + 21.5} className="card-meta">
                         {DIFFICULTY_DOTS[lab.meta.difficulty ?? ""] ?? ""} {lab.meta.time}
-                        {s.state === "done" ? " · ✓ done" : s.state === "started" ? ` · ${s.passed}/${s.steps}` : ""}
+                        {/* the bar below says how far (a card is 120 px wide at the least) */}
+                        {s.state === "done" ? " ✓" : ""}
                       </text>
                       {c.lines.map((line, k) => (
                         <text key={k} x={c.x + 8} y={c.y + 42 + k * 15} className="card-title">
