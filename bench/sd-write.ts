@@ -24,10 +24,11 @@ export async function sdWriteBench(samples = 5): Promise<SdWriteRun> {
     if (!setup.output.includes("ok")) throw new Error(`no RAM-backed loop device: ${setup.output}`);
     const time = async (dev: string, seek: number) => {
       // dd of one 1 MiB block with O_DIRECT: the write goes to the device, not the page cache
-      const r = await vm.run(`t0=$(date +%s%N); dd if=/dev/zero of=${dev} bs=1M count=1 seek=${seek} oflag=direct 2>/dev/null; t1=$(date +%s%N); echo $(( (t1 - t0) / 1000 ))`, 120_000);
-      const us = Number(r.output.trim().split("\n").pop());
-      if (!Number.isFinite(us) || r.status !== 0) throw new Error(`the timed write to ${dev} failed: ${r.output}`);
-      return us / 1000;
+      // bash's $EPOCHREALTIME (busybox's date has no %N): seconds with microseconds
+      const r = await vm.run(`t0=$EPOCHREALTIME; dd if=/dev/zero of=${dev} bs=1M count=1 seek=${seek} oflag=direct 2>/dev/null || exit 1; t1=$EPOCHREALTIME; echo "$t0 $t1"`, 120_000);
+      const [t0, t1] = (r.output.trim().split("\n").pop() ?? "").split(" ").map(Number);
+      if (!(t1 >= t0) || r.status !== 0) throw new Error(`the timed write to ${dev} failed: ${r.output}`);
+      return (t1 - t0) * 1000;
     };
     // card, RAM, card, RAM (bench/paired.ts), after a warm-up pair at offset 0 (the first write
     // pays for dd's pages); the card's writes at 1..samples MiB, the loop device's cycling in its 8
