@@ -74,7 +74,7 @@ describe("fslab labs check: the course and the files", { timeout: 30_000 }, () =
     expect(r.errors).toEqual([]);
     expect(r.files.map((f) => [f.name, f.data.length])).toEqual([["setup.sh", 18], ["data/words.txt", 8]]);
     put("a/files/data/words.txt", new Uint8Array(LAB_FILES_BYTES));
-    expect(readLabFiles(rel("a/lab.md"), l).errors).toEqual([`${rel("a/lab.md")}:4: files: the files come to 4.0 MiB: a lab ships at most 4 MiB (the page downloads them on every visit)`]);
+    expect(readLabFiles(rel("a/lab.md"), l).errors).toEqual([`${rel("a/lab.md")}:4: files: the files come to 1.0 MiB: a lab ships at most 1 MiB (the page downloads them on every visit)`]);
   });
 });
 

@@ -24,7 +24,7 @@ describe("a lab's files", () => {
 
   it("names a missing file and a lab over the size limit", () => {
     expect(fileSizeErrors([{ name: "a", bytes: 10 }, { name: "b", bytes: undefined }])).toEqual(["files/b is not there"]);
-    expect(fileSizeErrors([{ name: "a", bytes: LAB_FILES_BYTES }, { name: "b", bytes: 1 }])).toEqual([`the files come to 4.0 MiB: a lab ships at most 4 MiB (the page downloads them on every visit)`]);
+    expect(fileSizeErrors([{ name: "a", bytes: LAB_FILES_BYTES }, { name: "b", bytes: 1 }])).toEqual([`the files come to 1.0 MiB: a lab ships at most 1 MiB (the page downloads them on every visit)`]);
     expect(fileSizeErrors([{ name: "a", bytes: LAB_FILES_BYTES }])).toEqual([]);
   });
 
