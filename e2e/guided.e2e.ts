@@ -71,7 +71,7 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
 
   it("shows one step with an outline, and a failing check says what is wrong in its own words", async () => {
     expect(await runner().getAttribute("data-step")).toBe("0");
-    expect(await page.locator(".lab-outline").textContent()).toMatch(/Step 1 of 2/);
+    expect(await page.locator(".lab-outline").textContent()).toMatch(/Step 1 of 4/);
     expect(await page.locator(".lab-runner .step h2").count()).toBe(1);
     // the page's own checks have run and failed (nothing is done yet): no red "Not yet." for that
     await expect.poll(() => runner().getAttribute("data-auto-checks").then(Number), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
@@ -152,53 +152,50 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
 
   it("an expect block on kernel events passes only after the kernel did it", async () => {
     const run = labRunner(page, "exfat-discard");
-    // trace on, the 4-run file (clicked here, not by run(), which would answer the predictions)
+    // step 2: the trace on, the 4-run file written
     await page.getByTestId("outline-1").click();
     await page.locator('.lab-runner[data-step="1"]').waitFor();
-    // what the step teaches (its numbers: the predictions' answers) waits for the step to pass
-    const learned = page.getByTestId("learned");
-    expect(await learned.getAttribute("data-shown")).toBe("0");
-    expect(await learned.textContent()).not.toMatch(/64 requests/);
-    const make = page.locator(".lab-runner .step > .vm-cmd > button").nth(0);
-    await make.click();
-    expect(await make.getAttribute("data-phase")).not.toBe("idle");
-    await expect.poll(() => make.getAttribute("data-phase"), { timeout: 60_000 }).toBe("idle");
+    await run(1);
     await runInTerminal(page, "ls /mnt/x/frag");
     await page.getByTestId("check").click();
-    await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/Wanted: at least 64 exfat_discard events with batched = 0; saw 0/);
+    await expect.poll(checkState, { timeout: 60_000 }).toBe("passed");
+    // step 3, a challenge: no Run button; its expect block waits for the kernel's discards
+    await page.getByTestId("next").click();
+    await page.locator('.lab-runner[data-step="2"]').waitFor();
+    expect(await page.locator(".lab-runner .step > .vm-cmd > button").count()).toBe(0);
+    await page.getByTestId("check").click();
+    await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/Wanted: at least 16 exfat_discard events with batched = 0; saw 0/);
     expect(await page.getByTestId("check-failures").textContent()).toMatch(/\/mnt\/x\/frag is still there/);
-    // the delete waits for the learner's prediction
+    await runInTerminal(page, "echo 0 > /sys/module/exfat/parameters/batch_discard; rm /mnt/x/frag; sync");
+    await page.getByTestId("check").click();
+    await expect.poll(checkState, { timeout: 60_000 }).toBe("passed");
+    // step 4: what it teaches waits for the step to pass, and the delete for the prediction
+    await page.getByTestId("next").click();
+    await page.locator('.lab-runner[data-step="3"]').waitFor();
+    const learned = page.getByTestId("learned");
+    expect(await learned.getAttribute("data-shown")).toBe("0");
     const predict = page.getByTestId("predict");
-    const del = page.locator(".lab-runner .step > .vm-cmd > button").nth(1);
+    const del = page.locator(".lab-runner .step > .vm-cmd > button").nth(0);
     expect(await del.isDisabled()).toBe(true);
     await predict.nth(0).getByRole("textbox").fill("lots");
     await predict.nth(0).getByRole("button", { name: "Record my prediction" }).click();
     expect(await predict.nth(0).getByRole("alert").textContent()).toMatch(/write a number/);
-    await predict.nth(0).getByRole("textbox").fill("64");
+    await predict.nth(0).getByRole("textbox").fill("16");
     await predict.nth(0).getByRole("button", { name: "Record my prediction" }).click();
     expect(await del.isDisabled()).toBe(false);
     // the form is gone: the keyboard is on what was recorded
-    expect(await predict.nth(0).getByRole("status").evaluate((el) => el === document.activeElement && /You predicted 64/.test(el.textContent ?? ""))).toBe(true);
-    await predict.nth(1).getByRole("textbox").fill("16");
-    await predict.nth(1).getByRole("button", { name: "Record my prediction" }).click();
-    await run(2); // delete per cluster
-    await runInTerminal(page, "cat /sys/module/exfat/parameters/discard_calls");
-    await page.getByTestId("check").click();
-    await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/Wanted: at least 4 exfat_discard events with batched = 1; saw 0 since this step opened \(64 exfat_discard events in all\)/);
-    expect(await checkState()).toBe("failed");
-    await run(3); // again, batched
-    await expect.poll(checkState, { timeout: 30_000 }).toBe("passed");
+    expect(await predict.nth(0).getByRole("status").evaluate((el) => el === document.activeElement && /You predicted 16/.test(el.textContent ?? ""))).toBe(true);
+    await run(2); // written again, deleted batched
+    await expect.poll(checkState, { timeout: 60_000 }).toBe("passed");
     expect(await learned.getAttribute("data-shown")).toBe("1");
-    expect(await learned.textContent()).toMatch(/^What you learnedUp to Linux 6\.14.*cost 64 requests the old way and 4 the new way/s);
+    expect(await learned.textContent()).toMatch(/^What you learnedUp to Linux 6\.14.*one request per cluster the old way and one per run the new way/s);
     // passing took the view's verdict as well: the model made both deletes' requests
     expect(await page.getByTestId("kernel-delete-0").getAttribute("data-match")).toBe("yes");
     expect(await page.getByTestId("kernel-delete-1").getAttribute("data-match")).toBe("yes");
-    expect(await page.getByTestId("outline-1").textContent()).toMatch(/passed/);
-    // once the step passed, the kernel's answers stand beside the guesses (counted from its events)
-    await expect.poll(() => predict.nth(1).getAttribute("data-actual"), { timeout: 45_000 }).toBe("4");
-    expect(await predict.nth(0).getAttribute("data-actual")).toBe("64");
-    expect(await predict.nth(0).textContent()).toMatch(/You predicted 64 requests\. The kernel: 64 requests: your prediction was right/);
-    expect(await predict.nth(1).textContent()).toMatch(/You predicted 16 requests\. The kernel: 4 requests: further off than 10%/);
+    expect(await page.getByTestId("outline-3").textContent()).toMatch(/passed/);
+    // once the step passed, the kernel's answer stands beside the guess (counted from its events)
+    await expect.poll(() => predict.nth(0).getAttribute("data-actual"), { timeout: 45_000 }).toBe("4");
+    expect(await predict.nth(0).textContent()).toMatch(/You predicted 16 requests\. The kernel: 4 requests: further off than 10%/);
   });
 
   it("downloads a progress file that fslab labs report reads", async () => {
@@ -208,12 +205,12 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     const x = parseExport(readFileSync(file, "utf8"));
     if ("error" in x) throw new Error(x.error);
     expect(x.lab).toBe("exfat-discard");
-    expect(x.steps.map((s) => s.result)).toEqual(["passed", "passed"]);
+    expect(x.steps.map((s) => s.result)).toEqual(["passed", "passed", "passed", "passed"]);
     expect(x.steps[0].attempts).toBeGreaterThanOrEqual(1);
     expect(x.steps[1].lastResult).toBe("pass");
     const r = spawnSync(process.execPath, [join(repo, "bin/fslab.mjs"), "labs", "report", file], { encoding: "utf8", cwd: repo });
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/exfat-discard-progress\.json\s+exfat-discard\s+2\/2\s+0/);
+    expect(r.stdout).toMatch(/exfat-discard-progress\.json\s+exfat-discard\s+4\/4\s+0/);
     expect(r.stdout).not.toMatch(/another version/);
   });
 
