@@ -401,7 +401,8 @@ export class SdhciDevice {
     }
     d.buffer = [...block];
     d.at = 0;
-    this.after(this.times().block(d.blockSize), () => this.bufferReady());
+    const t = this.times();
+    this.after(t.access + t.block(d.blockSize), () => this.bufferReady());
   }
 
   private bufferReady(): void {

@@ -17,6 +17,8 @@ export interface BusTimes {
   command: number;
   /** ms for one block's data on the bus */
   block(bytes: number): number;
+  /** ms the card takes to find a block before it sends it (reads only) */
+  access: number;
   /** ms the card stays busy after a 512-byte block is written */
   program: number;
 }
@@ -33,7 +35,8 @@ export function busTimes(hz: number, width: 1 | 4): BusTimes {
     hz,
     width,
     command: clocks(160),
-    block: (bytes) => blockMs(bytes) + READ_ACCESS_MS * (hz > 0 ? 1 : 0),
+    block: blockMs,
+    access: hz > 0 ? READ_ACCESS_MS : 0,
     program: Math.max(0, (512 / CLASS_WRITE_BYTES_PER_S) * 1000 - blockMs(512)),
   };
 }
