@@ -85,7 +85,7 @@ describe("a guest in trouble, in the exfat-discard lab", () => {
     expect(report).toMatch(/Call Trace/);
     // focus is on the way out, and the progress is as it was
     expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("restore-machine");
-    expect(await page.locator(".lab-outline").textContent()).toMatch(/Step 2 of 2 · 1 passed/);
+    expect(await page.locator(".lab-outline").textContent()).toMatch(/Step 2 of \d+ · 1 passed/);
     await trouble().getByText("The kernel's report").click();
     await screenshot(page, "trouble-panic");
     const t0 = Date.now();
