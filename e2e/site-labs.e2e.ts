@@ -61,8 +61,8 @@ describe("labs read by the built site at run time", () => {
     expect(r.stderr).toMatch(/broken\/lab\.md:8: no block is called "chek": did you mean `check`\?/);
     expect(JSON.parse(readFileSync(join(site, "index.json"), "utf8")).labs).toEqual(expect.arrayContaining(["copied-lab", "broken", "exfat-discard"]));
     await b.page.goto(`${base()}#/`);
-    await b.page.locator('[data-lab="copied-lab"] a').waitFor();
-    expect(await b.page.locator('[data-lab="copied-lab"] a').textContent()).toBe("A lab copied into the site");
+    await b.page.locator('[data-lab="copied-lab"] a[href="#/lab/copied-lab"]').waitFor();
+    expect(await b.page.locator('[data-lab="copied-lab"] a[href="#/lab/copied-lab"]').textContent()).toBe("A lab copied into the site");
     expect(await b.page.locator('[data-lab="broken"]').textContent()).toMatch(/labs\/broken\/lab\.md:3: unknown frontmatter key "colour"/);
     // every error, one item each
     expect(await b.page.locator('[data-lab="broken"] li').allTextContents()).toEqual([
@@ -75,7 +75,7 @@ describe("labs read by the built site at run time", () => {
     // the shipped labs and the two copied in
     const shipped = readdirSync(join(repo, "labs")).filter((d) => existsSync(join(repo, "labs", d, "lab.md"))).length;
     expect(await b.page.locator("[data-lab]").count()).toBe(shipped + 2);
-    await b.page.locator('[data-lab="copied-lab"] a').click();
+    await b.page.locator('[data-lab="copied-lab"] a[href="#/lab/copied-lab"]').click();
     await b.page.locator(".lab-runner").waitFor();
     expect(await b.page.locator(".lab-text h1").textContent()).toBe("A lab copied into the site");
   });

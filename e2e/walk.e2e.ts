@@ -54,7 +54,7 @@ describe("every lab, walked through its solutions", () => {
     await b.close();
   });
 
-  it("ships eight labs", () => expect(ids.length).toBe(8));
+  it("ships nine labs", () => expect(ids.length).toBe(9));
 
   for (const id of ids) {
     it(`${id}: every step passes after its solution, and the last step ends the lab`, async () => {
