@@ -70,8 +70,8 @@ describe("labs read by the built site at run time", () => {
       expect.stringMatching(/^labs\/broken\/lab\.md:8: no block is called "chek": did you mean `check`\?/),
     ]);
     // the summary's inline Markdown, rendered
-    expect(await b.page.locator('[data-lab="copied-lab"] p code').textContent()).toBe("batch_discard");
-    expect(await b.page.locator('[data-lab="copied-lab"] p em').textContent()).toBe("0");
+    expect(await b.page.locator('[data-lab="copied-lab"] .course-summary code').textContent()).toBe("batch_discard");
+    expect(await b.page.locator('[data-lab="copied-lab"] .course-summary em').textContent()).toBe("0");
     // the shipped labs and the two copied in
     const shipped = readdirSync(join(repo, "labs")).filter((d) => existsSync(join(repo, "labs", d, "lab.md"))).length;
     expect(await b.page.locator("[data-lab]").count()).toBe(shipped + 2);
