@@ -9,7 +9,9 @@ import { helpFor, wantsHelp } from "./help";
 
 async function usageText(): Promise<string> {
   return `usage:
-  fslab vm [--cold] [--timeout S] -- '<cmd>'    start the guest headless (saved state unless --cold), run the command, exit with its status
+  fslab vm [--cold] [--timeout S] [--sd SIZE[,TYPE]] -- '<cmd>'
+                                                start the guest headless (saved state unless --cold), run the command, exit with its
+                                                status; --sd puts an SD card in the slot first (TYPE: sdhc, sdsc, v1)
   fslab inspect <image> [--json]                detect the filesystem in a disk image and print its structure
 ${(await simulateUsageLines()).join("\n")}
   fslab simulate                                the options of each
