@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The SD model against what the real kernel printed (mmc_request_done's cmd_resp, Linux 7.2
- * with fslab's emulated card, recorded by e2e/sd-model.e2e.ts's run): the sequence per card
+ * with fslab's emulated card, recorded by e2e/sd.e2e.ts's run): the sequence per card
  * type, the registers and their decoding. */
 #include <string.h>
 #include "fslab/sd.h"

@@ -4,12 +4,8 @@
 import { parseArgs } from "node:util";
 import { loadCoreModule } from "../../shared/node-load";
 import { UsageError } from "../../shared/cli-args";
+import { cardSizeError, parseSize } from "../../shared/sd-card-spec";
 import { CARD_TYPES, commandName, decodeCsd, hex, r1Words, sdAttach, type CardType } from "./sd-core";
-
-function parseBytes(s: string): number | null {
-  const m = /^(\d+)([KMG]?)$/i.exec(s);
-  return m ? Number(m[1]) * { "": 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30 }[m[2].toUpperCase() as "" | "K" | "M" | "G"] : null;
-}
 
 async function simulateSdCommand(argv: string[]): Promise<number> {
   const { values: v, positionals } = parseArgs({
@@ -19,9 +15,10 @@ async function simulateSdCommand(argv: string[]): Promise<number> {
   });
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
   if (!(CARD_TYPES as readonly string[]).includes(v.card!)) throw new UsageError(`--card: "${v.card}" is not one of ${CARD_TYPES.join(", ")}`);
-  const size = parseBytes(v.size!);
-  if (size === null || size < 2 ** 20 || size % (512 * 1024) || (v.card !== "sdhc" && size > 2 ** 31))
-    throw new UsageError(`--size: "${v.size}" is not a card size (a multiple of 512K, at least 1M; SDSC and SD 1.x at most 2G)`);
+  const size = parseSize(v.size!);
+  if (size === null) throw new UsageError(`--size: "${v.size}" is not a size (64M, 1G)`);
+  const bad = cardSizeError(v.card as CardType, size);
+  if (bad) throw new UsageError(`--size: ${v.size}: ${bad}`);
   const m = await loadCoreModule("sd");
   const recs = sdAttach(m, v.card as CardType, size);
   if (v.json) {
@@ -57,7 +54,7 @@ async function simulateSdCommand(argv: string[]): Promise<number> {
 const USAGE_SD = `usage: fslab simulate sd [--card sdhc|sdsc|v1] [--size 64M] [--json]
   The requests Linux sends to initialise an SD card found in an SDHCI slot, in order, with the
   card's answer and its state after each: what the guest's mmc_request_start/done events show
-  for fslab's emulated card (e2e/sd-model.e2e.ts holds them equal).`;
+  for fslab's emulated card (e2e/sd.e2e.ts holds them equal).`;
 
 export const cli = {
   sd: { run: simulateSdCommand, usage: USAGE_SD },

@@ -1,16 +1,14 @@
 // The sd core (wasm/src/sd): Linux's initialisation of a card, a record per request as the
 // kernel's mmc_request_start/done print it, and the card's registers decoded as Linux does.
 import type { SdModule } from "@wasm/sd.mjs";
+import { CARD_TYPES, STATES, type CardType, type StateName } from "../../shared/sd-card-spec";
 
-export type CardType = "sdhc" | "sdsc" | "v1";
-export const CARD_TYPES: readonly CardType[] = ["sdhc", "sdsc", "v1"];
+export { CARD_TYPES, STATES, type CardType, type StateName };
 export const CARD_LABEL: Record<CardType, string> = {
   sdhc: "SDHC (CSD version 2, block addressing)",
   sdsc: "SDSC (CSD version 1, byte addressing)",
   v1: "SD 1.x (no CMD8, CSD version 1)",
 };
-export const STATES = ["idle", "ready", "ident", "stby", "tran", "data", "rcv", "prg", "dis"] as const;
-export type StateName = (typeof STATES)[number];
 
 /** One request: the command, what the card answered, the card's state after it. */
 export interface SdRecord {

@@ -12,12 +12,10 @@
 // The data is a sparse image: 4 KiB pages written at least once, the rest reads as zeros
 // (SCR's DATA_STAT_AFTER_ERASE is 0, so erased blocks read as zeros too).
 
-export type CardType = "sdhc" | "sdsc" | "v1";
-export const CARD_TYPES: readonly CardType[] = ["sdhc", "sdsc", "v1"];
+import { CARD_TYPES, STATES, cardSizeError, parseSize, type CardType, type StateName } from "../../shared/sd-card-spec";
 
-/** The card's states, in the specification's numbering (R1's CURRENT_STATE field). */
-export const STATES = ["idle", "ready", "ident", "stby", "tran", "data", "rcv", "prg", "dis"] as const;
-export type CardState = (typeof STATES)[number];
+export { CARD_TYPES, STATES, parseSize, type CardType };
+export type CardState = StateName;
 
 // R1 card status bits (Physical Layer spec 4.10.1)
 export const R1 = {
@@ -81,24 +79,10 @@ export interface CardSnapshot {
   pages: number[];
 }
 
-/** Parse "64M", "1G", "512K", "1048576" into bytes; null if it is not a size. */
-export function parseSize(s: string): number | null {
-  const m = /^(\d+)([KMG]?)(i?B)?$/i.exec(s.trim());
-  if (!m) return null;
-  const mul = { "": 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30 }[m[2].toUpperCase() as "" | "K" | "M" | "G"];
-  return Number(m[1]) * mul;
-}
-
-/** Why a card of this type and size cannot be made, or null. */
+/** Why a card of this type and size cannot be made here, or null. */
 export function cardOptionsError(o: CardOptions): string | null {
-  if (!CARD_TYPES.includes(o.type)) return `no card type "${o.type}" (sdhc, sdsc or v1)`;
-  if (!Number.isSafeInteger(o.size) || o.size < 2 ** 20) return "a card holds at least 1 MiB";
-  if (o.size % (512 * 1024)) return "a card's size is a multiple of 512 KiB";
-  // SDSC's CSD v1 counts C_SIZE (12 bits) x 2^(C_SIZE_MULT+2) x READ_BL_LEN, up to 2 GiB
-  if (o.type !== "sdhc" && o.size > 2 ** 31) return "an SDSC card holds at most 2 GiB: use an SDHC card";
-  // SDHC's CSD v2: C_SIZE is 22 bits of 512 KiB; the guest's memory holds the image, so keep it modest
-  if (o.size > 2 ** 32) return "the emulated card holds at most 4 GiB (it lives in the page's memory)";
-  return null;
+  // the specification's limits, then ours: the image lives in the page's memory
+  return cardSizeError(o.type, o.size) ?? (o.size > 2 ** 32 ? "the emulated card holds at most 4 GiB (it lives in the page's memory)" : null);
 }
 
 export class SdCard {
@@ -248,7 +232,7 @@ export class SdCard {
     const f = new BitField(512);
     f.set(510, 2, this.busWidth === 4 ? 2 : 0); // DAT_BUS_WIDTH
     f.set(480, 16, 0); // SD_CARD_TYPE: regular read/write card
-    f.set(448, 32, this.type === "sdhc" ? 0 : 0); // SIZE_OF_PROTECTED_AREA
+    f.set(448, 32, 0); // SIZE_OF_PROTECTED_AREA
     f.set(440, 8, this.type === "v1" ? 0 : 2); // SPEED_CLASS: class 4
     f.set(432, 8, 4); // PERFORMANCE_MOVE 4 MB/s
     f.set(428, 4, this.type === "sdhc" ? 9 : 7); // AU_SIZE: 4 MiB (SDHC), 1 MiB
@@ -346,10 +330,8 @@ export class SdCard {
           return reply({ kind: "r6", value: v });
         }
       case 6: // SWITCH_FUNC
+        // check or set mode alike: only the default functions exist, and the status says so
         if (this.type === "v1" || before !== "tran") return illegal();
-        if (arg >>> 31) {
-          // set mode: nothing but the default functions exist; the status says what was selected
-        }
         return this.startRegisterRead(this.switchStatus(), r1());
       case 7: // SELECT/DESELECT_CARD
         if (addressed()) {

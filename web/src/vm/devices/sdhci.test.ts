@@ -247,3 +247,13 @@ describe("the host and card, driven as sdhci.c does", () => {
     expect(splitMachineState(new Uint8Array([9, 9]).buffer).devices).toBeNull();
   });
 });
+
+describe("card sizes, one rule for the emulated card and the model's CLI", () => {
+  it("the specification's limits everywhere, the page's memory limit on the emulated card only", async () => {
+    const { cardSizeError } = await import("../../shared/sd-card-spec");
+    expect(cardSizeError("sdhc", 8 * 2 ** 30)).toBeNull(); // the model may simulate a big card
+    expect(cardOptionsError({ type: "sdhc", size: 8 * 2 ** 30 })).toMatch(/at most 4 GiB/);
+    for (const size of [2 ** 19, 64 * MiB + 4096]) expect(cardSizeError("sdhc", size)).toBe(cardOptionsError({ type: "sdhc", size }));
+    expect(cardSizeError("v1", 4 * 2 ** 30)).toMatch(/at most 2 GiB/);
+  });
+});

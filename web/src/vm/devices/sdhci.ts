@@ -12,7 +12,7 @@
 // Timing (timing.ts): a command's response and each block's transfer take the time the bus
 // needs at the clock and width Linux set; a written block keeps the card busy (prg) for a
 // programming time. The guest sees the result when that time has passed on the host's clock.
-import { SdCard, STATES, type CardReply, type CardSnapshot } from "./sd-card";
+import { SdCard, type CardReply, type CardSnapshot } from "./sd-card";
 import { MMIO_GRANULE, v86Internals, wireOrPciInterrupts, pciIrq, type V86Cpu, type V86Pci } from "./v86-surface";
 import { busTimes, type BusTimes } from "./timing";
 
@@ -565,4 +565,3 @@ export class SdhciDevice {
   }
 }
 
-export { STATES };

@@ -1,0 +1,30 @@
+// What an SD card is, as the specification names it: the card types fslab has, the card's
+// states, and which sizes a card of a type can have. Shared by the emulated card
+// (vm/devices/sd-card.ts) and the sd topic's model and CLI (topics/sd/), which may not import
+// each other.
+
+export type CardType = "sdhc" | "sdsc" | "v1";
+export const CARD_TYPES: readonly CardType[] = ["sdhc", "sdsc", "v1"];
+
+/** The card's states, in the specification's numbering (R1's CURRENT_STATE field). */
+export const STATES = ["idle", "ready", "ident", "stby", "tran", "data", "rcv", "prg", "dis"] as const;
+export type StateName = (typeof STATES)[number];
+
+/** Parse "64M", "1G", "512K", "1048576" into bytes; null if it is not a size. */
+export function parseSize(s: string): number | null {
+  const m = /^(\d+)([KMG]?)(i?B)?$/i.exec(s.trim());
+  if (!m) return null;
+  const mul = { "": 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30 }[m[2].toUpperCase() as "" | "K" | "M" | "G"];
+  return Number(m[1]) * mul;
+}
+
+/** Why a card of this type cannot have this size (bytes) by the specification's registers, or null. */
+export function cardSizeError(type: CardType, size: number): string | null {
+  if (!CARD_TYPES.includes(type)) return `no card type "${type}" (sdhc, sdsc or v1)`;
+  if (!Number.isSafeInteger(size) || size < 2 ** 20) return "a card holds at least 1 MiB";
+  // SDHC's CSD v2 counts in 512 KiB (C_SIZE); v1's units divide 512 KiB too
+  if (size % (512 * 1024)) return "a card's size is a multiple of 512 KiB";
+  // SDSC's CSD v1 counts C_SIZE (12 bits) x 2^(C_SIZE_MULT+2) x READ_BL_LEN, up to 2 GiB
+  if (type !== "sdhc" && size > 2 ** 31) return "an SDSC card holds at most 2 GiB: use an SDHC card";
+  return null;
+}
