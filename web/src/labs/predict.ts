@@ -32,19 +32,25 @@ export interface PredictionRecord {
 
 const KEYS = ["question", "unit", "choices", "actual"];
 
-export function parsePredict(body: string): { predict: Prediction } | { error: string; line: number } {
+type BlockError = { error: string; line: number };
+
+/** A block's YAML mapping, with the line of each of its keys; or what is wrong with it. */
+export function yamlMapping(body: string, notMapping: string): { js: Record<string, unknown>; lineOf(key: string): number } | BlockError {
   const lc = new LineCounter();
   const doc = parseDocument(body, { lineCounter: lc });
   if (doc.errors.length) return { error: `not valid YAML: ${doc.errors[0].message.split("\n")[0]}`, line: doc.errors[0].linePos?.[0]?.line ?? 1 };
   const root = doc.contents as Node | null;
-  if (!isMap(root)) return { error: "a prediction is a mapping with question: and actual:", line: 1 };
+  if (!isMap(root)) return { error: notMapping, line: 1 };
   const lineOf = (key: string) => {
     const pair = root.items.find((p) => isScalar(p.key) && p.key.value === key);
     const range = isScalar(pair?.key) ? pair.key.range : undefined;
     return range ? lc.linePos(range[0]).line : 1;
   };
-  const js = root.toJSON() as Record<string, unknown>;
-  for (const k of Object.keys(js)) if (!KEYS.includes(k)) return { error: `unknown key "${k}" (known: ${KEYS.join(", ")})`, line: lineOf(k) };
+  return { js: root.toJSON() as Record<string, unknown>, lineOf };
+}
+
+/** What a predict and a question block ask alike: question:, unit: and choices: (never unit: beside choices:). */
+export function parseAsked(js: Record<string, unknown>, lineOf: (key: string) => number): { question: string; unit?: string; choices?: string[] } | BlockError {
   if (typeof js.question !== "string" || !js.question.trim()) return { error: "question: is the text the learner answers", line: lineOf("question") };
   if (js.unit !== undefined && (typeof js.unit !== "string" || !js.unit.trim())) return { error: "unit: is a short text such as requests", line: lineOf("unit") };
   let choices: string[] | undefined;
@@ -55,9 +61,19 @@ export function parsePredict(body: string): { predict: Prediction } | { error: s
     if (new Set(choices).size !== choices.length) return { error: "choices: lists an answer twice", line: lineOf("choices") };
     if (js.unit !== undefined) return { error: "unit: goes with a number, not with choices:", line: lineOf("unit") };
   }
+  return { question: js.question.trim(), unit: js.unit?.toString().trim(), choices };
+}
+
+export function parsePredict(body: string): { predict: Prediction } | BlockError {
+  const y = yamlMapping(body, "a prediction is a mapping with question: and actual:");
+  if ("error" in y) return y;
+  const { js, lineOf } = y;
+  for (const k of Object.keys(js)) if (!KEYS.includes(k)) return { error: `unknown key "${k}" (known: ${KEYS.join(", ")})`, line: lineOf(k) };
+  const asked = parseAsked(js, lineOf);
+  if ("error" in asked) return asked;
   const actual = parseSource(js.actual, "actual");
   if ("error" in actual) return { error: actual.error, line: lineOf("actual") };
-  return { predict: { question: js.question.trim(), unit: js.unit?.toString().trim(), choices, actual, line: 1 } };
+  return { predict: { ...asked, actual, line: 1 } };
 }
 
 /**

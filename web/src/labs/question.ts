@@ -11,9 +11,8 @@
 //   tolerance: 10%                  # a number's leeway: 10% of the answer, or 2 (either side); default 0
 //   ```
 //   or `answer: <a shell command>`: the first line it prints in the guest (run by the check agent).
-import { LineCounter, parseDocument, isMap, isScalar, type Node } from "yaml";
 import type { Expectation } from "./expect";
-import { parseGuess, parseSource, type Prediction } from "./predict";
+import { parseAsked, parseGuess, parseSource, yamlMapping, type Prediction } from "./predict";
 
 export interface Question {
   question: string;
@@ -40,32 +39,16 @@ export interface QuestionRecord {
 const KEYS = ["question", "unit", "choices", "answer", "tolerance"];
 
 export function parseQuestion(body: string): { question: Question } | { error: string; line: number } {
-  const lc = new LineCounter();
-  const doc = parseDocument(body, { lineCounter: lc });
-  if (doc.errors.length) return { error: `not valid YAML: ${doc.errors[0].message.split("\n")[0]}`, line: doc.errors[0].linePos?.[0]?.line ?? 1 };
-  const root = doc.contents as Node | null;
-  if (!isMap(root)) return { error: "a question is a mapping with question: and answer:", line: 1 };
-  const lineOf = (key: string) => {
-    const pair = root.items.find((p) => isScalar(p.key) && p.key.value === key);
-    const range = isScalar(pair?.key) ? pair.key.range : undefined;
-    return range ? lc.linePos(range[0]).line : 1;
-  };
-  const js = root.toJSON() as Record<string, unknown>;
+  const y = yamlMapping(body, "a question is a mapping with question: and answer:");
+  if ("error" in y) return y;
+  const { js, lineOf } = y;
   for (const k of Object.keys(js)) {
     if (k === "actual") return { error: `a question's right answer is written after answer:, not actual: (that is predict's)`, line: lineOf(k) };
     if (!KEYS.includes(k)) return { error: `unknown key "${k}" (known: ${KEYS.join(", ")})`, line: lineOf(k) };
   }
-  if (typeof js.question !== "string" || !js.question.trim()) return { error: "question: is the text the learner answers", line: lineOf("question") };
-  if (js.unit !== undefined && (typeof js.unit !== "string" || !js.unit.trim())) return { error: "unit: is a short text such as requests", line: lineOf("unit") };
-  let choices: string[] | undefined;
-  if (js.choices !== undefined) {
-    if (!Array.isArray(js.choices) || js.choices.length < 2 || js.choices.some((c) => typeof c !== "string" && typeof c !== "number"))
-      return { error: "choices: is a list of at least two answers", line: lineOf("choices") };
-    choices = js.choices.map(String);
-    if (new Set(choices).size !== choices.length) return { error: "choices: lists an answer twice", line: lineOf("choices") };
-    if (js.unit !== undefined) return { error: "unit: goes with a number, not with choices:", line: lineOf("unit") };
-    if (js.tolerance !== undefined) return { error: "tolerance: goes with a number, not with choices: (a choice is right or not)", line: lineOf("tolerance") };
-  }
+  const asked = parseAsked(js, lineOf);
+  if ("error" in asked) return asked;
+  if (asked.choices && js.tolerance !== undefined) return { error: "tolerance: goes with a number, not with choices: (a choice is right or not)", line: lineOf("tolerance") };
   if (js.answer === undefined)
     return { error: "answer: says where the right answer comes from: a shell command run in the learner's guest, or event: and where: to count their kernel's events; it is never a constant", line: 1 };
   const answer = parseSource(js.answer, "answer");
@@ -79,7 +62,7 @@ export function parseQuestion(body: string): { question: Question } | { error: s
     tolerance = m[2] ? { rel: Number(m[1]) / 100 } : { abs: Number(m[1]) };
     if ("rel" in tolerance && tolerance.rel >= 1) return { error: `tolerance: ${t} would take almost any answer: give less than 100%`, line: lineOf("tolerance") };
   }
-  return { question: { question: js.question.trim(), unit: js.unit?.toString().trim(), choices, answer, tolerance, line: 1 } };
+  return { question: { ...asked, answer, tolerance, line: 1 } };
 }
 
 /** The question as a prediction, for what the two share: an answer as typed, checked; where the answer comes from. */
