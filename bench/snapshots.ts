@@ -1,12 +1,17 @@
 // What keeping and putting back a lab's machine costs in the page (npm run bench snapshots):
-// for each lab, step 1 taken as a learner takes it (its solution from the page's buttons),
-// then Next, which keeps the machine as step 2 begins (v86's save_state, gzipped in a worker,
-// stored in IndexedDB: web/src/labs/LabRunner.tsx), then "Reset this step" and a command typed
-// at once, answered by the restored shell. Times from the page's own measures
-// (fslab:snapshot-save, -gzip, -gunzip, -restore).
+// for each lab of labs/ whose step 1 is taken through its solution (snapshotLabs()), step 1
+// taken as a learner takes it (its solution from the page's buttons), then Next, which keeps
+// the machine as step 2 begins (v86's save_state, gzipped in a worker, stored in IndexedDB:
+// web/src/labs/LabRunner.tsx), then "Reset this step" and a command typed at once, answered by
+// the restored shell. Times from the page's own measures (fslab:snapshot-save, -gzip, -gunzip,
+// -restore).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
-import { withBuiltSite } from "./site";
+import { REPO, withBuiltSite } from "./site";
 import { lineShown } from "./page-load";
+import { parseLab, type Lab } from "../web/src/labs/lab-format";
+import { courseOrder } from "../web/src/labs/course";
+import { loadTopics } from "../web/src/topics/node-index";
 
 export interface SnapshotCost {
   lab: string;
@@ -50,7 +55,25 @@ async function answeredAt(page: Page, token: string): Promise<number> {
   return lineShown(page, `${token}-42`, 30_000);
 }
 
-export async function snapshotCosts(labs = ["exfat-discard", "mq-deadline"]): Promise<SnapshotCost[]> {
+/** a lab whose step 1 runStep() can take: its solution's buttons, then its check, and a step 2 to begin */
+export const takesStepOne = (lab: Lab): boolean => {
+  const s = lab.steps[0];
+  return lab.steps.length > 1 && !s.challenge && s.blocks.some((b) => b.kind === "solution") && s.blocks.some((b) => b.kind === "check" || b.kind === "expect");
+};
+
+/** The labs measured: every lab of `dir` (labs/) that takesStepOne(), in the course's order. */
+export async function snapshotLabs(dir = `${REPO}labs/`): Promise<string[]> {
+  const views = (await loadTopics()).flatMap((t) => t.views.map((v) => v.id));
+  const labs = readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(`${dir}${d.name}/lab.md`))
+    .map((d) => ({ lab: parseLab(readFileSync(`${dir}${d.name}/lab.md`, "utf8"), views, `labs/${d.name}/lab.md`, d.name) }));
+  return courseOrder(labs)
+    .filter((l) => takesStepOne(l.lab))
+    .map((l) => l.lab.meta.id);
+}
+
+export async function snapshotCosts(labs?: string[]): Promise<SnapshotCost[]> {
+  labs ??= await snapshotLabs();
   return withBuiltSite(async ({ base, browser }) => {
     const out: SnapshotCost[] = [];
     for (const lab of labs) {
