@@ -1,0 +1,68 @@
+// `fslab bench`'s parts come from bench/parts/, not from a list: a new part is a file there,
+// and the usage, the "no benchmark" error and a run of all parts pick it up with nothing else
+// edited. The native-against-wasm benches of wasm/bench/ each have their part.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { loadParts, partNames } from "./parts";
+import { bench, benchUsage } from "../bin/commands/bench";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const folder = readdirSync(`${REPO}bench/parts`).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts")).map((f) => f.replace(/\.ts$/, "")).sort();
+
+describe("fslab bench's parts", () => {
+  it("are the modules of bench/parts/, each a part with a summary, in one order", async () => {
+    expect(partNames()).toEqual(folder);
+    const parts = await loadParts();
+    expect(parts.map((p) => p.name).sort()).toEqual(folder);
+    for (const p of parts) {
+      expect(typeof p.run, p.name).toBe("function");
+      expect(p.summary.length, p.name).toBeGreaterThan(10);
+    }
+    expect(new Set(parts.map((p) => p.order)).size).toBe(parts.length);
+    // the longest runs last
+    expect(parts.at(-1)!.name).toBe("heap");
+  });
+
+  it("a new file in the folder is a part; tests and other files are not", () => {
+    const dir = mkdtempSync(join(tmpdir(), "fslab-parts-"));
+    try {
+      for (const f of ["zram.ts", "disk-io.ts", "zram.test.ts", "notes.md"]) writeFileSync(join(dir, f), "");
+      expect(partNames(dir)).toEqual(["disk-io", "zram"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("every native bench (wasm/bench/bench_<core>.c) has the part named after its core", () => {
+    const cores = readdirSync(`${REPO}wasm/bench`).flatMap((f) => /^bench_(\w+)\.c$/.exec(f)?.[1] ?? []);
+    expect(cores.length).toBeGreaterThan(0);
+    for (const core of cores) expect(folder, `wasm/bench/bench_${core}.c`).toContain(core);
+  });
+
+  it("the usage and the error for an unknown part name every part, and the command files list none", async () => {
+    expect(benchUsage()).toBe(`usage: fslab bench [${folder.join("|")}]`);
+    await expect(bench(["disk"])).rejects.toThrow(`no benchmark "disk" (${folder.join(", ")}, or none for all)`);
+    for (const file of ["bin/commands/bench.ts", "bin/commands/main.ts"]) {
+      const text = readFileSync(`${REPO}${file}`, "utf8");
+      // a list: two part names one after the other, "a|b" or "a", "b"
+      for (const a of folder) for (const b of folder) if (a !== b) expect(text, `${file} lists the parts ${a} and ${b}`).not.toMatch(new RegExp(`\\b${a}\\|${b}\\b|["'\`]${a}["'\`],\\s*["'\`]${b}["'\`]`));
+    }
+  });
+
+  it("fslab --help and fslab bench --help list every part, and the compiled CLI runs a part", { timeout: 120_000 }, () => {
+    for (const args of [["--help"], ["bench", "--help"]]) {
+      const r = spawnSync(process.execPath, [`${REPO}bin/fslab.mjs`, ...args], { encoding: "utf8", cwd: REPO });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`  fslab bench [${folder.join("|")}]`);
+    }
+    // and the compiled CLI loads a part by its file's name: heap refuses a run of 0 minutes
+    // before it starts anything
+    const r = spawnSync(process.execPath, [`${REPO}bin/fslab.mjs`, "bench", "heap"], { encoding: "utf8", cwd: REPO, env: { ...process.env, FSLAB_BENCH_HEAP_MINUTES: "0" } });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^fslab bench: FSLAB_BENCH_HEAP_MINUTES must be a whole number of minutes, not "0"/);
+  });
+});

@@ -1,0 +1,34 @@
+// What `fslab bench`'s parts (bench/parts/<name>.ts) are, and the helpers they print with.
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { NativeBench } from "./native";
+import { describeRatio, pairRatios, spread, type Goal } from "./paired";
+
+/** One part of `fslab bench`: the module bench/parts/<name>.ts exports it as `part`. */
+export interface BenchPart {
+  /** where it runs in `fslab bench` (all parts): lower first; the long ones last */
+  order: number;
+  /** one line: what it measures */
+  summary: string;
+  /** measures and prints its figures beside their goals */
+  run(): Promise<void>;
+}
+
+const WASM_DIR = fileURLToPath(new URL("../wasm/", import.meta.url));
+
+export const fmt = (ms: number) => (ms < 10 ? `${ms.toFixed(3)} ms` : `${ms.toFixed(1)} ms`);
+export const kb = (b: number) => `${(b / 1000).toFixed(0)} KB`;
+export const mbytes = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
+export const goal = (ok: boolean, text: string) => `(goal: ${text}${ok ? ", met" : ", NOT met"})`;
+
+/** a native bench (wasm/bench/bench_<core>.c), built by `make` and started to be sampled */
+export async function nativeBench(target: string, stdio: "inherit" | "pipe" = "inherit"): Promise<NativeBench> {
+  execFileSync("make", ["-s", "-C", WASM_DIR, target], { stdio });
+  return NativeBench.start(`${WASM_DIR}${target}`);
+}
+
+/** the cores' goal (issue 16): wasm within 1.2x of the same C built natively (by gcc) */
+export const NEAR_NATIVE: Goal = { atMost: 1.2 };
+/** a wasm-against-native row: each side's median time, then the pairs' ratio against the goal */
+export const nativeRow = (name: string, native: number[], wasm: number[], goal: Goal | null = NEAR_NATIVE) =>
+  `  ${name.padEnd(48)} ${fmt(spread(native).median).padStart(10)} ${fmt(spread(wasm).median).padStart(10)}  ${describeRatio(pairRatios(wasm, native), goal)}`;
