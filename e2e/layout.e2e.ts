@@ -1,25 +1,32 @@
 // Sizes from a 360 px phone to a projector: no page may scroll sideways at 360 px (wide
 // pictures scroll inside their own boxes), and every page shows its content at 1920 px.
+// The pages are the site's own: the home page, every lab of labs/ and every playground of the
+// topic manifests, each opened once for each button its manifest names as bringing out its
+// widest content (`widest`), so a new lab or playground is checked with no list to edit.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
 import { launch, screenshot } from "./browser";
+import { parseLab } from "../web/src/labs/lab-format";
+import { courseOrder } from "../web/src/labs/course";
+import { PLAYGROUNDS, VIEW_IDS, view } from "../web/src/topics";
 
 const base = () => inject("baseUrl");
 
+const labsDir = new URL("../labs/", import.meta.url);
+const LABS = courseOrder(
+  readdirSync(labsDir)
+    .filter((d) => existsSync(new URL(`${d}/lab.md`, labsDir)))
+    .map((d) => ({ lab: parseLab(readFileSync(new URL(`${d}/lab.md`, labsDir), "utf8"), VIEW_IDS, `labs/${d}/lab.md`, d) })),
+).map((l) => l.lab);
+
+/** a page opened once for each of its buttons (named name, name-2, ...), or once as it opens */
+const opened = (name: string, hash: string, buttons: string[]) =>
+  buttons.length ? buttons.map((run, i) => ({ name: i ? `${name}-${i + 1}` : name, hash, run })) : [{ name, hash }];
+
 const PAGES: Array<{ name: string; hash: string; run?: string }> = [
   { name: "home", hash: "#/" },
-  { name: "lab-exfat-discard", hash: "#/lab/exfat-discard" },
-  { name: "lab-write-path", hash: "#/lab/write-path", run: "buffered write" },
-  { name: "lab-f2fs-clue", hash: "#/lab/f2fs-clue" },
-  { name: "play-exfat", hash: "#/play/exfat", run: "Run without predicting" },
-  { name: "play-write-path", hash: "#/play/write-path", run: "Reveal without predicting" },
-  { name: "play-blk", hash: "#/play/blk", run: "Run without predicting" },
-  { name: "play-blk-kernel", hash: "#/play/blk", run: "recorded: null_blk, two readers and a writer" },
-  { name: "lab-mq-deadline", hash: "#/lab/mq-deadline" },
-  { name: "lab-ext4-lbs", hash: "#/lab/ext4-lbs" },
-  { name: "play-f2fs", hash: "#/play/f2fs", run: "Run without predicting" },
-  { name: "play-ext4", hash: "#/play/ext4", run: "Show the real volumes" },
-  { name: "play-vfat", hash: "#/play/vfat" },
-  { name: "play-exfat-dir", hash: "#/play/exfat-dir", run: "Run without predicting" },
+  ...LABS.flatMap((l) => opened(`lab-${l.meta.id}`, `#/lab/${l.meta.id}`, l.meta.views.flatMap((v) => view(v)?.widest ?? []))),
+  ...PLAYGROUNDS.flatMap((p) => opened(`play-${p.route}`, `#/play/${p.route}`, p.widest ?? [])),
 ];
 
 describe("layout", () => {

@@ -21,6 +21,12 @@ export interface PlaygroundSpec {
   /** where the home page's storage stack draws it (shared/stack.ts) */
   layer: LayerId;
   params: ParamSchema;
+  /**
+   * Buttons, by their text, that bring out the page's widest content (its results) with no
+   * prediction made: the layout test (e2e/layout.e2e.ts) opens the page once for each and presses
+   * it, or once as it opens when there are none.
+   */
+  widest?: string[];
   load: () => Promise<ComponentType<{ query: string }>>;
 }
 
@@ -51,6 +57,12 @@ export interface ViewSpec {
   id: string;
   title: string;
   params: ParamSchema;
+  /**
+   * Buttons, by their text, that bring out the view's widest content (its results) with no
+   * prediction made: the layout test (e2e/layout.e2e.ts) opens each lab page showing
+   * the view once for each and presses it.
+   */
+  widest?: string[];
   load: () => Promise<ComponentType<LabViewProps>>;
 }
 

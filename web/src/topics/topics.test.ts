@@ -1,6 +1,6 @@
 // The topic manifests: what the shell, the lab validator and the CLI read instead of lists of
 // their own. Each entry must point at a module that exists and exports what it says.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { BENCHES, PLAYGROUNDS, TOPICS, VIEWS, VIEW_IDS } from ".";
 import { loadCli, loadTopics } from "./node-index";
@@ -53,6 +53,23 @@ describe("topic manifests", () => {
     const t = TOPICS.find((x) => x.cli.length)!;
     for (const module of ["model.ts", "sub/cli.ts", "../blk/cli.ts"])
       await expect(loadCli(t, { ...t.cli[0], module })).rejects.toThrow(/a CLI module is a file beside topic\.ts whose name ends in cli\.ts/);
+  });
+
+  it("each button a playground or view names as bringing out its widest content is a text of its topic's pages", () => {
+    for (const t of TOPICS) {
+      const dir = new URL(`./${t.id}/`, import.meta.url);
+      const pages = readdirSync(dir).filter((f) => f.endsWith(".tsx") && !f.includes(".test.")).map((f) => readFileSync(new URL(f, dir), "utf8")).join("\n");
+      for (const x of [...t.playgrounds, ...t.views]) for (const b of x.widest ?? []) expect(pages, `${t.id}: "${b}"`).toContain(b);
+    }
+  });
+
+  it("the layout e2e test takes its pages from labs/ and the manifests: it names no lab, route or button", () => {
+    const text = readFileSync(new URL("../../../e2e/layout.e2e.ts", import.meta.url), "utf8");
+    const labs = readdirSync(new URL("../../../labs/", import.meta.url));
+    expect(labs.length).toBeGreaterThan(0);
+    for (const id of labs) expect(text, `lab ${id}`).not.toMatch(new RegExp(`#/lab/${id}\\b|["'\`]${id}["'\`]`));
+    for (const p of PLAYGROUNDS) expect(text, `playground ${p.route}`).not.toMatch(new RegExp(`#/play/${p.route}\\b|["'\`]${p.route}["'\`]`));
+    for (const b of [...PLAYGROUNDS, ...VIEWS].flatMap((x) => x.widest ?? [])) expect(text, `button "${b}"`).not.toContain(`"${b}"`);
   });
 
   it("every parameter's default is in its own range, and the defaults are the models' own", () => {

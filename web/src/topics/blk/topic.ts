@@ -13,6 +13,7 @@ export default defineTopic({
       title: "Block layer: mq-deadline against none",
       blurb: "Run fio-like jobs on a simulated disk, SD card or SSD; predict, then see every request's sector against time.",
       params: BLK_PARAMS,
+      widest: ["Run without predicting", "recorded: null_blk, two readers and a writer"],
       load: () => import("./PlayBlk").then((m) => m.PlayBlk),
     },
   ],

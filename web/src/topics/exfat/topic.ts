@@ -13,6 +13,7 @@ export default defineTopic({
       title: "exFAT: what deleting a file costs in discard requests",
       blurb: "Choose a file's size and pieces; predict the discard requests under Linux 6.14 and 6.15, then replay the delete.",
       params: EXFAT_PARAMS,
+      widest: ["Run without predicting"],
       load: () => import("./PlayExfat").then((m) => m.PlayExfat),
     },
     {
@@ -21,6 +22,7 @@ export default defineTopic({
       title: "exFAT: how far does a create search for free directory entries?",
       blurb: "Create, remove and create again in one directory; predict how much more the search examines without Linux 6.2's hint.",
       params: EXFAT_DIR_PARAMS,
+      widest: ["Run without predicting"],
       load: () => import("./PlayExfatDir").then((m) => m.PlayExfatDir),
     },
   ],

@@ -12,6 +12,7 @@ export default defineTopic({
       title: "ext4: what a bitmap checksum costs at 4k, bigalloc and 64k blocks",
       blurb: "Write a file buffered or direct at three layouts; predict, then see the crc32c bytes each allocation costs.",
       params: EXT4_PARAMS,
+      widest: ["Show the real volumes"],
       load: () => import("./PlayExt4").then((m) => m.PlayExt4),
     },
   ],

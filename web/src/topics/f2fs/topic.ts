@@ -13,6 +13,7 @@ export default defineTopic({
       title: "F2FS unlink on many cores: upstream against CLUE",
       blurb: "FxMark's unlink workloads on 1 to 120 simulated cores; predict CLUE's speed-up, then see where the cores wait.",
       params: F2FS_PARAMS,
+      widest: ["Run without predicting"],
       load: () => import("./PlayF2fs").then((m) => m.PlayF2fs),
     },
   ],

@@ -13,9 +13,10 @@ export default defineTopic({
       title: "The write path: how far down does the writer go?",
       blurb: "Call trees our kernel recorded for a buffered write, fsync, O_DIRECT and sync; predict the deepest layer, then open the tree.",
       params: WRITE_PATH_PARAMS,
+      widest: ["Reveal without predicting"],
       load: () => import("./PlayWritePath").then((m) => m.PlayWritePath),
     },
   ],
-  views: [{ id: "write-path", title: "the call tree of `/mnt/host/write-path.trace` (function_graph output), or of a trace recorded on our kernel", params: {}, load: () => import("./lab-views").then((m) => m.WritePathLab) }],
+  views: [{ id: "write-path", title: "the call tree of `/mnt/host/write-path.trace` (function_graph output), or of a trace recorded on our kernel", params: {}, widest: ["buffered write"], load: () => import("./lab-views").then((m) => m.WritePathLab) }],
   cli: [],
 });
