@@ -22,7 +22,7 @@ ${(await simulateUsageLines()).join("\n")}
   fslab labs report FILE|DIR... [--csv] [--labs DIR]
                                                 one row per learner's progress file ("Download my progress"), sub-folders too;
                                                 lab versions compared with the labs in --labs DIR (default: labs/)
-  fslab readme [--check]                        rewrite the docs' lists of views, playgrounds and embeds from the topic manifests
+  fslab readme [--check]                        rewrite the docs' lists of labs (from labs/), views, playgrounds and embeds (from the topic manifests)
   fslab bench [${partNames().join("|")}]
                                                 print the benchmarks beside their goals (wasm vs native, frames, boot,
                                                 the CLI's start, heap, page bytes and time to a prompt, lab snapshots)

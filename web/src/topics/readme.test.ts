@@ -1,14 +1,22 @@
-// The documents' lists of views, playgrounds and embeds are the manifests'.
+// The documents' lists of views, playgrounds and embeds are the manifests', and docs/labs.md's
+// list of labs is the labs'.
 import { readdirSync, existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { TOPICS } from ".";
-import { GENERATED_IN, generatedSections, rewriteReadme, wrapItem } from "./readme";
+import { GENERATED_IN, generatedSections, labList, rewriteReadme, wrapItem } from "./readme";
+import { parseLab } from "../labs/lab-format";
+import { courseOrder } from "../labs/course";
 
 const doc = (file: string) => readFileSync(new URL(`../../../${file}`, import.meta.url), "utf8");
+const LABS_DIR = new URL("../../../labs/", import.meta.url);
+const VIEWS = TOPICS.flatMap((t) => t.views.map((v) => v.id));
+const LABS = readdirSync(LABS_DIR)
+  .filter((d) => existsSync(new URL(`${d}/lab.md`, LABS_DIR)))
+  .map((d) => ({ lab: parseLab(readFileSync(new URL(`${d}/lab.md`, LABS_DIR), "utf8"), VIEWS, `labs/${d}/lab.md`, d) }));
 
 describe("the generated lists in docs/", () => {
-  it("list the views and playgrounds the manifests declare (fslab readme rewrites them)", () => {
-    const sections = generatedSections(TOPICS);
+  it("list the labs in labs/, the views and playgrounds the manifests declare (fslab readme rewrites them)", () => {
+    const sections = generatedSections(TOPICS, LABS);
     expect(sections.views.split("\n").filter((l) => l.startsWith("- "))).toHaveLength(TOPICS.flatMap((t) => t.views).length);
     expect(sections.playgrounds.split("\n").filter((l) => l.startsWith("- "))).toHaveLength(TOPICS.flatMap((t) => t.playgrounds).length);
     for (const [file, names] of Object.entries(GENERATED_IN)) {
@@ -19,18 +27,32 @@ describe("the generated lists in docs/", () => {
 
   it("every section is in exactly one document, and the README links to each", () => {
     const placed = Object.values(GENERATED_IN).flat();
-    expect([...placed].sort()).toEqual(Object.keys(generatedSections(TOPICS)).sort());
+    expect([...placed].sort()).toEqual(Object.keys(generatedSections(TOPICS, LABS)).sort());
     const readme = doc("README.md");
     for (const file of Object.keys(GENERATED_IN)) expect(readme, `README.md links to ${file}`).toContain(`](${file})`);
   });
 
   it("a playground's entry carries its card's blurb, and a title's own question mark ends its sentence", () => {
-    const items = generatedSections(TOPICS).playgrounds.replace(/\n {2}/g, " ").split("\n");
+    const items = generatedSections(TOPICS, LABS).playgrounds.replace(/\n {2}/g, " ").split("\n");
     for (const p of TOPICS.flatMap((t) => t.playgrounds)) {
       const item = items.find((l) => l.startsWith(`- \`#/play/${p.route}\`: `))!;
       expect(item).toContain(p.blurb);
       expect(item).not.toMatch(/[?!.]\. /);
     }
+  });
+
+  it("docs/labs.md lists every lab in the course's order, each with its title, summary, difficulty and time", () => {
+    const items = labList(LABS);
+    expect(items).toHaveLength(LABS.length);
+    expect(LABS.length).toBeGreaterThan(1);
+    courseOrder(LABS).forEach(({ lab }, i) => {
+      expect(items[i]).toMatch(new RegExp(`^- \\[\`${lab.meta.id}\`\\]\\(\\.\\./labs/${lab.meta.id}/lab\\.md\\) `));
+      expect(items[i]).toContain(lab.meta.title);
+      expect(items[i]).toContain(lab.meta.summary.replace(/\s+/g, " "));
+      expect(items[i]).toContain(`(${lab.meta.difficulty}, ${lab.meta.time})`);
+    });
+    const listed = doc("docs/labs.md").match(/<!-- generated:labs -->\n([^]*?)<!-- \/generated:labs -->/)![1];
+    expect(listed.split("\n").filter((l) => l.startsWith("- "))).toHaveLength(LABS.length);
   });
 
   it("refuses a document without a section's markers", () => {

@@ -1,9 +1,11 @@
 // The documents' lists that come from the topic manifests (the views a lab may name, the
-// playground routes, what can be embedded), between <!-- generated:NAME --> and
-// <!-- /generated:NAME --> markers. `fslab readme` rewrites them; readme.test.ts fails when a
-// document has fallen behind.
+// playground routes, what can be embedded) and from the labs (docs/labs.md's list, in the
+// course's order), between <!-- generated:NAME --> and <!-- /generated:NAME --> markers.
+// `fslab readme` rewrites them; readme.test.ts fails when a document has fallen behind.
 import type { TopicManifest } from "../shared/topic";
 import { describeParam } from "../shared/params";
+import type { Lab } from "../labs/lab-format";
+import { courseOrder } from "../labs/course";
 
 /** A title ends a sentence: a full stop unless it has its own mark. */
 const sentence = (s: string) => (/[.?!]$/.test(s) ? s : `${s}.`);
@@ -33,7 +35,19 @@ export function wrapItem(item: string, width = 96): string {
   return lines.map((l, i) => (i ? "  " : "") + l.join(" ")).join("\n");
 }
 
-export function generatedSections(topics: TopicManifest[]): Record<string, string> {
+/**
+ * docs/labs.md's list of the labs, in the course's order: each lab's id (a link to its lab.md,
+ * from docs/), difficulty and time, title and summary, and what it requires.
+ */
+export function labList(labs: ReadonlyArray<{ lab: Lab }>): string[] {
+  return courseOrder(labs).map(({ lab: { meta: m } }) => {
+    const about = [m.difficulty, m.time].filter(Boolean).join(", ");
+    const requires = m.requires.length ? ` After ${m.requires.map((r) => `\`${r}\``).join(" and ")}.` : "";
+    return `- [\`${m.id}\`](../labs/${m.id}/lab.md)${about ? ` (${about})` : ""}: ${sentence(m.title)}${m.summary ? ` ${sentence(m.summary.replace(/\s+/g, " "))}` : ""}${requires}`;
+  });
+}
+
+export function generatedSections(topics: TopicManifest[], labs: ReadonlyArray<{ lab: Lab }>): Record<string, string> {
   const list = (items: string[]) => items.map((x) => wrapItem(x)).join("\n");
   const views = topics.flatMap((t) => t.views.map((v) => `- \`${v.id}\` (${t.title}): ${v.title}`));
   const playgrounds = topics.flatMap((t) =>
@@ -55,12 +69,12 @@ export function generatedSections(topics: TopicManifest[]): Record<string, strin
       return `- \`#/embed/view/${v.id}\` (${t.title}): ${sentence(v.title)}${params.length ? ` Parameters: ${params.join("; ")}.` : ""}`;
     }),
   );
-  return { views: list(views), playgrounds: list(playgrounds), "embed-playgrounds": list(embedPlaygrounds), "embed-views": list(embedViews) };
+  return { labs: list(labList(labs)), views: list(views), playgrounds: list(playgrounds), "embed-playgrounds": list(embedPlaygrounds), "embed-views": list(embedViews) };
 }
 
 /** Which generated sections each document carries; every section is in one of them. */
 export const GENERATED_IN: Record<string, string[]> = {
-  "docs/labs.md": ["playgrounds"],
+  "docs/labs.md": ["labs", "playgrounds"],
   "docs/authoring.md": ["views"],
   "docs/embedding.md": ["embed-playgrounds", "embed-views"],
 };
