@@ -295,6 +295,20 @@ export class NodeVm {
     this.machine.serial_send_bytes(0, new TextEncoder().encode(text));
   }
 
+  /**
+   * Wait until every event the kernel has traced so far has reached the host: a marker written
+   * to the ring buffer now comes through the stream after them. Returns at once when no
+   * fslab-trace stream runs (nothing is on its way).
+   */
+  async traceSettled(timeoutMs = 30_000): Promise<void> {
+    const mark = `fslab-settle-${++this.settles}`;
+    const T = "/sys/kernel/tracing";
+    const r = await this.agent.run(`[ -f /run/fslab-trace.pid ] && [ "$(cat ${T}/tracing_on)" = 1 ] && echo ${mark} > ${T}/trace_marker && echo streaming`, 10);
+    if (r.output.trim() !== "streaming") return;
+    await this.until(() => this.trace.lastMarker === mark, timeoutMs, () => `the trace stream did not deliver its marker in ${timeoutMs / 1000} s`);
+  }
+  private settles = 0;
+
   /** Wait until the guest's `fslab-trace stop` has reported its overrun count. */
   async traceStopped(timeoutMs = 30_000): Promise<void> {
     await this.until(() => this.trace.stats.overrun !== null, timeoutMs, () => "fslab-trace did not report its end");

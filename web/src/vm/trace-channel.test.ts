@@ -50,4 +50,16 @@ describe("TraceChannel", () => {
     expect(ch.takeLines()).toEqual([]);
     expect(ch.stats.unknown).toBe(1); // the sched_switch line: no view reads it
   });
+
+  it("takes a settle marker as the end of what came before it: kept as the newest, not handed on, not counted", () => {
+    const ch = new TraceChannel();
+    const enc = new TextEncoder();
+    const disc = "rm-6 [000] .... 1.0: exfat_discard: dev 7,0 clu 2 count 5 batched 1";
+    ch.feed(enc.encode(`1 ${disc}\n2 agent-9 [000] ..... 1.1: tracing_mark_write: fslab-settle-3\n`));
+    expect(ch.lastMarker).toBe("fslab-settle-3");
+    expect(ch.takeLines()).toEqual([disc]);
+    ch.feed(enc.encode("3 agent-9 [000] ..... 1.2: tracing_mark_write: fslab-settle-4\n"));
+    expect(ch.lastMarker).toBe("fslab-settle-4");
+    expect(ch.stats).toMatchObject({ lines: 1, lost: 0, unknown: 0 });
+  });
 });

@@ -26,6 +26,8 @@ export class TraceChannel {
   private words: number[] = [];
   private text: string[] = [];
   private lastSeq = 0;
+  /** The newest settle marker (`settleMarker`) seen in the stream. */
+  lastMarker: string | null = null;
   stats: TraceStats = { lines: 0, lost: 0, unknown: 0, overrun: null };
 
   feed(bytes: Uint8Array): void {
@@ -45,6 +47,13 @@ export class TraceChannel {
     const m = line.match(/^(\d+) (.*)$/);
     if (!m) return;
     const seq = +m[1];
+    const mark = m[2].match(/ tracing_mark_write: (fslab-settle-\d+)$/);
+    if (mark) {
+      // ours, not the kernel's: it only says that everything before it has arrived
+      this.lastSeq = seq;
+      this.lastMarker = mark[1];
+      return;
+    }
     if (seq > this.lastSeq + 1) this.stats.lost += seq - this.lastSeq - 1;
     this.lastSeq = seq;
     this.stats.lines++;
