@@ -11,7 +11,9 @@
 // Each step starts in a fresh login shell (no variable or function of an earlier step is
 // left), so a step that leans on one fails here; each `predict` block's answer must be
 // found once the step's commands ran, and is printed, so an author sees the answers here.
-import { existsSync } from "node:fs";
+// A lab's walk time is printed ("N steps in 25 s"); one that records `walk:` is warned of
+// when this walk is far from it (lab-time.ts: over 3 times, or under a third, give or take 30 s).
+import { existsSync, readFileSync } from "node:fs";
 import { type LabStep, type Lab } from "../../web/src/labs/lab-format";
 import { runChecks, hasChecks } from "../../web/src/labs/checks";
 import { seenEvent, type SeenEvent } from "../../web/src/labs/expect";
@@ -21,6 +23,8 @@ import { NodeVm, stoppedWords } from "../../web/src/vm/node-vm";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { findLabs, readLab, readLabFiles, viewIds } from "./labs";
 import { putLabFiles, setupScript, SETUP_TIMEOUT } from "../../web/src/labs/lab-files";
+import { walkDrift } from "../../web/src/labs/lab-time";
+import { keyLine } from "../../web/src/labs/course";
 
 export async function labsTest(args: string[]): Promise<number> {
   for (const a of args) if (a.startsWith("--")) throw new UsageError(`labs test: unknown option ${a}`);
@@ -78,9 +82,17 @@ export async function labsTest(args: string[]): Promise<number> {
         console.error(`FAIL ${file}: the machine stopped: ${stoppedWords(vm.stopped)}`);
         return { failed: 1, warned: 0 };
       });
+      const took = (performance.now() - t0) / 1000;
       failed += r.failed;
       warned += r.warned;
-      console.log(`${r.failed ? "FAIL" : "ok  "} ${file}: ${lab.steps.length} steps in ${((performance.now() - t0) / 1000).toFixed(0)} s${r.warned ? `, ${r.warned} warning${r.warned === 1 ? "" : "s"}` : ""}`);
+      // the walk time the lab records (its stated time is held to it): still about this one?
+      const drift = !r.failed && lab.meta.walk !== undefined ? walkDrift(lab.meta.walk, took) : null;
+      if (drift) {
+        console.warn(`warning ${file}:${keyLine(readFileSync(file, "utf8"), "walk")}: ${drift}`);
+        r.warned++;
+        warned++;
+      }
+      console.log(`${r.failed ? "FAIL" : "ok  "} ${file}: ${lab.steps.length} steps in ${took.toFixed(0)} s${r.warned ? `, ${r.warned} warning${r.warned === 1 ? "" : "s"}` : ""}`);
     }
   } finally {
     await vm.destroy();

@@ -91,6 +91,26 @@ describe("fslab labs check", { timeout: 30_000 }, () => {
     expect(err).toEqual([expect.stringMatching(/^warning .*x\/lab\.md:6: step "Read" has nothing to check/), expect.stringMatching(/x\/lab\.md:12: no block is called "vn": did you mean `vm`\?/)]);
   });
 
+  it("fails a lab whose stated time is far from its reading, recorded walk and thinking time, at the time: line", async () => {
+    // 150 words read (1.5 min) + walk 30 s + think 6 min = 8 min
+    const timed = (time: string) => `---\nid: t\ntitle: "Lab t"\ntime: ${time}\nwalk: 30 s\nthink: 6 min\n---\n\n## Make it\n\n${Array(148).fill("word").join(" ")}\n\n\`\`\`vm\ntouch /tmp/made\n\`\`\`\n\n\`\`\`check\ntest -e /tmp/made\n\`\`\`\n`;
+    put("t/lab.md", timed("30 min"));
+    expect(await labsCheck(join(dir, "t"))).toBe(1);
+    expect(err).toEqual([
+      `${rel("t/lab.md")}:4: time 30 min is far from what the lab takes: reading 1.5 min (150 words at 100 a minute) + walk 0.5 min + think 6 min = 8 min, and a stated time may be off by 5 min at most: state about 8 min, or correct walk: or think:`,
+    ]);
+    expect(out).toEqual(["0 of 1 lab valid: 1 error"]);
+    err = [];
+    out = [];
+    put("t/lab.md", timed("10 min"));
+    expect(await labsCheck(join(dir, "t"))).toBe(0);
+    expect(err).toEqual([]);
+    // a stated time with nothing measured behind it is a warning
+    put("t/lab.md", timed("10 min").replace("walk: 30 s\n", ""));
+    expect(await labsCheck(join(dir, "t"))).toBe(0);
+    expect(err).toEqual([expect.stringMatching(new RegExp(`^warning ${rel("t/lab.md")}:4: time is stated but no walk: is recorded`))]);
+  });
+
   it("passes the eight labs in labs/ without a warning", async () => {
     expect(await labsCheck(join(repo, "labs"))).toBe(0);
     expect(err).toEqual([]);

@@ -12,6 +12,7 @@ import { labIndex, LAB_ID } from "../../web/src/labs/lab-index";
 import { labFolders } from "../../web/labs-files";
 import { courseErrors, courseGaps, keyLine, type CourseLab } from "../../web/src/labs/course";
 import { fileSizeErrors } from "../../web/src/labs/lab-files";
+import { timeError, timeWarning } from "../../web/src/labs/lab-time";
 
 export interface FoundLab {
   /** the lab's folder name: its id must match it (none for a lab file not called lab.md) */
@@ -126,8 +127,21 @@ export async function labsCheck(path = "labs"): Promise<number> {
       continue;
     }
     warnings += r.lab.warnings.length;
-    course.push({ file: l.file, source: readFileSync(l.file, "utf8"), lab: r.lab });
-    console.log(`ok  ${l.file}: ${r.lab.meta.title} (${plural(r.lab.steps.length, "step")})`);
+    const source = readFileSync(l.file, "utf8");
+    // the stated time against the words read, the measured walk and the thinking (lab-time.ts)
+    const late = timeError(r.lab);
+    if (late) {
+      console.error(`${l.file}:${keyLine(source, "time")}: ${late}`);
+      bad++;
+      errors++;
+    }
+    const unmeasured = timeWarning(r.lab, keyLine(source, "time") > 1);
+    if (unmeasured) {
+      console.error(`warning ${l.file}:${keyLine(source, "time")}: ${unmeasured}`);
+      warnings++;
+    }
+    course.push({ file: l.file, source, lab: r.lab });
+    if (!late) console.log(`ok  ${l.file}: ${r.lab.meta.title} (${plural(r.lab.steps.length, "step")})`);
   }
   // a labs folder is a course: its labs' order and prerequisites must agree (course.ts)
   if (target.kind === "labs") {

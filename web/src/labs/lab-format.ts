@@ -32,6 +32,7 @@ import { parsePredict, type Prediction } from "./predict";
 import { parseQuestion, type Question } from "./question";
 import { DIFFICULTIES, LAYER_IDS, type Difficulty, type LayerId } from "./stack";
 import { fileNameErrors } from "./lab-files";
+import { durationSeconds } from "./lab-time";
 
 
 export interface LabMeta {
@@ -39,6 +40,10 @@ export interface LabMeta {
   title: string;
   summary: string;
   time: string;
+  /** seconds a walk of the lab's solutions took in `fslab labs test` (lab-time.ts) */
+  walk?: number;
+  /** seconds the author expects working things out to take: the challenge, predictions, views */
+  think?: number;
   topics: string[];
   disks: string[];
   views: string[];
@@ -68,7 +73,7 @@ export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict
 /** A check's time limit in seconds when its fence names none. */
 export const CHECK_TIMEOUT = 10;
 /** Frontmatter keys: the first three are required, the rest have defaults. */
-const KEYS = ["title", "summary", "id", "time", "topics", "disks", "views", "order", "difficulty", "requires", "layers", "files"];
+const KEYS = ["title", "summary", "id", "time", "walk", "think", "topics", "disks", "views", "order", "difficulty", "requires", "layers", "files"];
 
 export type BlockTag = (typeof BLOCK_TAGS)[number];
 
@@ -422,6 +427,12 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
       layers: [],
       files: list("files"),
     };
+    for (const key of ["walk", "think"] as const) {
+      if (fm[key] === undefined) continue;
+      const s = durationSeconds(fm[key]);
+      if (s === null) fail(lineOf(key), `"${key}" is a duration: "40 s", "1.5 min" or minutes as a number, not ${JSON.stringify(fm[key])}`);
+      else m[key] = s;
+    }
     for (const e of fileNameErrors(m.files)) fail(lineOf("files"), `files: ${e}`);
     if (fm.order !== undefined) {
       if (Number.isInteger(fm.order) && fm.order >= 1) m.order = fm.order;
