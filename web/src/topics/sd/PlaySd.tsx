@@ -17,6 +17,8 @@ import { sdClient, type SdRun } from "./sd-client";
 import { CARD_LABEL, CARD_TYPES, commandName, hex, type CardType } from "./sd-core";
 import { SdSequence, answerWords } from "./SdSequence";
 import { SdStates } from "./SdStates";
+import { SdRegister } from "./SdRegisters";
+import { CID_FIELDS, CSD_FIELDS, compareFields } from "./sd-compare";
 
 export function PlaySd({ query }: { query: string }) {
   // the field's range (1-2048 MiB) is every size each card type may have: no rule between fields
@@ -102,7 +104,7 @@ export function PlaySd({ query }: { query: string }) {
           </p>
           <div className="sd-views">
             <SdSequence records={records} position={position} />
-            <SdStates records={records} position={position} />
+            <SdStates states={records.map((r) => r.state)} position={position} who="the model" />
           </div>
           <TableAlt
             summary="the requests as a table"
@@ -112,41 +114,19 @@ export function PlaySd({ query }: { query: string }) {
           />
           <h2>The registers it answered with</h2>
           {!cidSeen && <p className="muted">Step on to <code>CMD2</code> (ALL_SEND_CID) to see the card's identity.</p>}
-          {cidSeen && run.cid && (
-            <table className="files" aria-label="CID decoded" data-testid="sd-cid">
-              <caption>CID, as mmc_decode_cid reads it</caption>
-              <tbody>
-                <tr><th>manufacturer (MID)</th><td>{hex(run.cid.manfid)}</td></tr>
-                <tr><th>OEM (OID)</th><td>{run.cid.oemid}</td></tr>
-                <tr><th>product name (PNM)</th><td>{run.cid.name}</td></tr>
-                <tr><th>revision (PRV)</th><td>{run.cid.hwrev}.{run.cid.fwrev}</td></tr>
-                <tr><th>serial (PSN)</th><td>{hex(run.cid.serial)}</td></tr>
-                <tr><th>made (MDT)</th><td>{run.cid.year}-{String(run.cid.month).padStart(2, "0")}</td></tr>
-              </tbody>
-            </table>
-          )}
+          {cidSeen && run.cid && <SdRegister caption="CID, as mmc_decode_cid reads it" sides={["model"]} rows={compareFields(CID_FIELDS, [run.cid])} testId="sd-cid" />}
           {cidSeen && !csdSeen && <p className="muted">Step on to <code>CMD9</code> (SEND_CSD) to see its capacity.</p>}
           {csdSeen && run.csd && (
-            <table className="files" aria-label="CSD decoded" data-testid="sd-csd">
-              <caption>CSD, as mmc_decode_csd reads it</caption>
-              <tbody>
-                <tr><th>CSD_STRUCTURE</th><td>{run.csd.structure} (version {run.csd.structure + 1})</td></tr>
-                <tr><th>TRAN_SPEED</th><td>{run.csd.tranSpeedHz / 1e6} MHz</td></tr>
-                <tr><th>command classes (CCC)</th><td>{hex(run.csd.cmdclass)}{(run.csd.cmdclass >> 10) & 1 ? " (class 10: CMD6 SWITCH_FUNC)" : " (no class 10: no CMD6)"}</td></tr>
-                <tr><th>READ_BL_LEN</th><td>{run.csd.readBlLen} ({2 ** run.csd.readBlLen} bytes)</td></tr>
-                <tr><th>C_SIZE</th><td>{run.csd.cSize}</td></tr>
-                {run.csd.structure === 0 && <tr><th>C_SIZE_MULT</th><td>{run.csd.cSizeMult}</td></tr>}
-                <tr>
-                  <th>capacity</th>
-                  <td>
-                    {run.csd.structure === 0
-                      ? `(C_SIZE + 1) × 2^(C_SIZE_MULT + 2) × 2^READ_BL_LEN = ${run.csd.sectors * 512} bytes`
-                      : `(C_SIZE + 1) × 512 KiB = ${run.csd.sectors * 512} bytes`}{" "}
-                    = {run.csd.sectors} sectors
-                  </td>
-                </tr>
-              </tbody>
-            </table>
+            <>
+              <SdRegister caption="CSD, as mmc_decode_csd reads it" sides={["model"]} rows={compareFields(CSD_FIELDS, [run.csd])} testId="sd-csd" />
+              <p>
+                Capacity:{" "}
+                {run.csd.structure === 0
+                  ? `(C_SIZE + 1) × 2^(C_SIZE_MULT + 2) × 2^READ_BL_LEN = ${run.csd.sectors * 512} bytes`
+                  : `(C_SIZE + 1) × 512 KiB = ${run.csd.sectors * 512} bytes`}{" "}
+                = {run.csd.sectors} sectors.
+              </p>
+            </>
           )}
         </>
       )}

@@ -1,16 +1,22 @@
 // The SD card in a lab: the slot (insert a card of a chosen size and type, eject it, as the
 // guest's `sdcard` command does), and the kernel's initialisation of the card, read from the
 // guest's mmc events (fslab-trace start mmc/mmc_request_start mmc/mmc_request_done) and set
-// beside the model's for the same card, request for request, differences marked.
+// beside the model's for the same card, request for request, differences marked; then the card's
+// state machine and its CID and CSD, each as the kernel's records show them beside the model's
+// (sd-compare.ts: the state from the answers' CURRENT_STATE, the registers from CMD2's and CMD9's
+// answers through the core's decoders).
 import { useEffect, useMemo, useState } from "react";
 import type { LabViewProps } from "../../shared/topic";
 import { useVerdict, type Verdict } from "../../shared/verdict";
 import { useWorker } from "../../shared/useWorker";
 import { TableAlt } from "../../shared/view/TableAlt";
-import { sdClient } from "./sd-client";
+import { sdClient, type SdRegisters, type SdRun } from "./sd-client";
 import { CARD_TYPES, commandName, hex, type CardType, type SdRecord } from "./sd-core";
 import { compareRecords, initialisation, recordsFromTrace } from "./sd-trace";
+import { CID_FIELDS, CSD_FIELDS, compareFields, compareStates, kernelStateAt, kernelStates, registerAnswers, type KernelState } from "./sd-compare";
 import { SdSequence, answerWords } from "./SdSequence";
+import { SdStates } from "./SdStates";
+import { SdRegister } from "./SdRegisters";
 
 /** "ok sdhc 67108864 tran" -> the card, or null for an empty slot */
 function parseStatus(answer: string): { type: CardType; bytes: number; state: string } | null {
@@ -57,10 +63,16 @@ function Slot({ vm }: Pick<LabViewProps, "vm">) {
 
 /** The kernel's initialisation of the card in the slot beside the model's (view `sd-init`). */
 export function SdInitLab({ live, vm, onVerdict }: LabViewProps) {
-  const kernel = useMemo(() => initialisation(recordsFromTrace(live.lines)), [live.version, live.lines]);
+  const { kernel, next } = useMemo(() => {
+    const all = recordsFromTrace(live.lines);
+    const init = initialisation(all);
+    // the request after the initialisation (the block driver's first read) reports the state ACMD6 left
+    return { kernel: init, next: init.length ? all[all.indexOf(init.at(-1)!) + 1] : undefined };
+  }, [live.version, live.lines]);
   const done = kernel.length > 0 && kernel.at(-1)!.app && kernel.at(-1)!.opcode === 6;
   const [card, setCard] = useState<{ type: CardType; bytes: number } | null>(null);
-  const [model, setModel] = useState<SdRecord[] | null>(null);
+  const [run, setRun] = useState<SdRun | null>(null);
+  const model = run?.records ?? null;
   const { client } = useWorker(sdClient);
   useEffect(() => {
     if (!vm || !done) return;
@@ -69,8 +81,21 @@ export function SdInitLab({ live, vm, onVerdict }: LabViewProps) {
   }, [vm, done]);
   useEffect(() => {
     if (!client || !card) return;
-    client.attach(card.type, card.bytes).then((r) => setModel(r.records), () => setModel(null));
+    client.attach(card.type, card.bytes).then(setRun, () => setRun(null));
   }, [client, card?.type, card?.bytes]);
+  // the kernel's CID and CSD, decoded by the model's own decoders in the worker
+  const answers = useMemo(() => registerAnswers(kernel), [kernel]);
+  const answersKey = JSON.stringify(answers);
+  const [kernelRegs, setKernelRegs] = useState<SdRegisters | null>(null);
+  useEffect(() => {
+    if (!client || (!answers.cid && !answers.csd)) return setKernelRegs(null);
+    let live = true;
+    client.decode(answers.cid, answers.csd).then((r) => live && setKernelRegs(r), () => live && setKernelRegs(null));
+    return () => {
+      live = false;
+    };
+  }, [client, answersKey]);
+  const states = useMemo(() => kernelStates(kernel, next), [kernel, next]);
   const rows = useMemo(() => (model && done ? compareRecords(model, kernel) : null), [model, kernel, done]);
   const differ = new Set(rows?.flatMap((r, i) => (r.differ.length ? [i] : [])) ?? []);
   const verdict: Verdict = !done
@@ -104,8 +129,83 @@ export function SdInitLab({ live, vm, onVerdict }: LabViewProps) {
             count={kernel.length}
             row={(i) => [i + 1, commandName(kernel[i].opcode, kernel[i].app), hex(kernel[i].arg), answerWords(kernel[i]), rows ? (rows[i]?.differ.length ? `differs in ${rows[i].differ.join(", ")}` : "yes") : "…"]}
           />
+          <KernelStates kernel={kernel} states={states} model={model} position={Math.min(position, kernel.length - 1)} />
+          <KernelRegisters kernel={kernelRegs} model={run} />
         </>
       )}
     </section>
+  );
+}
+
+/** Where the kernel's state after a request comes from, in words. */
+function stateSource(kernel: readonly SdRecord[], s: KernelState, i: number): string {
+  if (!s.state) return i + 1 < kernel.length ? `not reported (request ${i + 2}'s answer has no CURRENT_STATE)` : "not reported yet";
+  const by = s.from! < kernel.length ? kernel[s.from!] : null;
+  return `${s.state} (request ${s.from! + 1}${by ? `, ${commandName(by.opcode, by.app)}` : ", after the initialisation"}, reported it)`;
+}
+
+/** The card's state machine as the kernel's records show it, beside the model's. */
+function KernelStates({ kernel, states, model, position }: { kernel: readonly SdRecord[]; states: readonly KernelState[]; model: readonly SdRecord[] | null; position: number }) {
+  const rows = model ? compareStates(model, states) : null;
+  const differ = rows?.filter((r) => r.differ).length ?? 0;
+  const compared = rows?.filter((r) => r.kernel && r.model).length ?? 0;
+  const now = kernelStateAt(states, position);
+  const stale = !!now && now.at !== position;
+  const modelNow = model?.[position]?.state;
+  const litDiffer = !!rows?.[position]?.differ;
+  const r = kernel[position];
+  return (
+    <div className="sd-part" data-testid="sd-kernel-states" data-differ={rows ? differ : undefined} data-compared={compared} data-kernel-state={now?.state} data-model-state={modelNow}>
+      <h3>The card's state</h3>
+      <p className="muted">
+        The kernel's events do not name the card's state, but the card's answers do: an R1 (and <code>CMD3</code>'s R6) carries
+        CURRENT_STATE, the state in which the card <em>received</em> that command. So the state after a request is read from
+        the next request's answer, where that answer is an R1; after a request followed by <code>CMD2</code>,{" "}
+        <code>CMD9</code> or <code>ACMD41</code> the records do not say, and nothing is compared there.
+      </p>
+      <p role="status">
+        After request {position + 1} ({commandName(r.opcode, r.app)}): the kernel's records{" "}
+        {now ? (stale ? <>last reported <strong>{now.state}</strong>, after request {now.at + 1}</> : <>say <strong>{now.state}</strong></>) : "report no state yet"}; the model says{" "}
+        <strong>{modelNow ?? "…"}</strong>
+        {litDiffer ? " — they differ" : ""}.{" "}
+        {rows && (differ ? `${differ} of the ${compared} states the records report differ from the model's.` : `All ${compared} states the records report are the model's.`)}
+      </p>
+      <div className="sd-compare sd-states-pair">
+        <figure>
+          <figcaption>the kernel's records</figcaption>
+          <SdStates states={states.map((s) => s.state)} position={position} current={now?.state} stale={stale} differ={litDiffer} who="the kernel's records" />
+        </figure>
+        <figure>
+          <figcaption>the model</figcaption>
+          {model ? <SdStates states={model.map((m) => m.state)} position={position} differ={litDiffer} who="the model" /> : <p className="muted">the model is running</p>}
+        </figure>
+      </div>
+      <TableAlt
+        summary="the card's state after each request, the kernel's beside the model's"
+        head={["#", "command", "kernel: state after it", "model: state after it", "same?"]}
+        count={kernel.length}
+        row={(i) => [i + 1, commandName(kernel[i].opcode, kernel[i].app), stateSource(kernel, states[i], i), model?.[i]?.state ?? "…", !rows ? "…" : rows[i].differ ? "≠ differs" : rows[i].kernel && rows[i].model ? "yes" : "not compared"]}
+      />
+    </div>
+  );
+}
+
+/** The CID and CSD decoded from the kernel's CMD2 and CMD9 answers, beside the model's. */
+function KernelRegisters({ kernel, model }: { kernel: SdRegisters | null; model: SdRegisters | null }) {
+  if (!kernel) return null;
+  const sides = ["kernel", "model"];
+  return (
+    <div className="sd-part" data-testid="sd-kernel-registers">
+      <h3>The registers the card answered with</h3>
+      <p className="muted">
+        The CID is <code>CMD2</code>'s answer and the CSD <code>CMD9</code>'s, four words each in the kernel's{" "}
+        <code>mmc_request_done</code>; both sides are decoded by the model's decoders, as <code>mmc_decode_cid</code> and{" "}
+        <code>mmc_decode_csd</code> read them.
+      </p>
+      <div className="sd-compare sd-registers">
+        {kernel.cid && <SdRegister caption="CID" sides={sides} rows={compareFields(CID_FIELDS, [kernel.cid, model?.cid])} testId="sd-kernel-cid" />}
+        {kernel.csd && <SdRegister caption="CSD" sides={sides} rows={compareFields(CSD_FIELDS, [kernel.csd, model?.csd])} testId="sd-kernel-csd" />}
+      </div>
+    </div>
   );
 }

@@ -4,7 +4,7 @@ import type { SdWorker } from "./sd.worker";
 import { spawnWorker } from "../../shared/site";
 import workerUrl from "./sd.worker.ts?worker&url";
 
-export type { SdRun } from "./sd.worker";
+export type { SdRun, SdRegisters } from "./sd.worker";
 export type SdClient = WorkerClient<SdWorker>;
 
 export const sdClient = (): SdClient => workerClient<SdWorker>(spawnWorker(workerUrl), "sd");

@@ -134,6 +134,21 @@ export function commandName(opcode: number, app: boolean): string {
   return `${app ? "ACMD" : "CMD"}${opcode} ${names[opcode] ?? ""}`.trim();
 }
 
+/** R1's CURRENT_STATE (bits 12:9): the state the card was in when it received the command (a
+ * change the command makes shows in the next command's R1; Physical Layer spec 4.10.1). R6 (CMD3's
+ * answer) carries the same bits in the same place. */
+export function r1State(v: number): StateName | undefined {
+  return STATES[(v >>> 9) & 0xf];
+}
+
+/** Whether the card's answer to this request carries CURRENT_STATE: an R1 (or R1b) or CMD3's R6;
+ * not CMD0 (no answer), CMD2 and CMD9 (R2), CMD8 (R7), ACMD41 (R3), nor a request that timed out. */
+export function answersWithStatus(r: SdRecord): boolean {
+  if (r.err) return false;
+  if (r.app) return r.opcode !== 41;
+  return ![0, 2, 5, 8, 9, 52].includes(r.opcode);
+}
+
 /** R1's CURRENT_STATE and its error bits, in words. */
 export function r1Words(v: number): string {
   const bits: Array<[number, string]> = [
@@ -145,7 +160,7 @@ export function r1Words(v: number): string {
     [5, "APP_CMD"],
   ];
   const on = bits.filter(([b]) => (v >>> b) & 1).map(([, n]) => n);
-  return [STATES[(v >>> 9) & 0xf] ?? "?", ...on].join(" ");
+  return [r1State(v) ?? "?", ...on].join(" ");
 }
 
 export const hex = (v: number) => `0x${(v >>> 0).toString(16)}`;

@@ -19,7 +19,7 @@ export default defineTopic({
   views: [
     {
       id: "sd-init",
-      title: "the SD slot (insert, eject) and the kernel's initialisation of the card beside the model's, request for request",
+      title: "the SD slot (insert, eject) and the kernel's initialisation of the card beside the model's, request for request, then the card's state and its CID and CSD as the kernel's records show them beside the model's",
       params: {},
       load: () => import("./lab-views").then((m) => m.SdInitLab),
     },
