@@ -1,12 +1,17 @@
 // Every shipped lab walked to its end in the page, as a learner who takes each step's solution:
 // predictions answered, the solution (or, in a step without one, its commands) run from its
 // button, the step's checks passing in the guest, and the last step's view and text on screen.
-// One screenshot per lab, of its last step, in test-results/walk-<lab>.png.
+// At each challenge step (every lab has one) Next is pressed first, as a learner clicking only
+// Run, Next and "No guess" would: the step has no Run button, its check fails, the lab stays
+// there, unpassed; then the solution finishes it, and the downloaded progress says each
+// challenge was passed with the solution. One screenshot per lab, of its last step, in
+// test-results/walk-<lab>.png.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { launch, screenshot, terminalText } from "./browser";
 import { parseLab } from "../web/src/labs/lab-format";
+import { parseExport } from "../web/src/labs/report";
 import { VIEW_IDS } from "../web/src/topics";
 
 const base = () => inject("baseUrl");
@@ -59,6 +64,7 @@ describe("every lab, walked through its solutions", () => {
   for (const id of ids) {
     it(`${id}: every step passes after its solution, and the last step ends the lab`, async () => {
       const lab = parseLab(readFileSync(new URL(`${id}/lab.md`, labsDir), "utf8"), VIEW_IDS, `labs/${id}/lab.md`, id);
+      expect(lab.steps.some((s) => s.challenge), "a step the learner does alone").toBe(true);
       await page.goto(`${base()}#/lab/${id}`);
       await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
       for (const [i, step] of lab.steps.entries()) {
@@ -67,9 +73,14 @@ describe("every lab, walked through its solutions", () => {
         while (await open.count()) await open.first().getByRole("button", { name: "No guess" }).click();
         const hasSolution = step.blocks.some((x) => x.kind === "solution");
         if (step.challenge) {
-          // the learner's own check fails first: only then is a challenge's solution offered
-          await page.getByTestId("check").click();
+          // Run, Next and "No guess" cannot get past it: no Run button, and Next checks (the
+          // learner's own check, failing: only then is a challenge's solution offered) and stays
+          expect(await page.locator(".lab-runner .step > .vm-cmd > button").count()).toBe(0);
+          await page.getByTestId("next").click();
           await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 60_000 }).toBe("failed");
+          if (i + 1 < lab.steps.length) await page.getByTestId("skip").waitFor({ timeout: 10_000 }); // Next is done: it offers a skip
+          expect(await page.locator(".lab-runner").getAttribute("data-step")).toBe(String(i));
+          expect(await page.getByTestId(`outline-${i}`).textContent()).not.toMatch(/\(passed\)/);
         }
         if (hasSolution) await page.getByRole("button", { name: "Show the solution" }).click();
         const buttons = hasSolution ? page.locator('[data-testid="solution"] button') : page.locator(".lab-runner .step > .vm-cmd > button");
@@ -123,6 +134,13 @@ describe("every lab, walked through its solutions", () => {
       // the whole page from its top: scrolled, the sticky terminal would be drawn mid-page
       await page.evaluate(() => scrollTo(0, 0));
       await screenshot(page, `walk-${id}`);
+      // the progress the learner downloads: each challenge passed, with the solution
+      if (!(await page.getByTestId("learner").count())) page.once("dialog", (d) => void d.accept("walk e2e"));
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-progress").click()]);
+      const x = parseExport(readFileSync((await download.path())!, "utf8"));
+      if ("error" in x) throw new Error(x.error);
+      const challenges = lab.steps.flatMap((s, i) => (s.challenge ? [i] : []));
+      expect(challenges.map((i) => [x.steps[i].challenge, x.steps[i].result, x.steps[i].solutionShown])).toEqual(challenges.map(() => [true, "passed", true]));
       expect(b.errors).toEqual([]);
     });
   }
