@@ -32,7 +32,7 @@ import { parsePredict, type Prediction } from "./predict";
 import { parseQuestion, type Question } from "./question";
 import { DIFFICULTIES, LAYER_IDS, type Difficulty, type LayerId } from "./stack";
 import { fileNameErrors } from "./lab-files";
-import { durationSeconds } from "./lab-time";
+import { durationSeconds } from "./duration";
 
 
 export interface LabMeta {

@@ -5,6 +5,9 @@
 // questions, the views). `fslab labs check` fails a lab whose `time:` is far from their sum;
 // `fslab labs test` warns when its own walk is far from the recorded one.
 import type { Lab } from "./lab-format";
+import { durationSeconds } from "./duration";
+
+export { durationSeconds };
 
 /** The reading pace the stated times assume: words a minute (technical text, read closely). */
 export const READING_PACE = 100;
@@ -18,20 +21,6 @@ export const TIME_SLACK_MIN = 5;
  */
 export const WALK_RATIO = 3;
 export const WALK_SLACK_S = 30;
-
-/**
- * A duration in the frontmatter, in seconds: a number (minutes), or a text "25 s", "1.7 min",
- * "about 35 min", "1 h". Null when it states none.
- */
-export function durationSeconds(v: unknown): number | null {
-  if (typeof v === "number") return v > 0 ? v * 60 : null;
-  if (typeof v !== "string") return null;
-  const m = v.trim().match(/^(?:about\s+)?(\d+(?:\.\d+)?)\s*(s|sec|seconds?|min|minutes?|h|hours?)$/i);
-  if (!m) return null;
-  const n = Number(m[1]);
-  const unit = m[2].toLowerCase();
-  return unit.startsWith("s") ? n : unit.startsWith("m") ? n * 60 : n * 3600;
-}
 
 const countWords = (s: string) => s.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 
