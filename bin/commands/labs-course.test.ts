@@ -86,6 +86,7 @@ describe("fslab labs test: a step's set-up script", { timeout: 30_000 }, () => {
     const vm = {
       stopped: null,
       trace: { takeLines: () => [] },
+      traceSettled: async () => undefined,
       freshShell: async () => undefined,
       saveState: async () => new Set(made),
       restoreState: async () => undefined,

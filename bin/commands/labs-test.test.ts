@@ -100,6 +100,7 @@ function guest(): WalkVm & { saves: number } {
     saves: 0,
     stopped: null,
     trace: { takeLines: () => [] },
+    traceSettled: async () => undefined,
     freshShell: async () => undefined,
     run: async (cmd: string) => sh(cmd),
     agent: { run: async (script: string) => sh(script) },

@@ -104,7 +104,7 @@ export async function labsTest(args: string[]): Promise<number> {
 }
 
 /** What walking a lab needs of the guest (a NodeVm; a test passes a stand-in). */
-export type WalkVm = Pick<NodeVm, "agent" | "trace" | "freshShell" | "run" | "stopped" | "saveState" | "restoreState">;
+export type WalkVm = Pick<NodeVm, "agent" | "trace" | "traceSettled" | "freshShell" | "run" | "stopped" | "saveState" | "restoreState">;
 
 /** The commands a step's walk runs: its solution, or without one its vm blocks. */
 const commandsOf = (s: LabStep) => {
@@ -170,7 +170,7 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: re
               break;
             }
           }
-          await new Promise((r) => setTimeout(r, 500)); // the last trace lines on their way
+          await vm.traceSettled(); // the last trace lines on their way
           const twice = stopped ? null : await runChecks(checked, handle, collect(), {});
           if (stopped) console.warn(`note ${file}:${steps[prev].line}: step ${prev + 1}'s commands run a second time stopped the machine (${stoppedWords(vm.stopped!)}); put back`);
           else if (twice!.ok) {
@@ -197,7 +197,7 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: re
       }
       if (r.status !== 0) console.warn(`note ${file}:${b.line}: the ${b.kind} block exited with ${r.status}: ${r.output.trim().split("\n").slice(-2).join(" | ")}`);
     }
-    await new Promise((r) => setTimeout(r, 500)); // the last trace lines on their way
+    await vm.traceSettled(); // the last trace lines on their way
     for (const b of step.blocks) {
       if (b.kind !== "predict") continue;
       const p = b.predict;

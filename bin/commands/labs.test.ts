@@ -222,6 +222,7 @@ describe("fslab labs test's walk", { timeout: 30_000 }, () => {
     const vm = {
       stopped: null,
       trace: { takeLines: () => [] },
+      traceSettled: async () => undefined,
       freshShell: async () => undefined,
       saveState: async () => new Map(files),
       restoreState: async (m: Map<string, string>) => {
