@@ -1,10 +1,12 @@
 // The SD card in the page, in Chromium: the lab's steps as a learner takes them, the slot view's
-// verdict (the kernel's initialisation beside the model's, live), an exFAT volume written to the
-// card, and the card and its data back after a reload (the step's snapshot carries the SD host
-// and the card's image after v86's state).
+// verdict (the kernel's initialisation beside the model's, live), the card's state and its CID
+// and CSD read from the kernel's records beside the model's (pictures at 1440 and 360 px), an
+// exFAT volume written to the card, and the card and its data back after a reload (the step's
+// snapshot carries the SD host and the card's image after v86's state).
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
-import { labRunner, launch, runInTerminal, screenshot } from "./browser";
+import { join } from "node:path";
+import { ARTIFACTS, labRunner, launch, runInTerminal, screenshot } from "./browser";
 
 const base = () => inject("baseUrl");
 
@@ -42,6 +44,39 @@ describe("the sd-card lab in Chromium", () => {
     expect(Number(sectors)).toBeGreaterThanOrEqual(32 * 2048);
     await page.getByTestId("check").click();
     await expect.poll(checkState, { timeout: 60_000 }).toBe("passed");
+    // the state machine and the registers from the kernel's own records, beside the model's
+    const states = page.getByTestId("sd-kernel-states");
+    await expect.poll(() => states.getAttribute("data-kernel-state"), { timeout: 10_000 }).toBe("tran");
+    expect(await states.getAttribute("data-model-state")).toBe("tran");
+    expect(await states.getAttribute("data-differ")).toBe("0");
+    expect(Number(await states.getAttribute("data-compared"))).toBeGreaterThanOrEqual(8);
+    for (const id of ["sd-kernel-cid", "sd-kernel-csd"]) await expect.poll(() => page.getByTestId(id).getAttribute("data-differ"), { timeout: 10_000 }).toBe("0");
+    const capacity = page.getByTestId("sd-kernel-csd").locator('tr[data-field="capacity"] td');
+    expect(await capacity.first().textContent()).toBe(`${sectors} sectors (${Number(sectors) * 512} bytes)`); // the kernel's CSD, as the kernel sized the disk
+    expect(await page.getByTestId("sd-kernel-csd").locator('tr[data-field="CSD_STRUCTURE"] td').first().textContent()).toBe("0 (version 1)");
+    // by keyboard: the first request (no state reported yet), then the last again
+    const slider = page.getByLabel("request shown");
+    await slider.focus();
+    await page.keyboard.press("Home");
+    await expect.poll(() => states.getAttribute("data-kernel-state")).toBeNull();
+    expect(await states.getAttribute("data-model-state")).toBe("idle");
+    await page.keyboard.press("End");
+    await expect.poll(() => states.getAttribute("data-kernel-state")).toBe("tran");
+    // the text table of the states: every row compared or said not to be
+    await states.locator("summary").focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => states.locator("tbody tr").count(), { timeout: 5_000 }).toBeGreaterThan(20); // rows are built once opened
+    const stateRows = await states.locator("tbody tr").allTextContents();
+    expect(stateRows.filter((r) => r.includes("differs"))).toEqual([]);
+    // pictures: the whole page at 1440 px (tall, so the sticky terminal covers none of the view);
+    // at 360 px the view alone, with the phone's terminal dock hidden by its own button
+    await page.setViewportSize({ width: 1440, height: 2800 });
+    await screenshot(page, "sd-init-kernel-1440");
+    await page.setViewportSize({ width: 360, height: 800 });
+    await page.getByTestId("dock-min").click();
+    await page.locator('section[aria-label="the SD card\'s initialisation"]').screenshot({ path: join(ARTIFACTS, "sd-init-kernel-360.png") });
+    await page.getByTestId("dock-half").click();
+    await page.setViewportSize({ width: 1280, height: 900 });
     // data on the card, then on to the next step: the machine is kept as that step begins
     await runInTerminal(page, "mkfs.exfat /dev/mmcblk0 > /dev/null && mkdir -p /mnt/sd && mount /dev/mmcblk0 /mnt/sd && head -c 200000 /dev/urandom > /mnt/sd/data && md5sum /mnt/sd/data > /root/sum && umount /mnt/sd && echo written", 120_000);
     await page.getByTestId("next").click();
