@@ -10,8 +10,16 @@ import type { VmHandle } from "../vm/VmConsole";
 import { commandActual, countedActual, type Prediction, type PredictionRecord } from "./predict";
 import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from "./question";
 
-/** How often an open step's checks run on their own. */
-const POLL_MS = 3000;
+/**
+ * An open step's checks run on their own as each of the learner's commands ends, when a view's
+ * verdict changes, and at least this often besides (what changes without the shell: a job left
+ * running in the background, a file a view's button wrote).
+ */
+const SLOW_POLL_MS = 15_000;
+/** How often the page looks whether one of those happened (no guest work). */
+const TICK_MS = 500;
+/** While the kernel's events still arrive after a command, its checks run again this often. */
+const EVENTS_POLL_MS = 3000;
 
 export interface StepStateOptions {
   lab: Lab;
@@ -216,12 +224,32 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     return null;
   };
 
-  // checks on their own while the step is open, until it passes
+  // checks on their own while the step is open, until it passes: as the step opens, when one
+  // of the learner's commands has ended or a verdict changed, and every SLOW_POLL_MS. A check
+  // every 3 s kept the guest busy all the while the learner read, and a command's result came
+  // up to 3 s after its prompt.
+  const checkRef = useRef(check);
+  checkRef.current = check;
+  const verdictKey = JSON.stringify(verdicts);
   useEffect(() => {
     if (!vm || passed || !checked) return;
-    const t = setInterval(() => void check("auto"), POLL_MS);
+    let seen = -1;
+    let seenEvents = -1;
+    let at = 0;
+    const t = setInterval(() => {
+      if (checkingRef.current || vm.shellBusy()) return;
+      const done = vm.commandsDone();
+      const since = performance.now() - at;
+      // the kernel's events trail the prompt: while they come, again every EVENTS_POLL_MS
+      const moreEvents = events().length !== seenEvents && since >= EVENTS_POLL_MS;
+      if (done === seen && !moreEvents && since < SLOW_POLL_MS) return;
+      seen = done;
+      seenEvents = events().length;
+      at = performance.now();
+      void checkRef.current("auto");
+    }, TICK_MS);
     return () => clearInterval(t);
-  }, [vm, passed, checked, check]);
+  }, [vm, passed, checked, n, verdictKey, events]);
 
   const go = (to: number) => {
     if (to < 0 || to >= lab.steps.length) return;
