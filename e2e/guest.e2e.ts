@@ -478,15 +478,19 @@ describe("f2fs clue", () => {
       const d = await f2fsDir();
       await sh(`echo ${mask} > ${d}/clue; echo 100000 > ${d}/clue_scan_delay_us; echo 0 > ${d}/clue_scans_skipped`);
       expect((await vm.run(`echo 100001 > ${d}/clue_scan_delay_us`)).status).not.toBe(0); // at most 100 ms
-      const scans = nidScansOf(await traced(`for j in 1 2 3 4; do (mkdir /mnt/f/w$j; for i in $(seq 1 1500); do : > /mnt/f/w$j/f$i; done) & done; wait; sync`, "f2fs/f2fs_free_nid_scan"));
+      // the creates traced apart from the sync after them, whose checkpoint scans the NAT anyway
+      const during = nidScansOf(await traced(`for j in 1 2 3 4; do (mkdir /mnt/f/w$j; for i in $(seq 1 1500); do : > /mnt/f/w$j/f$i; done) & done; wait`, "f2fs/f2fs_free_nid_scan"));
+      const scans = [...during, ...nidScansOf(await traced("sync", "f2fs/f2fs_free_nid_scan"))];
       const skipped = +(await sh(`cat ${d}/clue_scans_skipped`));
       expect(scans.filter((s) => s.skipped)).toHaveLength(skipped);
       expect(scans.filter((s) => s.skipped && s.sync)).toEqual([]);
       if (mask === 0) expect(skipped).toBe(0);
       // no spinning: at most one skip per background scan that could have been found running
       expect(skipped).toBeLessThanOrEqual(scans.filter((s) => !s.sync && !s.skipped && s.phase === NidScanPhase.Bitmap).length);
-      // the creates that found the list empty built their own NIDs
-      expect(scans.some((s) => s.sync && !s.skipped)).toBe(true);
+      // 6000 creates drain the 3636 NIDs listed at the mount: a scan refilled the list while
+      // they ran, a create's own (sync) or a background one the waiting creates took NIDs
+      // from. Which comes first is timing: on a busy host, twice, no create scanned itself.
+      expect(during.some((s) => !s.skipped && s.found > 0), `mask ${mask}: ${JSON.stringify(during)}`).toBe(true);
       // every scan's counts are its own: it never lists more NIDs than it examined
       for (const s of scans) expect(s.found, JSON.stringify(s)).toBeLessThanOrEqual(s.scanned);
       const dev = (await sh("findmnt -n -o SOURCE /mnt/f")).trim();
