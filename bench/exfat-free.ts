@@ -1,4 +1,4 @@
-// The wasm side of the exFAT free benchmark: the same cases as wasm/bench/bench_exfat.c,
+// The wasm side of the exFAT free benchmark: the same cases as wasm/src/exfat/bench_exfat.c,
 // through the same exports the page uses. Setup is not timed; only the delete is.
 import type { ExfatModule } from "@wasm/exfat.mjs";
 import { ExfatCore } from "../web/src/topics/exfat/exfat-core";

@@ -1,5 +1,5 @@
 // fslab bench exfat: exFAT's batched free (__exfat_free_cluster) on 20,971,520 clusters, the same
-// C natively (wasm/bench/bench_exfat.c) and as wasm, their runs alternating (bench/paired.ts).
+// C natively (wasm/src/exfat/bench_exfat.c) and as wasm, their runs alternating (bench/paired.ts).
 import { loadCoreModule } from "../../web/src/shared/node-load";
 import { CASES, wasmFreeMs } from "../exfat-free";
 import { interleave } from "../paired";
