@@ -1,4 +1,4 @@
-// The wasm side of the blk benchmark: the case of wasm/bench/bench_blk.c through the same
+// The wasm side of the blk benchmark: the case of wasm/src/blk/bench_blk.c through the same
 // exports the page uses; only the run is timed, not building the jobs or copying results.
 import type { BlkModule } from "@wasm/blk.mjs";
 import { DEVICES, fioJobs, newBlkSim } from "../web/src/topics/blk/blk-core";

@@ -1,5 +1,5 @@
 // fslab bench blk: blk-mq + mq-deadline on 1,000,000 requests, the same C natively
-// (wasm/bench/bench_blk.c) and as wasm, their runs alternating (bench/paired.ts).
+// (wasm/src/blk/bench_blk.c) and as wasm, their runs alternating (bench/paired.ts).
 import { loadCoreModule } from "../../web/src/shared/node-load";
 import { BLK_CASE, wasmBlkRunMs } from "../blk-dispatch";
 import { interleave } from "../paired";
