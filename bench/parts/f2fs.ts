@@ -1,5 +1,5 @@
 // fslab bench f2fs: the FxMark unlink simulation, 120 cores x 10,000 unlinks, the same C natively
-// (wasm/bench/bench_f2fs.c, by gcc and by clang-14) and as wasm, in turn (bench/paired.ts).
+// (wasm/src/f2fs/bench_f2fs.c, by gcc and by clang-14) and as wasm, in turn (bench/paired.ts).
 import { loadCoreModule } from "../../web/src/shared/node-load";
 import { fxmarkUnlink } from "../../web/src/topics/f2fs/fxmark";
 import { describeRatio, interleave, pairRatios, spread } from "../paired";
