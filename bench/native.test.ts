@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NativeBench } from "./native";
 
-// stand-ins for wasm/bench/bench_*.c, speaking the same protocol: the cases' names as a JSON
+// stand-ins for wasm/src/<core>/bench_<core>.c, speaking the same protocol: the cases' names as a JSON
 // array, then one time per case index read
 const dir = mkdtempSync(join(tmpdir(), "fslab-native-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,4 +1,4 @@
-// A native bench (wasm/bench/bench_*.c) driven one sample at a time from this Node process, so
+// A native bench (wasm/src/<core>/bench_<core>.c) driven one sample at a time from this Node process, so
 // that its samples can alternate with the wasm side's (bench/paired.ts): the binary prints its
 // cases' names as a JSON array, then answers each case index written to its stdin with one
 // run's time in ms (timed inside the C, around the same call the wasm side times).

@@ -1,6 +1,6 @@
 // `fslab bench`'s parts come from bench/parts/, not from a list: a new part is a file there,
 // and the usage, the "no benchmark" error and a run of all parts pick it up with nothing else
-// edited. The native-against-wasm benches of wasm/bench/ each have their part.
+// edited. The native-against-wasm benches (wasm/src/<core>/bench_<core>.c) each have their part.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,9 +39,8 @@ describe("fslab bench's parts", () => {
 
   it("every native bench (wasm/src/<core>/bench_<core>.c) has the part named after its core", () => {
     const cores = readdirSync(`${REPO}wasm/src`).filter((c) => existsSync(`${REPO}wasm/src/${c}/bench_${c}.c`));
-    const left = existsSync(`${REPO}wasm/bench`) ? readdirSync(`${REPO}wasm/bench`).flatMap((f) => /^bench_(\w+)\.c$/.exec(f)?.[1] ?? []) : [];
-    expect(cores.length + left.length).toBeGreaterThan(0);
-    for (const core of [...cores, ...left]) expect(folder, `bench_${core}.c`).toContain(core);
+    expect(cores.length).toBeGreaterThan(0);
+    for (const core of cores) expect(folder, `wasm/src/${core}/bench_${core}.c`).toContain(core);
   });
 
   it("the usage and the error for an unknown part name every part, and the command files list none", async () => {

@@ -21,7 +21,7 @@ export const kb = (b: number) => `${(b / 1000).toFixed(0)} KB`;
 export const mbytes = (b: number) => `${(b / 1e6).toFixed(2)} MB`;
 export const goal = (ok: boolean, text: string) => `(goal: ${text}${ok ? ", met" : ", NOT met"})`;
 
-/** a native bench (wasm/bench/bench_<core>.c), built by `make` and started to be sampled */
+/** a native bench (wasm/src/<core>/bench_<core>.c), built by `make` and started to be sampled */
 export async function nativeBench(target: string, stdio: "inherit" | "pipe" = "inherit"): Promise<NativeBench> {
   execFileSync("make", ["-s", "-C", WASM_DIR, target], { stdio });
   return NativeBench.start(`${WASM_DIR}${target}`);
