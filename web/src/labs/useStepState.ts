@@ -47,6 +47,8 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   const heading = useRef<HTMLHeadingElement>(null);
   const movedTo = useRef(false);
   const checkingRef = useRef(false);
+  /** the check running now: what a Check pressed meanwhile waits for */
+  const runningRef = useRef<Promise<void> | null>(null);
   const progressRef = useRef(progress);
   progressRef.current = progress;
   const passedRef = useRef(onPassed);
@@ -87,7 +89,13 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
 
   const check = useCallback(
     async (why: "auto" | "asked"): Promise<CheckOutcome | null> => {
-      if (!vm || checkingRef.current) return null;
+      if (!vm) return null;
+      // a Check or Next pressed while the page's own check runs waits for it, then runs: it
+      // was dropped, and a step that had just opened (its first check running) ignored Check
+      while (checkingRef.current) {
+        if (why === "auto") return null;
+        await runningRef.current;
+      }
       // a check run beside the learner's command could get in its way (both mounting one volume):
       // the poll lets a running command be, and a check asked for waits for the prompt
       if (why === "auto" && (vm.shellBusy() || vm.stopped())) return null; // nor a stopped machine: it is restored first
@@ -99,6 +107,8 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
         return null;
       }
       checkingRef.current = true;
+      let finished = () => {};
+      runningRef.current = new Promise<void>((r) => (finished = r));
       setChecking(true);
       try {
         if (vm.shellBusy()) {
@@ -125,6 +135,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
         return o;
       } finally {
         checkingRef.current = false;
+        finished();
         setChecking(false);
       }
     },
