@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { ARTIFACTS, labRunner, launch, runInTerminal, screenshot, terminalText } from "./browser";
+import { ARTIFACTS, labRunner, launch, pressCheck, runInTerminal, screenshot, terminalText } from "./browser";
 import { parseExport } from "../web/src/labs/report";
 
 const base = () => inject("baseUrl");
@@ -157,7 +157,7 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await page.locator('.lab-runner[data-step="1"]').waitFor();
     await run(1);
     await runInTerminal(page, "ls /mnt/x/frag");
-    await page.getByTestId("check").click();
+    await pressCheck(page);
     await expect.poll(checkState, { timeout: 60_000 }).toBe("passed");
     // step 3, a challenge: no Run button; its expect block waits for the kernel's discards
     await page.getByTestId("next").click();
@@ -167,7 +167,7 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/Wanted: at least 16 exfat_discard events with batched = 0; saw 0/);
     expect(await page.getByTestId("check-failures").textContent()).toMatch(/\/mnt\/x\/frag is still there/);
     await runInTerminal(page, "echo 0 > /sys/module/exfat/parameters/batch_discard; rm /mnt/x/frag; sync");
-    await page.getByTestId("check").click();
+    await pressCheck(page);
     await expect.poll(checkState, { timeout: 60_000 }).toBe("passed");
     // step 4: what it teaches waits for the step to pass, and the delete for the prediction
     await page.getByTestId("next").click();

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { join } from "node:path";
-import { ARTIFACTS, labRunner, launch, runInTerminal, screenshot } from "./browser";
+import { ARTIFACTS, labRunner, launch, pressCheck, runInTerminal, screenshot } from "./browser";
 
 const base = () => inject("baseUrl");
 
@@ -30,7 +30,7 @@ describe("the sd-card lab in Chromium", () => {
     const run = labRunner(page, "sd-card");
     await run(0); // modprobe sdhci-pci under function_graph
     await expect.poll(() => runInTerminal(page, "ls /sys/class/mmc_host/"), { timeout: 60_000 }).toContain("mmc0");
-    await page.getByTestId("check").click();
+    await pressCheck(page);
     await expect.poll(checkState, { timeout: 60_000 }).toBe("passed");
     await page.getByTestId("next").click();
     await page.locator('.lab-runner[data-step="1"]').waitFor();
@@ -42,7 +42,7 @@ describe("the sd-card lab in Chromium", () => {
     expect(await runInTerminal(page, "cat /sys/block/mmcblk0/queue/rotational")).toBe("0");
     const sectors = await runInTerminal(page, "cat /sys/block/mmcblk0/size");
     expect(Number(sectors)).toBeGreaterThanOrEqual(32 * 2048);
-    await page.getByTestId("check").click();
+    await pressCheck(page);
     await expect.poll(checkState, { timeout: 60_000 }).toBe("passed");
     // the state machine and the registers from the kernel's own records, beside the model's
     const states = page.getByTestId("sd-kernel-states");

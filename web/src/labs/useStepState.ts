@@ -87,7 +87,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     };
   }, [n]);
 
-  const check = useCallback(
+  const runCheck = useCallback(
     async (why: "auto" | "asked"): Promise<CheckOutcome | null> => {
       if (!vm) return null;
       // a Check or Next pressed while the page's own check runs waits for it, then runs: it
@@ -140,6 +140,17 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       }
     },
     [vm, step, n, verdicts, events],
+  );
+
+  /** The check asked for (Check, Next): one at a time, however often it is pressed meanwhile. */
+  const askedRef = useRef<Promise<CheckOutcome | null> | null>(null);
+  const check = useCallback(
+    (why: "auto" | "asked"): Promise<CheckOutcome | null> => {
+      if (why === "auto") return runCheck("auto");
+      askedRef.current ??= runCheck("asked").finally(() => (askedRef.current = null));
+      return askedRef.current;
+    },
+    [runCheck],
   );
 
   /** What the kernel did, as a prediction's `actual:` or a question's `answer:` says where to find it. */
