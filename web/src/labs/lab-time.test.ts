@@ -1,7 +1,8 @@
 // A lab's stated time against its words, its recorded walk and its thinking time (lab-time.ts).
 import { describe, expect, it } from "vitest";
 import { parseLab } from "./lab-format";
-import { durationSeconds, labTime, labWords, timeError, timeWarning, walkDrift, READING_PACE } from "./lab-time";
+import { durationSeconds } from "./duration";
+import { labTime, labWords, timeError, timeWarning, walkDrift, READING_PACE } from "./lab-time";
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
 // 200 words of text, a command and a check (neither read), a learned block of 100 words

@@ -7,8 +7,6 @@
 import type { Lab } from "./lab-format";
 import { durationSeconds } from "./duration";
 
-export { durationSeconds };
-
 /** The reading pace the stated times assume: words a minute (technical text, read closely). */
 export const READING_PACE = 100;
 /** How far a stated time may be from the computed one: this fraction of it, or TIME_SLACK_MIN. */
