@@ -9,12 +9,12 @@
 //     BUFFER_DATA_PORT, then TRANSFER_COMPLETE (after the card's write busy time)
 //   card insert/eject -> CARD_INSERTION / CARD_REMOVAL -> the kernel's mmc_rescan
 //
-// Timing (timing.ts): a command's response and each block's transfer take the time the bus
+// Timing (shared/sd-timing.ts): a command's response and each block's transfer take the time the bus
 // needs at the clock and width Linux set; a written block keeps the card busy (prg) for a
 // programming time. The guest sees the result when that time has passed on the host's clock.
 import { SdCard, type CardReply, type CardSnapshot } from "./sd-card";
 import { MMIO_GRANULE, v86Internals, wireOrPciInterrupts, pciIrq, type V86Cpu, type V86Pci } from "./v86-surface";
-import { busTimes, type BusTimes } from "./timing";
+import { busTimes, type BusTimes } from "../../shared/sd-timing";
 
 /** bus 0, device 13: a free slot whose INTA is routed to the same PIRQ as no other device of ours */
 export const SDHCI_PCI_ID = 13 << 3;
@@ -348,7 +348,7 @@ export class SdhciDevice {
   // ---------------------------------------------------------------------------------------
   // Commands and data
 
-  /** The bus's times at the clock and width the guest set (timing.ts). */
+  /** The bus's times at the clock and width the guest set (shared/sd-timing.ts). */
   times(): BusTimes {
     const clock = this.regs.getUint16(REG.CLOCK_CONTROL, true);
     const n = clock >> 8;
@@ -469,7 +469,7 @@ export class SdhciDevice {
     });
   }
 
-  /** Delays below a timer's grain are summed and paid together (timing.ts). */
+  /** Delays below a timer's grain are summed and paid together (shared/sd-timing.ts). */
   private owedMs = 0;
 
   private after(ms: number, fn: () => void): void {
