@@ -499,6 +499,12 @@ export class SdCard {
       const key = Math.floor(at / PAGE);
       const inPage = at % PAGE;
       const n = Math.min(data.length - done, PAGE - inPage);
+      // a whole page of zeros reads back as the image's zeros: nothing to keep
+      if (n === PAGE && isZero(data, done, n)) {
+        this.pages.delete(key);
+        done += n;
+        continue;
+      }
       let page = this.pages.get(key);
       if (!page) this.pages.set(key, (page = new Uint8Array(PAGE)));
       page.set(data.subarray(done, done + n), inPage);
@@ -618,4 +624,9 @@ export function crc7(data: Uint8Array): number {
       if (bit) crc ^= 0x09;
     }
   return crc;
+}
+
+function isZero(data: Uint8Array, from: number, n: number): boolean {
+  for (let i = from; i < from + n; i++) if (data[i] !== 0) return false;
+  return true;
 }

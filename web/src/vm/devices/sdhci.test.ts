@@ -147,6 +147,23 @@ describe("SD card registers", () => {
   });
 });
 
+describe("the card's sparse image", () => {
+  it("keeps only pages with data: a page of zeros written over data drops it, and reads back as zeros", () => {
+    const c = card("sdhc");
+    const data = new Uint8Array(3 * 4096).fill(7);
+    c.write(8192, data);
+    expect(c.storedBytes).toBe(3 * 4096);
+    c.write(12288, new Uint8Array(4096)); // the middle page, zeros
+    expect(c.storedBytes).toBe(2 * 4096);
+    expect(c.read(12288, 4096).every((b) => b === 0)).toBe(true);
+    expect(c.read(8192, 4096).every((b) => b === 7) && c.read(16384, 4096).every((b) => b === 7)).toBe(true);
+    c.write(1 << 20, new Uint8Array(1 << 20)); // a MiB of zeros where nothing was: nothing kept
+    expect(c.storedBytes).toBe(2 * 4096);
+    c.write(8192 + 100, new Uint8Array(10)); // part of a page: kept, with its zeros in place
+    expect(c.read(8192 + 98, 14)).toEqual(Uint8Array.from([7, 7, ...new Array(10).fill(0), 7, 7]));
+  });
+});
+
 describe("the host and card, driven as sdhci.c does", () => {
   for (const type of ["sdhc", "sdsc", "v1"] as const) {
     it(`initialises a ${type} card in the specification's order`, () => {
