@@ -104,3 +104,19 @@ describe("the sd model against the kernel's mmc events", async () => {
     }, 240_000);
   }
 });
+
+describe("the MMC core's events before the core is loaded", () => {
+  it("fslab-trace start mmc/... loads mmc_core first, as it loads f2fs for f2fs/...", async () => {
+    const vm = new NodeVm();
+    try {
+      await vm.boot();
+      const r = await vm.run(
+        "lsmod | grep -q '^mmc_core' && echo loaded-before; fslab-trace start mmc/mmc_request_start mmc/mmc_request_done > /dev/null && lsmod | grep -q '^mmc_core' && echo loaded-after; fslab-trace stop > /dev/null; true",
+        60_000,
+      );
+      expect(r.output.trim()).toBe("loaded-after");
+    } finally {
+      await vm.destroy();
+    }
+  }, 180_000);
+});

@@ -62,8 +62,11 @@ describe("every lab, walked through its solutions", () => {
   it("ships nine labs", () => expect(ids.length).toBe(9));
 
   for (const id of ids) {
+    const lab = parseLab(readFileSync(new URL(`${id}/lab.md`, labsDir), "utf8"), VIEW_IDS, `labs/${id}/lab.md`, id);
+    // a lab's commands take their time (io-schedulers' fio runs, minutes): three times its
+    // recorded walk (`walk:`, from `fslab labs test`), and never less than the file's default
+    const timeout = Math.max(180_000, (lab.meta.walk ?? 0) * 3000);
     it(`${id}: every step passes after its solution, and the last step ends the lab`, async () => {
-      const lab = parseLab(readFileSync(new URL(`${id}/lab.md`, labsDir), "utf8"), VIEW_IDS, `labs/${id}/lab.md`, id);
       expect(lab.steps.some((s) => s.challenge), "a step the learner does alone").toBe(true);
       await page.goto(`${base()}#/lab/${id}`);
       await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
@@ -142,6 +145,6 @@ describe("every lab, walked through its solutions", () => {
       const challenges = lab.steps.flatMap((s, i) => (s.challenge ? [i] : []));
       expect(challenges.map((i) => [x.steps[i].challenge, x.steps[i].result, x.steps[i].solutionShown])).toEqual(challenges.map(() => [true, "passed", true]));
       expect(b.errors).toEqual([]);
-    });
+    }, timeout);
   }
 });

@@ -173,11 +173,12 @@ build_rootfs() {
   cp /usr/share/seabios/bios.bin /usr/share/seabios/vgabios-stdvga.bin "$DIST/"
 }
 
-# The instant start: dist/state.bin.xz, saved from a cold boot in Node (save-state.ts)
+# The instant start: dist/state.bin.xz, saved from a cold boot in Node by the page's Node host
+# (web/src/vm/save-state.ts)
 save_state() {
   command -v xz >/dev/null || die "xz is missing (xz-utils)"
   (cd "$HERE/.." && { [ -d node_modules/v86 ] || npm ci --no-audit --no-fund --loglevel=error; } \
-    && node --import tsx kernel-image/save-state.ts)
+    && node --import tsx web/src/vm/save-state.ts)
 }
 
 # What the last kernel build recorded; after a rootfs-only rebuild in a fresh work dir, what

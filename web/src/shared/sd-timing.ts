@@ -28,6 +28,10 @@ export const CLASS_WRITE_BYTES_PER_S = 4_000_000;
 /** the card's read access time before a block (TAAC 1 ms in CSD v2 is a maximum; typical is far less) */
 export const READ_ACCESS_MS = 0.05;
 
+/** The clock Linux runs a default-speed card at: CSD TRAN_SPEED 0x32 (25 MHz) is the card's
+ *  maximum, and no CMD6 switch to high speed is made. */
+export const DEFAULT_SPEED_HZ = 25_000_000;
+
 export function busTimes(hz: number, width: 1 | 4): BusTimes {
   const clocks = (n: number) => (hz > 0 ? (n / hz) * 1000 : 0);
   const blockMs = (bytes: number) => clocks(2 + (bytes * 8) / width + 16);

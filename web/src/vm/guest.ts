@@ -23,7 +23,7 @@ export const GUEST = {
    * What the build's saved shell printed last before it was saved: bash's bracketed-paste switch
    * and its prompt in root's home. A page restoring that machine shows it at once instead of
    * asking the shell for a fresh one (a round trip through the guest, 25-40 ms of a warm start).
-   * kernel-image/save-state.ts refuses to save a machine whose output ends otherwise.
+   * web/src/vm/save-state.ts refuses to save a machine whose output ends otherwise.
    */
   savedPrompt: "\x1b[?2004hfslab:~# ",
   /** Printed by /init once the pseudo filesystems are mounted. */

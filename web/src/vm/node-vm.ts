@@ -249,7 +249,7 @@ export class NodeVm {
 
   /**
    * The machine's state with the SD host's (devices/machine-state.ts). `v86Only`: v86's own
-   * state, for dist/'s instant start (kernel-image/save-state.ts), which holds no card.
+   * state, for dist/'s instant start (web/src/vm/save-state.ts), which holds no card.
    */
   async saveState(opts: { v86Only?: boolean } = {}): Promise<ArrayBuffer> {
     await this.hostFiles?.readyToSave();

@@ -1,14 +1,16 @@
 // The instant start: boot the guest cold in Node, wait for the prompt, drop the page cache
 // (freed pages are zeroed by init_on_free=1), save the machine's state and compress it with xz
-// into dist/state.bin.xz. Run by build.sh after the kernel and root filesystem.
+// into kernel-image/dist/state.bin.xz. Run by kernel-image/build.sh after the kernel and root
+// filesystem; it lives here, with the Node host it boots, so that kernel-image/ imports nothing
+// of web/.
 import { execFileSync } from "node:child_process";
 import { writeFileSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { NodeVm } from "../web/src/vm/node-vm";
-import { GUEST, STATE_FILE } from "../web/src/vm/guest";
+import { NodeVm } from "./node-vm";
+import { GUEST, STATE_FILE } from "./guest";
 
-const dist = fileURLToPath(new URL("./dist/", import.meta.url));
+const dist = fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
 const require = createRequire(import.meta.url);
 const vm = new NodeVm();
 await vm.boot({ cold: true, raw: true });

@@ -20,6 +20,8 @@ interface Measured extends RunLine {
 
 const shape = (r: { numjobs: number; iodepth: number }) => `${r.numjobs} job${r.numjobs > 1 ? "s" : ""} × depth ${r.iodepth}`;
 const mbs = (kib: number) => kib / 1024;
+/** MB/s as a reader compares them: the SD card's few with a decimal, the SSD's hundreds without */
+const fmt = (mb: number) => mb.toFixed(mb < 10 ? 1 : 0);
 const COLOUR: Record<Scheduler, string> = { none: OKABE_ITO[0], "mq-deadline": OKABE_ITO[1], kyber: OKABE_ITO[2], bfq: OKABE_ITO[5] };
 
 export function IoSchedCompare({ vm }: { vm: VmHandle | null }) {
@@ -94,7 +96,7 @@ function Group({ runs }: { runs: Measured[] }) {
     svg.append("text").attr("transform", `translate(14,${(H - M.bottom) / 2}) rotate(-90)`).attr("text-anchor", "middle").attr("font-size", 12).text("MB/s (MiB)");
     for (const r of runs) {
       const x = x0(shape(r))! + x1(r.sched)!;
-      svg.append("rect").attr("x", x).attr("width", x1.bandwidth()).attr("y", y(mbs(r.bwKiB))).attr("height", y(0) - y(mbs(r.bwKiB))).attr("fill", COLOUR[r.sched]).append("title").text(`${r.sched}, ${shape(r)}: ${mbs(r.bwKiB).toFixed(0)} MB/s measured, ${r.modelMBs?.toFixed(0) ?? "?"} modelled`);
+      svg.append("rect").attr("x", x).attr("width", x1.bandwidth()).attr("y", y(mbs(r.bwKiB))).attr("height", y(0) - y(mbs(r.bwKiB))).attr("fill", COLOUR[r.sched]).append("title").text(`${r.sched}, ${shape(r)}: ${fmt(mbs(r.bwKiB))} MB/s measured, ${r.modelMBs !== null ? fmt(r.modelMBs) : "?"} modelled`);
       if (r.modelMBs !== null) svg.append("line").attr("x1", x).attr("x2", x + x1.bandwidth()).attr("y1", y(r.modelMBs)).attr("y2", y(r.modelMBs)).attr("stroke", "black").attr("stroke-width", 2);
     }
   }, [runs, W]);
@@ -108,7 +110,7 @@ function Group({ runs }: { runs: Measured[] }) {
         <strong>
           {DISKS[disk].label}, {rw}
         </strong>
-        : the most bandwidth was {best.sched}'s, {mbs(best.bwKiB).toFixed(0)} MB/s at {shape(best)}; between the fastest and the slowest
+        : the most bandwidth was {best.sched}'s, {fmt(mbs(best.bwKiB))} MB/s at {shape(best)}; between the fastest and the slowest
         scheduler {shapes.map((s) => `${spread(s).toFixed(0)}% at ${s}`).join(", ")}.
         {asked && ` At 4 jobs × depth 4, the shape the lab's questions ask about, ${asked} moved the most.`}
       </figcaption>
@@ -139,8 +141,8 @@ function Group({ runs }: { runs: Measured[] }) {
             <tr key={r.file} data-sched={r.sched}>
               <td>{r.sched}</td>
               <td>{shape(r)}</td>
-              <td>{mbs(r.bwKiB).toFixed(0)}</td>
-              <td>{r.modelMBs?.toFixed(0) ?? "–"}</td>
+              <td>{fmt(mbs(r.bwKiB))}</td>
+              <td>{r.modelMBs !== null ? fmt(r.modelMBs) : "–"}</td>
               {"error" in r.fio ? (
                 <td colSpan={3} className="error">
                   {r.fio.error}

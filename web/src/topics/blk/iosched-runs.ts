@@ -2,15 +2,41 @@
 // /mnt/host/iosched/runs.txt and keeps fio's JSON output beside it. Both are read strictly
 // here: a bad line or file is named, never guessed at.
 import { DEVICES, SCHEDULERS, fioJobs, type BlkDevice, type BlkScenario, type Scheduler } from "./blk-core";
+import { busTimes, DEFAULT_SPEED_HZ } from "../../shared/sd-timing";
 
 export type Pattern = "read" | "write" | "randread" | "randwrite";
 export const PATTERNS: readonly Pattern[] = ["read", "write", "randread", "randwrite"];
 export type Disk = "sd" | "ssd";
 
-/** the guest's null_blk devices (step 1 of the lab), and the block model's device for each */
-export const DISKS: Record<Disk, { label: string; nullb: string; model: BlkDevice }> = {
-  sd: { label: "SD-card-shaped nullb1 (2 tags, 0.3 ms, 40 MB/s)", nullb: "nullb1", model: DEVICES.sdcard },
-  ssd: { label: "SSD-shaped nullb2 (32 tags, 20 µs, 3000 MB/s)", nullb: "nullb2", model: DEVICES.ssd },
+/**
+ * The emulated SD card (the SDHCI host beside the machine) as the block model sees it, from the
+ * same latency model the device waits on (shared/sd-timing.ts), at the 25 MHz and 4-bit bus
+ * Linux sets for it. A read of a 512-byte block waits the card's access time and the bus; a write
+ * the bus and the card's programming (Speed Class 4). The host moves one request at a time
+ * while the MMC block driver prepares the next (mmc_blk_rw_wait in drivers/mmc/core/block.c):
+ * two leave the scheduler, one is served. A command and its stop (CMD18/25, CMD12) start each
+ * request. The model has no CPU, so it leaves out the emulated CPU's programmed I/O (the host has
+ * no DMA), which the guest pays 4 bytes at a time.
+ */
+export function emulatedCard(rw: Pattern): BlkDevice {
+  const t = busTimes(DEFAULT_SPEED_HZ, 4);
+  const blockMs = rw.endsWith("write") ? t.block(512) + t.program : t.access + t.block(512);
+  return {
+    label: `the emulated SD card (25 MHz, 4 bits, ${rw.endsWith("write") ? "Class 4 writes" : "reads"}: ${(512 / blockMs / 1000).toFixed(1)} MB/s)`,
+    queue_depth: 2,
+    channels: 1,
+    base_ns: Math.round(2 * t.command * 1e6),
+    per_sector_ns: Math.round(blockMs * 1e6),
+    seek_max_sectors: 0,
+    per_seek_sector_ns: 0,
+    capacity_sectors: 2 ** 19,
+  };
+}
+
+/** the guest's disks (step 1 of the lab), and the block model's device for each pattern */
+export const DISKS: Record<Disk, { label: string; dev: string; model: (rw: Pattern) => BlkDevice }> = {
+  sd: { label: "the SD card, mmcblk0 (SDHC, 25 MHz, 4-bit bus, Class 4, no DMA)", dev: "mmcblk0", model: emulatedCard },
+  ssd: { label: "SSD-shaped nullb2 (32 tags, 20 µs, 3000 MB/s)", dev: "nullb2", model: () => DEVICES.ssd },
 };
 
 export interface RunLine {
@@ -98,7 +124,7 @@ export function parseFioJson(text: string, dir: "read" | "write"): FioResult {
 
 /** The block model's scenario for the same run: the device shape, fio's jobs on 64 MiB each, 1 MiB requests. */
 export function modelScenario(r: Pick<RunLine, "disk" | "rw" | "numjobs" | "iodepth">): Omit<BlkScenario, "sched"> {
-  return { device: DISKS[r.disk].model, jobs: fioJobs({ numjobs: r.numjobs, iodepth: r.iodepth, bs: 1 << 20, rw: r.rw, size: 64 << 20 }) };
+  return { device: DISKS[r.disk].model(r.rw), jobs: fioJobs({ numjobs: r.numjobs, iodepth: r.iodepth, bs: 1 << 20, rw: r.rw, size: 64 << 20 }) };
 }
 
 /** The scheduler with the most bandwidth for one disk, pattern and shape; null if none ran. */
