@@ -6,7 +6,9 @@ import { commandName, hex, r1Words, type SdRecord } from "./sd-core";
 import { OKABE_ITO } from "../../shared/view/palette";
 import { useWidth } from "../../shared/view/useWidth";
 
-const ROW = 34;
+// a request's name above its arrow, the answer's below the dashed one back: 44 px keeps one
+// row's answer clear of the next row's request
+const ROW = 44;
 
 export function answerWords(r: SdRecord): string {
   if (r.err) return "no answer (-110)";
@@ -52,8 +54,8 @@ export function SdSequence({ records, position, differ }: { records: readonly Sd
               <text x={card - 8} y={y + 16} fontSize={11} fill={OKABE_ITO[5]} textAnchor="end">✕ {narrow ? "no answer" : answerWords(r)}</text>
             ) : (
               <>
-                <line x1={card} x2={host + 4} y1={y + 14} y2={y + 14} stroke={colour} strokeDasharray="4 3" markerEnd="url(#sd-arrow)" />
-                <text x={(host + card) / 2} y={y + 26} textAnchor="middle" fontSize={10} fill={colour}>{narrow ? answerWords(r).split(" ").slice(0, 3).join(" ") : answerWords(r)}</text>
+                <line x1={card} x2={host + 4} y1={y + 12} y2={y + 12} stroke={colour} strokeDasharray="4 3" markerEnd="url(#sd-arrow)" />
+                <text x={(host + card) / 2} y={y + 25} textAnchor="middle" fontSize={10} fill={colour}>{narrow ? answerWords(r).split(" ").slice(0, 3).join(" ") : answerWords(r)}</text>
               </>
             )}
             {r.state && <text x={card + 6} y={y + 4} fontSize={11} fill={colour}>{r.state}</text>}

@@ -7,10 +7,27 @@
 import { useId } from "react";
 import { STATES, type StateName } from "./sd-core";
 import { OKABE_ITO } from "../../shared/view/palette";
+import { useWidth } from "../../shared/view/useWidth";
 
-const POS: Record<StateName, [number, number]> = {
-  idle: [60, 50], ready: [170, 50], ident: [280, 50],
-  stby: [390, 50], tran: [390, 140], data: [280, 140], rcv: [500, 140], prg: [500, 50], dis: [170, 140],
+type Layout = { pos: Record<StateName, [number, number]>; w: number; h: number; note: string[] };
+// wide: identification mode along the top, data transfer mode below it and to the right
+const WIDE: Layout = {
+  pos: {
+    idle: [60, 50], ready: [170, 50], ident: [280, 50],
+    stby: [390, 50], tran: [390, 140], data: [280, 140], rcv: [500, 140], prg: [500, 50], dis: [170, 140],
+  },
+  w: 560, h: 190,
+  note: ["top: identification mode; stby onwards: data transfer mode"],
+};
+// narrow (a phone): three to a row, drawn at its real size so the names keep theirs
+const NARROW: Layout = {
+  pos: {
+    idle: [50, 40], ready: [160, 40], ident: [270, 40],
+    data: [50, 125], tran: [160, 125], stby: [270, 125],
+    rcv: [50, 210], prg: [160, 210], dis: [270, 210],
+  },
+  w: 320, h: 275,
+  note: ["top row: identification mode;", "the rest: data transfer mode"],
 };
 
 interface Props {
@@ -29,6 +46,8 @@ interface Props {
 
 export function SdStates({ states, position, current: given, stale, differ, who }: Props) {
   const arrow = `sd-st-arrow-${useId().replace(/:/g, "")}`;
+  const [box, width] = useWidth<HTMLDivElement>(560, 560);
+  const { pos: POS, w, h, note } = width < 440 ? NARROW : WIDE;
   const seen = new Set<string>();
   const visited = new Set<StateName>(["idle"]);
   states.slice(0, position + 1).forEach((s, i) => {
@@ -40,7 +59,8 @@ export function SdStates({ states, position, current: given, stale, differ, who 
   const colour = differ ? OKABE_ITO[5] : OKABE_ITO[4];
   const transitions = [...seen].map((k) => k.replace(">", " to ")).join(", ") || "none";
   return (
-    <svg className="sd-states" viewBox="0 0 560 190" role="img" aria-label={`${who ? `${who}: ` : ""}the card is in ${current}${stale ? " (the last state reported)" : ""}${differ ? ", not as the other side says" : ""}; transitions seen: ${transitions}`} style={{ width: "100%", maxWidth: 560 }} data-current={current} data-differ={differ ? "yes" : undefined}>
+    <div ref={box} className="sd-states-box">
+    <svg className="sd-states" viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`${who ? `${who}: ` : ""}the card is in ${current}${stale ? " (the last state reported)" : ""}${differ ? ", not as the other side says" : ""}; transitions seen: ${transitions}`} style={{ width: "100%", maxWidth: w }} data-layout={w === NARROW.w ? "narrow" : "wide"} data-current={current} data-differ={differ ? "yes" : undefined}>
       {[...seen].map((k) => {
         const [a, b] = k.split(">") as [StateName, StateName];
         const [x1, y1] = POS[a], [x2, y2] = POS[b];
@@ -57,12 +77,15 @@ export function SdStates({ states, position, current: given, stale, differ, who 
           </g>
         );
       })}
-      <text x={10} y={185} fontSize={10} fill="#555">top: identification mode; stby onwards: data transfer mode</text>
+      {note.map((line, k) => (
+        <text key={k} x={10} y={h - 5 - (note.length - 1 - k) * 13} fontSize={10} fill="#555">{line}</text>
+      ))}
       <defs>
         <marker id={arrow} viewBox="0 0 10 10" refX="36" refY="5" markerWidth="6" markerHeight="6" orient="auto">
           <path d="M0,0 L10,5 L0,10 z" fill="#777" />
         </marker>
       </defs>
     </svg>
+    </div>
   );
 }
