@@ -19,6 +19,8 @@ export interface Fetched {
   url: string;
   bytes: number;
   gzip: number; // JavaScript only: what gzip -6 makes of it
+  /** Date.now() when the response arrived */
+  at: number;
 }
 
 export interface PageBytes {
@@ -27,6 +29,8 @@ export interface PageBytes {
   other: Fetched[];
   v86: boolean; // the emulator's JavaScript came with the page
   xterm: boolean;
+  /** Date.now() when `go` was done (for a lab page: its prompt answered) */
+  doneAt: number;
 }
 
 export interface LabStart {
@@ -66,14 +70,21 @@ export interface PageLoadReport {
 const sum = (xs: Fetched[], k: "bytes" | "gzip" = "bytes") => xs.reduce((a, f) => a + f[k], 0);
 export { sum as sumBytes };
 
-/** Records what the page itself fetches (not its service worker's precache) while `go` opens `url`. */
+/**
+ * Records what the page itself fetches (not its service worker's precache) while `go` opens
+ * `url`, and after it until no response has come for a second: all the page fetches, whatever
+ * the order its parts happen to load in on this visit (a view's code before or after the
+ * prompt), so the figure is the same from one run to the next.
+ */
 async function record(page: Page, url: string, go: () => Promise<void>): Promise<PageBytes> {
   const js: Fetched[] = [];
   const other: Fetched[] = [];
   let v86 = false;
   let xterm = false;
   const pending: Promise<void>[] = [];
+  let last = Date.now();
   const onResponse = (r: import("playwright-core").Response) => {
+    const at = (last = Date.now());
     pending.push(
       (async () => {
         if (r.status() >= 300 || r.fromServiceWorker()) return;
@@ -88,17 +99,19 @@ async function record(page: Page, url: string, go: () => Promise<void>): Promise
           const text = body.toString("latin1");
           v86 ||= text.includes("virtio-balloon");
           xterm ||= text.includes("xterm-helper-textarea");
-          js.push({ url: path, bytes: wire, gzip: gzipSync(body).length });
-        } else other.push({ url: path, bytes: wire, gzip: 0 });
+          js.push({ url: path, bytes: wire, gzip: gzipSync(body).length, at });
+        } else other.push({ url: path, bytes: wire, gzip: 0, at });
       })(),
     );
   };
   page.on("response", onResponse);
   await go();
-  await page.waitForTimeout(500);
+  const doneAt = Date.now();
+  // quiet for a second (at most 30 s: a page that polls would never be)
+  while (Date.now() - last < 1000 && Date.now() - doneAt < 30_000) await page.waitForTimeout(200);
   page.off("response", onResponse);
   await Promise.all(pending);
-  return { route: new URL(url).hash, js, other, v86, xterm };
+  return { route: new URL(url).hash, js, other, v86, xterm, doneAt };
 }
 
 /** When (performance.now() in the page) the terminal first shows `line` as a whole line. */

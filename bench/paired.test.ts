@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeRatio, describeSpread, interleave, pairRatios, spread, verdict, type Sampler } from "./paired";
+import { describeRatio, describeSpread, interleave, laterMinusEarlier, pairRatios, spread, verdict, type Sampler } from "./paired";
 
 /**
  * A made-up machine: every sample costs `work` ms times the machine's slowness at that moment,
@@ -156,4 +156,28 @@ describe("describeSpread", () => {
     );
     expect(describeSpread([380, 420, 450, 520, 610], { atMost: 500 }, { what: "visits", digits: 0, unit: " ms" })).toMatch(/within noise: the IQR 420-520 ms spans it\)$/);
   });
+});
+
+describe("laterMinusEarlier: growth in a series that swings", () => {
+  const goal = { atMost: 0, text: "no growth" };
+  it("pairs every later-half sample with every earlier-half one", () => {
+    expect(laterMinusEarlier([1, 2, 9, 4, 6])).toEqual([4 - 1, 4 - 2, 6 - 1, 6 - 2]); // the middle one is in neither half
+  });
+  it("a heap swinging in one band is within noise, not a verdict either way", () => {
+    // three whole bench runs' heaps after the event cap (MB a minute): the end less the first
+    // drop said -2.2, +5.6 and +8.8 MB; the differences' IQR spans 0 in all three
+    const runs = [
+      [51.6, 58.4, 63.4, 53.1, 58.7, 49.5],
+      [49.1, 55.1, 62.0, 51.3, 56.1, 63.3, 54.7],
+      [50.1, 57.3, 62.7, 54.4, 61.4, 52.7, 58.9],
+    ];
+    for (const r of runs) expect(verdict(spread(laterMinusEarlier(r)), goal)).toBe("within noise");
+  });
+  it("a heap that climbs through its swings is NOT met; one that shrinks is met", () => {
+    const leak = [50, 56, 52, 58, 54, 60, 56, 62].map((x, i) => x + i * 2);
+    expect(verdict(spread(laterMinusEarlier(leak)), goal)).toBe("NOT met");
+    expect(verdict(spread(laterMinusEarlier([...leak].reverse())), goal)).toBe("met");
+    expect(describeSpread(laterMinusEarlier(leak), goal, { what: "differences", digits: 1, unit: " MB" })).toMatch(/^\d+\.\d MB \(IQR .* \(goal: no growth, NOT met\)$/);
+  });
+  it("needs two samples", () => expect(() => laterMinusEarlier([1])).toThrow(RangeError));
 });

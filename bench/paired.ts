@@ -94,3 +94,15 @@ export function describeSpread(xs: number[], goal: Goal | null, { what = "pairs"
 
 /** a ratio's line: the pairs' ratios (pairRatios) with their spread, against a goal */
 export const describeRatio = (ratios: number[], goal: Goal | null, what = "pairs", digits = 2) => describeSpread(ratios, goal, { what, digits });
+
+/**
+ * Growth in a series that swings (a heap that fills and is trimmed): every later-half sample
+ * minus every earlier-half sample, so one high or low minute is one difference among many and
+ * the spread of the differences says whether the later half sits above the earlier one.
+ */
+export function laterMinusEarlier(xs: number[]): number[] {
+  if (xs.length < 2) throw new RangeError(`laterMinusEarlier: ${xs.length} samples`);
+  const early = xs.slice(0, Math.floor(xs.length / 2));
+  const late = xs.slice(Math.ceil(xs.length / 2));
+  return late.flatMap((b) => early.map((a) => b - a));
+}

@@ -3,6 +3,7 @@
 import { UsageError } from "../../web/src/shared/cli-args";
 import { heapOverTime } from "../heap";
 import type { BenchPart } from "../report";
+import { describeSpread, laterMinusEarlier } from "../paired";
 
 export const part: BenchPart = {
   order: 10,
@@ -20,7 +21,8 @@ export const part: BenchPart = {
     console.log(
       `  start ${mb(xs[0].heap)}, end ${mb(xs.at(-1)!.heap)}, largest ${mb(Math.max(...xs.map((s) => s.heap)))}; ` +
         (after.length > 1
-          ? `from the first drop (minute ${xs[capped].minute}) to the end: ${mb(after.at(-1)!.heap - after[0].heap)} (goal: no growth once the cap is reached)`
+          ? `from the first drop (minute ${xs[capped].minute}) to the end, a later minute's heap less an earlier one's: ` +
+              describeSpread(laterMinusEarlier(after.map((s) => s.heap / 2 ** 20)), { atMost: 0, text: "no growth once the cap is reached" }, { what: "differences", digits: 1, unit: " MB" })
           : "the event cap was not reached in this run (goal: no growth once it is)"),
     );
   },

@@ -3,8 +3,9 @@ import { NodeVm } from "../../web/src/vm/node-vm";
 import { describeRatio, interleave, pairRatios } from "../paired";
 import type { BenchPart } from "../report";
 
-/** cold boot and restore pairs (a cold boot is ~10 s) */
-const VM_PAIRS = 3;
+/** cold boot and restore pairs (a cold boot is ~5 s here): a restore is a few hundred ms, so
+ *  one slow restore moves a pair's ratio by half; seven pairs keep one from moving the IQR */
+const VM_PAIRS = 7;
 
 export const part: BenchPart = {
   order: 6,
