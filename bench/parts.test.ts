@@ -44,8 +44,10 @@ describe("fslab bench's parts", () => {
   });
 
   it("the usage and the error for an unknown part name every part, and the command files list none", async () => {
-    expect(benchUsage()).toBe(`usage: fslab bench [${folder.join("|")}]`);
+    expect(benchUsage()).toBe(`usage: fslab bench [${folder.join("|")}]...`);
     await expect(bench(["disk"])).rejects.toThrow(`no benchmark "disk" (${folder.join(", ")}, or none for all)`);
+    // several parts may be named; a wrong one among them is named alone, before any part runs
+    await expect(bench([folder[0], "disk", folder[1]])).rejects.toThrow(`no benchmark "disk" (`);
     for (const file of ["bin/commands/bench.ts", "bin/commands/main.ts"]) {
       const text = readFileSync(`${REPO}${file}`, "utf8");
       // a list: two part names one after the other, "a|b" or "a", "b"

@@ -8,13 +8,13 @@ import { UsageError } from "../../web/src/shared/cli-args";
 import { loadParts, partNames } from "../../bench/parts";
 
 /** `fslab bench`'s usage line, naming every part of bench/parts/ */
-export const benchUsage = (names = partNames()) => `usage: fslab bench [${names.join("|")}]`;
+export const benchUsage = (names = partNames()) => `usage: fslab bench [${names.join("|")}]...`;
 
+/** The parts named (each once, in the parts' own order), or all of them. */
 export async function bench(args: string[]): Promise<number> {
   const names = partNames();
-  const only = args[0];
-  if (args.length > 1 || (only !== undefined && !names.includes(only)))
-    throw new UsageError(`no benchmark "${args.join(" ")}" (${names.join(", ")}, or none for all)`, benchUsage(names));
-  for (const part of await loadParts(only ? [only] : names)) await part.run();
+  const unknown = args.filter((a) => !names.includes(a));
+  if (unknown.length) throw new UsageError(`no benchmark "${unknown.join(" ")}" (${names.join(", ")}, or none for all)`, benchUsage(names));
+  for (const part of await loadParts(args.length ? names.filter((n) => args.includes(n)) : names)) await part.run();
   return 0;
 }

@@ -23,7 +23,7 @@ ${(await simulateUsageLines()).join("\n")}
                                                 one row per learner's progress file ("Download my progress"), sub-folders too;
                                                 lab versions compared with the labs in --labs DIR (default: labs/)
   fslab readme [--check]                        rewrite the docs' lists of labs (from labs/), views, playgrounds and embeds (from the topic manifests)
-  fslab bench [${partNames().join("|")}]
+  fslab bench [${partNames().join("|")}]...
                                                 print the benchmarks beside their goals (wasm vs native, frames, boot,
                                                 the CLI's start, heap, page bytes and time to a prompt, lab snapshots)
   fslab bench-vm [scenario...]                  run the published experiments in the guest, print tables
