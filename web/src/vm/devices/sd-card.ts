@@ -499,15 +499,19 @@ export class SdCard {
       const key = Math.floor(at / PAGE);
       const inPage = at % PAGE;
       const n = Math.min(data.length - done, PAGE - inPage);
-      // a whole page of zeros reads back as the image's zeros: nothing to keep
-      if (n === PAGE && isZero(data, done, n)) {
-        this.pages.delete(key);
-        done += n;
-        continue;
-      }
+      const zeros = isZero(data, done, n);
       let page = this.pages.get(key);
-      if (!page) this.pages.set(key, (page = new Uint8Array(PAGE)));
+      if (!page) {
+        // zeros where the image holds nothing read back the same: nothing to keep
+        if (zeros) {
+          done += n;
+          continue;
+        }
+        this.pages.set(key, (page = new Uint8Array(PAGE)));
+      }
       page.set(data.subarray(done, done + n), inPage);
+      // a page written back to all zeros is dropped (a card writes 512-byte blocks, not pages)
+      if (zeros && isZero(page, 0, PAGE)) this.pages.delete(key);
       done += n;
     }
   }

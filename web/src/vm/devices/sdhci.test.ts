@@ -162,6 +162,20 @@ describe("the card's sparse image", () => {
     c.write(8192 + 100, new Uint8Array(10)); // part of a page: kept, with its zeros in place
     expect(c.read(8192 + 98, 14)).toEqual(Uint8Array.from([7, 7, ...new Array(10).fill(0), 7, 7]));
   });
+  it("does the same for the 512-byte blocks a write command brings", () => {
+    const c = card("sdhc");
+    const block = (fill: number) => new Uint8Array(512).fill(fill);
+    for (let b = 0; b < 16; b++) c.write(b * 512, block(0)); // 8 KiB of zeros, block by block
+    expect(c.storedBytes).toBe(0);
+    c.write(4096 + 7 * 512, block(5)); // the second page's last block
+    expect(c.storedBytes).toBe(4096);
+    for (let b = 0; b < 7; b++) c.write(4096 + b * 512, block(0)); // its first 7 blocks: the 5s stay
+    expect(c.storedBytes).toBe(4096);
+    expect(c.read(4096 + 7 * 512, 512).every((x) => x === 5)).toBe(true);
+    c.write(4096 + 7 * 512, block(0)); // now all of it is zeros
+    expect(c.storedBytes).toBe(0);
+    expect(c.read(0, 8192).every((x) => x === 0)).toBe(true);
+  });
 });
 
 describe("the host and card, driven as sdhci.c does", () => {
