@@ -45,9 +45,13 @@ export function busTimes(hz: number, width: 1 | 4): BusTimes {
   };
 }
 
+/** ms one 512-byte block costs: a read waits the card's access time and the bus, a write the
+ *  bus and the card's programming (what the host waits between blocks, sdhci.ts) */
+export function blockCostMs(t: BusTimes, write: boolean): number {
+  return write ? t.block(512) + t.program : t.access + t.block(512);
+}
+
 /** What the model predicts for a sequential write of `bytes` in 512-byte blocks (ms). */
 export function predictWriteMs(bytes: number, hz: number, width: 1 | 4): number {
-  const t = busTimes(hz, width);
-  const blocks = Math.ceil(bytes / 512);
-  return blocks * (t.block(512) + t.program);
+  return Math.ceil(bytes / 512) * blockCostMs(busTimes(hz, width), true);
 }

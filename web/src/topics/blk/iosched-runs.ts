@@ -2,7 +2,7 @@
 // /mnt/host/iosched/runs.txt and keeps fio's JSON output beside it. Both are read strictly
 // here: a bad line or file is named, never guessed at.
 import { DEVICES, SCHEDULERS, fioJobs, type BlkDevice, type BlkScenario, type Scheduler } from "./blk-core";
-import { busTimes, DEFAULT_SPEED_HZ } from "../../shared/sd-timing";
+import { blockCostMs, busTimes, DEFAULT_SPEED_HZ } from "../../shared/sd-timing";
 
 export type Pattern = "read" | "write" | "randread" | "randwrite";
 export const PATTERNS: readonly Pattern[] = ["read", "write", "randread", "randwrite"];
@@ -20,9 +20,10 @@ export type Disk = "sd" | "ssd";
  */
 export function emulatedCard(rw: Pattern): BlkDevice {
   const t = busTimes(DEFAULT_SPEED_HZ, 4);
-  const blockMs = rw.endsWith("write") ? t.block(512) + t.program : t.access + t.block(512);
+  const write = rw.endsWith("write");
+  const blockMs = blockCostMs(t, write);
   return {
-    label: `the emulated SD card (25 MHz, 4 bits, ${rw.endsWith("write") ? "Class 4 writes" : "reads"}: ${(512 / blockMs / 1000).toFixed(1)} MB/s)`,
+    label: `the emulated SD card (${DEFAULT_SPEED_HZ / 1e6} MHz, 4 bits, ${write ? "Class 4 writes" : "reads"}: ${(512 / blockMs / 1000).toFixed(1)} MB/s)`,
     queue_depth: 2,
     channels: 1,
     base_ns: Math.round(2 * t.command * 1e6),
@@ -34,9 +35,9 @@ export function emulatedCard(rw: Pattern): BlkDevice {
 }
 
 /** the guest's disks (step 1 of the lab), and the block model's device for each pattern */
-export const DISKS: Record<Disk, { label: string; dev: string; model: (rw: Pattern) => BlkDevice }> = {
-  sd: { label: "the SD card, mmcblk0 (SDHC, 25 MHz, 4-bit bus, Class 4, no DMA)", dev: "mmcblk0", model: emulatedCard },
-  ssd: { label: "SSD-shaped nullb2 (32 tags, 20 µs, 3000 MB/s)", dev: "nullb2", model: () => DEVICES.ssd },
+export const DISKS: Record<Disk, { label: string; model: (rw: Pattern) => BlkDevice }> = {
+  sd: { label: "the SD card, mmcblk0 (SDHC, 25 MHz, 4-bit bus, Class 4, no DMA)", model: emulatedCard },
+  ssd: { label: "SSD-shaped nullb2 (32 tags, 20 µs, 3000 MB/s)", model: () => DEVICES.ssd },
 };
 
 export interface RunLine {

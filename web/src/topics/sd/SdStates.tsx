@@ -47,7 +47,8 @@ interface Props {
 export function SdStates({ states, position, current: given, stale, differ, who }: Props) {
   const arrow = `sd-st-arrow-${useId().replace(/:/g, "")}`;
   const [box, width] = useWidth<HTMLDivElement>(560, 560);
-  const { pos: POS, w, h, note } = width < 440 ? NARROW : WIDE;
+  const layout = width < 440 ? NARROW : WIDE;
+  const { pos: POS, w, h, note } = layout;
   const seen = new Set<string>();
   const visited = new Set<StateName>(["idle"]);
   states.slice(0, position + 1).forEach((s, i) => {
@@ -60,7 +61,7 @@ export function SdStates({ states, position, current: given, stale, differ, who 
   const transitions = [...seen].map((k) => k.replace(">", " to ")).join(", ") || "none";
   return (
     <div ref={box} className="sd-states-box">
-    <svg className="sd-states" viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`${who ? `${who}: ` : ""}the card is in ${current}${stale ? " (the last state reported)" : ""}${differ ? ", not as the other side says" : ""}; transitions seen: ${transitions}`} style={{ width: "100%", maxWidth: w }} data-layout={w === NARROW.w ? "narrow" : "wide"} data-current={current} data-differ={differ ? "yes" : undefined}>
+    <svg className="sd-states" viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`${who ? `${who}: ` : ""}the card is in ${current}${stale ? " (the last state reported)" : ""}${differ ? ", not as the other side says" : ""}; transitions seen: ${transitions}`} style={{ width: "100%", maxWidth: w }} data-layout={layout === NARROW ? "narrow" : "wide"} data-current={current} data-differ={differ ? "yes" : undefined}>
       {[...seen].map((k) => {
         const [a, b] = k.split(">") as [StateName, StateName];
         const [x1, y1] = POS[a], [x2, y2] = POS[b];
