@@ -105,6 +105,21 @@ describe("a reload at any moment brings back the learner's newest kept machine",
       await holdsStep1();
     });
 
+  it("Next and a reload in the same moment: the page opens on the step Next went to", async () => {
+    await passStep1();
+    // the click and the reload in one task of the page's: IndexedDB's write of the new step is
+    // still under way as the page unloads (which aborts it); the journal in localStorage is not
+    await page.evaluate(() => {
+      (document.querySelector('[data-testid="next"]') as HTMLButtonElement).click();
+      setTimeout(() => location.reload(), 0);
+    });
+    await page.waitForEvent("load");
+    await ready();
+    seen.push(`next and reload at once: ${((await vmStatus()) ?? "").replace(/\s+/g, " ").slice(0, 120)}`);
+    expect(await step()).toBe("1");
+    await holdsStep1();
+  });
+
   it("the compressing worker ended in the middle of step 2's start: the machine kept as step 1 passed stands", async () => {
     await passStep1();
     const gzipper = page.waitForEvent("worker", { predicate: (w) => /gzip\.worker/.test(w.url()), timeout: 30_000 });

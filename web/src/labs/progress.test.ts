@@ -2,7 +2,7 @@
 // as each new machine lands, and what a store in the layout before heads reads as. (The
 // transactions themselves run on real IndexedDB in Chromium: e2e/reload.e2e.ts.)
 import { describe, expect, it } from "vitest";
-import { legacyHead, nextHead, type MachineHead } from "./progress";
+import { legacyHead, newerProgress, nextHead, type MachineHead } from "./progress";
 
 const LAB = "exfat-discard";
 
@@ -51,5 +51,21 @@ describe("legacyHead: a store written by the page before heads", () => {
     expect(legacyHead(LAB, { savedAt: 30 }, { savedAt: 20 })).toEqual({ lab: LAB, newest: `${LAB}/step`, newestAt: 30, newestKind: "step", step: `${LAB}/step`, stepAt: 30 });
     expect(legacyHead(LAB, undefined, { savedAt: 20 })).toEqual({ lab: LAB, newest: `${LAB}/latest`, newestAt: 20, newestKind: "latest" });
     expect(legacyHead(LAB, undefined, undefined)).toBeUndefined();
+  });
+});
+
+describe("newerProgress: IndexedDB's progress against the journal a reload found", () => {
+  const p = (step: number, updatedAt: number) => ({ lab: LAB, labHash: "h", guest: "g", step, startedAt: 1, updatedAt, steps: [] });
+  it("a journal newer than the store wins: the save IndexedDB lost to the reload", () => {
+    expect(newerProgress(p(0, 10), p(1, 11))).toEqual(p(1, 11));
+  });
+  it("the store wins over an older or equal journal, and stands alone without one", () => {
+    expect(newerProgress(p(2, 12), p(1, 11))).toEqual(p(2, 12));
+    expect(newerProgress(p(2, 12), p(1, 12))).toEqual(p(2, 12));
+    expect(newerProgress(p(2, 12), undefined)).toEqual(p(2, 12));
+  });
+  it("a journal with nothing stored, or a damaged record, is the journal", () => {
+    expect(newerProgress(undefined, p(1, 11))).toEqual(p(1, 11));
+    expect(newerProgress("junk", p(1, 11))).toEqual(p(1, 11));
   });
 });

@@ -148,10 +148,12 @@ export function validProgress(v: unknown, lab: string): v is LabProgress {
  */
 export async function loadProgress(lab: string, labHash: string, guest: string, titles: string[]): Promise<{ progress: LabProgress; notice?: string }> {
   let stored: unknown;
+  const journal = readJournal(lab);
   try {
-    stored = await (await open()).get("progress", lab);
+    stored = newerProgress(await (await open()).get("progress", lab), journal);
   } catch (e) {
-    return { progress: freshProgress(lab, labHash, guest, titles), notice: e instanceof StoreError ? e.message : `Your saved progress could not be read (${messageOf(e)}).` };
+    if (journal) stored = journal;
+    else return { progress: freshProgress(lab, labHash, guest, titles), notice: e instanceof StoreError ? e.message : `Your saved progress could not be read (${messageOf(e)}).` };
   }
   if (stored === undefined) return { progress: freshProgress(lab, labHash, guest, titles) };
   if (!validProgress(stored, lab))
@@ -175,6 +177,8 @@ const cleared = new Set<string>();
 
 export async function saveProgress(p: LabProgress): Promise<void> {
   p.updatedAt = Date.now();
+  if (cleared.has(p.lab)) return;
+  const token = writeJournal(p);
   try {
     const d = await open();
     if (cleared.has(p.lab)) return;
@@ -182,6 +186,60 @@ export async function saveProgress(p: LabProgress): Promise<void> {
   } catch (e) {
     throw new StoreError(`Your progress could not be saved: ${messageOf(e)}.`);
   }
+  // stored: the journal goes, unless a newer save has written it since
+  if (journaled.get(p.lab) === token) dropJournal(p.lab);
+}
+
+// The journal: each save of a lab's progress is first written to localStorage, at once, and
+// dropped once IndexedDB has it. A reload in the milliseconds after Next (before IndexedDB's
+// transaction commits: a page unloading aborts it) then still finds the step the learner is on.
+// A load takes the newer of the two.
+const journalKey = (lab: string) => `fslab-progress-journal:${lab}`;
+const journaled = new Map<string, number>();
+let journalSeq = 0;
+
+function writeJournal(p: LabProgress): number {
+  const token = ++journalSeq;
+  journaled.set(p.lab, token);
+  try {
+    localStorage.setItem(journalKey(p.lab), JSON.stringify(p));
+  } catch {
+    // no localStorage (or it is full): IndexedDB alone keeps the progress, as before
+  }
+  return token;
+}
+
+function readJournal(lab: string): LabProgress | undefined {
+  try {
+    const j: unknown = JSON.parse(localStorage.getItem(journalKey(lab)) ?? "null");
+    return validProgress(j, lab) ? j : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** the labs with a journal not yet dropped */
+function journalLabs(): string[] {
+  try {
+    return Object.keys(localStorage).flatMap((k) => (k.startsWith(journalKey("")) ? [k.slice(journalKey("").length)] : []));
+  } catch {
+    return [];
+  }
+}
+
+function dropJournal(lab: string): void {
+  try {
+    localStorage.removeItem(journalKey(lab));
+  } catch {
+    // nothing to drop
+  }
+}
+
+/** Of the progress IndexedDB holds and the journal's, the newer (the stored one on a tie). */
+export function newerProgress(stored: unknown, journal: LabProgress | undefined): unknown {
+  if (!journal) return stored;
+  if (stored && typeof stored === "object" && Number((stored as LabProgress).updatedAt) >= journal.updatedAt) return stored;
+  return journal;
 }
 
 /**
@@ -192,7 +250,12 @@ export async function saveProgress(p: LabProgress): Promise<void> {
 export async function allProgress(): Promise<LabProgress[]> {
   try {
     const d = await open();
-    return (await d.getAll("progress")).filter((p) => validProgress(p, p?.lab));
+    const stored = (await d.getAll("progress")).filter((p) => validProgress(p, p?.lab));
+    const labs = new Set([...stored.map((p) => p.lab), ...journalLabs()]);
+    return [...labs].flatMap((lab) => {
+      const p = newerProgress(stored.find((s) => s.lab === lab), readJournal(lab));
+      return validProgress(p, lab) ? [p] : [];
+    });
   } catch {
     return [];
   }
@@ -200,6 +263,7 @@ export async function allProgress(): Promise<LabProgress[]> {
 
 export async function clearLab(lab: string): Promise<void> {
   cleared.add(lab);
+  dropJournal(lab);
   const d = await open();
   const tx = d.transaction(["progress", "snapshots"], "readwrite");
   await Promise.all([tx.objectStore("progress").delete(lab), tx.objectStore("snapshots").delete(labKeys(lab)), tx.done]);
