@@ -53,6 +53,8 @@ describe("parseLab", () => {
     ["unknown view", good.replace("[exfat-clusters]", "[no-such-view]"), 7, /unknown view "no-such-view"/],
     ["unclosed fence", good.replace("test -e /tmp\n```", "test -e /tmp"), 18, /never closed/],
     ["empty vm block", good.replace("echo hello", ""), 14, /empty vm block/],
+    ["a block whose close is missing, before the next block", good.replace("echo hello\n```", "echo hello"), 14, /vm block opened here runs into line 17 \(```check\): is its closing ``` missing\?/],
+    ["a learned block whose close is missing, before the next step", good.replace("```check\ntest -e /tmp\n```", "```check\ntest -e /tmp\n```\n\n```learned\nIt is there.\n\n## Second step\n\n```vm\nls\n```"), 22, /learned block opened here runs into line 25 \(## Second step\)/],
     ["text before first step", good.replace("## First step", "intro"), 10, /text before the first step/],
     ["a # heading", good.replace("## First step", "# First step"), 10, /use "## "/],
   ])("points at the line of: %s", (_name, src, line, msg) => {

@@ -271,6 +271,20 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
         break; // the rest of the file is inside it
       }
       const f = classifyFence(fence[2]);
+      // its closing fence forgotten, a block runs on to the next block's close, taking the text,
+      // blocks and steps between into itself: a fence with a tag (which cannot close a block)
+      // inside, or a step's heading inside a Markdown block, is where it should have closed
+      const markdownBlock = f.kind === "block" && (f.tag === "learned" || f.tag === "hint");
+      const runsInto = lines.slice(i + 1, close).findIndex((l) => {
+        const m = l.match(FENCE);
+        return (m && m[1] === fence[1] && m[2].trim() !== "") || (markdownBlock && /^## /.test(l));
+      });
+      if (runsInto >= 0) {
+        const at = i + 1 + runsInto;
+        refuse(n, `the ${f.kind === "block" ? f.tag : "code"} block opened here runs into line ${at + 1} (${lines[at].trim().slice(0, 40)}): is its closing ${fence[1]} missing?`);
+        i = at - 1; // go on from that line, so what follows is read (and its errors found) too
+        continue;
+      }
       if (f.kind === "block") {
         flush();
         const body = lines.slice(i + 1, close);
