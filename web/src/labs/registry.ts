@@ -34,10 +34,20 @@ export function entryOf(id: string, source: string, file: string, folder?: strin
   }
 }
 
-async function fetchText(path: string): Promise<string> {
-  const r = await fetch(url(path), { cache: "no-cache" });
-  if (!r.ok) throw new Error(`labs/${path}: the server answered ${r.status} ${r.statusText}`.trim());
-  return r.text();
+/** each file asked of the server once per page load: a lab page reads its lab, then the course's */
+const fetched = new Map<string, Promise<string>>();
+
+function fetchText(path: string): Promise<string> {
+  let p = fetched.get(path);
+  if (!p) {
+    p = (async () => {
+      const r = await fetch(url(path), { cache: "no-cache" });
+      if (!r.ok) throw new Error(`labs/${path}: the server answered ${r.status} ${r.statusText}`.trim());
+      return r.text();
+    })();
+    fetched.set(path, p);
+  }
+  return p;
 }
 
 /** labs/index.json parsed, or what is wrong with it */
