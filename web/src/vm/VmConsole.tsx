@@ -125,6 +125,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
             shellBusy: () => host.shellBusy,
             stopped: () => host.stopped,
             whenIdle: () => host.whenIdle(),
+            commandsDone: () => host.commandsDone,
             saveState: () => host.saveState(),
             restoreState: async (state, note) => {
               await host.restoreState(state);
