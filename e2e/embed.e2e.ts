@@ -4,11 +4,10 @@
 // visit a lab reloads and runs offline; an embedded view fits a phone's width.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createServer, type Server } from "node:http";
-import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { launch, runInTerminal } from "./browser";
+import { serveUnderCourse, type CourseSite } from "./course-server";
 import { loadCoreModule } from "../web/src/shared/node-load";
 import { dirRun, dirScenarioOps } from "../web/src/topics/exfat/exfat-dir";
 import { rootfsFiles } from "../web/src/vm/guest";
@@ -240,26 +239,13 @@ describe("the web component on another origin", () => {
 });
 
 describe("the built site elsewhere", () => {
-  let dir: string;
-  let server: ChildProcess;
+  let site: CourseSite;
   let url: string;
   beforeAll(async () => {
-    // python's http.server: no COOP/COEP, no rewrite rules, the site under /course/
-    dir = mkdtempSync(join(tmpdir(), "fslab-site-"));
-    cpSync(join(repo, "web/dist"), join(dir, "course"), { recursive: true });
-    server = spawn("python3", ["-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", dir], { stdio: ["ignore", "pipe", "pipe"] });
-    url = await new Promise<string>((resolve, reject) => {
-      server.stdout!.on("data", (d: Buffer) => {
-        const m = String(d).match(/port (\d+)/);
-        if (m) resolve(`http://127.0.0.1:${m[1]}/course/`);
-      });
-      server.on("exit", (c) => reject(new Error(`http.server exited ${c}`)));
-    });
+    site = await serveUnderCourse();
+    url = site.url;
   });
-  afterAll(() => {
-    server?.kill();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => site?.close());
 
   it("serves from /course/ on python's http.server without COOP/COEP: a lab boots and runs a command, and says what it cannot do", async () => {
     const b = await launch();

@@ -4,42 +4,15 @@
 // stored); once with the compressing worker ended in the middle of its work; and once from a
 // store in the layout of an older version of the page.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { launch, runInTerminal } from "./browser";
+import { serveUnderCourse, type CourseSite } from "./course-server";
 
-const repo = new URL("..", import.meta.url).pathname;
 const LAB = "exfat-discard";
 const DELAYS = [0, 0.5, 1, 2];
 
-/** web/dist under /course/ on python's http.server: no rewrite rules, no COOP/COEP */
-async function serveUnderCourse(): Promise<{ url: string; close(): void }> {
-  const dir = mkdtempSync(join(tmpdir(), "fslab-site-"));
-  cpSync(join(repo, "web/dist"), join(dir, "course"), { recursive: true });
-  // its log of each request goes to stderr: left in a pipe nobody reads, it fills the pipe and
-  // the server stops answering (the page's next load never ends)
-  const server: ChildProcess = spawn("python3", ["-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", dir], { stdio: ["ignore", "pipe", "ignore"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    server.stdout!.on("data", (d: Buffer) => {
-      const m = String(d).match(/port (\d+)/);
-      if (m) resolve(`http://127.0.0.1:${m[1]}/course/`);
-    });
-    server.on("exit", (c) => reject(new Error(`http.server exited ${c}`)));
-  });
-  return {
-    url,
-    close() {
-      server.kill();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 describe("a reload at any moment brings back the learner's newest kept machine", () => {
-  let site: Awaited<ReturnType<typeof serveUnderCourse>>;
+  let site: CourseSite;
   let b: Awaited<ReturnType<typeof launch>>;
   let page: Page;
   const step = () => page.locator(".lab-runner").getAttribute("data-step");
