@@ -87,15 +87,18 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     };
   }, [n]);
 
+  /** Resolves once no check of the page's is running (at once when none is). */
+  const checksDone = async () => {
+    while (checkingRef.current) await runningRef.current;
+  };
+
   const runCheck = useCallback(
     async (why: "auto" | "asked"): Promise<CheckOutcome | null> => {
       if (!vm) return null;
       // a Check or Next pressed while the page's own check runs waits for it, then runs: it
       // was dropped, and a step that had just opened (its first check running) ignored Check
-      while (checkingRef.current) {
-        if (why === "auto") return null;
-        await runningRef.current;
-      }
+      if (why === "auto" && checkingRef.current) return null;
+      await checksDone();
       // a check run beside the learner's command could get in its way (both mounting one volume):
       // the poll lets a running command be, and a check asked for waits for the prompt
       if (why === "auto" && (vm.shellBusy() || vm.stopped())) return null; // nor a stopped machine: it is restored first
@@ -241,6 +244,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
    */
   const earlierUndone = async (checking?: () => void): Promise<{ step: number; message: string } | null> => {
     if (!vm) return null;
+    await checksDone();
     for (let k = 0; k < n; k++) {
       const s = lab.steps[k];
       if (progressRef.current.steps[k].passedAt || !s.blocks.some((b) => b.kind === "check")) continue;
@@ -249,6 +253,10 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       const o = await runChecks(guestOnly, vm, [], {});
       if (!o.ok && !o.items.some((x) => x.error)) return { step: k, message: outcomeText(o) };
     }
+    // the caller types its commands as soon as this resolves (no timer between, so no check of
+    // the page's can start in between): a check's read-only mount of a volume, still there as
+    // the commands' own mount of it runs, made that mount read-only
+    await checksDone();
     return null;
   };
 
@@ -274,7 +282,8 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       seen = done;
       seenEvents = events().length;
       at = performance.now();
-      void checkRef.current("auto");
+      // the events a check's own commands cause (its mount of a volume) are no reason for another
+      void checkRef.current("auto").finally(() => (seenEvents = events().length));
     }, TICK_MS);
     return () => clearInterval(t);
   }, [vm, passed, checked, n, verdictKey, events]);
