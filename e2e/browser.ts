@@ -127,8 +127,8 @@ export function labRunner(page: Page, labId: string): (n: number) => Promise<voi
 }
 
 /**
- * Press the open step's Check. The page also checks an open step on its own as each command
- * ends, so the step may have passed (and its Check gone) before the click: that is no failure.
+ * Press the open step's Check. The page also checks an open step on its own every few seconds,
+ * so the step may have passed (and its Check gone) before the click: that is no failure.
  */
 export async function pressCheck(page: Page): Promise<void> {
   await page

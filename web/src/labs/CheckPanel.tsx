@@ -37,11 +37,11 @@ export function CheckPanel({ step, outcome, checking, waitingShell, passed, vm, 
             </ul>
           </>
         ) : (
-          <span className="muted">The page checks this step as each command ends, and every 15 s while the shell waits at its prompt{checking ? " (checking…)" : ""}.</span>
+          <span className="muted">The page checks this step every few seconds while the shell waits at its prompt{checking ? " (checking…)" : ""}.</span>
         )}
       </div>
       {!passed && (
-        <button onClick={() => onCheck()} disabled={!vm} data-testid="check" onFocus={() => (checkHadFocus.current = true)} onBlur={() => (checkHadFocus.current = false)}>
+        <button onClick={() => !checking && onCheck()} disabled={!vm} aria-disabled={checking} data-testid="check" onFocus={() => (checkHadFocus.current = true)} onBlur={() => (checkHadFocus.current = false)}>
           {checking ? "Checking…" : "Check"}
         </button>
       )}

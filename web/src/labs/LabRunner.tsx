@@ -1,5 +1,5 @@
 // A lab one step at a time: the outline (step N of M, a mark on each passed step), the step's
-// text and commands, its checks (on "Check", on Next, and on their own as each command ends while
+// text and commands, its checks (on "Check", on Next, and on their own every few seconds while
 // the step is open), hints one at a time, the solution on request; the machine snapshotted as
 // each step opens so "Reset this step" can put it back; progress kept in IndexedDB.
 // The step's state is useStepState's, the machine's keeping useStepMachine's; the panels are

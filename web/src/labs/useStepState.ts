@@ -1,5 +1,5 @@
 // The state of a lab's open step: the learner's progress (kept in IndexedDB), the step's
-// checks (on "Check", on Next, and on their own as each command ends while the step is open), its
+// checks (on "Check", on Next, and on their own every few seconds while the step is open), its
 // predictions measured once it passes, and the moves between steps.
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Lab } from "./lab-format";
@@ -10,16 +10,8 @@ import type { VmHandle } from "../vm/VmConsole";
 import { commandActual, countedActual, type Prediction, type PredictionRecord } from "./predict";
 import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from "./question";
 
-/**
- * An open step's checks run on their own as each of the learner's commands ends, when a view's
- * verdict changes, and at least this often besides (what changes without the shell: a job left
- * running in the background, a file a view's button wrote).
- */
-const SLOW_POLL_MS = 15_000;
-/** How often the page looks whether one of those happened (no guest work). */
-const TICK_MS = 500;
-/** While the kernel's events still arrive after a command, its checks run again this often. */
-const EVENTS_POLL_MS = 3000;
+/** How often an open step's checks run on their own. */
+const POLL_MS = 3000;
 
 export interface StepStateOptions {
   lab: Lab;
@@ -47,8 +39,6 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   const heading = useRef<HTMLHeadingElement>(null);
   const movedTo = useRef(false);
   const checkingRef = useRef(false);
-  /** the check running now: what a Check pressed meanwhile waits for */
-  const runningRef = useRef<Promise<void> | null>(null);
   const progressRef = useRef(progress);
   progressRef.current = progress;
   const passedRef = useRef(onPassed);
@@ -87,18 +77,9 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     };
   }, [n]);
 
-  /** Resolves once no check of the page's is running (at once when none is). */
-  const checksDone = async () => {
-    while (checkingRef.current) await runningRef.current;
-  };
-
-  const runCheck = useCallback(
+  const check = useCallback(
     async (why: "auto" | "asked"): Promise<CheckOutcome | null> => {
-      if (!vm) return null;
-      // a Check or Next pressed while the page's own check runs waits for it, then runs: it
-      // was dropped, and a step that had just opened (its first check running) ignored Check
-      if (why === "auto" && checkingRef.current) return null;
-      await checksDone();
+      if (!vm || checkingRef.current) return null;
       // a check run beside the learner's command could get in its way (both mounting one volume):
       // the poll lets a running command be, and a check asked for waits for the prompt
       if (why === "auto" && (vm.shellBusy() || vm.stopped())) return null; // nor a stopped machine: it is restored first
@@ -110,11 +91,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
         return null;
       }
       checkingRef.current = true;
-      let finished = () => {};
-      runningRef.current = new Promise<void>((r) => (finished = r));
       setChecking(true);
-      let outcome: CheckOutcome | null = null;
-      let passedNow = false;
       try {
         if (vm.shellBusy()) {
           setWaitingShell(true);
@@ -135,31 +112,15 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
           if (o.ok && !s.passedAt) s.passedAt = Date.now();
         });
         if (why === "asked" && !o.ok && !o.items.some((i) => i.error)) setFailedAsked(true);
-        passedNow = o.ok && !wasPassed;
-        outcome = o;
+        if (o.ok) await measureActuals();
+        if (o.ok && !wasPassed) passedRef.current(n, step.title);
+        return o;
       } finally {
         checkingRef.current = false;
-        finished();
         setChecking(false);
       }
-      // outside the check lock: counting a prediction's events waits until they stop coming (up
-      // to 30 s), and the next step's first check, or a Check pressed there, must not wait on it
-      if (outcome?.ok) await measureActuals();
-      if (passedNow) passedRef.current(n, step.title);
-      return outcome;
     },
     [vm, step, n, verdicts, events],
-  );
-
-  /** The check asked for (Check, Next): one at a time, however often it is pressed meanwhile. */
-  const askedRef = useRef<Promise<CheckOutcome | null> | null>(null);
-  const check = useCallback(
-    (why: "auto" | "asked"): Promise<CheckOutcome | null> => {
-      if (why === "auto") return runCheck("auto");
-      askedRef.current ??= runCheck("asked").finally(() => (askedRef.current = null));
-      return askedRef.current;
-    },
-    [runCheck],
   );
 
   /** What the kernel did, as a prediction's `actual:` or a question's `answer:` says where to find it. */
@@ -244,7 +205,6 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
    */
   const earlierUndone = async (checking?: () => void): Promise<{ step: number; message: string } | null> => {
     if (!vm) return null;
-    await checksDone();
     for (let k = 0; k < n; k++) {
       const s = lab.steps[k];
       if (progressRef.current.steps[k].passedAt || !s.blocks.some((b) => b.kind === "check")) continue;
@@ -253,40 +213,15 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       const o = await runChecks(guestOnly, vm, [], {});
       if (!o.ok && !o.items.some((x) => x.error)) return { step: k, message: outcomeText(o) };
     }
-    // the caller types its commands as soon as this resolves (no timer between, so no check of
-    // the page's can start in between): a check's read-only mount of a volume, still there as
-    // the commands' own mount of it runs, made that mount read-only
-    await checksDone();
     return null;
   };
 
-  // checks on their own while the step is open, until it passes: as the step opens, when one
-  // of the learner's commands has ended or a verdict changed, and every SLOW_POLL_MS. A check
-  // every 3 s kept the guest busy all the while the learner read, and a command's result came
-  // up to 3 s after its prompt.
-  const checkRef = useRef(check);
-  checkRef.current = check;
-  const verdictKey = JSON.stringify(verdicts);
+  // checks on their own while the step is open, until it passes
   useEffect(() => {
     if (!vm || passed || !checked) return;
-    let seen = -1;
-    let seenEvents = -1;
-    let at = 0;
-    const t = setInterval(() => {
-      if (checkingRef.current || vm.shellBusy()) return;
-      const done = vm.commandsDone();
-      const since = performance.now() - at;
-      // the kernel's events trail the prompt: while they come, again every EVENTS_POLL_MS
-      const moreEvents = events().length !== seenEvents && since >= EVENTS_POLL_MS;
-      if (done === seen && !moreEvents && since < SLOW_POLL_MS) return;
-      seen = done;
-      seenEvents = events().length;
-      at = performance.now();
-      // the events a check's own commands cause (its mount of a volume) are no reason for another
-      void checkRef.current("auto").finally(() => (seenEvents = events().length));
-    }, TICK_MS);
+    const t = setInterval(() => void check("auto"), POLL_MS);
     return () => clearInterval(t);
-  }, [vm, passed, checked, n, verdictKey, events]);
+  }, [vm, passed, checked, check]);
 
   const go = (to: number) => {
     if (to < 0 || to >= lab.steps.length) return;

@@ -17,8 +17,6 @@ export interface VmHandle {
   stopped(): boolean;
   /** Resolves once the shell is not running a command. */
   whenIdle(): Promise<void>;
-  /** How many command lines have ended (the shell back at its prompt) on this machine. */
-  commandsDone(): number;
   /** The whole machine, as v86 saves it. */
   saveState(): Promise<ArrayBuffer>;
   /** Put the machine back to a saved state; `note` is written in the terminal. */

@@ -125,7 +125,6 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
             shellBusy: () => host.shellBusy,
             stopped: () => host.stopped,
             whenIdle: () => host.whenIdle(),
-            commandsDone: () => host.commandsDone,
             saveState: () => host.saveState(),
             restoreState: async (state, note) => {
               await host.restoreState(state);

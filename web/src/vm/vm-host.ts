@@ -294,12 +294,6 @@ export class VmHost {
     return this.busy;
   }
 
-  /** How many command lines have ended: the shell came back to its prompt after each. */
-  get commandsDone(): number {
-    return this.ended;
-  }
-  private ended = 0;
-
   /** Resolves once the shell is not running a command (at once when it is not). */
   whenIdle(): Promise<void> {
     if (!this.busy) return Promise.resolve();
@@ -317,7 +311,6 @@ export class VmHost {
 
   /** The shell is back (or will not come back: a panic, a restore): what waited for it goes on. */
   private releaseIdle(): void {
-    if (this.busy) this.ended++;
     this.busy = false;
     for (const w of this.idleWaiters.splice(0)) w();
   }
