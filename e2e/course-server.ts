@@ -10,8 +10,6 @@ const repo = new URL("..", import.meta.url).pathname;
 export interface CourseSite {
   /** the site's address, ending in /course/ */
   url: string;
-  /** the folder served: the site is in its course/ */
-  dir: string;
   close(): void;
 }
 
@@ -30,7 +28,6 @@ export async function serveUnderCourse(): Promise<CourseSite> {
   });
   return {
     url,
-    dir,
     close() {
       server.kill();
       rmSync(dir, { recursive: true, force: true });

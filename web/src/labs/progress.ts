@@ -194,7 +194,8 @@ export async function saveProgress(p: LabProgress): Promise<void> {
 // dropped once IndexedDB has it. A reload in the milliseconds after Next (before IndexedDB's
 // transaction commits: a page unloading aborts it) then still finds the step the learner is on.
 // A load takes the newer of the two.
-const journalKey = (lab: string) => `fslab-progress-journal:${lab}`;
+const JOURNAL = "fslab-progress-journal:";
+const journalKey = (lab: string) => JOURNAL + lab;
 const journaled = new Map<string, number>();
 let journalSeq = 0;
 
@@ -221,7 +222,7 @@ function readJournal(lab: string): LabProgress | undefined {
 /** the labs with a journal not yet dropped */
 function journalLabs(): string[] {
   try {
-    return Object.keys(localStorage).flatMap((k) => (k.startsWith(journalKey("")) ? [k.slice(journalKey("").length)] : []));
+    return Object.keys(localStorage).flatMap((k) => (k.startsWith(JOURNAL) ? [k.slice(JOURNAL.length)] : []));
   } catch {
     return [];
   }
