@@ -22,7 +22,11 @@ export async function launch(opts: { serviceWorkers?: "allow" | "block"; width?:
     headless: true,
     serviceWorkers: opts.serviceWorkers ?? "block",
     viewport: { width: opts.width ?? 1280, height: 900 },
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    // Liftoff only: v86's JIT makes many small wasm modules, and V8's second compile of the hot
+    // ones (TurboFan, on background threads) took half a core more and made no walk faster
+    // (walk.e2e, two labs: 1.51 cores and 115 s against 1.05 and 98 s). The tests judge what
+    // the page does, not its speed; `npm run bench` (bench/site.ts) keeps Chromium's defaults.
+    args: ["--js-flags=--liftoff-only", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   const page = ctx.pages()[0] ?? (await ctx.newPage());
   // uncaught errors in the page: printed, and kept for tests that expect none
