@@ -105,7 +105,8 @@ if (!ok) {
 }
 
 const wall = (performance.now() - t0) / 1000;
-const mmss = (s) => `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`;
+// whole seconds first: 179.6 s is 3m00s, not 2m60s
+const mmss = (s) => ((t) => `${Math.floor(t / 60)}m${String(t % 60).padStart(2, "0")}s`)(Math.round(s));
 console.log(`\nnpm test: each phase's time${serial ? "" : " (two lanes at once: labs, e2e (node) and C beside the rest)"}`);
 for (const d of done) console.log(`  ${d.name.padEnd(16)} ${mmss(d.seconds).padStart(7)}  ${d.status === 0 ? "passed" : "FAILED"}`);
 console.log(`  ${"whole run".padEnd(16)} ${mmss(wall).padStart(7)}  ${ok ? "passed" : "FAILED"}`);
