@@ -52,13 +52,6 @@ export interface BootOptions {
   sd?: CardOptions;
 }
 
-// v86's JIT turns hot guest code into many small wasm modules. V8 compiles each with Liftoff,
-// then again with TurboFan on background threads once it runs hot: on a walk of the labs that
-// second compile doubles the CPU the process uses (1.6 cores against 0.9, exfat-empty-hint) and
-// does not make the guest faster (wall 37 s against 32 s). Liftoff only, for every module
-// compiled from here on (v86's own core included: it is compiled after this line runs).
-setFlagsFromString("--liftoff-only");
-
 let v86Module: Promise<WebAssembly.Module> | null = null;
 let plainState: Promise<ArrayBuffer> | null = null;
 
@@ -77,6 +70,14 @@ function savedState(): Promise<ArrayBuffer> {
 
 /** v86's core, compiled once per process, instantiated per machine (v86-exports.ts). */
 async function instantiateV86(imports: WebAssembly.Imports): Promise<WebAssembly.Exports> {
+  // v86's JIT turns hot guest code into many small wasm modules. V8 compiles each with Liftoff,
+  // then again with TurboFan on background threads once it runs hot: on a walk of the labs that
+  // second compile doubles the CPU the process uses (1.6 cores against 0.9, exfat-empty-hint)
+  // and does not make the guest faster (wall 37 s against 32 s). Liftoff only from here on
+  // (v86's core, compiled below, included). Set here, not on import: V8's flags are the whole
+  // process's, and a process that only imports this file (`fslab bench` loads every part
+  // before the cores' native-against-wasm runs) keeps TurboFan for its own wasm.
+  setFlagsFromString("--liftoff-only");
   v86Module ??= readFile(require.resolve("v86/build/v86.wasm")).then((b) => WebAssembly.compile(b));
   const instance = await WebAssembly.instantiate(await v86Module, imports);
   return withFreshMemory(instance.exports, GUEST.memorySize);
