@@ -100,6 +100,25 @@ export async function runInTerminal(page: Page, command: string, timeoutMs = 30_
 }
 
 /**
+ * Lines typed into the guest's shell as they are (xterm.js's input(), as a paste of them would
+ * be typed), then a line that echoes a marker; waits until the marker is printed, so until the
+ * shell has run every line. Unlike runInTerminal, a block of many lines (a heredoc, a loop)
+ * stays as written.
+ */
+export async function typeLines(page: Page, text: string, timeoutMs = 30_000): Promise<void> {
+  const marker = `:fslab-done-${++runs}:`;
+  const typed = `${text.replace(/\n*$/, "")}\necho '${marker.slice(0, 6)}''${marker.slice(6)}'\n`;
+  await page.evaluate((t) => (window as any).__fslabTerminal.input(t), typed);
+  const done = new RegExp(`^${marker}$`, "m");
+  await expect
+    .poll(async () => done.test(await terminalText(page)), { timeout: timeoutMs, interval: 250 })
+    .toBe(true)
+    .catch(async (e) => {
+      throw new Error(`the lines did not finish within ${timeoutMs} ms:\n${text}\nterminal ends with:\n${(await terminalText(page)).slice(-800)}`, { cause: e });
+    });
+}
+
+/**
  * The lab page shows one step at a time: `run(n)` clicks the n-th "Run in VM" of the whole lab
  * file (counted over all its steps, as the file reads), opening its step from the outline first
  * and answering any prediction the step still waits for with "No guess".

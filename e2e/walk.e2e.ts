@@ -6,11 +6,27 @@
 // there, unpassed; then the solution finishes it, and the downloaded progress says each
 // challenge was passed with the solution. One screenshot per lab, of its last step, in
 // test-results/walk-<lab>.png.
+//
+// The walk also holds each lab's checks to what `fslab labs test` asks of them (the shipped
+// labs are walked here, in the page, not a second time in Node):
+//   - a step's checks fail as it opens, before its commands ran (else they check nothing);
+//   - the step before's commands typed a second time, in a fresh login shell, leave them
+//     failing too (a check that counts runs passes for a learner who repeats a step); then
+//     "Reset this step" puts the machine back as the step began;
+//   - each step's commands run in a fresh login shell (`cd; exec bash --login`), so a step
+//     that leans on a variable or function of an earlier step's shell fails here;
+//   - the kernel's answer to each prediction, and each question's, is one a learner could
+//     give (a number, or one of the choices).
+// "Fail" counts only a guest check or an event expectation (checks.ts guestJudged): a view's
+// verdict fails at a step's start anyway.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
-import { launch, screenshot, terminalText } from "./browser";
-import { parseLab } from "../web/src/labs/lab-format";
+import { launch, screenshot, terminalText, typeLines } from "./browser";
+import { parseLab, type LabStep } from "../web/src/labs/lab-format";
+import { commandsOf, guestJudged } from "../web/src/labs/checks";
+import { parseGuess } from "../web/src/labs/predict";
+import { asPrediction } from "../web/src/labs/question";
 import { parseExport } from "../web/src/labs/report";
 import { VIEW_IDS } from "../web/src/topics";
 
@@ -48,6 +64,37 @@ const finalView: Record<string, (page: Page) => Promise<void>> = {
   },
 };
 
+/** The open step's check-status, once a check asked for now has a result (a new data-at). */
+async function checkNow(page: Page): Promise<"passed" | "failed"> {
+  const status = page.getByTestId("check-status");
+  const before = await status.getAttribute("data-at");
+  // the page's own poll may pass the step first: its Check button goes, and that is the answer
+  const passedFirst = await page
+    .getByTestId("check")
+    .click({ timeout: 30_000 })
+    .then(() => false)
+    .catch(async (e) => {
+      if ((await status.getAttribute("data-state")) !== "passed") throw e;
+      return true;
+    });
+  if (passedFirst) return "passed";
+  await expect.poll(() => status.getAttribute("data-at"), { timeout: 120_000, interval: 250 }).not.toBe(before);
+  return (await status.getAttribute("data-state")) as "passed" | "failed";
+}
+
+/**
+ * Whether the step's checks a guest can judge failed in the result shown: some failing item
+ * (check-failures' data-item, the item's place in runChecks' list) is one of them.
+ */
+async function guestFailed(page: Page, step: LabStep): Promise<boolean> {
+  const judged = guestJudged(step);
+  const failing = await page.locator('[data-testid="check-failures"] li').evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-item"))));
+  return failing.some((k) => judged[k]);
+}
+
+/** A fresh login shell, as `fslab labs test` starts each step in (nothing of the earlier shells). */
+const freshShell = (page: Page) => typeLines(page, "cd; exec bash --login", 60_000);
+
 describe("every lab, walked through its solutions", () => {
   let b: Awaited<ReturnType<typeof launch>>;
   let page: Page;
@@ -75,12 +122,35 @@ describe("every lab, walked through its solutions", () => {
         const open = page.locator('.lab-runner [data-testid="predict"][data-answered="0"]');
         while (await open.count()) await open.first().getByRole("button", { name: "No guess" }).click();
         const hasSolution = step.blocks.some((x) => x.kind === "solution");
+        const judged = guestJudged(step).some(Boolean);
+        const where = `step ${i + 1}, "${step.title}"`;
+        if (judged && !step.challenge) {
+          // its checks fail as it opens: else they check nothing (a challenge's Next shows it below)
+          expect(await checkNow(page), `${where} passes its checks as it opens, before its commands ran`).toBe("failed");
+          expect(await guestFailed(page, step), `${where}: only a view's verdict fails as it opens`).toBe(true);
+        }
+        // the step before done twice, as a learner who repeats it: the checks still fail. Then
+        // the machine is put back as this step began, and the walk goes on from there.
+        const prev = lab.steps.slice(0, i).findLastIndex((s) => commandsOf(s).length > 0);
+        if (judged && prev >= 0) {
+          await freshShell(page);
+          for (const b of commandsOf(lab.steps[prev])) await typeLines(page, b.text, 600_000);
+          const twice = `${where} passes its checks once step ${prev + 1}'s commands ran a second time, without its own: they count runs, not the outcome`;
+          expect(await checkNow(page), twice).toBe("failed");
+          expect(await guestFailed(page, step), twice).toBe(true);
+          await page.getByTestId("reset-step").click();
+          // put back: the step's result is gone with what the commands did
+          await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 120_000 }).toBe("open");
+          await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 120_000 }).not.toMatch(/Putting the machine back/);
+        }
+        await freshShell(page);
         if (step.challenge) {
           // Run, Next and "No guess" cannot get past it: no Run button, and Next checks (the
           // learner's own check, failing: only then is a challenge's solution offered) and stays
           expect(await page.locator(".lab-runner .step > .vm-cmd > button").count()).toBe(0);
           await page.getByTestId("next").click();
           await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 60_000 }).toBe("failed");
+          expect(await guestFailed(page, step), `${where}: only a view's verdict fails as it opens`).toBe(true);
           if (i + 1 < lab.steps.length) await page.getByTestId("skip").waitFor({ timeout: 10_000 }); // Next is done: it offers a skip
           expect(await page.locator(".lab-runner").getAttribute("data-step")).toBe(String(i));
           expect(await page.getByTestId(`outline-${i}`).textContent()).not.toMatch(/\(passed\)/);
@@ -106,14 +176,33 @@ describe("every lab, walked through its solutions", () => {
               const said = await page.getByTestId("check-status").textContent();
               throw new Error(`step ${i + 1}, "${step.title}": ${said}\n${(await terminalText(page)).trimEnd().slice(-1500)}`, { cause: e });
             });
-          // each prediction gets the kernel's answer beside it once the step passes
+          // each prediction gets the kernel's answer beside it once the step passes, one a
+          // learner could have given
           const predicts = page.locator('.lab-runner [data-testid="predict"]');
+          const asked = step.blocks.flatMap((b) => (b.kind === "predict" ? [b.predict] : []));
+          expect(await predicts.count()).toBe(asked.length);
           const got: string[] = [];
-          for (let k = 0; k < (await predicts.count()); k++) {
+          for (const [k, p] of asked.entries()) {
             await expect.poll(() => predicts.nth(k).getAttribute("data-actual"), { timeout: 60_000 }).not.toBe("");
-            got.push((await predicts.nth(k).getAttribute("data-actual"))!);
+            const actual = (await predicts.nth(k).getAttribute("data-actual"))!;
+            expect(parseGuess(p, actual), `${where}: the kernel's answer to "${p.question}"`).not.toHaveProperty("error");
+            got.push(actual);
           }
           (actuals[id] ??= [])[i] = got;
+          // each question about the learner's own run, answered: the page measures this run's
+          // answer, and it is one a learner could give
+          const questions = page.locator('.lab-runner [data-testid="question"]');
+          const qs = step.blocks.flatMap((b) => (b.kind === "question" ? [b.question] : []));
+          expect(await questions.count()).toBe(qs.length);
+          for (const [k, q] of qs.entries()) {
+            const box = questions.nth(k);
+            if (q.choices) await box.locator("select").selectOption(q.choices[0]);
+            else await box.locator("input").fill("1");
+            await box.getByRole("button", { name: "Answer" }).click();
+            await expect.poll(() => box.getAttribute("data-answered"), { timeout: 60_000 }).toBe("1");
+            const actual = (await box.getAttribute("data-actual"))!;
+            expect(parseGuess(asPrediction(q), actual), `${where}: this run's answer to "${q.question}"`).not.toHaveProperty("error");
+          }
         }
         if (i + 1 < lab.steps.length) {
           await page.getByRole("button", { name: /^Next/ }).click();

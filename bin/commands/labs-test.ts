@@ -15,7 +15,7 @@
 // when this walk is far from it (lab-time.ts: over 3 times, or under a third, give or take 30 s).
 import { existsSync, readFileSync } from "node:fs";
 import { type LabStep, type Lab } from "../../web/src/labs/lab-format";
-import { runChecks, hasChecks } from "../../web/src/labs/checks";
+import { commandsOf, runChecks, hasChecks } from "../../web/src/labs/checks";
 import { seenEvent, type SeenEvent } from "../../web/src/labs/expect";
 import { commandActual, countedActual, parseGuess } from "../../web/src/labs/predict";
 import { asPrediction, toleranceText } from "../../web/src/labs/question";
@@ -105,12 +105,6 @@ export async function labsTest(args: string[]): Promise<number> {
 
 /** What walking a lab needs of the guest (a NodeVm; a test passes a stand-in). */
 export type WalkVm = Pick<NodeVm, "agent" | "trace" | "traceSettled" | "freshShell" | "run" | "stopped" | "saveState" | "restoreState">;
-
-/** The commands a step's walk runs: its solution, or without one its vm blocks. */
-const commandsOf = (s: LabStep) => {
-  const solution = s.blocks.filter((b) => b.kind === "solution");
-  return solution.length ? solution : s.blocks.filter((b) => b.kind === "vm");
-};
 
 /** Walk one lab's steps on a machine as a learner would (see the top of this file). */
 export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: readonly string[] = []): Promise<{ failed: number; warned: number }> {

@@ -16,7 +16,7 @@ export function CheckPanel({ step, outcome, checking, waitingShell, passed, vm, 
       data-testid="check-panel"
       data-round-trip-ms={outcome ? Math.max(0, ...outcome.items.map((i) => i.roundTripMs ?? 0)).toFixed(0) : undefined}
     >
-      <div role="status" aria-live="polite" data-testid="check-status" data-state={passed ? "passed" : failed ? "failed" : "open"} tabIndex={-1} ref={statusEl}>
+      <div role="status" aria-live="polite" data-testid="check-status" data-state={passed ? "passed" : failed ? "failed" : "open"} data-at={outcome?.at} tabIndex={-1} ref={statusEl}>
         {passed ? (
           <strong>✓ This step passed its checks.</strong>
         ) : !vm ? (
@@ -27,13 +27,16 @@ export function CheckPanel({ step, outcome, checking, waitingShell, passed, vm, 
           <>
             <strong>Not yet.</strong>
             <ul data-testid="check-failures">
-              {outcome.items
-                .filter((i) => !i.ok)
-                .map((i, k) => (
-                  <li key={k} style={{ whiteSpace: "pre-wrap" }}>
-                    {i.message}
-                  </li>
-                ))}
+              {outcome.items.map(
+                // data-item: the item's place among the step's checks and expectations, in the
+                // lab file's order (a test tells a guest check's failure from a view's verdict)
+                (i, k) =>
+                  !i.ok && (
+                    <li key={k} data-item={k} style={{ whiteSpace: "pre-wrap" }}>
+                      {i.message}
+                    </li>
+                  ),
+              )}
             </ul>
           </>
         ) : (

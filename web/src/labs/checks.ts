@@ -27,6 +27,23 @@ export function hasChecks(step: LabStep): boolean {
   return step.blocks.some((b) => b.kind === "check" || b.kind === "expect");
 }
 
+/**
+ * The commands a walk through the lab runs for a step, as a learner who takes its solution
+ * would: its solution blocks, or without one its vm blocks (`fslab labs test`, walk.e2e).
+ */
+export function commandsOf(step: LabStep): LabStep["blocks"] {
+  const solution = step.blocks.filter((b) => b.kind === "solution");
+  return solution.length ? solution : step.blocks.filter((b) => b.kind === "vm");
+}
+
+/**
+ * Which of runChecks' items (by place) a guest alone can judge: each check block, and each
+ * event expectation. An expectation of a view's verdict needs the page's view, and is left out.
+ */
+export function guestJudged(step: LabStep): boolean[] {
+  return step.blocks.flatMap((b) => (b.kind === "check" ? [true] : b.kind === "expect" ? b.expect.map((x) => !x.verdict) : []));
+}
+
 export async function runChecks(
   step: LabStep,
   vm: Pick<VmHandle, "check">,
