@@ -72,6 +72,23 @@ export async function terminalText(page: Page): Promise<string> {
   });
 }
 
+/**
+ * Whether one of the terminal's last `rows` lines is exactly `line`: a cheap look for a
+ * command's end marker. terminalText joins all of xterm.js's 5000 lines of scrollback on the
+ * page's thread, which is v86's too; polled every 100 ms while a long command runs, it slowed
+ * the guest it waited for.
+ */
+async function tailHasLine(page: Page, line: string, rows = 200): Promise<boolean> {
+  return page.evaluate(
+    ([line, rows]) => {
+      const b = (window as any).__fslabTerminal.buffer.active;
+      for (let i = Math.max(0, b.length - rows); i < b.length; i++) if (b.getLine(i)?.translateToString(true) === line) return true;
+      return false;
+    },
+    [line, rows] as const,
+  );
+}
+
 let runs = 0;
 
 /**
@@ -87,14 +104,15 @@ export async function runInTerminal(page: Page, command: string, timeoutMs = 30_
   const deadline = Date.now() + timeoutMs;
   const done = new RegExp(`^${marker}$`, "m");
   for (;;) {
-    const now = await terminalText(page);
+    // the whole buffer is read once the marker is in its tail
+    const now = (await tailHasLine(page, marker)) ? await terminalText(page) : "";
     const end = now.search(done);
     if (end >= 0) {
       const out = now.slice(0, end);
       const echo = out.lastIndexOf(command);
       return out.slice(echo < 0 ? 0 : out.indexOf("\n", echo) + 1).trim();
     }
-    if (Date.now() > deadline) throw new Error(`"${command}" did not finish within ${timeoutMs} ms; terminal ends with:\n${now.slice(-500)}`);
+    if (Date.now() > deadline) throw new Error(`"${command}" did not finish within ${timeoutMs} ms; terminal ends with:\n${(await terminalText(page)).slice(-500)}`);
     await page.waitForTimeout(100);
   }
 }
@@ -109,9 +127,8 @@ export async function typeLines(page: Page, text: string, timeoutMs = 30_000): P
   const marker = `:fslab-done-${++runs}:`;
   const typed = `${text.replace(/\n*$/, "")}\necho '${marker.slice(0, 6)}''${marker.slice(6)}'\n`;
   await page.evaluate((t) => (window as any).__fslabTerminal.input(t), typed);
-  const done = new RegExp(`^${marker}$`, "m");
   await expect
-    .poll(async () => done.test(await terminalText(page)), { timeout: timeoutMs, interval: 250 })
+    .poll(() => tailHasLine(page, marker), { timeout: timeoutMs, interval: 250 })
     .toBe(true)
     .catch(async (e) => {
       throw new Error(`the lines did not finish within ${timeoutMs} ms:\n${text}\nterminal ends with:\n${(await terminalText(page)).slice(-800)}`, { cause: e });
