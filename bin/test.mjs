@@ -5,12 +5,11 @@
 // waiting on the guest's own clock (a check's poll, fio's seconds, an SD card's programming),
 // so three lanes keep two cores busy:
 //   guest  the e2e files that open no page (the guest and the CLI in Node), then the C tests
-//          and fuzzing;
+//          and fuzzing, then the typecheck (this lane ends first without it);
 //   walk   once the site is built, walk.e2e walks every shipped lab in the page, and holds
 //          its checks to what `fslab labs test` asks (so the labs are not walked a second time
 //          in Node here; `npm run test:labs` does that walk alone);
-//   main   the site built once, the typecheck, the unit tests, then the other e2e files that
-//          open the page.
+//   main   the site built once, the unit tests, then the other e2e files that open the page.
 //
 //   node bin/test.mjs            all three lanes at once (what `npm test` runs)
 //   node bin/test.mjs --serial   one phase after another, in the order printed, each with the
@@ -29,16 +28,17 @@ const INSTALL = { name: "install", cmd: "bash bin/ensure-deps.sh test" };
 const E2E = "npx vitest run --config e2e/vitest.config.ts";
 const BUILD = { name: "site build", cmd: "npx vite build --config web/vite.config.ts --logLevel error" };
 /** The guest in Node: the e2e files without a page, then the C tests. */
+const TYPECHECK = { name: "typecheck", cmd: "npx tsc -p web/tsconfig.json" };
 const GUEST_LANE = [
   { name: "e2e (node)", cmd: `${E2E} --project node` },
   { name: "C tests + fuzz", cmd: "make -s -C wasm test fuzz FUZZ_SECONDS=20" },
+  TYPECHECK,
 ];
 /** After the site build: every shipped lab walked in the page. */
 const WALK_LANE = [{ name: "e2e (walk)", cmd: `${E2E} --project chromium e2e/walk.e2e.ts` }];
-/** The site built once (the walk lane waits for it), the quick checks, every other page file. */
+/** The site built once (the walk lane waits for it), the unit tests, every other page file. */
 const MAIN_LANE = [
   BUILD,
-  { name: "typecheck", cmd: "npx tsc -p web/tsconfig.json" },
   { name: "unit", cmd: "npx vitest run --config vitest.config.ts" },
   { name: "e2e (chromium)", cmd: `${E2E} --project chromium --exclude e2e/walk.e2e.ts` },
 ];
@@ -130,7 +130,7 @@ let ok = await run(INSTALL);
 if (!ok) {
   console.error("test: the install failed; nothing else can run");
 } else if (serial) {
-  for (const p of [...MAIN_LANE.slice(1, 3), ...GUEST_LANE, BUILD, MAIN_LANE[3], ...WALK_LANE]) ok = (await run(p)) && ok;
+  for (const p of [TYPECHECK, MAIN_LANE[1], ...GUEST_LANE.slice(0, 2), BUILD, MAIN_LANE[2], ...WALK_LANE]) ok = (await run(p)) && ok;
 } else {
   let built;
   const siteBuilt = new Promise((resolve) => (built = resolve));
