@@ -27,21 +27,18 @@ const REPO = fileURLToPath(new URL("..", import.meta.url));
 const INSTALL = { name: "install", cmd: "bash bin/ensure-deps.sh test" };
 const E2E = "npx vitest run --config e2e/vitest.config.ts";
 const BUILD = { name: "site build", cmd: "npx vite build --config web/vite.config.ts --logLevel error" };
-/** The guest in Node: the e2e files without a page, then the C tests. */
 const TYPECHECK = { name: "typecheck", cmd: "npx tsc -p web/tsconfig.json" };
-const GUEST_LANE = [
-  { name: "e2e (node)", cmd: `${E2E} --project node` },
-  { name: "C tests + fuzz", cmd: "make -s -C wasm test fuzz FUZZ_SECONDS=20" },
-  TYPECHECK,
-];
+const UNIT = { name: "unit", cmd: "npx vitest run --config vitest.config.ts" };
+const E2E_NODE = { name: "e2e (node)", cmd: `${E2E} --project node` };
+const C_TESTS = { name: "C tests + fuzz", cmd: "make -s -C wasm test fuzz FUZZ_SECONDS=20" };
+const E2E_WALK = { name: "e2e (walk)", cmd: `${E2E} --project chromium e2e/walk.e2e.ts` };
+const E2E_CHROMIUM = { name: "e2e (chromium)", cmd: `${E2E} --project chromium --exclude e2e/walk.e2e.ts` };
+/** The guest in Node: the e2e files without a page, the C tests, then the typecheck. */
+const GUEST_LANE = [E2E_NODE, C_TESTS, TYPECHECK];
 /** After the site build: every shipped lab walked in the page. */
-const WALK_LANE = [{ name: "e2e (walk)", cmd: `${E2E} --project chromium e2e/walk.e2e.ts` }];
-/** The site built once (the walk lane waits for it), the unit tests, every other page file. */
-const MAIN_LANE = [
-  BUILD,
-  { name: "unit", cmd: "npx vitest run --config vitest.config.ts" },
-  { name: "e2e (chromium)", cmd: `${E2E} --project chromium --exclude e2e/walk.e2e.ts` },
-];
+const WALK_LANE = [E2E_WALK];
+/** After the site build (its own step: the walk lane waits for it): the unit tests, every other page file. */
+const MAIN_LANE = [UNIT, E2E_CHROMIUM];
 
 const USAGE = `usage: node bin/test.mjs [--serial]
 
@@ -130,14 +127,14 @@ let ok = await run(INSTALL);
 if (!ok) {
   console.error("test: the install failed; nothing else can run");
 } else if (serial) {
-  for (const p of [TYPECHECK, MAIN_LANE[1], ...GUEST_LANE.slice(0, 2), BUILD, MAIN_LANE[2], ...WALK_LANE]) ok = (await run(p)) && ok;
+  for (const p of [TYPECHECK, UNIT, E2E_NODE, C_TESTS, BUILD, E2E_CHROMIUM, E2E_WALK]) ok = (await run(p)) && ok;
 } else {
   let built;
   const siteBuilt = new Promise((resolve) => (built = resolve));
   const main = (async () => {
     const b = await run(BUILD);
     built(b);
-    return (await lane(MAIN_LANE.slice(1))) && b;
+    return (await lane(MAIN_LANE)) && b;
   })();
   const results = await Promise.all([lane(GUEST_LANE, "guest"), lane(WALK_LANE, "walk", siteBuilt), main]);
   ok = results.every(Boolean);

@@ -92,15 +92,24 @@ async function tailHasLine(page: Page, line: string, rows = 200): Promise<boolea
 let runs = 0;
 
 /**
+ * A new end marker, and the command that prints it. The command is typed with the marker
+ * split by quotes, so its echo on screen is never the marker's own line: only its output is.
+ */
+function endMarker(): { marker: string; echo: string } {
+  const marker = `:fslab-done-${++runs}:`;
+  return { marker, echo: `echo '${marker.slice(0, 6)}''${marker.slice(6)}'` };
+}
+
+/**
  * Type a command into the guest's shell and wait until it has run, returning its output. The
  * command is followed by an echo of a marker whose typed form (quoted) differs from its output,
  * so text typed ahead while an earlier command still runs, or an earlier prompt, cannot be
  * taken for the end.
  */
 export async function runInTerminal(page: Page, command: string, timeoutMs = 30_000): Promise<string> {
-  const marker = `:fslab-done-${++runs}:`;
+  const { marker, echo } = endMarker();
   await page.getByTestId("vm-terminal").click();
-  await page.keyboard.type(`${command}; echo '${marker.slice(0, 6)}''${marker.slice(6)}'\n`);
+  await page.keyboard.type(`${command}; ${echo}\n`);
   const deadline = Date.now() + timeoutMs;
   const done = new RegExp(`^${marker}$`, "m");
   for (;;) {
@@ -124,8 +133,8 @@ export async function runInTerminal(page: Page, command: string, timeoutMs = 30_
  * stays as written.
  */
 export async function typeLines(page: Page, text: string, timeoutMs = 30_000): Promise<void> {
-  const marker = `:fslab-done-${++runs}:`;
-  const typed = `${text.replace(/\n*$/, "")}\necho '${marker.slice(0, 6)}''${marker.slice(6)}'\n`;
+  const { marker, echo } = endMarker();
+  const typed = `${text.replace(/\n*$/, "")}\n${echo}\n`;
   await page.evaluate((t) => (window as any).__fslabTerminal.input(t), typed);
   await expect
     .poll(() => tailHasLine(page, marker), { timeout: timeoutMs, interval: 250 })
