@@ -12,6 +12,7 @@ import { setFlagsFromString } from "node:v8";
 import { existsSync, readFileSync } from "node:fs";
 import { TraceChannel } from "./trace-channel";
 import { withFreshMemory } from "./v86-exports";
+import { pace } from "./v86-pace";
 import { typedEmulator, type V86Emulator } from "./v86-emulator";
 import { unxzState } from "./saved-state";
 import { trackHostFiles, type HostFiles } from "./host-files";
@@ -146,6 +147,7 @@ export class NodeVm {
     this.emulator = emulator;
     const loaded = new Promise<void>((r) =>
       emulator.add_listener("emulator-loaded", () => {
+        pace(emulator.v86);
         this.hostFiles = trackHostFiles(emulator);
         r();
       }),

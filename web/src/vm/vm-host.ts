@@ -4,6 +4,7 @@
 //   VmHost.boot() -> new V86({bzimage, filesystem, bios, ...}) -> download-progress events
 //     -> serial0-output-byte -> BootWatcher (phase, panic, prompt) -> onStatus / onOutput
 import { V86 } from "v86";
+import { pace } from "./v86-pace";
 import { typedEmulator, type V86Emulator } from "./v86-emulator";
 import { state as savedState } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
@@ -215,6 +216,12 @@ export class VmHost {
         if (devices) this.sd.restore(devices.sdhci, devices.image);
       } catch (e) {
         this.fail(`Could not restore the SD card: ${e instanceof Error ? e.message : e}`);
+        return;
+      }
+      try {
+        pace(emulator.v86);
+      } catch (e) {
+        this.fail(`Could not start the emulator: ${e instanceof Error ? e.message : e}`);
         return;
       }
       void emulator.run();

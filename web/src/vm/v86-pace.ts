@@ -1,0 +1,53 @@
+// How often the emulator hands its thread back, in the page and in Node.
+//
+// v86 runs the guest in slices: `cpu.main_loop()` runs about 1 ms of guest code and returns 0
+// (more to do), or, when the guest halted (HLT: idle), the milliseconds until its next timer
+// (here the PIT, which Linux drives one-shot: hrtimers, the 100 Hz tick among them). Between
+// slices v86 yields: in the page through a timer worker (a message there and back, kept off
+// the page's timers so a background tab is not throttled), in Node through setImmediate or
+// setTimeout. Two costs came of that on the page:
+//   - a busy guest yielded ~720 times a second, a worker round trip each;
+//   - an idle guest woke early at each tick: setTimeout takes whole milliseconds (9.7 becomes
+//     9), and the rest, under 1 ms, v86 waits with round trips to the worker, one after another.
+// Paced, a busy guest runs slices of up to SLICE_MS before it yields (a keystroke waits at most
+// that; a frame at 60 Hz is 16 ms), and a timer ROUND_UP_FROM_MS or more away is slept to the
+// whole millisecond after it (fired up to 1 ms late, as a host's timer slack would). Nearer
+// timers keep v86's exact wait: null_blk's 20 µs completions (the io-schedulers lab) stay 20 µs.
+// Measured on a 2-core machine (npm run bench has no part for it; figures from this change's
+// commit): a shell loop in the page ran in 5.3-5.6 s against 5.8 s, an idle guest took 12.8%
+// of a core against 15%.
+
+/** The longest run of busy slices between two yields, in ms. */
+export const SLICE_MS = 4;
+/** A halted guest's wait this long or longer is rounded up to a whole millisecond. */
+export const ROUND_UP_FROM_MS = 5;
+
+/** What of v86's machine (`emulator.v86`, once "emulator-loaded" fired) pacing changes. */
+export interface Pace {
+  cpu: { main_loop(): number };
+  yield(t: number, tick: number): void;
+}
+
+const PACED = Symbol("fslab paced");
+
+/**
+ * Pace a loaded machine (once; a second call leaves it as it is). Throws, naming what is
+ * missing, when this v86 build has no main_loop or yield where v86 0.5 has them.
+ */
+export function pace(machine: unknown, now: () => number = () => performance.now()): void {
+  const m = machine as Partial<Pace> & { [PACED]?: true };
+  if (typeof m?.cpu?.main_loop !== "function" || typeof m.yield !== "function")
+    throw new Error("this v86 build has no cpu.main_loop() or yield() where fslab paces it (see web/src/vm/v86-pace.ts)");
+  if (m[PACED]) return;
+  m[PACED] = true;
+  const cpu = m.cpu;
+  const slice = cpu.main_loop;
+  cpu.main_loop = () => {
+    const start = now();
+    let t = slice.call(cpu);
+    while (t === 0 && now() - start < SLICE_MS) t = slice.call(cpu);
+    return t;
+  };
+  const yieldTo = m.yield.bind(m);
+  m.yield = (t: number, tick: number) => yieldTo(t >= ROUND_UP_FROM_MS ? Math.ceil(t) : t, tick);
+}
