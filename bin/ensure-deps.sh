@@ -24,6 +24,7 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
-make -s -C wasm wasm >/dev/null
+# the wasm cores, one emcc per core at once (nothing else runs yet: 16.5 s to 11 s on 2 cores)
+make -s -j"$(nproc)" -C wasm wasm >/dev/null
 # the fslab command line, compiled ahead of time (bin/dist/) when a source is newer
 node bin/build-cli.mjs --if-stale
