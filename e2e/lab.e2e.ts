@@ -57,8 +57,12 @@ describe("a returning learner's saved machine", () => {
       await expect
         .poll(() => b.page.evaluate(async () => (await (await caches.open("fslab-vm-state")).keys()).length), { timeout: 30_000 })
         .toBe(1);
-      // a reload before the first page had kept the file for offline use made that keeping's
-      // request count when every request did (a flake): counted to the prompt, as below
+      // and the page has kept it for offline use (keepLabOffline): a reload before that made the
+      // next page keep it, and that keeping's request counted (a flake, before and at the
+      // prompt: the page keeps its files once the guest is up)
+      await expect
+        .poll(() => b.page.evaluate(async () => (await (await caches.open("fslab-vm")).keys()).some((r) => /\/vm\/state\.bin\.xz/.test(r.url))), { timeout: 30_000 })
+        .toBe(true);
       const atPrompt = await stateRequestsToPrompt(b.page);
       await b.page.reload();
       await b.page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
