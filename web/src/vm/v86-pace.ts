@@ -13,9 +13,9 @@
 // that; a frame at 60 Hz is 16 ms), and a timer ROUND_UP_FROM_MS or more away is slept to the
 // whole millisecond after it (fired up to 1 ms late, as a host's timer slack would). Nearer
 // timers keep v86's exact wait: null_blk's 20 µs completions (the io-schedulers lab) stay 20 µs.
-// Measured on a 2-core machine (npm run bench has no part for it; figures from this change's
-// commit): a shell loop in the page ran in 5.3-5.6 s against 5.8 s, an idle guest took 12.8%
-// of a core against 15%.
+// Measured on a 2-core machine with the tests' Chromium flags (e2e/browser.ts): a shell loop
+// in the page ran in 5.0-5.4 s against 5.8 s, an idle guest took 11.5% of a core against 15%;
+// `fslab bench idle` measures both as a learner's Chromium runs them.
 
 /** The longest run of busy slices between two yields, in ms. */
 export const SLICE_MS = 4;

@@ -1,0 +1,89 @@
+// fslab bench idle: what a guest at rest costs its host, in Node and in the page (the CPU a
+// learner's laptop spends while they read a step), and how fast a busy one runs in the page.
+// Both follow v86's pacing (web/src/vm/v86-pace.ts): an idle guest still takes its kernel's
+// 100 Hz tick (CONFIG_HZ_PERIODIC), one wake-up each.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { NodeVm } from "../../web/src/vm/node-vm";
+import { withBuiltSite } from "../site";
+import { goal, type BenchPart } from "../report";
+
+/** seconds of rest measured, each place */
+const REST_S = 20;
+
+/** Busy CPU seconds so far of the Chromium renderers (Linux's /proc), the page's own process among them. */
+function rendererSeconds(): number {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (!/--type=renderer/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"))) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(f[11]) + Number(f[12]); // utime, stime
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return ticks / 100; // USER_HZ
+}
+
+const pct = (share: number) => `${(share * 100).toFixed(1)}% of a core`;
+
+export const part: BenchPart = {
+  order: 7.5,
+  summary: "a guest at rest: the host's CPU in Node and in the page; a busy shell loop's time in the page",
+  async run() {
+    const vm = new NodeVm();
+    try {
+      await vm.boot();
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      await vm.run(`sleep ${REST_S}`);
+      const c = process.cpuUsage(c0);
+      const share = (c.user + c.system) / 1000 / (performance.now() - t0);
+      console.log(`guest at rest (sleep ${REST_S}) in Node: ${pct(share)} ${goal(share <= 0.1, "at most 10%")}`);
+    } finally {
+      await vm.destroy();
+    }
+    if (!existsSync("/proc/self/stat")) return console.log("guest at rest in the page: not measured (no /proc here)");
+    await withBuiltSite(async (site) => {
+      const ctx = await site.browser();
+      const page = ctx.pages()[0] ?? (await ctx.newPage());
+      await page.goto(`${site.base}#/lab/write-path`);
+      await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+      // after the page has kept the lab's files for offline use (keepLabOffline: the root
+      // filesystem's files one at a time, seconds after the prompt), which is not rest
+      const kept = () => page.evaluate(async () => (await (await caches.open("fslab-vm")).keys()).length);
+      for (let last = -1, same = 0; same < 3; ) {
+        await page.waitForTimeout(1000);
+        const n = await kept();
+        same = n === last && n > 2 ? same + 1 : 0;
+        last = n;
+      }
+      await page.getByTestId("vm-terminal").click();
+      /** type a line, and wait for the marker it prints when done */
+      const runLine = async (line: string, marker: string) => {
+        const t0 = performance.now();
+        await page.keyboard.type(`${line}; echo ${marker.slice(0, 2)}''${marker.slice(2)}\n`);
+        await page.waitForFunction(
+          (m) => {
+            const b = (window as any).__fslabTerminal.buffer.active;
+            for (let i = Math.max(0, b.length - 50); i < b.length; i++) if (b.getLine(i)?.translateToString(true) === m) return true;
+            return false;
+          },
+          marker,
+          { timeout: 300_000, polling: 250 },
+        );
+        return performance.now() - t0;
+      };
+      // a step's checks poll while the shell is idle: the rest is measured in a sleeping shell
+      // (a running command pauses them), as while a learner's command waits
+      const r0 = rendererSeconds();
+      const ms = await runLine(`sleep ${REST_S}`, "RESTED");
+      const share = (rendererSeconds() - r0) / (ms / 1000);
+      console.log(`guest at rest (sleep ${REST_S}) in the page, the renderer's CPU: ${pct(share)} ${goal(share <= 0.15, "at most 15%")}`);
+      const loops: number[] = [];
+      for (let k = 0; k < 3; k++) loops.push(await runLine("i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; for j in $(seq 20); do /bin/true; done", `LOOP${k}`));
+      console.log(`a busy shell loop in the page (20,000 bash iterations, 20 processes), three runs: ${loops.map((t) => (t / 1000).toFixed(2) + " s").join(", ")} (the first warms v86's JIT)`);
+    });
+  },
+};
