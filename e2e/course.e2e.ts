@@ -80,7 +80,13 @@ describe("the course on the home page", () => {
           }
         }
         expect(seen).toEqual(PATH.map((l) => l.meta.id));
-        if (width === 1440) await screenshot(b.page, "course-1440-keyboard");
+        if (width === 1440) {
+          await screenshot(b.page, "course-1440-keyboard");
+          // a full-page screenshot resizes the page for its capture, and the map drawn again
+          // for that size can drop the focus (once, in a clean-clone run, Enter then did
+          // nothing): the card the Tabs reached is focused again
+          await map.locator(`[data-card="${seen.at(-1)}"][data-kind="lab"]`).focus();
+        }
         // Enter follows the focused card's link
         await b.page.keyboard.press("Enter");
         await expect.poll(() => b.page.evaluate(() => location.hash)).toBe(`#/lab/${PATH.at(-1)!.meta.id}`);
