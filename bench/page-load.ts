@@ -114,8 +114,12 @@ async function record(page: Page, url: string, go: () => Promise<void>): Promise
   return { route: new URL(url).hash, js, other, v86, xterm, doneAt };
 }
 
-/** When (performance.now() in the page) the terminal first shows `line` as a whole line. */
-export async function lineShown(page: Page, line: string, timeout: number): Promise<number> {
+/**
+ * When (performance.now() in the page) the terminal first shows `line` as a whole line, looked
+ * for every `polling` ms (10: a time to the millisecond; longer where the looking must not load
+ * the page, as while it rests).
+ */
+export async function lineShown(page: Page, line: string, timeout: number, polling = 10): Promise<number> {
   const h = await page.waitForFunction(
     (want) => {
       const b = (window as any).__fslabTerminal?.buffer.active;
@@ -124,7 +128,7 @@ export async function lineShown(page: Page, line: string, timeout: number): Prom
       return 0;
     },
     line,
-    { polling: 10, timeout },
+    { polling, timeout },
   );
   return (await h.jsonValue()) as number;
 }
