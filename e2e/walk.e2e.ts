@@ -77,7 +77,9 @@ async function checkNow(page: Page): Promise<"passed" | "failed"> {
   const deadline = Date.now() + 240_000;
   for (;;) {
     if ((await status.getAttribute("data-state")) === "passed") return "passed";
-    if ((await status.getAttribute("data-at")) !== before) return (await status.getAttribute("data-state")) as "passed" | "failed";
+    // a new data-at with no verdict ("open": the outcome cleared) is no answer: the press comes again
+    const state = await status.getAttribute("data-state");
+    if ((await status.getAttribute("data-at")) !== before && state !== "open") return state as "passed" | "failed";
     if (Date.now() > deadline) throw new Error(`no check answered within 240 s: ${await status.textContent()}`);
     // pressed when no check runs; a check of the learner's waits for the shell's prompt
     if ((await button.getAttribute("aria-disabled").catch(() => "true")) !== "true") await button.click({ timeout: 5_000 }).catch(() => undefined);

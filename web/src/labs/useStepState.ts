@@ -61,12 +61,19 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     saveProgress(p).catch((e) => setProblem(e instanceof StoreError ? e.message : String(e)));
   }, []);
 
-  // A step opens: its events start from now (the machine's snapshot: useStepMachine).
-  useEffect(() => {
-    clearEvents();
+  // A step opens: what was shown of the one before goes in the same render (React's "adjusting
+  // state when a prop changes"), not in an effect after it: a page never shows the new step with
+  // the last one's verdict (a test reading the verdict as the step opened met it).
+  const [shownStep, setShownStep] = useState(n);
+  if (shownStep !== n) {
+    setShownStep(n);
     setOutcome(null);
     setOfferSkip(false);
     setFailedAsked(false);
+  }
+  // Its events start from now (the machine's snapshot: useStepMachine).
+  useEffect(() => {
+    clearEvents();
     openedAt.current = performance.now();
     // focus follows the learner to a step they moved to, not to the first one on page load
     if (movedTo.current) heading.current?.focus();
