@@ -45,4 +45,36 @@ describe("AgentClient", () => {
     await expect(run).rejects.toThrow(/restored while a check ran/);
     await expect(a.ready(20)).rejects.toThrow(/No check agent answered/);
   });
+
+  it("takes a snapshot between checks: after the one in flight has answered, before the one asked meanwhile", async () => {
+    const written: string[] = [];
+    const a = new AgentClient((b) => written.push(new TextDecoder().decode(b)));
+    const ping = a.ready(1000);
+    await new Promise((r) => setTimeout(r, 0));
+    a.feed(new TextEncoder().encode("r1 pong 1\n"));
+    await ping;
+    const order: string[] = [];
+    let sentWhileSaving = -1;
+    const first = a.run("mount; sleep 1; umount", 5).then(() => order.push("check 1 answered"));
+    await new Promise((r) => setTimeout(r, 0));
+    const saved = a.between(async () => {
+      order.push("snapshot");
+      await new Promise((r) => setTimeout(r, 20));
+      sentWhileSaving = written.length;
+      return "state";
+    });
+    const second = a.run("true", 5).then(() => order.push("check 2 answered"));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(order).toEqual([]); // the snapshot waits for check 1's reply
+    expect(written.length).toBe(2); // and check 2 is not sent: only the ping and check 1
+    a.feed(new TextEncoder().encode("r2 0 5 \n")); // check 1's reply: the snapshot may go
+    expect(await saved).toBe("state");
+    expect(sentWhileSaving).toBe(2); // check 2 was held while the machine was saved
+    await new Promise((r) => setTimeout(r, 0));
+    expect(written.length).toBe(3); // check 2 goes once the snapshot is done
+    a.feed(new TextEncoder().encode("r3 0 5 \n"));
+    await Promise.all([first, second]);
+    expect([...order].sort()).toEqual(["check 1 answered", "check 2 answered", "snapshot"]);
+    expect(order.indexOf("snapshot")).toBeLessThan(order.indexOf("check 2 answered"));
+  });
 });

@@ -110,6 +110,18 @@ export class AgentClient {
     };
   }
 
+  /**
+   * Runs `f` (a snapshot of the machine) once no check is in flight, and holds the checks asked
+   * meanwhile until it is done. A snapshot taken in the middle of a check held its half-done
+   * work: restored, a check's read-only mount was left behind, and the learner's own mount of
+   * the volume came up read-only (vfat-codepages, a reset of step 5).
+   */
+  between<T>(f: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(f);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
   /** The machine was restored from a snapshot: requests in flight will never be answered. */
   reset(why = "the machine was restored while a check ran"): void {
     for (const [id, p] of this.pending) {

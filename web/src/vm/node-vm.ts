@@ -263,11 +263,14 @@ export class NodeVm {
    * state, for dist/'s instant start (web/src/vm/save-state.ts), which holds no card.
    */
   async saveState(opts: { v86Only?: boolean } = {}): Promise<ArrayBuffer> {
-    await this.hostFiles?.readyToSave();
-    const v86: ArrayBuffer = await this.machine.save_state();
-    if (opts.v86Only) return v86;
-    const { meta, data } = this.sd.snapshot();
-    return joinMachineState(v86, { sdhci: meta, image: data });
+    // between checks: a check's half-done work (a mount) is not the learner's machine
+    return this.agent.between(async () => {
+      await this.hostFiles?.readyToSave();
+      const v86: ArrayBuffer = await this.machine.save_state();
+      if (opts.v86Only) return v86;
+      const { meta, data } = this.sd.snapshot();
+      return joinMachineState(v86, { sdhci: meta, image: data });
+    });
   }
 
   /** Put the machine back to a state saveState() returned. */

@@ -343,10 +343,13 @@ export class VmHost {
   async saveState(): Promise<ArrayBuffer> {
     if (!this.emulator || this.watcher.phase !== "ready") throw new Error("the VM is not running");
     const emulator = this.emulator;
-    await this.hostFiles?.readyToSave();
-    const v86 = await emulator.save_state();
-    const { meta, data } = this.sd.snapshot();
-    return joinMachineState(v86, { sdhci: meta, image: data });
+    // between checks: a check's half-done work (a mount) is not the learner's machine
+    return this.agent.between(async () => {
+      await this.hostFiles?.readyToSave();
+      const v86 = await emulator.save_state();
+      const { meta, data } = this.sd.snapshot();
+      return joinMachineState(v86, { sdhci: meta, image: data });
+    });
   }
 
   /** Put the machine back to a saved state; checks in flight are given up. */
