@@ -6,10 +6,13 @@
 // so three lanes keep two cores busy:
 //   guest  the e2e files that open no page (the guest and the CLI in Node), then the C tests
 //          and fuzzing, then the typecheck (this lane ends first without it);
-//   walk   once the site is built, walk.e2e walks every shipped lab in the page, and holds
-//          its checks to what `fslab labs test` asks (so the labs are not walked a second time
-//          in Node here; `npm run test:labs` does that walk alone);
+//   walk   once the site is built, walk.e2e walks the shipped labs in the page, and holds
+//          their checks to what `fslab labs test` asks (so the labs are not walked a second
+//          time in Node here; `npm run test:labs` does that walk alone);
 //   main   the site built once, the unit tests, then the other e2e files that open the page.
+// The walk is the longest lane, so the other two walk the labs it has not reached once their
+// own work is done: each walk process claims a lab before walking it (walk.e2e.ts), the
+// longest first, and every lab is walked once, by whichever lane got to it.
 //
 //   node bin/test.mjs            all three lanes at once (what `npm test` runs)
 //   node bin/test.mjs --serial   one phase after another, in the order printed, each with the
@@ -18,7 +21,9 @@
 // Exit 0 when every phase passed, 1 when one failed (the other phases still run, so one run
 // reports every failure), 2 on a usage error.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -33,12 +38,20 @@ const E2E_NODE = { name: "e2e (node)", cmd: `${E2E} --project node` };
 const C_TESTS = { name: "C tests + fuzz", cmd: "make -s -C wasm test fuzz FUZZ_SECONDS=20" };
 const E2E_WALK = { name: "e2e (walk)", cmd: `${E2E} --project chromium e2e/walk.e2e.ts` };
 const E2E_CHROMIUM = { name: "e2e (chromium)", cmd: `${E2E} --project chromium --exclude e2e/walk.e2e.ts` };
-/** The guest in Node: the e2e files without a page, the C tests, then the typecheck. */
-const GUEST_LANE = [E2E_NODE, C_TESTS, TYPECHECK];
-/** After the site build: every shipped lab walked in the page. */
-const WALK_LANE = [E2E_WALK];
-/** After the site build (its own step: the walk lane waits for it): the unit tests, every other page file. */
-const MAIN_LANE = [UNIT, E2E_CHROMIUM];
+/** The walk's labs as the lanes claim them (walk.e2e.ts), in three lanes; unset, one walk takes them all. */
+let claims = null;
+/** FSLAB_WALK_CLAIMS once the lanes start (the folder is made then) */
+const walkEnv = {};
+let built;
+/** The site built: the walks wait for it. */
+const siteBuilt = new Promise((resolve) => (built = resolve));
+const walk = (name) => ({ ...E2E_WALK, name, env: walkEnv, gate: siteBuilt });
+/** The guest in Node: the e2e files without a page, the C tests, the typecheck, then the labs the walk has not reached. */
+const GUEST_LANE = [E2E_NODE, C_TESTS, TYPECHECK, walk("walk (guest lane)")];
+/** After the site build: the shipped labs walked in the page. */
+const WALK_LANE = [walk(E2E_WALK.name)];
+/** After the site build (its own step: the walk lane waits for it): the unit tests, every other page file, the labs left. */
+const MAIN_LANE = [UNIT, E2E_CHROMIUM, walk("walk (main lane)")];
 
 const USAGE = `usage: node bin/test.mjs [--serial]
 
@@ -57,6 +70,7 @@ if (unknown.length) {
   process.exit(2);
 }
 const serial = args.includes("--serial");
+if (!serial) walkEnv.FSLAB_WALK_CLAIMS = claims = mkdtempSync(join(tmpdir(), "fslab-walk-"));
 
 /** @type {{ name: string; seconds: number; cpu: number | null; status: number | string }[]} */
 const done = [];
@@ -84,7 +98,7 @@ function run(phase, prefix) {
   const t0 = performance.now();
   const c0 = busySeconds();
   return new Promise((resolve) => {
-    const child = spawn("bash", ["-c", phase.cmd], { cwd: REPO, stdio: prefix ? ["ignore", "pipe", "pipe"] : "inherit" });
+    const child = spawn("bash", ["-c", phase.cmd], { cwd: REPO, env: { ...process.env, ...phase.env }, stdio: prefix ? ["ignore", "pipe", "pipe"] : "inherit" });
     if (prefix) {
       for (const [from, to] of [
         [child.stdout, process.stdout],
@@ -110,14 +124,17 @@ function run(phase, prefix) {
   });
 }
 
-/** Runs phases one after another; `gate` is awaited before the first. */
-async function lane(phases, prefix, gate = Promise.resolve(true)) {
-  if (!(await gate)) {
-    console.error(`test: ${phases.map((p) => `"${p.name}"`).join(" and ")} not run: the site build failed`);
-    return false;
-  }
+/** Runs phases one after another; a phase's `gate` (the site build) is awaited before it. */
+async function lane(phases, prefix) {
   let ok = true;
-  for (const p of phases) ok = (await run(p, prefix)) && ok;
+  for (const p of phases) {
+    if (p.gate && !(await p.gate)) {
+      console.error(`test: "${p.name}" not run: the site build failed`);
+      ok = false;
+      continue;
+    }
+    ok = (await run(p, prefix)) && ok;
+  }
   return ok;
 }
 
@@ -129,15 +146,21 @@ if (!ok) {
 } else if (serial) {
   for (const p of [TYPECHECK, UNIT, E2E_NODE, C_TESTS, BUILD, E2E_CHROMIUM, E2E_WALK]) ok = (await run(p)) && ok;
 } else {
-  let built;
-  const siteBuilt = new Promise((resolve) => (built = resolve));
   const main = (async () => {
     const b = await run(BUILD);
     built(b);
     return (await lane(MAIN_LANE)) && b;
   })();
-  const results = await Promise.all([lane(GUEST_LANE, "guest"), lane(WALK_LANE, "walk", siteBuilt), main]);
+  const results = await Promise.all([lane(GUEST_LANE, "guest"), lane(WALK_LANE, "walk"), main]);
   ok = results.every(Boolean);
+  // every lab walked by one lane or another: a walk process that ended early leaves its labs unclaimed
+  const labs = readdirSync(join(REPO, "labs"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const walked = new Set(readdirSync(claims));
+  const missed = labs.filter((l) => !walked.has(l));
+  if (ok && missed.length) {
+    console.error(`test: no lane walked ${missed.join(", ")}`);
+    ok = false;
+  }
 }
 
 const wall = (performance.now() - t0) / 1000;
@@ -148,7 +171,8 @@ const mmss = (s) => ((t) => `${Math.floor(t / 60)}m${String(t % 60).padStart(2, 
 const c1 = busySeconds();
 const cpuText = (s) => (s === null ? "" : `  ${Math.round(s)} core-s busy`);
 console.log(`\nnpm test: each phase's time${serial ? ", and the machine's busy CPU time meanwhile" : " (three lanes at once, see bin/test.mjs)"}`);
-for (const d of done) console.log(`  ${d.name.padEnd(16)} ${mmss(d.seconds).padStart(7)}  ${d.status === 0 ? "passed" : "FAILED"}${serial || d.name === INSTALL.name ? cpuText(d.cpu) : ""}`);
+for (const d of done) console.log(`  ${d.name.padEnd(18)} ${mmss(d.seconds).padStart(7)}  ${d.status === 0 ? "passed" : "FAILED"}${serial || d.name === INSTALL.name ? cpuText(d.cpu) : ""}`);
 const whole = c0 === null || c1 === null ? "" : `${cpuText(c1 - c0)} (${((c1 - c0) / wall).toFixed(2)} cores on average)`;
-console.log(`  ${"whole run".padEnd(16)} ${mmss(wall).padStart(7)}  ${ok ? "passed" : "FAILED"}${whole}`);
+console.log(`  ${"whole run".padEnd(18)} ${mmss(wall).padStart(7)}  ${ok ? "passed" : "FAILED"}${whole}`);
+if (claims) rmSync(claims, { recursive: true, force: true });
 process.exit(ok ? 0 : 1);

@@ -19,8 +19,14 @@
 //     give (a number, or one of the choices).
 // "Fail" counts only a guest check or an event expectation (checks.ts guestJudged): a view's
 // verdict fails at a step's start anyway.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { readdirSync, readFileSync } from "node:fs";
+//
+// `npm test` walks the labs from every lane that has time left (bin/test.mjs): with
+// FSLAB_WALK_CLAIMS set, a process walks a lab only if it claimed it first (a file of the lab's
+// name made there with O_EXCL), and takes the labs longest walk first, so the short ones are
+// left for the lanes that join late. Without it, every lab is walked here.
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { launch, screenshot, terminalText, typeLines } from "./browser";
 import { parseLab, type LabStep } from "../web/src/labs/lab-format";
@@ -100,27 +106,42 @@ async function guestFailed(page: Page, step: LabStep): Promise<boolean> {
 /** A fresh login shell, as `fslab labs test` starts each step in (nothing of the earlier shells). */
 const freshShell = (page: Page) => typeLines(page, "cd; exec bash --login", 60_000);
 
+/** Whether this process walks the lab: always, unless npm test shares the labs out between lanes. */
+function claim(id: string): boolean {
+  const claims = process.env.FSLAB_WALK_CLAIMS;
+  if (!claims) return true;
+  try {
+    writeFileSync(join(claims, id), `${process.pid}\n`, { flag: "wx" });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false; // another lane's walk has it
+    throw e;
+  }
+}
+
 describe("every lab, walked through its solutions", () => {
-  let b: Awaited<ReturnType<typeof launch>>;
+  // the browser opens with the first lab this process claims (a lane that joins late may get none)
+  let b: Awaited<ReturnType<typeof launch>> | undefined;
   let page: Page;
-  beforeAll(async () => {
-    b = await launch({ width: 1440 });
-    page = b.page;
-  });
   afterAll(async () => {
-    await b.close();
+    await b?.close();
   });
 
   it("ships nine labs", () => expect(ids.length).toBe(9));
 
-  for (const id of ids) {
-    const lab = parseLab(readFileSync(new URL(`${id}/lab.md`, labsDir), "utf8"), VIEW_IDS, `labs/${id}/lab.md`, id);
+  const labs = ids.map((id) => ({ id, lab: parseLab(readFileSync(new URL(`${id}/lab.md`, labsDir), "utf8"), VIEW_IDS, `labs/${id}/lab.md`, id) }));
+  // the longest walk first (`walk:`, recorded by labs test): what is left at the end is short
+  labs.sort((x, y) => (y.lab.meta.walk ?? 0) - (x.lab.meta.walk ?? 0) || x.id.localeCompare(y.id));
+  for (const { id, lab } of labs) {
     // a lab's commands take their time (io-schedulers' fio runs, minutes), and the walk here
     // runs the step before's again, as `fslab labs test` does: beside npm test's other lanes it
     // took up to 1.8 times the walk a lab records (`walk:`, from labs test; write-path 86-113 s
     // for 62 s). Five times that, so a machine twice as slow still passes; never under 240 s
     const timeout = Math.max(240_000, (lab.meta.walk ?? 0) * 5000);
-    it(`${id}: every step passes after its solution, and the last step ends the lab`, async () => {
+    it(`${id}: every step passes after its solution, and the last step ends the lab`, async (ctx) => {
+      if (!claim(id)) return ctx.skip();
+      const browser = (b ??= await launch({ width: 1440 }));
+      page = browser.page;
       expect(lab.steps.some((s) => s.challenge), "a step the learner does alone").toBe(true);
       await page.goto(`${base()}#/lab/${id}`);
       await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
@@ -240,7 +261,7 @@ describe("every lab, walked through its solutions", () => {
       if ("error" in x) throw new Error(x.error);
       const challenges = lab.steps.flatMap((s, i) => (s.challenge ? [i] : []));
       expect(challenges.map((i) => [x.steps[i].challenge, x.steps[i].result, x.steps[i].solutionShown])).toEqual(challenges.map(() => [true, "passed", true]));
-      expect(b.errors).toEqual([]);
+      expect(browser.errors).toEqual([]);
     }, timeout);
   }
 });
