@@ -111,7 +111,10 @@ export async function runInTerminal(page: Page, command: string, timeoutMs = 30_
   await page.getByTestId("vm-terminal").click();
   await page.keyboard.type(`${command}; ${echo}\n`);
   const deadline = Date.now() + timeoutMs;
-  const done = new RegExp(`^${marker}$`, "m");
+  // at a line's end, not a line of its own: a row that exactly fills the width can be marked
+  // wrapped after a refit, and terminalText then joins the marker to the output before it (the
+  // typed echo, quoted, never matches)
+  const done = new RegExp(`${marker}$`, "m");
   for (;;) {
     // the whole buffer is read once the marker is in its tail
     const now = (await tailHasLine(page, marker)) ? await terminalText(page) : "";
