@@ -102,6 +102,22 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     expect(await runner().getAttribute("data-step")).toBe("0");
   });
 
+  it("checks a step at rest less and less often, and every 3 s again once the learner enters a line", async () => {
+    // each check runs in the guest (a learner reading costs their CPU): after a line, at 3, 9
+    // and 21 s, then every 24 s; at the old pace, every 3 s, the 27 s below held 9
+    const checks = () => runner().getAttribute("data-auto-checks").then(Number);
+    await runInTerminal(page, "true");
+    const c0 = await checks();
+    await page.waitForTimeout(27_000);
+    const resting = (await checks()) - c0;
+    expect(resting).toBeGreaterThanOrEqual(2); // still checked
+    expect(resting).toBeLessThanOrEqual(4);
+    // a line entered: the next tick checks (the one at rest would come 18 s later, at 45 s)
+    const c1 = await checks();
+    await runInTerminal(page, "true");
+    await expect.poll(checks, { timeout: 12_000, interval: 250 }).toBeGreaterThan(c1);
+  });
+
   it("passes on its own once the learner has done the step, not while a command of theirs still runs", async () => {
     // the step's volume made and mounted, then the shell kept busy: a check beside a learner's
     // command could get in its way (a check's mount makes the command's mount of the same

@@ -13,6 +13,8 @@ export interface VmHandle {
   check(script: string, timeoutSeconds: number): Promise<CheckRun>;
   /** Whether the shell is running a command (a line entered, its prompt not back yet). */
   shellBusy(): boolean;
+  /** How many lines were entered in the shell so far (typed, or from a Run button). */
+  shellLines(): number;
   /** Whether the machine stopped (a panic, a reboot, a halt) and waits to be restored. */
   stopped(): boolean;
   /** Resolves once the shell is not running a command. */

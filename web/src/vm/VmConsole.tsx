@@ -123,6 +123,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
             readSharedFile: (name) => host.readSharedFile(name),
             check: (script, t) => host.agent.run(script, t),
             shellBusy: () => host.shellBusy,
+            shellLines: () => host.shellLines,
             stopped: () => host.stopped,
             whenIdle: () => host.whenIdle(),
             saveState: () => host.saveState(),

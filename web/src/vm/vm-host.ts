@@ -111,6 +111,7 @@ export class VmHost {
   private idleWaiters: Array<() => void> = [];
   /** a line was entered and the shell is not back at its prompt yet: a command runs */
   private busy = false;
+  private lines = 0;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private trace = new TraceChannel();
   /** The guest's check agent (virtio-console port 2, /dev/hvc2): a lab's checks run there. */
@@ -301,6 +302,11 @@ export class VmHost {
     return this.busy;
   }
 
+  /** Lines entered in the shell so far: a lab's poll checks again soon after one (useStepState). */
+  get shellLines(): number {
+    return this.lines;
+  }
+
   /** Resolves once the shell is not running a command (at once when it is not). */
   whenIdle(): Promise<void> {
     if (!this.busy) return Promise.resolve();
@@ -334,6 +340,7 @@ export class VmHost {
     if (bytes.includes(13) || bytes.includes(10)) {
       // the prompt seen from now on is the one after this line, not the one it was typed at
       this.busy = true;
+      this.lines++;
       this.tail = "";
     }
     this.emulator?.serial_send_bytes(0, bytes);
