@@ -6,10 +6,11 @@
 // so three lanes keep two cores busy:
 //   guest  the e2e files that open no page (the guest and the CLI in Node), then the C tests
 //          and fuzzing, then the typecheck (this lane ends first without it);
-//   walk   once the site is built, walk.e2e walks the shipped labs in the page, and holds
-//          their checks to what `fslab labs test` asks (so the labs are not walked a second
-//          time in Node here; `npm run test:labs` does that walk alone);
-//   main   the site built once, the unit tests, then the other e2e files that open the page.
+//   walk   the unit tests, then, once the site is built, walk.e2e walks the shipped labs in
+//          the page, and holds their checks to what `fslab labs test` asks (so the labs are
+//          not walked a second time in Node here; `npm run test:labs` does that walk alone);
+//   main   the site built once, then the other e2e files that open the page (many of them
+//          wait on the page's clock: a command quiet for a minute, a step's checks at rest).
 // The walk is the longest lane, so the other two walk the labs it has not reached once their
 // own work is done: each walk process claims a lab before walking it (walk.e2e.ts), the
 // longest first, and every lab is walked once, by whichever lane got to it.
@@ -48,10 +49,10 @@ const siteBuilt = new Promise((resolve) => (built = resolve));
 const walk = (name) => ({ ...E2E_WALK, name, env: walkEnv, gate: siteBuilt });
 /** The guest in Node: the e2e files without a page, the C tests, the typecheck, then the labs the walk has not reached. */
 const GUEST_LANE = [E2E_NODE, C_TESTS, TYPECHECK, walk("walk (guest lane)")];
-/** After the site build: the shipped labs walked in the page. */
-const WALK_LANE = [walk(E2E_WALK.name)];
-/** After the site build (its own step: the walk lane waits for it): the unit tests, every other page file, the labs left. */
-const MAIN_LANE = [UNIT, E2E_CHROMIUM, walk("walk (main lane)")];
+/** The unit tests, then (after the site build) the shipped labs walked in the page. */
+const WALK_LANE = [UNIT, walk(E2E_WALK.name)];
+/** After the site build (its own step: the walk waits for it): every other page file, the labs left. */
+const MAIN_LANE = [E2E_CHROMIUM, walk("walk (main lane)")];
 
 const USAGE = `usage: node bin/test.mjs [--serial]
 
