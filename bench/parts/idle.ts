@@ -1,5 +1,7 @@
 // fslab bench idle: what a guest at rest costs its host, in Node and in the page (the CPU a
 // learner's laptop spends while they read a step), and how fast a busy one runs in the page.
+// A learner reading a step after a command is measured apart: the shell at its prompt, the
+// step's own checks polling in the guest (a check cost about 0.33 s of the page's CPU here).
 // Both follow v86's pacing (web/src/vm/v86-pace.ts): an idle guest still takes its kernel's
 // 100 Hz tick (CONFIG_HZ_PERIODIC), one wake-up each.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -10,6 +12,8 @@ import { goal, type BenchPart } from "../report";
 
 /** seconds of rest measured, each place */
 const REST_S = 20;
+/** seconds a learner reads a step, the shell at its prompt */
+const READ_S = 60;
 
 /** Busy CPU seconds so far of the Chromium renderers (Linux's /proc), the page's own process among them. */
 function rendererSeconds(): number {
@@ -75,6 +79,13 @@ export const part: BenchPart = {
       const ms = await runLine(`sleep ${REST_S}`, "RESTED");
       const share = (rendererSeconds() - r0) / (ms / 1000);
       console.log(`guest at rest (sleep ${REST_S}) in the page, the renderer's CPU: ${pct(share)} ${goal(share <= 0.15, "at most 15%")}`);
+      // a learner reading the step after a command: the shell at its prompt, and the step's own
+      // checks polling in the guest (useStepState: 3 s after a line, then 6, 12 and every 24 s)
+      const checks = async () => Number(await page.locator(".lab-runner").getAttribute("data-auto-checks"));
+      const [k0, r1, t1] = [await checks(), rendererSeconds(), performance.now()];
+      await page.waitForTimeout(READ_S * 1000);
+      const reading = (rendererSeconds() - r1) / ((performance.now() - t1) / 1000);
+      console.log(`a learner reading step 1 for ${READ_S} s in the page (the shell at its prompt; the step's checks ran ${(await checks()) - k0} times), the renderer's CPU: ${pct(reading)} ${goal(reading <= 0.15, "at most 15%")}`);
       const loops: number[] = [];
       for (let k = 0; k < 3; k++) loops.push(await runLine("i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; for j in $(seq 20); do /bin/true; done", `LOOP${k}`));
       console.log(`a busy shell loop in the page (20,000 bash iterations, 20 processes), three runs: ${loops.map((t) => (t / 1000).toFixed(2) + " s").join(", ")} (the first warms v86's JIT)`);
