@@ -111,10 +111,11 @@ export class AgentClient {
   }
 
   /**
-   * Runs `f` (a snapshot of the machine) once no check is in flight, and holds the checks asked
-   * meanwhile until it is done. A snapshot taken in the middle of a check held its half-done
-   * work: restored, a check's read-only mount was left behind, and the learner's own mount of
-   * the volume came up read-only (vfat-codepages, a reset of step 5).
+   * Runs `f` once no check is in flight, and holds the checks asked meanwhile until it is done:
+   * each request goes through it (the agent runs one script at a time), and so does a snapshot
+   * of the machine. A snapshot taken in the middle of a check held its half-done work:
+   * restored, a check's read-only mount was left behind, and the learner's own mount of the
+   * volume came up read-only (vfat-codepages, a reset of step 5).
    */
   between<T>(f: () => Promise<T>): Promise<T> {
     const run = this.queue.then(f);
@@ -144,7 +145,7 @@ export class AgentClient {
   }
 
   private request(body: string, timeoutMs: number): Promise<string[]> {
-    const run = this.queue.then(
+    return this.between(
       () =>
         new Promise<string[]>((resolve, reject) => {
           if (this.stopped) return reject(new AgentError(this.stopped));
@@ -158,7 +159,5 @@ export class AgentClient {
           for (let i = 0; i < bytes.length; i += CHUNK) this.write(bytes.subarray(i, i + CHUNK));
         }),
     );
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 }
