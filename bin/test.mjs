@@ -39,9 +39,10 @@ const E2E_NODE = { name: "e2e (node)", cmd: `${E2E} --project node` };
 const C_TESTS = { name: "C tests + fuzz", cmd: "make -s -C wasm test fuzz FUZZ_SECONDS=20" };
 const E2E_WALK = { name: "e2e (walk)", cmd: `${E2E} --project chromium e2e/walk.e2e.ts` };
 const E2E_CHROMIUM = { name: "e2e (chromium)", cmd: `${E2E} --project chromium --exclude e2e/walk.e2e.ts` };
-/** The walk's labs as the lanes claim them (walk.e2e.ts), in three lanes; unset, one walk takes them all. */
-let claims = null;
-/** FSLAB_WALK_CLAIMS once the lanes start (the folder is made then) */
+/**
+ * The walks' environment: FSLAB_WALK_CLAIMS, the folder where the lanes claim the labs
+ * (walk.e2e.ts), made once the lanes start; unset (--serial), one walk takes them all.
+ */
 const walkEnv = {};
 let built;
 /** The site built: the walks wait for it. */
@@ -71,7 +72,7 @@ if (unknown.length) {
   process.exit(2);
 }
 const serial = args.includes("--serial");
-if (!serial) walkEnv.FSLAB_WALK_CLAIMS = claims = mkdtempSync(join(tmpdir(), "fslab-walk-"));
+if (!serial) walkEnv.FSLAB_WALK_CLAIMS = mkdtempSync(join(tmpdir(), "fslab-walk-"));
 
 /** @type {{ name: string; seconds: number; cpu: number | null; status: number | string }[]} */
 const done = [];
@@ -156,7 +157,7 @@ if (!ok) {
   ok = results.every(Boolean);
   // every lab walked by one lane or another: a walk process that ended early leaves its labs unclaimed
   const labs = readdirSync(join(REPO, "labs"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
-  const walked = new Set(readdirSync(claims));
+  const walked = new Set(readdirSync(walkEnv.FSLAB_WALK_CLAIMS));
   const missed = labs.filter((l) => !walked.has(l));
   if (ok && missed.length) {
     console.error(`test: no lane walked ${missed.join(", ")}`);
@@ -175,5 +176,5 @@ console.log(`\nnpm test: each phase's time${serial ? ", and the machine's busy C
 for (const d of done) console.log(`  ${d.name.padEnd(18)} ${mmss(d.seconds).padStart(7)}  ${d.status === 0 ? "passed" : "FAILED"}${serial || d.name === INSTALL.name ? cpuText(d.cpu) : ""}`);
 const whole = c0 === null || c1 === null ? "" : `${cpuText(c1 - c0)} (${((c1 - c0) / wall).toFixed(2)} cores on average)`;
 console.log(`  ${"whole run".padEnd(18)} ${mmss(wall).padStart(7)}  ${ok ? "passed" : "FAILED"}${whole}`);
-if (claims) rmSync(claims, { recursive: true, force: true });
+if (walkEnv.FSLAB_WALK_CLAIMS) rmSync(walkEnv.FSLAB_WALK_CLAIMS, { recursive: true, force: true });
 process.exit(ok ? 0 : 1);
