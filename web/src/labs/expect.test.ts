@@ -37,6 +37,7 @@ describe("expect blocks", () => {
     ["event: Bad-Name", 1, /tracefs event name/],
     ["- verdict: v\n  count: 1", 1, /nothing else/],
     ["event: [a", 1, /not valid YAML/],
+    ["event: a\ncount: !n 3", 2, /does not take: Unresolved tag: !n/],
     ["- 3", 1, /each expectation is a mapping/],
   ])("refuse %j at its line", (body, line, msg) => {
     const r = parseExpect(body);

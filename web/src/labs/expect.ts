@@ -8,7 +8,8 @@
 //     where: { batched: 1 }       # field values on the event's line; a number may be a range
 //   - verdict: exfat-dir          # this lab view's model and kernel must agree
 //   ```
-import { LineCounter, parseDocument, isMap, isSeq, type Node } from "yaml";
+import { isMap, isSeq, type Node } from "yaml";
+import { readYaml } from "./yaml-block";
 import { decodeEvent, isTraceEvent, splitTraceLine } from "../shared/event-table";
 import type { Verdict } from "../shared/verdict";
 
@@ -51,12 +52,9 @@ export function rangeText(r: Range): string {
 
 /** Parse an expect block's body; an error names the line inside the block (1-based). */
 export function parseExpect(body: string): { expect: Expectation[] } | { error: string; line: number } {
-  const lc = new LineCounter();
-  const doc = parseDocument(body, { lineCounter: lc });
-  if (doc.errors.length) {
-    const e = doc.errors[0];
-    return { error: `not valid YAML: ${e.message.split("\n")[0]}`, line: e.linePos?.[0]?.line ?? 1 };
-  }
+  const read = readYaml(body);
+  if ("error" in read) return read;
+  const { doc, lineCounter: lc } = read;
   const lineOf = (n: Node | null | undefined) => (n?.range ? lc.linePos(n.range[0]).line : 1);
   const root = doc.contents;
   const items = isSeq(root) ? root.items : [root];

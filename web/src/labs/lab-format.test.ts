@@ -49,6 +49,8 @@ describe("parseLab", () => {
     ["no frontmatter", "## Step\ntext\n", 1, /YAML frontmatter/],
     ["unclosed frontmatter", "---\nid: x\n", 1, /no closing/],
     ["bad YAML", "---\nid: [x\n---\n## S\nt\n", 2, /not valid YAML/],
+    // a tag YAML does not know is the author's error, not a console warning and a plain string
+    ["an unknown YAML tag", good.replace("title: A demo", "title: !x A demo"), 3, /frontmatter: YAML the lab format does not take: Unresolved tag: !x/],
     ["missing title", good.replace("title: A demo\n", ""), 1, /needs "title"/],
     ["unknown view", good.replace("[exfat-clusters]", "[no-such-view]"), 7, /unknown view "no-such-view"/],
     ["unclosed fence", good.replace("test -e /tmp\n```", "test -e /tmp"), 18, /never closed/],

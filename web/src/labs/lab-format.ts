@@ -26,7 +26,7 @@
 // all of a file's errors are found in one pass and thrown together (LabFormatError.errors).
 // The views a lab may name are the topic manifests' (the page passes topics/index.ts's ids,
 // the CLI those of topics/node-index.ts): this file names no topic.
-import { parse as parseYaml } from "yaml";
+import { readYaml } from "./yaml-block";
 import { parseExpect, type Expectation } from "./expect";
 import { parsePredict, type Prediction } from "./predict";
 import { parseQuestion, type Question } from "./question";
@@ -390,13 +390,16 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
 
   /** The frontmatter's keys, each checked; null if it could not be read at all. */
   function frontmatter(): LabMeta | null {
+    const read = readYaml(lines.slice(1, end).join("\n"));
+    if ("error" in read) {
+      fail(read.line + 1, `frontmatter: ${read.error}`);
+      return null;
+    }
     let fm: any;
     try {
-      fm = parseYaml(lines.slice(1, end).join("\n"));
+      fm = read.doc.toJS();
     } catch (e) {
-      const err = e as { linePos?: Array<{ line: number }>; message?: string } | null;
-      const l = err?.linePos?.[0]?.line;
-      fail(l ? l + 1 : 2, `frontmatter is not valid YAML: ${String(err?.message ?? e).split("\n")[0]}`);
+      fail(2, `frontmatter could not be read: ${String((e as Error)?.message ?? e).split("\n")[0]}`);
       return null;
     }
     if (!fm || typeof fm !== "object" || Array.isArray(fm)) {

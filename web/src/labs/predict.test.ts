@@ -33,6 +33,7 @@ describe("predict blocks", () => {
     ["question: q\nactual:\n  event: Bad-Name\n", /actual: event:/, 2],
     ["question: q\nactual:\n  event: e\n  count: 3\n", /not count:/, 2],
     ["question: [\n", /not valid YAML/, 2],
+    ["question: q\nactual: !sh cat /x\n", /does not take: Unresolved tag: !sh/, 2],
     // the command form is plain text: the error says so, not only the event form's keys
     ["question: q\nactual: { command: cat /x }\n", /not command:; a shell command is written as text after actual: itself \(actual: cat/, 2],
     ["question: q\nactual:\n  event: e\n  run: ls\n", /not run:/, 2],

@@ -10,7 +10,8 @@
 //     where: { batched: 0 }
 //   ```
 //   or `actual: <a shell command>`: the first line it prints in the guest (run by the check agent).
-import { LineCounter, parseDocument, isMap, isScalar, type Node } from "yaml";
+import { isMap, isScalar, type Node } from "yaml";
+import { readYaml } from "./yaml-block";
 import { parseExpect, matchingEvents, type Expectation, type SeenEvent } from "./expect";
 
 export interface Prediction {
@@ -36,9 +37,9 @@ type BlockError = { error: string; line: number };
 
 /** A block's YAML mapping, with the line of each of its keys; or what is wrong with it. */
 export function yamlMapping(body: string, notMapping: string): { js: Record<string, unknown>; lineOf(key: string): number } | BlockError {
-  const lc = new LineCounter();
-  const doc = parseDocument(body, { lineCounter: lc });
-  if (doc.errors.length) return { error: `not valid YAML: ${doc.errors[0].message.split("\n")[0]}`, line: doc.errors[0].linePos?.[0]?.line ?? 1 };
+  const read = readYaml(body);
+  if ("error" in read) return read;
+  const { doc, lineCounter: lc } = read;
   const root = doc.contents as Node | null;
   if (!isMap(root)) return { error: notMapping, line: 1 };
   const lineOf = (key: string) => {
