@@ -106,7 +106,8 @@ export interface SdhciSnapshot {
   pciSpace: number[];
   normal: number;
   error: number;
-  data: DataPhase | null;
+  /** the data phase, its block as numbers (JSON) */
+  data: (Omit<DataPhase, "buffer"> & { buffer: number[] }) | null;
   busyUntilCard: boolean;
   card: CardSnapshot | null;
 }
@@ -117,7 +118,8 @@ interface DataPhase {
   /** blocks still to move, -1: until the guest stops it (no block count) */
   blocksLeft: number;
   autoCmd12: boolean;
-  buffer: number[];
+  /** the block in the host's buffer: the guest moves it 4 bytes at a time, so a typed array */
+  buffer: Uint8Array;
   at: number;
   /** a block is in the buffer (read) or room for one (write) */
   ready: boolean;
@@ -354,8 +356,11 @@ export class SdhciDevice {
     const n = clock >> 8;
     const hz = clock & 4 ? (n ? BASE_CLOCK_HZ / (2 * n) : BASE_CLOCK_HZ) : 0;
     const width = this.regs.getUint8(REG.HOST_CONTROL) & 2 ? 4 : 1;
-    return busTimes(hz, width);
+    // asked once per block: made again only when the guest changes the clock or the width
+    if (this.bus?.hz !== hz || this.bus.width !== width) this.bus = busTimes(hz, width);
+    return this.bus;
   }
+  private bus: BusTimes | null = null;
 
   private sendCommand(): void {
     const cmd = this.regs.getUint16(REG.COMMAND, true);
@@ -387,7 +392,8 @@ export class SdhciDevice {
     const tm = this.regs.getUint16(REG.TRANSFER_MODE, true);
     const size = this.regs.getUint16(REG.BLOCK_SIZE, true) & 0xfff;
     const count = tm & TM.MULTI ? (tm & TM.BLOCK_COUNT_ENABLE ? this.regs.getUint16(REG.BLOCK_COUNT, true) : -1) : 1;
-    this.data = { read: (tm & TM.READ) !== 0, blockSize: size || reply.data!.blockSize, blocksLeft: count, autoCmd12: (tm & TM.AUTO_CMD12) !== 0 && (tm & TM.MULTI) !== 0, buffer: [], at: 0, ready: false };
+    const blockSize = size || reply.data!.blockSize;
+    this.data = { read: (tm & TM.READ) !== 0, blockSize, blocksLeft: count, autoCmd12: (tm & TM.AUTO_CMD12) !== 0 && (tm & TM.MULTI) !== 0, buffer: new Uint8Array(blockSize), at: 0, ready: false };
     if (this.data.read) this.fillReadBuffer();
     else this.after(this.times().block(this.data.blockSize), () => this.bufferReady());
   }
@@ -399,7 +405,7 @@ export class SdhciDevice {
       this.data = null;
       return this.raise(0, ERR.DATA_TIMEOUT);
     }
-    d.buffer = [...block];
+    d.buffer = block; // the card's own copy: readBlock() returns a new array
     d.at = 0;
     const t = this.times();
     this.after(t.access + t.block(d.blockSize), () => this.bufferReady());
@@ -415,8 +421,16 @@ export class SdhciDevice {
   private readBuffer(bytes: number): number {
     const d = this.data;
     if (!d || !d.read || !d.ready) return 0;
-    let v = 0;
-    for (let i = 0; i < bytes; i++) v |= (d.buffer[d.at++] ?? 0) << (8 * i);
+    const b = d.buffer;
+    let v: number;
+    if (bytes === 4 && d.at + 4 <= b.length) {
+      // the data port's usual read, once per 4 bytes of every block the guest reads
+      v = b[d.at] | (b[d.at + 1] << 8) | (b[d.at + 2] << 16) | (b[d.at + 3] << 24);
+      d.at += 4;
+    } else {
+      v = 0;
+      for (let i = 0; i < bytes; i++) v |= (b[d.at++] ?? 0) << (8 * i);
+    }
     if (d.at >= d.blockSize) {
       d.ready = false;
       if (d.blocksLeft > 0) d.blocksLeft--;
@@ -429,11 +443,19 @@ export class SdhciDevice {
   private writeBuffer(v: number, bytes: number): void {
     const d = this.data;
     if (!d || d.read || !d.ready) return;
-    for (let i = 0; i < bytes; i++) d.buffer[d.at++] = (v >>> (8 * i)) & 0xff;
+    const b = d.buffer;
+    if (bytes === 4 && d.at + 4 <= b.length) {
+      // the data port's usual write, once per 4 bytes of every block the guest writes
+      b[d.at] = v;
+      b[d.at + 1] = v >>> 8;
+      b[d.at + 2] = v >>> 16;
+      b[d.at + 3] = v >>> 24;
+      d.at += 4;
+    } else for (let i = 0; i < bytes; i++) b[d.at++] = v >>> (8 * i); // a Uint8Array keeps the low byte
     if (d.at < d.blockSize) return;
     d.ready = false;
-    const ok = this.card?.writeBlock(Uint8Array.from(d.buffer.slice(0, d.blockSize))) ?? false;
-    d.buffer = [];
+    // the card copies the block into its image (SdCard.write), so the buffer is used again
+    const ok = this.card?.writeBlock(d.buffer.subarray(0, d.blockSize)) ?? false;
     d.at = 0;
     if (!ok) {
       this.data = null;
@@ -529,7 +551,7 @@ export class SdhciDevice {
       pciSpace: space ? [...new Uint8Array(space.buffer, space.byteOffset, 256)] : [],
       normal: this.normal,
       error: this.error,
-      data: this.data ? { ...this.data, buffer: [...this.data.buffer] } : null,
+      data: this.data ? { ...this.data, buffer: [...this.data.buffer.subarray(0, this.data.read ? this.data.blockSize : this.data.at)] } : null,
       busyUntilCard: this.busyUntilCard,
       card: card?.meta ?? null,
     };
@@ -545,7 +567,7 @@ export class SdhciDevice {
     if (space && meta.pciSpace.length === 256) new Uint8Array(space.buffer, space.byteOffset, 256).set(meta.pciSpace);
     this.normal = meta.normal;
     this.error = meta.error;
-    this.data = meta.data ? { ...meta.data, buffer: [...meta.data.buffer] } : null;
+    this.data = meta.data ? { ...meta.data, buffer: blockOf(meta.data.buffer, meta.data.blockSize) } : null;
     this.card = meta.card ? SdCard.restore(meta.card, data) : null;
     // a busy time that was running ends now: the clock it ran on is gone
     this.busyUntilCard = false;
@@ -565,3 +587,9 @@ export class SdhciDevice {
   }
 }
 
+/** A saved block (numbers, up to `size` of them) back in a buffer of the block's size. */
+function blockOf(saved: number[], size: number): Uint8Array {
+  const b = new Uint8Array(Math.max(size, saved.length));
+  b.set(saved);
+  return b;
+}
