@@ -15,7 +15,7 @@
 // when this walk is far from it (lab-time.ts: over 3 times, or under a third, give or take 30 s).
 import { existsSync, readFileSync } from "node:fs";
 import { type LabStep, type Lab } from "../../web/src/labs/lab-format";
-import { commandsOf, runChecks, hasChecks } from "../../web/src/labs/checks";
+import { commandsOf, guestSide, runChecks, hasChecks } from "../../web/src/labs/checks";
 import { seenEvent, type SeenEvent } from "../../web/src/labs/expect";
 import { commandActual, countedActual, parseGuess } from "../../web/src/labs/predict";
 import { asPrediction, toleranceText } from "../../web/src/labs/question";
@@ -134,13 +134,7 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: re
       console.log(`setup ${where}: ${setup} ran`);
     }
     // a block's event expectations are judged here; only its verdicts are left to the page
-    const judgeable = (s: LabStep) => ({
-      ...s,
-      blocks: s.blocks
-        .map((b) => (b.kind === "expect" ? { ...b, expect: b.expect.filter((x) => !x.verdict) } : b))
-        .filter((b) => b.kind !== "expect" || b.expect.length > 0),
-    });
-    const checked = judgeable(step);
+    const checked = guestSide(step);
     if (hasChecks(checked)) {
       const before = await runChecks(checked, handle, collect(), {});
       if (before.ok) {

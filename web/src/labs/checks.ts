@@ -1,7 +1,7 @@
 // Running a step's checks: its `check` blocks through the guest's agent, its `expect` blocks
 // against the kernel events seen since the step opened and the views' verdicts.
 import type { LabStep } from "./lab-format";
-import { describeExpectation, judge, type SeenEvent, type Verdict } from "./expect";
+import { describeExpectation, judge, type Expectation, type SeenEvent, type Verdict } from "./expect";
 import { failLines } from "../vm/agent";
 import type { VmHandle } from "../vm/VmConsole";
 
@@ -41,7 +41,20 @@ export function commandsOf(step: LabStep): LabStep["blocks"] {
  * event expectation. An expectation of a view's verdict needs the page's view, and is left out.
  */
 export function guestJudged(step: LabStep): boolean[] {
-  return step.blocks.flatMap((b) => (b.kind === "check" ? [true] : b.kind === "expect" ? b.expect.map((x) => !x.verdict) : []));
+  return step.blocks.flatMap((b) => (b.kind === "check" ? [true] : b.kind === "expect" ? b.expect.map(judgedByGuest) : []));
+}
+
+/** An event expectation is judged from the guest's trace; a view's verdict only in the page. */
+const judgedByGuest = (x: Expectation) => !x.verdict;
+
+/** The step with only what a guest can judge (`fslab labs test` has no page): views' verdicts left out. */
+export function guestSide(step: LabStep): LabStep {
+  return {
+    ...step,
+    blocks: step.blocks
+      .map((b) => (b.kind === "expect" ? { ...b, expect: b.expect.filter(judgedByGuest) } : b))
+      .filter((b) => b.kind !== "expect" || b.expect.length > 0),
+  };
 }
 
 export async function runChecks(
