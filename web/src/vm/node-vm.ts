@@ -19,7 +19,7 @@ import { trackHostFiles, type HostFiles } from "./host-files";
 import { AgentClient } from "./agent";
 import { SdhciDevice } from "./devices/sdhci";
 import { SdCard, type CardOptions } from "./devices/sd-card";
-import { joinMachineState, splitMachineState } from "./devices/machine-state";
+import { machineState, restoreDevices, splitMachineState } from "./devices/machine-state";
 import { SlotChannel } from "./devices/slot-channel";
 import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, machineStopped, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch, STOPPED_WHAT, TroubleWatcher, type StoppedTrouble } from "./guest";
 
@@ -267,9 +267,7 @@ export class NodeVm {
     return this.agent.between(async () => {
       await this.hostFiles?.readyToSave();
       const v86: ArrayBuffer = await this.machine.save_state();
-      if (opts.v86Only) return v86;
-      const { meta, data } = this.sd.snapshot();
-      return joinMachineState(v86, { sdhci: meta, image: data });
+      return opts.v86Only ? v86 : machineState(v86, this.sd);
     });
   }
 
@@ -279,8 +277,7 @@ export class NodeVm {
     await this.hostFiles?.idle(); // after that, restore anyway
     const { v86, devices } = splitMachineState(state);
     await this.machine.restore_state(v86);
-    if (devices) this.sd.restore(devices.sdhci, devices.image);
-    else this.sd.restore(new SdhciDevice().snapshot().meta, new Uint8Array(0)); // a state from before the SD host: an empty slot
+    restoreDevices(this.sd, devices);
     this.trouble.reset();
     if (this.stopped) {
       this.stopped = null;

@@ -16,7 +16,7 @@ import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
 import { SdhciDevice } from "./devices/sdhci";
 import { SlotChannel } from "./devices/slot-channel";
-import { joinMachineState, splitMachineState } from "./devices/machine-state";
+import { machineState, restoreDevices, splitMachineState } from "./devices/machine-state";
 import { loadStateNow, restoreStateAhead, v86Core, v86WasmUrl, vmUrl, type LoadProgress } from "./fetch-ahead";
 
 export interface VmHostEvents {
@@ -353,9 +353,7 @@ export class VmHost {
     // between checks: a check's half-done work (a mount) is not the learner's machine
     return this.agent.between(async () => {
       await this.hostFiles?.readyToSave();
-      const v86 = await emulator.save_state();
-      const { meta, data } = this.sd.snapshot();
-      return joinMachineState(v86, { sdhci: meta, image: data });
+      return machineState(await emulator.save_state(), this.sd);
     });
   }
 
@@ -373,8 +371,7 @@ export class VmHost {
     if (stopped) await this.emulator.stop();
     const { v86, devices } = splitMachineState(state);
     await this.emulator.restore_state(v86);
-    // a snapshot from before the SD host: an empty slot
-    this.sd.restore(devices?.sdhci ?? new SdhciDevice().snapshot().meta, devices?.image ?? new Uint8Array(0));
+    restoreDevices(this.sd, devices);
     this.trouble.reset();
     if (stopped || !this.emulator.is_running()) await this.emulator.run();
     // the restored shell sits at its prompt: ask for a fresh one

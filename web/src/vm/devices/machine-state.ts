@@ -5,7 +5,7 @@
 //
 // A state without the footer (dist/state.bin, saved before a card was ever attached, and
 // snapshots from before the SD host existed) is v86's alone: the host starts empty.
-import type { SdhciSnapshot } from "./sdhci";
+import { SdhciDevice, type SdhciSnapshot } from "./sdhci";
 
 const MAGIC = "FSLABSD1";
 const FOOTER = 8 + MAGIC.length;
@@ -45,4 +45,16 @@ export function splitMachineState(state: ArrayBuffer): { v86: ArrayBuffer; devic
   }
   if (!sdhci || typeof sdhci !== "object" || typeof sdhci.version !== "number") throw new Error("the saved machine's SD card part is damaged: no version");
   return { v86: state.slice(0, v86Len), devices: { sdhci, image: new Uint8Array(state.slice(v86Len + jsonLen, v86Len + jsonLen + imageLen)) } };
+}
+
+/** What the page and Node save: v86's state, then the SD host's and its card's. */
+export function machineState(v86: ArrayBuffer, sd: SdhciDevice): ArrayBuffer {
+  const { meta, data } = sd.snapshot();
+  return joinMachineState(v86, { sdhci: meta, image: data });
+}
+
+/** The SD host put back as a saved machine had it (after v86's restore); a state from before the SD host: an empty slot. */
+export function restoreDevices(sd: SdhciDevice, devices: DeviceState | null): void {
+  if (devices) sd.restore(devices.sdhci, devices.image);
+  else sd.restore(new SdhciDevice().snapshot().meta, new Uint8Array(0));
 }
