@@ -285,8 +285,8 @@ describe("the host and card, driven as sdhci.c does", () => {
     const data = Uint8Array.from({ length: 2 * 512 }, (_, i) => (i * 13 + 5) & 0xff);
     const word = (at: number) => new DataView(data.buffer, at, 4).getUint32(0, true);
     /** the saved state as it travels (JSON), restored into a new controller */
-    const moved = () => {
-      const { meta, data: image } = d.snapshot();
+    const moved = (from: SdhciDevice) => {
+      const { meta, data: image } = from.snapshot();
       const e = new SdhciDevice(null);
       e.timed = false;
       e.restore(JSON.parse(JSON.stringify(meta)), image);
@@ -295,24 +295,20 @@ describe("the host and card, driven as sdhci.c does", () => {
     // a write: 3 words of the first block in the buffer when the machine is saved
     h.cmd(25, 40, "r1", { read: false, size: 512, blocks: 2 });
     for (let i = 0; i < 12; i += 4) d.write32(REG.BUFFER, word(i));
-    const w = moved();
+    const w = moved(d);
     for (let i = 12; i < data.length; i += 4) w.write32(REG.BUFFER, word(i));
     expect(w.read32(REG.INT_STATUS) & INT.TRANSFER_COMPLETE).toBeTruthy();
     expect(w.card!.read(40 * 512, data.length)).toEqual(data);
     // a read: 5 words of the second block taken when the machine is saved
     const r = new Driver(w);
-    const { rca } = r.init();
-    void rca;
+    r.init();
     r.cmd(18, 40, "r1", { read: true, size: 512, blocks: 2 });
     const got = new Uint8Array(data.length);
     const take = (dev: SdhciDevice, from: number, to: number) => {
       for (let i = from; i < to; i += 4) new DataView(got.buffer).setUint32(i, dev.read32(REG.BUFFER), true);
     };
     take(w, 0, 512 + 20);
-    const { meta, data: image } = w.snapshot();
-    const x = new SdhciDevice(null);
-    x.timed = false;
-    x.restore(JSON.parse(JSON.stringify(meta)), image);
+    const x = moved(w);
     take(x, 512 + 20, data.length);
     expect(got).toEqual(data);
     expect(x.read32(REG.INT_STATUS) & INT.TRANSFER_COMPLETE).toBeTruthy();
