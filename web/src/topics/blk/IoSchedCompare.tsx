@@ -1,7 +1,7 @@
 // The io-schedulers lab's panel: the guest's fio runs (iosched-run) under none, mq-deadline,
 // kyber and bfq, per disk and pattern: bandwidth as bars with the block model's prediction
 // marked on each, and a table of bandwidth, completion-latency percentiles (fio's JSON) and
-// the guest's CPU time.
+// the guest's CPU time, with the part of it spent in interrupts.
 import { useEffect, useRef, useState } from "react";
 import { axisBottom, axisLeft, max, scaleBand, scaleLinear, select } from "d3";
 import type { VmHandle } from "../../shared/machine";
@@ -123,7 +123,7 @@ function Group({ runs }: { runs: Measured[] }) {
           </span>
         ))}
       </p>
-      <table className="files" aria-label={`${disk} ${rw}: every run`}>
+      <table className="files iosched-runs" aria-label={`${disk} ${rw}: every run`}>
         <thead>
           <tr>
             <th>scheduler</th>
@@ -133,14 +133,18 @@ function Group({ runs }: { runs: Measured[] }) {
             <th>clat p50 ms</th>
             <th>p90 ms</th>
             <th>p99 ms</th>
+            <th>wall ms</th>
             <th>guest CPU ms</th>
+            <th>of it irq ms</th>
           </tr>
         </thead>
         <tbody>
           {runs.map((r) => (
             <tr key={r.file} data-sched={r.sched}>
               <td>{r.sched}</td>
-              <td>{shape(r)}</td>
+              <td aria-label={shape(r)}>
+                {r.numjobs} × {r.iodepth}
+              </td>
               <td>{fmt(mbs(r.bwKiB))}</td>
               <td>{r.modelMBs !== null ? fmt(r.modelMBs) : "–"}</td>
               {"error" in r.fio ? (
@@ -154,9 +158,9 @@ function Group({ runs }: { runs: Measured[] }) {
                   <td>{(r.fio.clat.p99 / 1000).toFixed(2)}</td>
                 </>
               )}
-              <td>
-                {r.cpuMs} of {r.wallMs}
-              </td>
+              <td>{r.wallMs}</td>
+              <td>{r.cpuMs}</td>
+              <td>{r.irqMs}</td>
             </tr>
           ))}
         </tbody>

@@ -14,6 +14,8 @@ describe("iosched-run's files", () => {
     expect(runs).toHaveLength(16);
     expect(new Set(runs.map((r) => r.sched))).toEqual(new Set(["none", "mq-deadline", "kyber", "bfq"]));
     expect(runs.every((r) => r.disk === "sd" && r.rw === "randwrite" && r.bwKiB > 1_000 && r.bwKiB < 4_000)).toBe(true); // under Class 4's 4 MB/s
+    // the card's data is copied in the host's interrupt handler, timed as irq (IRQ_TIME_ACCOUNTING)
+    expect(runs.every((r) => r.irqMs > 0 && r.irqMs <= r.cpuMs && r.cpuMs <= r.wallMs)).toBe(true);
     expect(winner(runs, "sd", "randwrite", 4, 4)).toMatch(/^(none|mq-deadline|kyber|bfq)$/);
     expect(winner(runs, "ssd", "randwrite", 4, 4)).toBeNull();
   });
@@ -29,12 +31,14 @@ describe("iosched-run's files", () => {
   });
 
   it.each([
-    ["sd none randwrite 1 1 5 5 5 5", /9 fields, not 10/],
-    ["hdd none read 1 1 5 5 5 5 x-y-read-1x1.json", /disk "hdd"/],
-    ["sd cfq read 1 1 5 5 5 5 x-y-read-1x1.json", /"cfq" is not a scheduler/],
-    ["sd none trim 1 1 5 5 5 5 x-y-read-1x1.json", /"trim" is not a pattern/],
-    ["sd none read -1 1 5 5 5 5 x-y-read-1x1.json", /whole numbers/],
-    ["sd none read 1 1 5 5 5 5 ../../etc/passwd", /not a run's file name/],
+    ["sd none randwrite 1 1 5 5 5 5 5", /10 fields, not 11/],
+    ["sd none randwrite 1 1 5 5 5 5 x-y-read-1x1.json", /10 fields, not 11/], // as written before the irq-ms field
+    ["hdd none read 1 1 5 5 5 5 5 x-y-read-1x1.json", /disk "hdd"/],
+    ["sd cfq read 1 1 5 5 5 5 5 x-y-read-1x1.json", /"cfq" is not a scheduler/],
+    ["sd none trim 1 1 5 5 5 5 5 x-y-read-1x1.json", /"trim" is not a pattern/],
+    ["sd none read -1 1 5 5 5 5 5 x-y-read-1x1.json", /whole numbers/],
+    ["sd none read 1 1 5 5 6 5 5 x-y-read-1x1.json", /interrupts' 6 ms are more than the CPU's 5 ms/],
+    ["sd none read 1 1 5 5 5 5 5 ../../etc/passwd", /not a run's file name/],
   ])("refuse %j", (line, msg) => {
     expect(() => parseRuns(line)).toThrow(msg);
   });

@@ -48,6 +48,8 @@ export interface RunLine {
   iodepth: number;
   wallMs: number;
   cpuMs: number;
+  /** of cpuMs, the time in interrupt handlers and softirqs (the kernel times them: IRQ_TIME_ACCOUNTING) */
+  irqMs: number;
   bwKiB: number;
   p99Ns: number;
   file: string;
@@ -55,23 +57,25 @@ export interface RunLine {
 
 export class RunsError extends Error {}
 
-/** runs.txt: "disk scheduler pattern numjobs iodepth wall-ms cpu-ms bw-KiB/s p99-ns file" per line */
+/** runs.txt: "disk scheduler pattern numjobs iodepth wall-ms cpu-ms irq-ms bw-KiB/s p99-ns file" per line */
 export function parseRuns(text: string): RunLine[] {
   const out: RunLine[] = [];
   text.split("\n").forEach((line, i) => {
     if (!line.trim()) return;
     const f = line.trim().split(/\s+/);
     const where = `runs.txt line ${i + 1}`;
-    if (f.length !== 10) throw new RunsError(`${where}: ${f.length} fields, not 10`);
+    if (f.length !== 11) throw new RunsError(`${where}: ${f.length} fields, not 11`);
     const [disk, sched, rw] = f;
     if (disk !== "sd" && disk !== "ssd") throw new RunsError(`${where}: disk "${disk}" is not sd or ssd`);
     if (!(SCHEDULERS as readonly string[]).includes(sched)) throw new RunsError(`${where}: "${sched}" is not a scheduler`);
     if (!(PATTERNS as readonly string[]).includes(rw)) throw new RunsError(`${where}: "${rw}" is not a pattern`);
-    const nums = f.slice(3, 9).map(Number);
+    const nums = f.slice(3, 10).map(Number);
     if (nums.some((n) => !Number.isSafeInteger(n) || n < 0)) throw new RunsError(`${where}: the counts are not whole numbers`);
-    const [numjobs, iodepth, wallMs, cpuMs, bwKiB, p99Ns] = nums;
-    if (!/^[a-z-]+-[a-z-]+-[a-z]+-\d+x\d+\.json$/.test(f[9])) throw new RunsError(`${where}: "${f[9]}" is not a run's file name`);
-    out.push({ disk, sched: sched as Scheduler, rw: rw as Pattern, numjobs, iodepth, wallMs, cpuMs, bwKiB, p99Ns, file: f[9] });
+    const [numjobs, iodepth, wallMs, cpuMs, irqMs, bwKiB, p99Ns] = nums;
+    if (irqMs > cpuMs) throw new RunsError(`${where}: the interrupts' ${irqMs} ms are more than the CPU's ${cpuMs} ms`);
+    const file = f[10];
+    if (!/^[a-z-]+-[a-z-]+-[a-z]+-\d+x\d+\.json$/.test(file)) throw new RunsError(`${where}: "${file}" is not a run's file name`);
+    out.push({ disk, sched: sched as Scheduler, rw: rw as Pattern, numjobs, iodepth, wallMs, cpuMs, irqMs, bwKiB, p99Ns, file });
   });
   return out;
 }
