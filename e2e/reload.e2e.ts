@@ -2,7 +2,8 @@
 // by a plain static server, reloaded 0, 0.5, 1 and 2 s after the page said it kept the machine
 // as step 1 passed, and as long after Next (while step 2's start is being compressed and
 // stored); once with the compressing worker ended in the middle of its work; and once from a
-// store in the layout of an older version of the page.
+// store in the layout of an older version of the page; and in a browser whose IndexedDB cannot
+// be opened, where only the marks come back (from localStorage).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { launch, runInTerminal } from "./browser";
@@ -166,5 +167,33 @@ describe("a reload at any moment brings back the learner's newest kept machine",
     await expect.poll(head, { timeout: 30_000 }).toMatchObject({ newest: `${LAB}/step`, step: `${LAB}/step`, newestKind: "step" });
     expect(await reloadAfter(0, "after a reset over the old layout")).toMatch(/restored your machine from step 2 \(kept as step 2 began/);
     await holdsStep1();
+  });
+
+  it("a browser whose IndexedDB cannot be opened: the marks come back from local storage, and the page says the machine does not", async () => {
+    // from the next page load on, indexedDB.open() throws, as Firefox's private windows did
+    await b.ctx.addInitScript(() => {
+      IDBFactory.prototype.open = () => {
+        throw new DOMException("A mutation operation was attempted on a database that did not allow mutations.", "InvalidStateError");
+      };
+    });
+    const storage =
+      /The browser's storage \(IndexedDB\) could not be opened: A mutation operation was attempted on a database that did not allow mutations\. Your marks are kept in its local storage instead, but not your machine: after a reload the lab's own machine starts\./;
+    /** the notices that say so: one, though the progress and the machine both met it */
+    const said = async () => (await page.getByTestId("lab-notice").allTextContents()).filter((n) => storage.test(n)).length;
+    await reloadAfter(0, "IndexedDB refused");
+    await expect.poll(said, { timeout: 30_000, message: "one notice of the storage" }).toBe(1);
+    expect(await step()).toBe("0"); // what IndexedDB held cannot be read
+    await page.locator(".lab-runner .step > .vm-cmd > button").first().click();
+    await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 60_000 }).toBe("passed");
+    await expect.poll(() => page.getByTestId("lab-problem").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(storage);
+    await page.getByTestId("next").click();
+    await expect.poll(step).toBe("1");
+    expect(await reloadAfter(0, "IndexedDB refused, after step 1 and Next")).not.toMatch(/restored your machine/);
+    // the journal in localStorage kept the step and the pass; the machine is the lab's own, and the page offers step 1's commands
+    expect(await step()).toBe("1");
+    expect(await page.getByTestId("outline-0").textContent()).toMatch(/passed/);
+    await expect.poll(said, { timeout: 30_000 }).toBe(1);
+    expect(await mounted()).toBe("0");
+    expect(await page.getByTestId("rerun-passed").count()).toBe(1);
   });
 });

@@ -95,14 +95,21 @@ interface FslabDB extends DBSchema {
 let db: Promise<IDBPDatabase<FslabDB>> | null = null;
 
 function open(): Promise<IDBPDatabase<FslabDB>> {
-  db ??= openDB<FslabDB>("fslab", 1, {
-    upgrade(d) {
-      d.createObjectStore("progress");
-      d.createObjectStore("snapshots");
-    },
-  }).catch((e) => {
+  // async: a browser whose indexedDB.open() throws at once rejects here like one whose request fails
+  const request = async () =>
+    openDB<FslabDB>("fslab", 1, {
+      upgrade(d) {
+        d.createObjectStore("progress");
+        d.createObjectStore("snapshots");
+      },
+    });
+  db ??= request().catch((e) => {
     db = null;
-    throw new StoreError(`The browser's storage (IndexedDB) could not be opened: ${messageOf(e)}. Progress will not survive a reload.`);
+    // the journal (localStorage) still keeps the marks where the browser allows it
+    const kept = journalWritable()
+      ? "Your marks are kept in its local storage instead, but not your machine: after a reload the lab's own machine starts."
+      : "Neither your marks nor your machine will survive a reload.";
+    throw new StoreError(`The browser's storage (IndexedDB) could not be opened: ${messageOf(e)}. ${kept}`);
   });
   return db;
 }
@@ -120,7 +127,8 @@ export class StoreError extends Error {}
 
 function messageOf(e: unknown): string {
   if (e instanceof DOMException && e.name === "QuotaExceededError") return "the browser refused the space (its storage quota is full)";
-  return e instanceof Error ? e.message : String(e);
+  // without its closing period: the messages here end the sentence themselves
+  return (e instanceof Error ? e.message : String(e)).replace(/\.+$/, "");
 }
 
 export function newStep(title: string): StepRecord {
@@ -178,13 +186,16 @@ const cleared = new Set<string>();
 export async function saveProgress(p: LabProgress): Promise<void> {
   p.updatedAt = Date.now();
   if (cleared.has(p.lab)) return;
-  const token = writeJournal(p);
+  const { token, written } = writeJournal(p);
   try {
     const d = await open();
     if (cleared.has(p.lab)) return;
     await d.put("progress", structuredClone(p), p.lab);
   } catch (e) {
-    throw new StoreError(`Your progress could not be saved: ${messageOf(e)}.`);
+    if (e instanceof StoreError) throw e; // IndexedDB could not be opened: its message says what is kept
+    // the journal stays: the next load reads it (loadProgress takes the newer of the two)
+    const kept = written ? "A copy in the browser's local storage keeps your marks across a reload." : "It will not survive a reload.";
+    throw new StoreError(`Your progress could not be saved: ${messageOf(e)}. ${kept}`);
   }
   // stored: the journal goes, unless a newer save has written it since
   if (journaled.get(p.lab) === token) dropJournal(p.lab);
@@ -199,15 +210,27 @@ const journalKey = (lab: string) => JOURNAL + lab;
 const journaled = new Map<string, number>();
 let journalSeq = 0;
 
-function writeJournal(p: LabProgress): number {
+function writeJournal(p: LabProgress): { token: number; written: boolean } {
   const token = ++journalSeq;
   journaled.set(p.lab, token);
   try {
     localStorage.setItem(journalKey(p.lab), JSON.stringify(p));
+    return { token, written: true };
   } catch {
     // no localStorage (or it is full): IndexedDB alone keeps the progress, as before
+    return { token, written: false };
   }
-  return token;
+}
+
+/** Whether localStorage takes a write here (a browser may have none, or refuse it). */
+function journalWritable(): boolean {
+  try {
+    localStorage.setItem("fslab-storage-probe", "1");
+    localStorage.removeItem("fslab-storage-probe");
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function readJournal(lab: string): LabProgress | undefined {
@@ -339,6 +362,7 @@ export async function putSnapshot(kind: SnapshotKind, s: Snapshot): Promise<void
     }
     await tx.done;
   } catch (e) {
+    if (e instanceof StoreError) throw e; // IndexedDB could not be opened: its message says so
     throw new StoreError(`The machine's snapshot (${(s.gz.size / 2 ** 20).toFixed(1)} MB) could not be stored: ${messageOf(e)}. A reload will not bring this machine back.`);
   }
 }

@@ -95,7 +95,8 @@ async function readSession(lab: Lab, source: string, machine: Promise<Machine>):
   const hash = await sha256Hex(source);
   const { progress, notice } = await loadProgress(lab.meta.id, hash, GUEST_BUILD, lab.steps.map((s) => s.title));
   const m = await machine;
-  const notices = [notice, m.notice].filter((n): n is string => !!n);
+  // IndexedDB failing to open is one notice, though the progress and the machine both met it
+  const notices = [...new Set([notice, m.notice])].filter((n): n is string => !!n);
   const anyPassed = progress.steps.some((s) => s.passedAt);
   // the passed steps' work is not on the machine that starts: offer to redo it
   const rerun = m.startFrom ? false : m.stored ? anyPassed : anyPassed && progress.step > 0;
