@@ -135,7 +135,7 @@ function Group({ runs }: { runs: Measured[] }) {
             <th>p99 ms</th>
             <th>wall ms</th>
             <th>guest CPU ms</th>
-            <th>of it irq ms</th>
+            <th>of it, irq ms</th>
           </tr>
         </thead>
         <tbody>
@@ -153,9 +153,9 @@ function Group({ runs }: { runs: Measured[] }) {
                 </td>
               ) : (
                 <>
-                  <td>{(r.fio.clat.p50 / 1000).toFixed(2)}</td>
-                  <td>{(r.fio.clat.p90 / 1000).toFixed(2)}</td>
-                  <td>{(r.fio.clat.p99 / 1000).toFixed(2)}</td>
+                  <td>{(r.fio.clat.p50 / 1000).toFixed(1)}</td>
+                  <td>{(r.fio.clat.p90 / 1000).toFixed(1)}</td>
+                  <td>{(r.fio.clat.p99 / 1000).toFixed(1)}</td>
                 </>
               )}
               <td>{r.wallMs}</td>
