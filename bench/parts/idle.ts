@@ -3,7 +3,10 @@
 // A learner reading a step after a command is measured apart: the shell at its prompt, the
 // step's own checks polling in the guest (a check cost about 0.33 s of the page's CPU here).
 // Both follow v86's pacing (web/src/vm/v86-pace.ts): an idle guest still takes its kernel's
-// 100 Hz tick (CONFIG_HZ_PERIODIC), one wake-up each.
+// 100 Hz tick (CONFIG_HZ_PERIODIC), one wake-up each. (CONFIG_NO_HZ_IDLE was tried, 2026-11-28:
+// the guest's clock event device is the PIT, whose one-shot lasts at most ~27 ms, so the idle
+// guest still woke about 40 times a second, each wake dearer, and the host's CPU at rest in
+// Node did not fall: 5.5-6% of a core against 4.5-7.7% before.)
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { NodeVm } from "../../web/src/vm/node-vm";
 import { lineShown } from "../page-load";
