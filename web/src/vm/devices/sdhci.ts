@@ -393,7 +393,9 @@ export class SdhciDevice {
     const size = this.regs.getUint16(REG.BLOCK_SIZE, true) & 0xfff;
     const count = tm & TM.MULTI ? (tm & TM.BLOCK_COUNT_ENABLE ? this.regs.getUint16(REG.BLOCK_COUNT, true) : -1) : 1;
     const blockSize = size || reply.data!.blockSize;
-    this.data = { read: (tm & TM.READ) !== 0, blockSize, blocksLeft: count, autoCmd12: (tm & TM.AUTO_CMD12) !== 0 && (tm & TM.MULTI) !== 0, buffer: new Uint8Array(blockSize), at: 0, ready: false };
+    const read = (tm & TM.READ) !== 0;
+    // a read's buffer is the card's block (fillReadBuffer); a write's is filled from the data port
+    this.data = { read, blockSize, blocksLeft: count, autoCmd12: (tm & TM.AUTO_CMD12) !== 0 && (tm & TM.MULTI) !== 0, buffer: new Uint8Array(read ? 0 : blockSize), at: 0, ready: false };
     if (this.data.read) this.fillReadBuffer();
     else this.after(this.times().block(this.data.blockSize), () => this.bufferReady());
   }
