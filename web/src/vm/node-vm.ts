@@ -71,17 +71,39 @@ function savedState(): Promise<ArrayBuffer> {
 
 /** v86's core, compiled once per process, instantiated per machine (v86-exports.ts). */
 async function instantiateV86(imports: WebAssembly.Imports): Promise<WebAssembly.Exports> {
-  // v86's JIT turns hot guest code into many small wasm modules. V8 compiles each with Liftoff,
-  // then again with TurboFan on background threads once it runs hot: on a walk of the labs that
-  // second compile doubles the CPU the process uses (1.6 cores against 0.9, exfat-empty-hint)
-  // and does not make the guest faster (wall 37 s against 32 s). Liftoff only from here on
-  // (v86's core, compiled below, included). Set here, not on import: V8's flags are the whole
-  // process's, and a process that only imports this file (`fslab bench` loads every part
-  // before the cores' native-against-wasm runs) keeps TurboFan for its own wasm.
-  setFlagsFromString("--liftoff-only");
-  v86Module ??= readFile(require.resolve("v86/build/v86.wasm")).then((b) => WebAssembly.compile(b));
+  v86Module ??= compileV86();
   const instance = await WebAssembly.instantiate(await v86Module, imports);
   return withFreshMemory(instance.exports, GUEST.memorySize);
+}
+
+/**
+ * v86's core with TurboFan, and from then on Liftoff only, for the modules v86's JIT makes.
+ *
+ * The JIT turns hot guest code into many small wasm modules. V8 compiles each with Liftoff,
+ * then again with TurboFan on background threads once it runs hot: on a walk of the labs that
+ * second compile doubled the CPU the process used (1.6 cores against 0.9, exfat-empty-hint)
+ * and did not make the guest faster (wall 37 s against 32 s). So Liftoff only for them. But
+ * v86's own core (the interpreter, the page lookups, main_loop: over 40% of a guest's CPU in a
+ * profile) is one module, compiled once: TurboFan's code for it costs 1.5 s of CPU here and
+ * takes 15-25% off the CPU of every guest command after it (bash, tmpfs, ext4 workloads,
+ * 2026-11-28). V8 picks a module's tier when it compiles it, so the flags change between the
+ * two: eager TurboFan for the core, then Liftoff only.
+ *
+ * V8's flags are the whole process's, set here and not on import: a process that only imports
+ * this file (`fslab bench` loads every part before the cores' native-against-wasm runs) keeps
+ * V8's defaults for its own wasm.
+ */
+async function compileV86(): Promise<WebAssembly.Module> {
+  const bytes = await readFile(require.resolve("v86/build/v86.wasm"));
+  setFlagsFromString("--no-liftoff");
+  setFlagsFromString("--no-wasm-lazy-compilation");
+  try {
+    return await WebAssembly.compile(bytes);
+  } finally {
+    setFlagsFromString("--liftoff");
+    setFlagsFromString("--wasm-lazy-compilation");
+    setFlagsFromString("--liftoff-only");
+  }
 }
 
 /** Can dist/'s saved state be restored with this v86? null if yes, else the reason. */
@@ -133,6 +155,8 @@ export class NodeVm {
     const t0 = performance.now();
     const watcher = new BootWatcher();
     const restore = !opts.cold && nodeStateMismatch() === null;
+    // the core's compile (background threads) beside the state's un-xz (this thread)
+    if (!opts.v86ZeroesMemory) v86Module ??= compileV86();
     const emulator = typedEmulator(new V86({
       ...machineOptions(),
       wasm_fn: opts.v86ZeroesMemory ? undefined : instantiateV86,
