@@ -227,12 +227,31 @@ static void test_image(const char *path)
 	fslab_json_free(&j);
 }
 
+/* the report's writer: escapes between plain runs, at a string's ends, and numbers' ends */
+static void test_json(void)
+{
+	struct fslab_json j;
+
+	fslab_json_init(&j);
+	fslab_json_open(&j, NULL, '{');
+	fslab_json_str(&j, "k\"1", "a\"b\\c\x01" "d\x1f");
+	fslab_json_str(&j, "e", "");
+	fslab_json_str(&j, "x", "\"");
+	fslab_json_u64(&j, "z", 0);
+	fslab_json_u64(&j, "t", 10);
+	fslab_json_u64(&j, "m", 18446744073709551615ull);
+	fslab_json_close(&j, '}');
+	CHECK(j.buf && !strcmp(j.buf, "{\"k\\\"1\":\"a\\\"b\\\\c\\u0001d\\u001f\",\"e\":\"\",\"x\":\"\\\"\",\"z\":0,\"t\":10,\"m\":18446744073709551615}"));
+	fslab_json_free(&j);
+}
+
 int main(int argc, char **argv)
 {
 	struct fslab_json j;
 	char err[FSLAB_ERR_LEN];
 	int i;
 
+	test_json();
 	fslab_json_init(&j);
 	CHECK_EQ(inspect((const uint8_t *)"", 0, &j, err), -22);
 	CHECK(strstr(err, "no filesystem fslab can inspect") != NULL);

@@ -34,6 +34,12 @@ static const uint8_t *block(const uint8_t *img, size_t len, uint64_t blk)
 	return (blk + 1) * F2FS_BLKSIZE <= len ? img + blk * F2FS_BLKSIZE : NULL;
 }
 
+/* a NAT block never written holds only zeros: no entry in it points at a node */
+static int zeroed(const uint8_t *b, size_t n)
+{
+	return b[0] == 0 && memcmp(b, b + 1, n - 1) == 0;
+}
+
 /* a checkpoint pack's version if its first and last blocks agree and their CRCs hold */
 static int pack_version(const uint8_t *img, size_t len, uint64_t addr, uint64_t *ver)
 {
@@ -168,6 +174,9 @@ int f2fs_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err
 			unreadable++;
 			continue;
 		}
+		/* most of a fresh volume's NAT: its blocks are read for every NID the volume could have */
+		if (zeroed(nb, F2FS_BLKSIZE))
+			continue;
 		for (uint32_t e = 0; e < NAT_ENTRY_PER_BLOCK; e++) {
 			uint64_t nid = (uint64_t)b * NAT_ENTRY_PER_BLOCK + e;
 			if (nid == 0 || nid == node_ino || nid == meta_ino)
