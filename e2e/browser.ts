@@ -26,6 +26,10 @@ export async function launch(opts: { serviceWorkers?: "allow" | "block"; width?:
     // ones (TurboFan, on background threads) took half a core more and made no walk faster
     // (walk.e2e, two labs: 1.51 cores and 115 s against 1.05 and 98 s). The tests judge what
     // the page does, not its speed; `npm run bench` (bench/site.ts) keeps Chromium's defaults.
+    // Node compiles v86's own core with TurboFan before it turns Liftoff only (node-vm.ts
+    // compileV86); a page cannot change V8's flags, and neither of the launch-time ways tried
+    // took CPU off (2026-11-28, the same guest commands: --wasm-tiering-budget raised 10x and
+    // 100x, 77-84 s against 43-50 s; --wasm-tier-up-filter on main_loop alone, 47 s).
     args: ["--js-flags=--liftoff-only", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   const page = ctx.pages()[0] ?? (await ctx.newPage());
