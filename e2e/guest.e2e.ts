@@ -14,6 +14,9 @@ import { loadCoreModule } from "../web/src/shared/node-load";
 import { runDirScript } from "../web/src/topics/exfat/exfat-dir";
 import { LAYOUTS, ext4WriteFile } from "../web/src/topics/ext4/ext4-core";
 import { EV, countOf, discardsOf, DiscardPolicy, nidScansOf, NidScanPhase, type NidScan } from "../web/src/shared/events";
+import { parseLab } from "../web/src/labs/lab-format";
+import { commandsOf } from "../web/src/labs/checks";
+import { VIEW_IDS } from "../web/src/topics";
 
 let vm: NodeVm;
 beforeAll(async () => {
@@ -257,6 +260,41 @@ describe("the check agent on /dev/hvc2", () => {
     expect(slow.output).toBe("started\n");
     expect(await sh("ps -o args | grep -c '^sleep' || true")).toBe("0\n"); // nor the agent's own timer
     expect((await vm.agent.run("true")).status).toBe(0);
+  });
+});
+
+describe("a lab's check beside the learner's own commands", () => {
+  // The page checks a step every few seconds while the shell waits at its prompt, so a check
+  // can be running as the learner's next command starts. vfat-codepages' checks once mounted
+  // /dev/loop7 read-only themselves: a mount of the learner's made meanwhile shared that
+  // superblock and came up read-only, with the check's options, not their codepage (a walk of
+  // the lab in CI, 2026-11-28: "mkdir: can't create directory '/mnt/v/u932': Read-only file system").
+  it("vfat-codepages: step 2's check, run again and again during the learner's loop, leaves each of its mounts read-write with its own options", async () => {
+    const lab = parseLab(readFileSync("labs/vfat-codepages/lab.md", "utf8"), VIEW_IDS, "labs/vfat-codepages/lab.md", "vfat-codepages");
+    const [setup, names] = lab.steps;
+    const check = names.blocks.find((b) => b.kind === "check")!.text;
+    try {
+      for (const b of commandsOf(setup)) expect((await vm.run(b.text)).status).toBe(0);
+      // the loop, with each mount's options printed while it is mounted
+      const loop = commandsOf(names)[0].text.replace("mkdir -p /mnt/v/$2", "grep ' /mnt/v ' /proc/mounts && mkdir -p /mnt/v/$2");
+      expect(loop).not.toBe(commandsOf(names)[0].text);
+      let done = false;
+      const learner = vm.run(loop).finally(() => (done = true));
+      let checks = 0;
+      while (!done) {
+        await vm.agent.run(check, 20);
+        checks++;
+      }
+      const out = (await learner).output;
+      expect(checks).toBeGreaterThan(1);
+      expect(out).not.toMatch(/write-protected|Read-only/);
+      for (const cp of ["codepage=932", "codepage=437"]) expect(out).toMatch(new RegExp(`^/dev/loop7 /mnt/v vfat rw,.*${cp}`, "m"));
+      // the check passes on what the loop made, and leaves nothing of its own behind
+      expect((await vm.agent.run(check, 20)).status).toBe(0);
+      expect(await sh("losetup -a | grep -v '^/dev/loop7:' | wc -l; grep -c ' vfat ' /proc/mounts || true")).toBe("0\n0\n");
+    } finally {
+      await vm.run("umount /mnt/v /mnt/m 2>/dev/null; losetup -d /dev/loop7; rm -f /tmp/v.img");
+    }
   });
 });
 
