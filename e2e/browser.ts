@@ -22,15 +22,21 @@ export async function launch(opts: { serviceWorkers?: "allow" | "block"; width?:
     headless: true,
     serviceWorkers: opts.serviceWorkers ?? "block",
     viewport: { width: opts.width ?? 1280, height: 900 },
-    // Liftoff only: v86's JIT makes many small wasm modules, and V8's second compile of the hot
-    // ones (TurboFan, on background threads) took half a core more and made no walk faster
-    // (walk.e2e, two labs: 1.51 cores and 115 s against 1.05 and 98 s). The tests judge what
-    // the page does, not its speed; `npm run bench` (bench/site.ts) keeps Chromium's defaults.
-    // Node compiles v86's own core with TurboFan before it turns Liftoff only (node-vm.ts
-    // compileV86); a page cannot change V8's flags, and neither of the launch-time ways tried
-    // took CPU off (2026-11-28, the same guest commands: --wasm-tiering-budget raised 10x and
-    // 100x, 77-84 s against 43-50 s; --wasm-tier-up-filter on main_loop alone, 47 s).
-    args: ["--js-flags=--liftoff-only", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    // No dynamic tier-up, and TurboFan for v86's hot core from the start. v86's JIT makes many
+    // small wasm modules, and V8's second compile of the hot ones (TurboFan, on background
+    // threads) took half a core more and made no walk faster (walk.e2e, two labs: 1.51 cores and
+    // 115 s against 1.05 and 98 s), so nothing tiers up as it runs: --wasm-tier-up-filter lets
+    // only function 0 (an import, never compiled) do so. v86's own core instead carries
+    // compilation hints for its hot functions (web/src/vm/v86-hints.ts), which V8 follows with
+    // --wasm-compilation-hints: TurboFan for those alone, compiled in the background as the page
+    // loads. The same guest commands in the page (bash loop, tmpfs, dd, ext4; 2026-11-29, 2
+    // cores): 41.3-41.6 s of Chromium's CPU against 48.8-48.9 s on Liftoff alone (and against 48.9
+    // with these flags and a core without hints); the page's load took no more CPU. Tried before
+    // and dropped (2026-11-28): V8's default tiering, 75 s; --wasm-tiering-budget raised 10x and
+    // 100x, 77-84 s; --no-liftoff, 78 s. The tests judge what the page does, not its speed; `npm
+    // run bench` (bench/site.ts) keeps Chromium's defaults, as a learner's browser has them, and
+    // ignores the hints' section there. Node compiles the whole core with TurboFan (node-vm.ts).
+    args: ["--js-flags=--wasm-compilation-hints --wasm-tier-up-filter=0", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   const page = ctx.pages()[0] ?? (await ctx.newPage());
   // uncaught errors in the page: printed, and kept for tests that expect none

@@ -6,19 +6,24 @@
 // rootfs/ holds the root filesystem's files, each fetched by v86 when the guest first reads it.
 // v86's core comes the same way as vm/v86.wasm.gz: gzip -9 makes its 2.1 MB 0.4 MB on any
 // server, and the page un-gzips it while it compiles (web/src/vm/vm-host.ts). The BIOSes come
-// only for a cold boot (src/vm/guest.ts BIOS_FILES), as they are.
+// only for a cold boot (src/vm/guest.ts BIOS_FILES), as they are. The core carries compilation
+// hints for its hot functions (src/vm/v86-hints.ts, the list in v86-hot.txt).
 import { createReadStream, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { gzipSync } from "node:zlib";
 import type { Plugin } from "vite";
 import { BIOS_FILES, V86_WASM_GZ } from "./src/vm/guest";
+import { withCompilationHints } from "./src/vm/v86-hints";
 
 export const VM_FILES = ["bzImage", "rootfs.json", BIOS_FILES.bios, BIOS_FILES.vga_bios, "state.bin.xz"];
 
 let wasmGz: Buffer | null = null;
-/** v86's wasm from its npm package, gzipped once per process: the page un-gzips it itself. */
+/** v86's wasm from its npm package with its hints, gzipped once per process: the page un-gzips it itself. */
 function v86WasmGz(): Buffer {
-  wasmGz ??= gzipSync(readFileSync(createRequire(import.meta.url).resolve("v86/build/v86.wasm")), { level: 9 });
+  if (!wasmGz) {
+    const hot = readFileSync(new URL("./v86-hot.txt", import.meta.url), "utf8").split("\n").filter(Boolean);
+    wasmGz = gzipSync(withCompilationHints(readFileSync(createRequire(import.meta.url).resolve("v86/build/v86.wasm")), hot), { level: 9 });
+  }
   return wasmGz;
 }
 const ROOTFS_FILE = /^rootfs\/[0-9a-f]{64}(-\d+)?\.zst$/;
