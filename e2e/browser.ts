@@ -29,13 +29,14 @@ export async function launch(opts: { serviceWorkers?: "allow" | "block"; width?:
     // only function 0 (an import, never compiled) do so. v86's own core instead carries
     // compilation hints for its hot functions (web/src/vm/v86-hints.ts), which V8 follows with
     // --wasm-compilation-hints: TurboFan for those alone, compiled in the background as the page
-    // loads. The same guest commands in the page (bash loop, tmpfs, dd, ext4; 2026-11-29, 2
-    // cores): 41.3-41.6 s of Chromium's CPU against 48.8-48.9 s on Liftoff alone (and against 48.9
-    // with these flags and a core without hints); the page's load took no more CPU. Tried before
-    // and dropped (2026-11-28): V8's default tiering, 75 s; --wasm-tiering-budget raised 10x and
-    // 100x, 77-84 s; --no-liftoff, 78 s. The tests judge what the page does, not its speed; `npm
-    // run bench` (bench/site.ts) keeps Chromium's defaults, as a learner's browser has them, and
-    // ignores the hints' section there. Node compiles the whole core with TurboFan (node-vm.ts).
+    // loads. The same guest commands in the page (bash loop, tmpfs, dd, ext4; 2026-11-28, 2
+    // cores, a noisy machine): 40.5-48.2 s of Chromium's CPU, mean 44.6 of three runs, against
+    // 46.5-49.6 s, mean 48.4 of four, on Liftoff alone (and 48.9 with these flags and a core
+    // without hints); the page's load took no more CPU. Tried before and dropped (2026-11-28):
+    // V8's default tiering, 75 s; --wasm-tiering-budget raised 10x and 100x, 77-84 s;
+    // --no-liftoff, 78 s. The tests judge what the page does, not its speed; `npm run bench`
+    // (bench/site.ts) keeps Chromium's defaults, as a learner's browser has them, and ignores the
+    // hints' section there. Node compiles the whole core with TurboFan (node-vm.ts).
     args: ["--js-flags=--wasm-compilation-hints --wasm-tier-up-filter=0", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   const page = ctx.pages()[0] ?? (await ctx.newPage());

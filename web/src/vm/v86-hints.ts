@@ -7,7 +7,7 @@
 // because TurboFan's second compile of the JIT's modules cost more CPU than it saved
 // (e2e/browser.ts). With the hints, V8 (behind --wasm-compilation-hints) compiles the core's hot
 // functions with TurboFan in the background from the start, while everything else stays on
-// Liftoff: the same guest commands took 15% less CPU in the page (e2e/browser.ts has the
+// Liftoff: the same guest commands took 8-15% less CPU in the page (e2e/browser.ts has the
 // figures). A browser without that flag skips the section, as it skips any custom section.
 //
 // The section, as V8 decodes it: vec(function index, byte offset 0, hint length 2,
