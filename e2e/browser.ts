@@ -201,3 +201,27 @@ export async function pressCheck(page: Page): Promise<void> {
       if ((await page.locator(".lab-runner").getAttribute("data-passed")) !== "1") throw e;
     });
 }
+
+/**
+ * Check (or Next, which checks a step not passed) pressed, and the step's check-status once
+ * that check has answered (a new data-at). A press while the page's own poll is checking is not
+ * taken (the button is aria-disabled, and Check says "Checking…"), and the poll's failure is not
+ * shown: so the press is made again until an answer comes. A pass by the poll ends it too: the
+ * Check button goes, and "passed" is the answer.
+ */
+export async function checkNow(page: Page, by: "check" | "next" = "check", timeout = 240_000): Promise<"passed" | "failed"> {
+  const status = page.getByTestId("check-status");
+  const button = page.getByTestId(by);
+  const before = await status.getAttribute("data-at");
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    if ((await status.getAttribute("data-state")) === "passed") return "passed";
+    // a new data-at with no verdict ("open": the outcome cleared) is no answer: the press comes again
+    const state = await status.getAttribute("data-state");
+    if ((await status.getAttribute("data-at")) !== before && state !== "open") return state as "passed" | "failed";
+    if (Date.now() > deadline) throw new Error(`no check answered within ${timeout / 1000} s: ${await status.textContent()}`);
+    // pressed when no check runs; a check of the learner's waits for the shell's prompt
+    if ((await button.getAttribute("aria-disabled").catch(() => "true")) !== "true") await button.click({ timeout: 5_000 }).catch(() => undefined);
+    await page.waitForTimeout(500);
+  }
+}

@@ -28,7 +28,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { launch, screenshot, terminalText, typeLines } from "./browser";
+import { checkNow, launch, screenshot, terminalText, typeLines } from "./browser";
 import { parseLab, type LabStep } from "../web/src/labs/lab-format";
 import { commandsOf, guestJudged } from "../web/src/labs/checks";
 import { parseGuess } from "../web/src/labs/predict";
@@ -69,29 +69,6 @@ const finalView: Record<string, (page: Page) => Promise<void>> = {
     expect(await caption("ssd", "randread")).toContain(`${actuals["io-schedulers"][3][0]} moved the most.`);
   },
 };
-
-/**
- * Check pressed, and the step's check-status once that check has answered (a new data-at).
- * A press while the page's own poll is checking is not taken (the button says "Checking…"),
- * and the poll's failure is not shown: so the press is made again until an answer comes. A
- * pass by the poll ends it too: the Check button goes, and "passed" is the answer.
- */
-async function checkNow(page: Page): Promise<"passed" | "failed"> {
-  const status = page.getByTestId("check-status");
-  const button = page.getByTestId("check");
-  const before = await status.getAttribute("data-at");
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    if ((await status.getAttribute("data-state")) === "passed") return "passed";
-    // a new data-at with no verdict ("open": the outcome cleared) is no answer: the press comes again
-    const state = await status.getAttribute("data-state");
-    if ((await status.getAttribute("data-at")) !== before && state !== "open") return state as "passed" | "failed";
-    if (Date.now() > deadline) throw new Error(`no check answered within 240 s: ${await status.textContent()}`);
-    // pressed when no check runs; a check of the learner's waits for the shell's prompt
-    if ((await button.getAttribute("aria-disabled").catch(() => "true")) !== "true") await button.click({ timeout: 5_000 }).catch(() => undefined);
-    await page.waitForTimeout(500);
-  }
-}
 
 /**
  * Whether the step's checks a guest can judge failed in the result shown: some failing item
@@ -177,8 +154,8 @@ describe("every lab, walked through its solutions", () => {
           // Run, Next and "No guess" cannot get past it: no Run button, and Next checks (the
           // learner's own check, failing: only then is a challenge's solution offered) and stays
           expect(await page.locator(".lab-runner .step > .vm-cmd > button").count()).toBe(0);
-          await page.getByTestId("next").click();
-          await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 60_000 }).toBe("failed");
+          // pressed again if the page's poll was checking as it was pressed (then it is not taken)
+          expect(await checkNow(page, "next", 60_000), `${where}: Next passes a challenge before its commands ran`).toBe("failed");
           expect(await guestFailed(page, step), `${where}: only a view's verdict fails as it opens`).toBe(true);
           if (i + 1 < lab.steps.length) await page.getByTestId("skip").waitFor({ timeout: 10_000 }); // Next is done: it offers a skip
           expect(await page.locator(".lab-runner").getAttribute("data-step")).toBe(String(i));
