@@ -9,6 +9,15 @@ import { BlkOp, EV, NONE, NidScanPhase } from "./events";
 /** A tracefs line: task-pid, an optional (tgid), [cpu], optional irq/preempt flags, secs.frac: event: body. */
 export const TRACE_LINE = /^\s*(.*?)-(\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[(\d+)\]\s+(?:[^\s:]+\s+)?(\d+)\.(\d+):\s+([A-Za-z0-9_]+):\s?(.*)$/;
 
+/**
+ * The line the live trace channel (vm/trace-channel.ts) puts in the stream where the guest's
+ * sequence numbers went back: the machine was put back to a snapshot ("Reset this step"), and
+ * the `n` lines before it, received since that snapshot, never happened on the machine that
+ * runs now. A comment line, as tracefs's own headers are: parsers pass over it.
+ */
+export const REWIND_LINE = /^# fslab-trace: the machine was put back: the (\d+) lines? before this (?:was|were) undone$/;
+export const rewindLine = (n: number) => `# fslab-trace: the machine was put back: the ${n} line${n === 1 ? "" : "s"} before this ${n === 1 ? "was" : "were"} undone`;
+
 export interface TraceLine {
   comm: string;
   pid: number;

@@ -1,6 +1,7 @@
 // Lines as our kernel prints them (captured from the guest), through the parser.
 import { describe, expect, it } from "vitest";
 import { parseTraceLine, TraceChannel } from "./trace-channel";
+import { REWIND_LINE, rewindLine } from "../shared/event-table";
 import { EV, NONE, discardsOf, DiscardPolicy } from "../shared/events";
 
 describe("parseTraceLine", () => {
@@ -61,5 +62,28 @@ describe("TraceChannel", () => {
     ch.feed(enc.encode("3 agent-9 [000] ..... 1.2: tracing_mark_write: fslab-settle-4\n"));
     expect(ch.lastMarker).toBe("fslab-settle-4");
     expect(ch.stats).toMatchObject({ lines: 1, lost: 0, unknown: 0 });
+  });
+
+  it("marks where the guest's count went back (a machine put back to a snapshot): the lines since it, and not its settle markers, undone", () => {
+    const ch = new TraceChannel();
+    const enc = new TextEncoder();
+    const ins = (n: number) => `fio-7 [000] ..... ${n}.0: block_rq_insert: 254,1 R 4096 () ${8 * n} + 8 be,0,4 [fio]`;
+    // the snapshot was taken after line 2; lines 3-4 and a settle marker (5) came after it
+    ch.feed(enc.encode(`1 ${ins(1)}\n2 ${ins(2)}\n3 ${ins(3)}\n4 ${ins(4)}\n5 agent-9 [000] ..... 4.5: tracing_mark_write: fslab-settle-1\n`));
+    // the restored machine's next line is its third again
+    ch.feed(enc.encode(`3 ${ins(9)}\n4 ${ins(10)}\n`));
+    const lines = ch.takeLines();
+    expect(lines).toEqual([ins(1), ins(2), ins(3), ins(4), rewindLine(2), ins(9), ins(10)]);
+    expect(lines[4]).toMatch(REWIND_LINE);
+    expect(ch.stats).toMatchObject({ lines: 6, lost: 0 }); // nothing lost: the count went back, not forward
+    // a second reset to the same snapshot: the two lines since undone, not the ones before
+    ch.feed(enc.encode(`3 ${ins(11)}\n`));
+    expect(ch.takeLines()).toEqual([rewindLine(2), ins(11)]);
+    // a new stream (fslab-trace stop prints the overrun, start counts from 1): no rewind
+    ch.feed(enc.encode(`fslab-trace: overrun 0\n1 ${ins(12)}\n`));
+    expect(ch.takeLines()).toEqual([ins(12)]);
+    // a rewind that undid no kept line (only a settle marker) says nothing
+    ch.feed(enc.encode(`2 agent-9 [000] ..... 13.0: tracing_mark_write: fslab-settle-2\n2 ${ins(13)}\n`));
+    expect(ch.takeLines()).toEqual([ins(13)]);
   });
 });

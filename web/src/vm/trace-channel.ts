@@ -3,7 +3,7 @@
 // (shared/events.ts) by the event table (shared/event-table.ts). A gap in the sequence numbers counts as lost lines; the guest's final
 // "fslab-trace: overrun N" line gives the events the kernel's ring buffer dropped.
 import { WORDS_PER_EVENT } from "../shared/events";
-import { recordsOf, splitTraceLine } from "../shared/event-table";
+import { recordsOf, rewindLine, splitTraceLine } from "../shared/event-table";
 import type { TraceStats } from "../shared/machine";
 
 /**
@@ -20,12 +20,15 @@ export type { TraceStats };
 
 const MAX_LINES = 200_000;
 
+
 export class TraceChannel {
   private partial = "";
   private decoder = new TextDecoder();
   private words: number[] = [];
   private text: string[] = [];
   private lastSeq = 0;
+  /** the sequence numbers of the lines kept (`text`) from this stream, for a rewind to count back */
+  private keptSeqs: number[] = [];
   /** The newest settle marker (`settleMarker`) seen in the stream. */
   lastMarker: string | null = null;
   stats: TraceStats = { lines: 0, lost: 0, unknown: 0, overrun: null };
@@ -42,11 +45,24 @@ export class TraceChannel {
     if (over) {
       this.stats.overrun = +over[1];
       this.lastSeq = 0; // the next stream starts again at 1
+      this.keptSeqs = [];
       return;
     }
     const m = line.match(/^(\d+) (.*)$/);
     if (!m) return;
     const seq = +m[1];
+    if (seq <= this.lastSeq) {
+      // the guest's count went back: the machine was put back to a snapshot taken after it had
+      // sent seq - 1 lines, so the lines kept since, from seq on, are undone. (A restore to
+      // before this stream started, with another stream since, is not seen: its count began at 1.)
+      let n = 0;
+      while (this.keptSeqs.length && this.keptSeqs[this.keptSeqs.length - 1] >= seq) {
+        this.keptSeqs.pop();
+        n++;
+      }
+      if (n) this.keep(rewindLine(n));
+      this.lastSeq = seq - 1;
+    }
     const mark = m[2].match(/ tracing_mark_write: (fslab-settle-\d+)$/);
     if (mark) {
       // ours, not the kernel's: it only says that everything before it has arrived
@@ -58,11 +74,17 @@ export class TraceChannel {
     this.lastSeq = seq;
     this.stats.lines++;
     // the tracefs lines themselves, for views that parse them whole (the block trace parser)
-    if (this.text.length >= MAX_LINES) this.text.splice(0, MAX_LINES / 2); // nobody is taking them
-    this.text.push(m[2]);
+    this.keep(m[2]);
+    this.keptSeqs.push(seq);
+    if (this.keptSeqs.length > MAX_LINES) this.keptSeqs.splice(0, MAX_LINES / 2); // a rewind that far back is not counted whole
     const rec = parseTraceLine(m[2]);
     if (rec) this.words.push(...rec);
     else if (!/ tracing_mark_write: /.test(m[2])) this.stats.unknown++;
+  }
+
+  private keep(line: string): void {
+    if (this.text.length >= MAX_LINES) this.text.splice(0, MAX_LINES / 2); // nobody is taking them
+    this.text.push(line);
   }
 
   /** The records parsed since the last take, as one transferable array. */

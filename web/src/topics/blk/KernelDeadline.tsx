@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { blkClient, type BlkClient } from "./blk-client";
 import { useWorker } from "../../shared/useWorker";
 import { onDevice, parseBlkTrace, type BlkTrace } from "./blk-trace";
-import { DD_FRESH, ddEndState, isWrite, kernelDdTimeline, splitRuns, traceTunables, type DdReplay } from "./dd-kernel";
+import { DD_FRESH, ddEndState, isWrite, kernelDdTimeline, runsBefore, splitRuns, traceTunables, type DdReplay } from "./dd-kernel";
 import type { DdTimeline } from "./blk-core";
 import { fetchBytes } from "../../shared/gunzip";
 import { useTraceFile } from "./useTraceFile";
@@ -106,7 +106,11 @@ export function KernelDeadlineLive({ lines: streaming, version }: { lines: reado
   const shownVersion = useThrottled(version, 250);
   const lines = useMemo(() => streaming.slice(), [streaming, shownVersion]); // eslint-disable-line react-hooks/exhaustive-deps
   const { client } = useWorker(blkClient);
-  const runs = useMemo(() => splitRuns(lines).filter((r) => r.some((l) => l.includes(" dd_dispatch_request: "))), [lines]);
+  // every run, and the ones with dispatches to show (a run without one still counts for what a
+  // reset undid: runsBefore)
+  const all = useMemo(() => splitRuns(lines), [lines]);
+  const shownRuns = useMemo(() => all.flatMap((r, i) => (r.some((l) => l.includes(" dd_dispatch_request: ")) ? [i] : [])), [all]);
+  const runs = useMemo(() => shownRuns.map((i) => all[i]), [all, shownRuns]);
   const [chosen, setChosen] = useState<number | null>(null); // null: the newest
   const [follow, setFollow] = useState(true);
   const run = chosen ?? runs.length - 1;
@@ -130,13 +134,16 @@ export function KernelDeadlineLive({ lines: streaming, version }: { lines: reado
       });
       parsedRuns.current = seen;
       const trace = traces[run];
-      // the scheduler was switched on before the first run; each later run starts where the last ended
-      const start = traces.slice(0, run).reduce((s, t) => ddEndState(t, s), DD_FRESH);
-      return { trace, start, timeline: kernelDdTimeline(trace), error: null };
+      // the scheduler was switched on before the first run; each later run starts where the one
+      // before it on the same machine ended (not a run a reset undid: runsBefore)
+      const before = runsBefore(all, shownRuns[run]).flatMap((i) => (shownRuns.includes(i) ? [shownRuns.indexOf(i)] : []));
+      const start = before.reduce((s, j) => ddEndState(traces[j], s), DD_FRESH);
+      const undone = Array.from({ length: run }, (_, j) => j).filter((j) => !before.includes(j));
+      return { trace, start, before, undone, timeline: kernelDdTimeline(trace), error: null };
     } catch (e) {
-      return { trace: null, start: DD_FRESH, timeline: null, error: e instanceof Error ? e.message : String(e) };
+      return { trace: null, start: DD_FRESH, before: [] as number[], undone: [] as number[], timeline: null, error: e instanceof Error ? e.message : String(e) };
     }
-  }, [runs, run]);
+  }, [all, shownRuns, runs, run]);
   const [replay, setReplay] = useState<{ run: number; steps: number; replay: DdReplay } | null>(null);
   useEffect(() => {
     const trace = parsed?.trace;
@@ -171,6 +178,12 @@ export function KernelDeadlineLive({ lines: streaming, version }: { lines: reado
         <label><input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow the newest dispatch</label>
       </div>
       {parsed?.error && <p className="error" role="alert">{parsed.error}</p>}
+      {!!parsed?.undone.length && (
+        <p className="muted" data-testid="dd-undone">
+          The machine was put back after run{parsed.undone.length > 1 ? "s" : ""} {parsed.undone.map((j) => j + 1).join(", ")} (the guest's trace went
+          back): run {run + 1} starts from the scheduler's state as {parsed.before.length ? `run ${parsed.before[parsed.before.length - 1] + 1} left it` : "it was switched on"}, and so does the model.
+        </p>
+      )}
       {t && tl && tun && (
         <>
           <RunSummary

@@ -20,7 +20,8 @@ import type { BlkModule } from "@wasm/blk.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { DD_DEFAULTS } from "./blk-core";
 import { BlkTraceError, parseBlkTrace, type BlkTrace } from "./blk-trace";
-import { DD_FRESH, ddEndState, kernelDdTimeline, replayDdDecisions, splitRuns, traceTunables } from "./dd-kernel";
+import { DD_FRESH, ddEndState, kernelDdTimeline, replayDdDecisions, runsBefore, splitRuns, traceTunables } from "./dd-kernel";
+import { rewindLine } from "../../shared/event-table";
 
 const text = gunzipSync(readFileSync(new URL("./traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8");
 let m: BlkModule;
@@ -98,6 +99,28 @@ describe("the kernel's mq-deadline decisions", () => {
     const carried = replayDdDecisions(m, trace, undefined, undefined, midBatch);
     expect(carried.verdicts[0].model.because).toBe("batch");
     expect(carried.verdicts[0].same).toBe(false);
+  });
+
+  it("leaves out of a run's start the runs a reset undid, as the rewind lines in the stream say", () => {
+    const line = (n: number) => `   fio-60 [000] .....   ${n}.000000: block_rq_insert: 7,0 R 4096 () ${8 * n} + 8 be,0,4 [fio]`;
+    const run = (...ns: number[]) => ns.map(line);
+    // runs 1 and 2 on one machine: run 2 starts where run 1 ended
+    expect(runsBefore([run(1, 2), run(3, 4)], 1)).toEqual([0]);
+    expect(runsBefore([run(1, 2), run(3, 4), run(5, 6)], 2)).toEqual([0, 1]);
+    // put back to a snapshot taken after run 1: run 2's two lines undone, run 3 starts where run 1 left the scheduler
+    const reset = [run(1, 2), [...run(3, 4), rewindLine(2)], run(5, 6)];
+    expect(runsBefore(reset, 2)).toEqual([0]);
+    // and a run after that carries run 3's state, not run 2's
+    expect(runsBefore([...reset, run(7)], 3)).toEqual([0, 2]);
+    // one line of run 2 undone is enough: the scheduler's state it carried is not run 2's end
+    expect(runsBefore([run(1, 2), [...run(3, 4), rewindLine(1)], run(5)], 2)).toEqual([0]);
+    // put back before run 1 (the step's start): nothing carried
+    expect(runsBefore([run(1, 2), [...run(3, 4), rewindLine(4)], run(5)], 2)).toEqual([]);
+    // two resets: the second counts back over what the first left, not over what it undid
+    expect(runsBefore([run(1, 2), [...run(3, 4), rewindLine(2)], [...run(5), rewindLine(2)], run(6)], 3)).toEqual([]);
+    expect(runsBefore([run(1, 2), [...run(3, 4), rewindLine(2)], [...run(5), rewindLine(1)], run(6)], 3)).toEqual([0]);
+    // a rewind line is a comment to the block trace parser
+    expect(parseBlkTrace([...run(3, 4), rewindLine(2)].join("\n")).requests).toHaveLength(2);
   });
 
   it("says what is missing when the trace has no dd_dispatch_request events", () => {

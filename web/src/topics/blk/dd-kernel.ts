@@ -10,6 +10,7 @@
 import type { BlkModule } from "@wasm/blk.mjs";
 import { DD_DEFAULTS, type DdList, type DdState, type DdTimeline, type DdTunables } from "./blk-core";
 import { BlkOp } from "../../shared/events";
+import { REWIND_LINE } from "../../shared/event-table";
 import { allocU32 } from "../../shared/wasm-mem";
 import { BlkTraceError, DD_BECAUSE, DD_PICK, type BlkTrace, type DdBecause, type DdDispatch, type DdPick, type SchedEvent } from "./blk-trace";
 import { GUEST_HZ } from "./trace-replay";
@@ -25,6 +26,23 @@ export function splitRuns(lines: string[]): string[][] {
     runs[runs.length - 1].push(l);
   }
   return runs.filter((r) => r.length);
+}
+
+/**
+ * The runs before run `k` that the machine which ran `k` went through, in order: the runs whose
+ * scheduler state it carried. A run with a line that a rewind line (REWIND_LINE: the machine
+ * was put back to a snapshot, "Reset this step") undid before run `k` never reached it.
+ */
+export function runsBefore(runs: readonly string[][], k: number): number[] {
+  const live: number[] = []; // the run of each line still on the machine's timeline, in order
+  const undone = new Set<number>();
+  for (let j = 0; j < k; j++)
+    for (const l of runs[j]) {
+      const m = l.match(REWIND_LINE);
+      if (!m) live.push(j);
+      else for (let n = Number(m[1]); n > 0 && live.length; n--) undone.add(live.pop()!);
+    }
+  return Array.from({ length: k }, (_, j) => j).filter((j) => !undone.has(j));
 }
 
 export interface DdChoice {
