@@ -1,7 +1,7 @@
 // What keeping and putting back a lab's machine costs in the page (npm run bench snapshots):
 // for each lab of labs/ whose step 1 is taken through its solution (snapshotLabs()), step 1
-// taken as a learner takes it (its solution from the page's buttons), then Next, which keeps
-// the machine as step 2 begins (v86's save_state, gzipped in a worker, stored in IndexedDB:
+// taken as a learner takes it (its solution from the page's buttons), a line entered, then Next,
+// which keeps the machine as step 2 begins (v86's save_state, gzipped in a worker, stored in IndexedDB:
 // web/src/labs/LabRunner.tsx), then "Reset this step" and a command typed at once, answered by
 // the restored shell. Times from the page's own measures (fslab:snapshot-save, -gzip, -gunzip,
 // -restore).
@@ -82,6 +82,10 @@ export async function snapshotCosts(labs?: string[]): Promise<SnapshotCost[]> {
       await page.goto(`${base}#/lab/${lab}`);
       await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
       await runStep(page);
+      // a line entered after the pass, as a learner who looks around: step 2's start is then a
+      // machine of its own, saved and gzipped (with nothing entered, Next reuses the machine
+      // kept as step 1 passed: web/src/labs/useStepMachine.ts)
+      await answeredAt(page, "looked");
       // the measures of the step-2 snapshot only: the ones before were the lab's first
       await page.evaluate(() => performance.clearMeasures());
       await page.getByRole("button", { name: /^Next/ }).click();

@@ -142,8 +142,16 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 30_000 }).toMatch(/^Machine kept as step 1 passed \(\d+\.\d MB in \d+\.\d s\)\.$/);
     expect(await page.getByTestId("check-waits").count()).toBe(0);
     expect(await page.getByTestId("outline-0").textContent()).toMatch(/passed/);
+    const saves = () => page.evaluate(() => performance.getEntriesByName("fslab:snapshot-save").length);
+    const savedBefore = await saves();
     await page.getByTestId("next").click();
     await expect.poll(() => runner().getAttribute("data-step")).toBe("1");
+    // nothing entered since the pass: step 2's start is the machine kept as step 1 passed,
+    // stored again as that, not saved from the emulator and gzipped a second time
+    await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 30_000 }).toMatch(
+      /^Machine kept as the step began: the machine kept as step 1 passed, with nothing entered since \(\d+\.\d MB\)\.$/,
+    );
+    expect(await saves()).toBe(savedBefore);
   });
 
   it("Reset this step removes what the step made and keeps what the earlier step made", async () => {

@@ -96,6 +96,9 @@ describe("a reload at any moment brings back the learner's newest kept machine",
 
   it("the compressing worker ended in the middle of step 2's start: the machine kept as step 1 passed stands", async () => {
     await passStep1();
+    // a line entered after the pass: step 2's start is a machine of its own, gzipped (with
+    // nothing entered, Next takes the one kept as step 1 passed, and no worker compresses)
+    await runInTerminal(page, "true");
     const gzipper = page.waitForEvent("worker", { predicate: (w) => /gzip\.worker/.test(w.url()), timeout: 30_000 });
     await page.getByTestId("next").click();
     // step 2's start saved from the emulator and handed to a worker of its own, which holds a

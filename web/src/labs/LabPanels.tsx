@@ -210,11 +210,14 @@ export function LabStatus({ busy, timing }: { busy: string | null; timing: Timin
       data-snapshot-step={timing.snapshotStep}
       data-raw-bytes={timing.rawBytes}
       data-reset-ms={timing.resetMs?.toFixed(0)}
+      data-snapshot-reused={timing.snapshotReused ? "1" : undefined}
     >
       {busy ??
         [
           timing.snapshotBytes &&
-            `Machine kept ${timing.snapshotKind === "latest" ? `as step ${(timing.snapshotOf ?? 0) + 1} passed` : "as the step began"} (${(timing.snapshotBytes / 2 ** 20).toFixed(1)} MB in ${((timing.snapshotMs ?? 0) / 1000).toFixed(1)} s).`,
+            (timing.snapshotReused
+              ? `Machine kept as the step began: the machine kept as step ${timing.snapshotOf ?? 0} passed, with nothing entered since (${(timing.snapshotBytes / 2 ** 20).toFixed(1)} MB).`
+              : `Machine kept ${timing.snapshotKind === "latest" ? `as step ${(timing.snapshotOf ?? 0) + 1} passed` : "as the step began"} (${(timing.snapshotBytes / 2 ** 20).toFixed(1)} MB in ${((timing.snapshotMs ?? 0) / 1000).toFixed(1)} s).`),
           timing.resetMs && `Reset in ${(timing.resetMs / 1000).toFixed(2)} s.`,
         ]
           .filter(Boolean)

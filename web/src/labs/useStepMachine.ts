@@ -14,6 +14,8 @@ export interface Timing {
   /** the newest snapshot's (the figures above): a step's start, or the machine as a step passed */
   snapshotKind?: "step" | "latest";
   snapshotOf?: number;
+  /** the step's start is the machine kept as the step before passed: nothing was entered since */
+  snapshotReused?: boolean;
   rawBytes?: number;
   resetMs?: number;
 }
@@ -47,6 +49,11 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
   /** snapshots being compressed and stored, in the order they were taken */
   const storing = useRef<Promise<void>>(Promise.resolve());
   const snapped = useRef<{ step: number; vm: VmHandle } | null>(null);
+  /**
+   * The machine as the newest step passed, while it may still be the next step's start: its
+   * state, its gzip (once done) and the shell's line count then. Dropped by a restore.
+   */
+  const passed = useRef<{ step: number; vm: VmHandle; raw: ArrayBuffer; lines: number; gz: Promise<Blob> } | null>(null);
 
   /** Keep the machine: in memory for "Reset this step", in IndexedDB for a reload. */
   const snapshot = useCallback(
@@ -54,18 +61,30 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
       if (!vm) return;
       const t0 = performance.now();
       const takenAt = Date.now(); // when the machine was in this state, not when the store finished
+      // the shell as the save begins: a line entered from now on may be in the machine or not,
+      // and makes the count differ either way (the next step's start is then saved anew)
+      const lines = vm.shellLines();
+      const shellBusy = vm.shellBusy();
       const saving = vm.saveState(); // now: the machine as it is at this moment
       // a reset waits for the step's machine to be saved, not for its gzip and store
       if (kind === "step") pendingSnap.current = saving.then(() => undefined, () => undefined);
       const state = await saving;
       performance.measure("fslab:snapshot-save", { start: t0 }); // for npm run bench snapshots
       if (kind === "step") stepSnap.current = { step: at, raw: state };
+      let zipped!: (gz: Promise<Blob>) => void;
+      const gzipped = new Promise<Blob>((resolve, reject) => (zipped = (gz) => gz.then(resolve, reject)));
+      gzipped.catch(() => undefined); // its failure is said below, once
+      // a command still running goes on changing the machine: no next step starts from this one
+      if (kind === "latest") passed.current = shellBusy ? null : { step: at, vm, raw: state, lines, gz: gzipped };
       // compressed and stored one after another, in the order taken (the store also keeps the
       // newer of two: progress.ts), so an older snapshot that takes longer never lands over a newer one
       const stored = storing.current.then(async () => {
         try {
           const t1 = performance.now();
-          const gz = await gzip(state).catch((e) => {
+          const zipping = gzip(state);
+          zipped(zipping);
+          const gz = await zipping.catch((e) => {
+            if (passed.current?.gz === gzipped) passed.current = null; // nothing to reuse
             const when = kind === "step" ? `as step ${at + 1} began` : `as step ${at + 1} passed`;
             throw new Error(`The machine could not be kept ${when}: ${e instanceof Error ? e.message : e}. A reload brings back the machine kept before it.`);
           });
@@ -73,7 +92,7 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
           await putSnapshot(kind, { lab: labId, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength });
           // said once it is stored: a reload from now on brings it back
           const ms = performance.now() - t0;
-          setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at }));
+          setTiming((t) => ({ ...t, snapshotMs: ms, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at, snapshotReused: false }));
         } finally {
           // kept in memory for a reset, and (unless the browser refused) stored for a reload
           if (kind === "step") setTiming((t) => ({ ...t, snapshotStep: at }));
@@ -105,6 +124,32 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
       setTiming((t) => ({ ...t, snapshotStep: n })); // its snapshot is stored already
       return;
     }
+    const p = passed.current;
+    passed.current = null;
+    if (p && p.vm === vm && p.step === n - 1 && vm.shellLines() === p.lines && !vm.shellBusy()) {
+      // Next with nothing entered since the step before passed: the machine kept then is this
+      // step's start (saving it again would cost the page's thread a save and a worker a gzip of
+      // the same machine, 1-2 s of CPU). Its stored copy is stored again as this step's start.
+      stepSnap.current = { step: n, raw: p.raw };
+      pendingSnap.current = null;
+      const at = Date.now();
+      // in turn after the snapshots before it, as a snapshot of its own would be (their figures
+      // are said as they land, and must not land over these)
+      const stored = storing.current.then(async () => {
+        try {
+          const gz = await p.gz.catch((e) => {
+            throw new Error(`The machine could not be kept as step ${n + 1} began: ${e instanceof Error ? e.message : e}. A reload brings back the machine kept before it.`);
+          });
+          await putSnapshot("step", { lab: labId, step: n, ...HERE, savedAt: at, gz, rawBytes: p.raw.byteLength });
+          setTiming((t) => ({ ...t, snapshotMs: 0, snapshotBytes: gz.size, rawBytes: p.raw.byteLength, snapshotKind: "step", snapshotOf: n, snapshotReused: true }));
+        } finally {
+          setTiming((t) => ({ ...t, snapshotStep: n })); // kept in memory for a reset either way
+        }
+      });
+      storing.current = stored.catch(() => undefined);
+      stored.catch((e) => setProblem(e instanceof Error ? e.message : String(e)));
+      return;
+    }
     snapshot("step", n).catch((e) => setProblem(e instanceof Error ? e.message : String(e)));
   }, [vm, n]);
 
@@ -118,6 +163,7 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
    */
   const resetStep = async (after?: "crash") => {
     if (!vm) return;
+    passed.current = null; // the machine goes back: the one kept as the step passed is no longer the newest
     setBusy("Putting the machine back…");
     try {
       await pendingSnap.current;
