@@ -6,11 +6,24 @@ import { registerSW } from "virtual:pwa-register";
 
 let take: ((reload?: boolean) => Promise<void>) | null = null;
 
+let registered: (ok: boolean) => void = () => undefined;
+/**
+ * Whether the site's service worker registered: only then do files kept in its caches serve a
+ * lab offline (LabPage keeps a lab's VM files for that, 380 requests and their copies, 5-6 s of
+ * CPU on a first visit). False at once without service workers; in `npm start`'s dev server,
+ * where the plugin registers none, it never settles, and nothing is kept.
+ */
+export const serviceWorkerRegistered = new Promise<boolean>((r) => (registered = r));
+
 export function startOffline(): void {
-  if (!("serviceWorker" in navigator)) return;
+  if (!("serviceWorker" in navigator)) return registered(false);
   take = registerSW({
     onNeedRefresh: () => window.dispatchEvent(new Event("fslab-update")),
-    onRegisterError: (e) => console.warn(`fslab: no offline use (the service worker did not register: ${e})`),
+    onRegisteredSW: () => registered(true),
+    onRegisterError: (e) => {
+      registered(false);
+      console.warn(`fslab: no offline use (the service worker did not register: ${e})`);
+    },
   });
 }
 

@@ -17,6 +17,7 @@ import type { LiveTrace } from "../shared/topic";
 import type { TraceStats } from "../vm/trace-channel";
 import { LiveBuffer } from "../shared/live-buffer";
 import { keepLabOffline } from "../vm/vm-host";
+import { serviceWorkerRegistered } from "../update";
 import { prepareV86 } from "../vm/fetch-ahead";
 import { KernelLog } from "../vm/KernelLog";
 import { CourseNav } from "../labs/CourseNav";
@@ -25,7 +26,10 @@ import { useLabFiles } from "../labs/useLabFiles";
 function keepOffline(labId: string) {
   // a preview lab has no file on the site to keep
   if (labId.startsWith("preview-")) return;
-  keepLabOffline(labId).catch((e) => console.warn(`fslab: the lab could not be kept for offline use: ${e}`));
+  // kept for the service worker to serve offline: without one registered, a copy serves nothing
+  void serviceWorkerRegistered.then((ok) => {
+    if (ok) keepLabOffline(labId).catch((e) => console.warn(`fslab: the lab could not be kept for offline use: ${e}`));
+  });
 }
 import { outputs } from "@kernel/manifest.json";
 
