@@ -36,6 +36,10 @@ export interface StepMachineOptions {
   machineRequest?: number;
 }
 
+/** A snapshot's gzip failed: what a reload brings back instead. */
+const notKept = (when: string, e: unknown) =>
+  new Error(`The machine could not be kept ${when}: ${e instanceof Error ? e.message : e}. A reload brings back the machine kept before it.`);
+
 export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProblem, resetRequest, machineRequest }: StepMachineOptions) {
   const [timing, setTiming] = useState<Timing>({});
   const [busy, setBusy] = useState<string | null>(null);
@@ -71,22 +75,18 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
       const state = await saving;
       performance.measure("fslab:snapshot-save", { start: t0 }); // for npm run bench snapshots
       if (kind === "step") stepSnap.current = { step: at, raw: state };
-      let zipped!: (gz: Promise<Blob>) => void;
-      const gzipped = new Promise<Blob>((resolve, reject) => (zipped = (gz) => gz.then(resolve, reject)));
-      gzipped.catch(() => undefined); // its failure is said below, once
-      // a command still running goes on changing the machine: no next step starts from this one
-      if (kind === "latest") passed.current = shellBusy ? null : { step: at, vm, raw: state, lines, gz: gzipped };
       // compressed and stored one after another, in the order taken (the store also keeps the
       // newer of two: progress.ts), so an older snapshot that takes longer never lands over a newer one
+      const zipping = storing.current.then(() => gzip(state));
+      zipping.catch(() => undefined); // its failure is said below, once
+      // a command still running goes on changing the machine: no next step starts from this one
+      if (kind === "latest") passed.current = shellBusy ? null : { step: at, vm, raw: state, lines, gz: zipping };
       const stored = storing.current.then(async () => {
         try {
           const t1 = performance.now();
-          const zipping = gzip(state);
-          zipped(zipping);
           const gz = await zipping.catch((e) => {
-            if (passed.current?.gz === gzipped) passed.current = null; // nothing to reuse
-            const when = kind === "step" ? `as step ${at + 1} began` : `as step ${at + 1} passed`;
-            throw new Error(`The machine could not be kept ${when}: ${e instanceof Error ? e.message : e}. A reload brings back the machine kept before it.`);
+            if (passed.current?.gz === zipping) passed.current = null; // nothing to reuse
+            throw notKept(kind === "step" ? `as step ${at + 1} began` : `as step ${at + 1} passed`, e);
           });
           performance.measure("fslab:snapshot-gzip", { start: t1 });
           await putSnapshot(kind, { lab: labId, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength });
@@ -138,7 +138,7 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
       const stored = storing.current.then(async () => {
         try {
           const gz = await p.gz.catch((e) => {
-            throw new Error(`The machine could not be kept as step ${n + 1} began: ${e instanceof Error ? e.message : e}. A reload brings back the machine kept before it.`);
+            throw notKept(`as step ${n + 1} began`, e);
           });
           await putSnapshot("step", { lab: labId, step: n, ...HERE, savedAt: at, gz, rawBytes: p.raw.byteLength });
           setTiming((t) => ({ ...t, snapshotMs: 0, snapshotBytes: gz.size, rawBytes: p.raw.byteLength, snapshotKind: "step", snapshotOf: n, snapshotReused: true }));

@@ -20,7 +20,6 @@ export type { TraceStats };
 
 const MAX_LINES = 200_000;
 
-
 export class TraceChannel {
   private partial = "";
   private decoder = new TextDecoder();

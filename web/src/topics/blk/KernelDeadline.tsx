@@ -136,7 +136,7 @@ export function KernelDeadlineLive({ lines: streaming, version }: { lines: reado
       const trace = traces[run];
       // the scheduler was switched on before the first run; each later run starts where the one
       // before it on the same machine ended (not a run a reset undid: runsBefore)
-      const before = runsBefore(all, shownRuns[run]).flatMap((i) => (shownRuns.includes(i) ? [shownRuns.indexOf(i)] : []));
+      const before = runsBefore(all, shownRuns[run]).map((i) => shownRuns.indexOf(i)).filter((j) => j >= 0);
       const start = before.reduce((s, j) => ddEndState(traces[j], s), DD_FRESH);
       const undone = Array.from({ length: run }, (_, j) => j).filter((j) => !before.includes(j));
       return { trace, start, before, undone, timeline: kernelDdTimeline(trace), error: null };
