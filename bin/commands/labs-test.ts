@@ -21,12 +21,28 @@ import { commandActual, countedActual, parseGuess } from "../../web/src/labs/pre
 import { asPrediction, toleranceText } from "../../web/src/labs/question";
 import { NodeVm, stoppedWords } from "../../web/src/vm/node-vm";
 import { UsageError } from "../../web/src/shared/cli-args";
-import { findLabs, readLab, readLabFiles, viewIds } from "./labs";
+import { findLabs, labContext, readLab, readLabFiles } from "./labs";
+import { loadTopics } from "../../web/src/topics/node-index";
+import { loadCoreModule } from "../../web/src/shared/node-load";
+import { computeKey, type ModelKey } from "../../web/src/labs/keys";
 import { putLabFiles, setupScript, SETUP_TIMEOUT } from "../../web/src/labs/lab-files";
 import { walkDrift } from "../../web/src/labs/lab-time";
 import { keyLine } from "../../web/src/labs/course";
 
-export async function labsTest(args: string[]): Promise<number> {
+/** The learners a seeded lab is walked for when none is named: three problems, so a key that fits one learner by chance fails another. */
+export const TEST_LEARNERS = ["learner-a", "learner-b", "learner-c"];
+
+export async function labsTest(argv: string[]): Promise<number> {
+  const learners: string[] = [];
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--learner") {
+      const id = argv[++i]?.trim();
+      if (!id) throw new UsageError("labs test: --learner needs an ID");
+      learners.push(id);
+    } else if (argv[i].startsWith("--learner=")) learners.push(argv[i].slice("--learner=".length).trim());
+    else args.push(argv[i]);
+  }
   for (const a of args) if (a.startsWith("--")) throw new UsageError(`labs test: unknown option ${a}`);
   const named = args[0] !== undefined && existsSync(args[0]);
   const path = named ? args[0] : "labs";
@@ -39,18 +55,31 @@ export async function labsTest(args: string[]): Promise<number> {
   if (target.kind !== "labs" && only.length) throw new UsageError(`labs test: ${path} is one lab; lab ids go after a labs folder`);
   const found = target.labs.filter((l) => !only.length || (l.folder !== undefined && only.includes(l.folder)));
   for (const id of only) if (!found.some((l) => l.folder === id)) throw new UsageError(`labs test: no lab ${id} in ${path}`);
-  const views = await viewIds();
-  // every lab's errors, all at once, before the guest boots
+  const { views, answers } = await labContext();
+  const topics = await loadTopics();
+  // every lab's errors, all at once, before the guest boots; a seeded lab once per learner
   const labs: Array<{ file: string; lab?: Lab }> = [];
   let failed = 0;
   let warned = 0;
   for (const l of found) {
-    const r = readLab(l, views);
+    const r = readLab(l, views, { answers, ...(learners.length ? { identity: learners[0] } : {}) });
     if (r.errors) {
       for (const line of r.errors) console.error(`FAIL ${line}`);
       failed++;
-    } else warned += r.lab.warnings.length;
-    labs.push({ file: l.file, lab: r.lab });
+      labs.push({ file: l.file });
+      continue;
+    }
+    warned += r.lab.warnings.length;
+    const who = learners.length ? learners : r.lab.meta.seed.length ? TEST_LEARNERS : [];
+    if (!who.length) labs.push({ file: l.file, lab: r.lab });
+    for (const identity of who) {
+      const again = readLab(l, views, { answers, identity, quiet: true });
+      if (again.errors) {
+        for (const line of again.errors) console.error(`FAIL ${line} (for learner ${identity})`);
+        failed++;
+      }
+      labs.push({ file: l.file, lab: again.lab });
+    }
   }
   if (!labs.some((l) => l.lab)) {
     console.log(`${labs.length === 1 ? "0 of 1 lab passes its checks" : `0 of ${labs.length} labs pass their checks`}: nothing to boot the guest for`);
@@ -77,7 +106,9 @@ export async function labsTest(args: string[]): Promise<number> {
       }
       const t0 = performance.now();
       // a stop outside a block's run (a check, a late panic) fails this lab; the next restores
-      const r = await walk(vm, lab.steps, file, lab.meta.files).catch((e) => {
+      if (lab.meta.seed.length)
+        console.log(`learner ${file}: ${JSON.stringify(lab.seed.identity)}: ${lab.meta.seed.map((p) => `${p.name} = ${lab.seed.values[p.name]}`).join(", ")}`);
+      const r = await walk(vm, lab.steps, file, lab.meta.files, (key) => computeKey(topics, key, loadCoreModule)).catch((e) => {
         if (!vm.stopped) throw e;
         console.error(`FAIL ${file}: the machine stopped: ${stoppedWords(vm.stopped)}`);
         return { failed: 1, warned: 0 };
@@ -107,7 +138,18 @@ export async function labsTest(args: string[]): Promise<number> {
 export type WalkVm = Pick<NodeVm, "agent" | "trace" | "traceSettled" | "freshShell" | "run" | "stopped" | "saveState" | "restoreState">;
 
 /** Walk one lab's steps on a machine as a learner would (see the top of this file). */
-export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: readonly string[] = []): Promise<{ failed: number; warned: number }> {
+export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: readonly string[] = [], keyOf?: (key: ModelKey) => Promise<string>): Promise<{ failed: number; warned: number }> {
+  /** a measured answer against the model's key for this learner: the model must agree with the kernel */
+  const held = async (key: ModelKey | undefined, measured: string, where: string): Promise<boolean> => {
+    if (!key || !keyOf) return true;
+    const expected = await keyOf(key);
+    if (Number(expected) === Number(measured) || expected === measured) {
+      console.log(`key ${where}: the kernel's ${measured} is the model's (${key.model})`);
+      return true;
+    }
+    console.error(`FAIL ${where}: the kernel measured ${measured} where the model's key (${key.model} ${JSON.stringify(key.params)}) says ${expected}: the model and the kernel disagree, or the step's commands do not do the learner's problem`);
+    return false;
+  };
   let warned = 0;
   let failed = 0;
   const handle = { check: (script: string, t: number) => vm.agent.run(script, t) };
@@ -198,6 +240,7 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: re
       }
       // what the learner's guess will be set beside: the author sees it before the browser does
       console.log(`answer ${file}:${b.line}: step ${i + 1} "${step.title}": ${p.question} ${answer.value}${p.unit ? ` ${p.unit}` : ""}`);
+      if (!(await held(p.key, answer.value, `${file}:${b.line}`))) return { failed: 1, warned };
     }
     if (!hasChecks(checked)) continue;
     const after = await runChecks(checked, handle, collect(), {});
@@ -220,6 +263,7 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: re
       }
       const leeway = toleranceText(b.question);
       console.log(`question ${file}:${b.line}: step ${i + 1} "${step.title}": ${q.question} ${answer.value}${q.unit ? ` ${q.unit}` : ""} in this run${leeway ? ` (judged ${leeway})` : ""}`);
+      if (!(await held(q.key, answer.value, `${file}:${b.line}`))) return { failed: 1, warned };
     }
   }
   return { failed, warned };

@@ -4,7 +4,7 @@
 // any error, or no lab at all.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { parseLab, labErrorLines, LabFormatError, type Lab } from "../../web/src/labs/lab-format";
+import { parseLab, labErrorLines, LabFormatError, type Lab, type ParseOptions } from "../../web/src/labs/lab-format";
 import { loadTopics } from "../../web/src/topics/node-index";
 import { gradebook, learnerOf, parseExport, reportRow, reportText, sha256Hex, type ReportRow } from "../../web/src/labs/report";
 import { UsageError } from "../../web/src/shared/cli-args";
@@ -13,6 +13,7 @@ import { labFolders } from "../../web/labs-files";
 import { courseErrors, courseGaps, keyLine, type CourseLab } from "../../web/src/labs/course";
 import { fileSizeErrors } from "../../web/src/labs/lab-files";
 import { timeError, timeWarning } from "../../web/src/labs/lab-time";
+import { knownAnswers, type KnownAnswer } from "../../web/src/labs/keys";
 
 export interface FoundLab {
   /** the lab's folder name: its id must match it (none for a lab file not called lab.md) */
@@ -60,11 +61,17 @@ export async function viewIds(): Promise<string[]> {
   return (await loadTopics()).flatMap((t) => t.views.map((v) => v.id));
 }
 
+/** What a lab is read against: the manifests' views and model answers. */
+export async function labContext(): Promise<{ views: string[]; answers: KnownAnswer[] }> {
+  const topics = await loadTopics();
+  return { views: topics.flatMap((t) => t.views.map((v) => v.id)), answers: knownAnswers(topics) };
+}
+
 /**
  * One lab file parsed: the lab, or every error in it (each file:line: message). Warnings are
  * printed here, on stderr, as "warning file:line: ...".
  */
-export function readLab(l: FoundLab, views: readonly string[]): { lab: Lab; errors?: undefined } | { lab?: undefined; errors: string[] } {
+export function readLab(l: FoundLab, views: readonly string[], opts: ParseOptions = {}): { lab: Lab; errors?: undefined } | { lab?: undefined; errors: string[] } {
   let text: string;
   try {
     text = readFileSync(l.file, "utf8");
@@ -72,11 +79,11 @@ export function readLab(l: FoundLab, views: readonly string[]): { lab: Lab; erro
     return { errors: [`${l.file}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : e)})`] };
   }
   try {
-    const lab = parseLab(text, views, l.file, l.folder);
-    for (const w of lab.warnings) console.error(`warning ${w.message}`);
+    const lab = parseLab(text, views, l.file, l.folder, opts);
+    if (!opts.quiet) for (const w of lab.warnings) console.error(`warning ${w.message}`);
     return { lab };
   } catch (e) {
-    if (e instanceof LabFormatError) for (const w of e.warnings) console.error(`warning ${w.message}`);
+    if (e instanceof LabFormatError && !opts.quiet) for (const w of e.warnings) console.error(`warning ${w.message}`);
     return { errors: labErrorLines(e) };
   }
 }
@@ -106,13 +113,13 @@ export async function labsCheck(path = "labs"): Promise<number> {
     console.error(`fslab labs check: ${target.error}`);
     return 1;
   }
-  const views = await viewIds();
+  const { views, answers } = await labContext();
   let bad = 0;
   let errors = 0;
   let warnings = 0;
   const course: CourseLab[] = [];
   for (const l of target.labs) {
-    const r = readLab(l, views);
+    const r = readLab(l, views, { answers });
     if (r.errors) {
       for (const line of r.errors) console.error(line);
       bad++;

@@ -17,7 +17,11 @@ async function usageText(): Promise<string> {
 ${(await simulateUsageLines()).join("\n")}
   fslab simulate                                the options of each
   fslab labs check [PATH]                       validate the labs of a labs folder (default: labs/), one lab's folder or a lab.md
-  fslab labs test [PATH] [ID...]                boot the guest and walk each lab: checks, solution, checks again; print the answers
+  fslab labs test [PATH] [ID...] [--learner ID]...
+                                                boot the guest and walk each lab: checks, solution, checks again; print the answers
+                                                and hold them to the model's keys; a seeded lab is walked for three learners
+                                                unless --learner names whose problems to walk
+  fslab labs key LAB --learner ID [--json]      one learner's seed values and the model's answer to each of the lab's questions
   fslab labs index PATH                         write index.json in a site's labs folder (PATH: it, or a lab folder or lab.md in it)
   fslab labs report FILE|DIR... [--csv] [--labs DIR]
                                                 one row per learner's progress file ("Download my progress"), sub-folders too;
@@ -48,11 +52,12 @@ try {
   }
   else if (cmd === "labs" && args[0] === "report") code = await (await import("./labs")).labsReport(args.slice(1));
   else if (cmd === "labs" && args[0] === "index") code = await (await import("./labs")).labsIndex(args.slice(1));
+  else if (cmd === "labs" && args[0] === "key") code = await (await import("./labs-key")).labsKey(args.slice(1));
   else if (cmd === "labs" && args[0] === "test") code = await (await import("./labs-test")).labsTest(args.slice(1));
   else if (cmd === "readme") code = await (await import("./readme")).readmeCommand(args);
   else if (cmd === "bench") code = await (await import("./bench")).bench(args);
   else if (cmd === "bench-vm") code = await (await import("./bench-vm")).benchVm(args);
-  else if (cmd === "labs") throw new UsageError(args[0] ? `no labs command "${args[0]}" (check, index, report, test)` : "which command? (check, index, report, test)");
+  else if (cmd === "labs") throw new UsageError(args[0] ? `no labs command "${args[0]}" (check, index, key, report, test)` : "which command? (check, index, key, report, test)");
   else throw new UsageError(cmd ? `no command "${cmd}"` : "no command given");
   process.exit(code);
 } catch (e) {

@@ -12,7 +12,7 @@ describe("a broken lab on the page", () => {
     const d = document.createElement("div");
     d.innerHTML = renderToStaticMarkup(createElement(LabErrors, { intro: "This lab has an error:", many: "This lab has errors:", error: e.error }));
     expect([...d.querySelectorAll("li")].map((li) => li.textContent)).toEqual([
-      'labs/broken/lab.md:3: unknown frontmatter key "colour" (known: title, summary, id, time, walk, think, topics, disks, views, order, difficulty, requires, layers, files)',
+      'labs/broken/lab.md:3: unknown frontmatter key "colour" (known: title, summary, id, time, walk, think, topics, disks, views, order, difficulty, requires, layers, files, seed)',
       expect.stringMatching(/^labs\/broken\/lab\.md:6: no block is called "chek": did you mean `check`\?/),
       expect.stringMatching(/^labs\/broken\/lab\.md:10: no block is called "hnit": did you mean `hint`\?/),
     ]);
@@ -22,6 +22,6 @@ describe("a broken lab on the page", () => {
   it("one error stays one line", () => {
     const e = entryOf("broken", "---\ntitle: Broken\ncolour: blue\n---\n## S\ntext\n", "labs/broken/lab.md", "broken");
     const html = renderToStaticMarkup(createElement(LabErrors, { intro: "Lab broken cannot be shown:", error: e.error }));
-    expect(html).toBe('<p class="error">Lab broken cannot be shown: labs/broken/lab.md:3: unknown frontmatter key &quot;colour&quot; (known: title, summary, id, time, walk, think, topics, disks, views, order, difficulty, requires, layers, files)</p>');
+    expect(html).toBe('<p class="error">Lab broken cannot be shown: labs/broken/lab.md:3: unknown frontmatter key &quot;colour&quot; (known: title, summary, id, time, walk, think, topics, disks, views, order, difficulty, requires, layers, files, seed)</p>');
   });
 });

@@ -5,6 +5,7 @@ import { renderMarkdown } from "./markdown";
 import type { Lab, LabStep } from "./lab-format";
 import { clearLab, type LabProgress, type StepRecord } from "./progress";
 import { progressExport } from "./report";
+import { keepLearner, storedLearner } from "./learner";
 import type { Timing } from "./useStepMachine";
 import { RunButton, type Earlier } from "./RunButton";
 import { hintsOf, nextHint } from "./hints";
@@ -131,26 +132,11 @@ export function StepNav({ n, steps, passed, checking, offerSkip, go, next, skip 
   );
 }
 
-/** Where the learner's name or ID is kept: this browser only, for every lab's progress file. */
-const LEARNER_KEY = "fslab-learner";
-
-function storedLearner(): string {
-  try {
-    return localStorage.getItem(LEARNER_KEY) ?? "";
-  } catch {
-    return ""; // storage refused: asked again next time
-  }
-}
 
 /** Ask for the learner's name or ID (the browser's own prompt); kept if given. "" if not. */
 function askLearner(current = ""): string {
   const a = prompt("Your name or student ID, for your instructor: it is written into each progress file you download, and kept in this browser only.", current)?.trim() ?? "";
-  if (a)
-    try {
-      localStorage.setItem(LEARNER_KEY, a);
-    } catch {
-      // not kept: the file still carries it
-    }
+  if (a) keepLearner(a);
   return a;
 }
 

@@ -43,7 +43,7 @@ function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord
   };
   const unit = p.unit ? ` ${p.unit}` : "";
   return (
-    <fieldset className="predict" data-testid="predict" data-answered={rec ? 1 : 0} data-guess={rec?.guess ?? ""} data-actual={rec?.actual ?? ""}>
+    <fieldset className="predict" data-testid="predict" data-answered={rec ? 1 : 0} data-guess={rec?.guess ?? ""} data-actual={rec?.actual ?? ""} data-after-measuring={rec?.afterMeasuring ? 1 : undefined}>
       <legend>Predict first</legend>
       {/* inline Markdown (`code`, *emphasis*, links), sanitized */}
       <label htmlFor={id} dangerouslySetInnerHTML={{ __html: renderInlineMarkdown(p.question) }} />
@@ -72,6 +72,11 @@ function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord
       ) : (
         <p role="status" tabIndex={-1} ref={recorded}>
           {rec.guess === null ? "You made no guess." : `You predicted ${rec.guess}${unit}.`}{" "}
+          {rec.afterMeasuring && (
+            <strong data-testid="after-measuring">
+              Made after measuring: {"count" in p.actual ? "the kernel had already done it when you answered" : "you had entered commands since the step opened"}, so this is recorded as a guess made after the fact, and only what ran after it counts.{" "}
+            </strong>
+          )}
           {rec.actual === undefined
             ? "The kernel's answer appears here once this step passes."
             : `The kernel: ${rec.actual}${unit}${rec.guess === null ? "." : near(rec.guess, rec.actual) ? ": your prediction was right." : p.choices ? ": not what you predicted." : ": further off than 10%; the text below says why."}`}
@@ -110,6 +115,7 @@ function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: Ques
       data-answered={rec ? 1 : 0}
       data-answer={rec?.answer ?? ""}
       data-actual={rec?.actual ?? ""}
+      data-key={rec?.key ?? ""}
       data-right={rec ? (rec.right ? 1 : 0) : ""}
       data-tries={tries}
     >
@@ -118,8 +124,21 @@ function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: Ques
       {rec ? (
         <p role="status" tabIndex={-1} ref={recorded}>
           You answered {rec.answer}
-          {unit}. Your run: {rec.actual}
-          {unit}: {rec.right ? "right." : `not right${leeway && leeway !== "exactly" ? ` (answers ${leeway} count)` : ""}.`} Reset this step to answer again about a new run.
+          {unit}.{" "}
+          {rec.key === undefined ? (
+            <>
+              Your run: {rec.actual}
+              {unit}
+            </>
+          ) : (
+            <>
+              For your problem the model computes {rec.key}
+              {unit}; your kernel measured {rec.actual}
+              {unit}
+              {Number(rec.key) !== Number(rec.actual) && rec.key !== rec.actual ? " (your run did something other than your problem: read the step again)" : ""}
+            </>
+          )}
+          : {rec.right ? "right." : `not right${leeway && leeway !== "exactly" ? ` (answers ${leeway} count)` : ""}.`} Reset this step to answer again about a new run.
         </p>
       ) : !open ? (
         <p className="muted">Answer once this step has passed: the answer comes from your own run, measured in your machine.</p>

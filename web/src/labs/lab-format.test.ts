@@ -82,7 +82,7 @@ describe("parseLab", () => {
 
   it("gives optional frontmatter keys defaults: id from the folder, time from the steps, empty lists", () => {
     const lab = parseLab("---\ntitle: Bare\n---\n## One\ntext\n## Two\ntext\n", VIEW_IDS, "lab.md", "bare");
-    expect(lab.meta).toEqual({ id: "bare", title: "Bare", summary: "", time: "about 10 min", topics: [], disks: [], views: [], requires: [], layers: [], files: [] });
+    expect(lab.meta).toEqual({ id: "bare", title: "Bare", summary: "", time: "about 10 min", topics: [], disks: [], views: [], requires: [], layers: [], files: [], seed: [] });
   });
 
   it.each([

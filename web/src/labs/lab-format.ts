@@ -33,6 +33,8 @@ import { parseQuestion, type Question } from "./question";
 import { DIFFICULTIES, LAYER_IDS, type Difficulty, type LayerId } from "./stack";
 import { fileNameErrors } from "./lab-files";
 import { durationSeconds } from "./duration";
+import { keyError, type KnownAnswer } from "./keys";
+import { drawSeed, EXAMPLE_IDENTITY, fillLine, parseSeed, type SeedParam, type SeedValues } from "./seed";
 
 
 export interface LabMeta {
@@ -56,6 +58,8 @@ export interface LabMeta {
   layers: LayerId[];
   /** files the lab ships in its folder's files/, put in the guest under /lab/ (lab-files.ts) */
   files: string[];
+  /** the per-learner parameters (`seed:`, seed.ts): each learner's values fill the steps' {{templates}} */
+  seed: SeedParam[];
 }
 
 export type LabBlock =
@@ -73,7 +77,7 @@ export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict
 /** A check's time limit in seconds when its fence names none. */
 export const CHECK_TIMEOUT = 10;
 /** Frontmatter keys: the first three are required, the rest have defaults. */
-const KEYS = ["title", "summary", "id", "time", "walk", "think", "topics", "disks", "views", "order", "difficulty", "requires", "layers", "files"];
+const KEYS = ["title", "summary", "id", "time", "walk", "think", "topics", "disks", "views", "order", "difficulty", "requires", "layers", "files", "seed"];
 
 export type BlockTag = (typeof BLOCK_TAGS)[number];
 
@@ -117,6 +121,8 @@ export interface LabWarning {
 
 export interface Lab {
   meta: LabMeta;
+  /** whose problem this reading of the lab is: the identity its seed values were drawn from, and the values */
+  seed: { identity: string; values: SeedValues };
   steps: LabStep[];
   /** e.g. a step with nothing to check that is not marked as reading */
   warnings: LabWarning[];
@@ -222,7 +228,17 @@ const FENCE = /^(`{3,}|~{3,})(.*)$/s;
 // a fence indented into a list item, or by a stray space: Markdown shows it as code in place
 const INDENTED_FENCE = /^[ \t]+(`{3,}|~{3,})(.*)$/s;
 
-export function parseLab(source: string, knownViews: readonly string[], file = "lab.md", folderId?: string): Lab {
+/** How a lab file is read beyond its text: whose problem (seed.ts), and the model answers its blocks may name. */
+export interface ParseOptions {
+  /** the learner whose seed values fill the templates; EXAMPLE_IDENTITY when none is given */
+  identity?: string;
+  /** the topic manifests' model answers (`topic.answer-id`, keys.ts), for a block's `key:`; unchecked when absent */
+  answers?: readonly KnownAnswer[];
+  /** for a caller that reads the lab again for another learner: its warnings are not printed twice */
+  quiet?: boolean;
+}
+
+export function parseLab(source: string, knownViews: readonly string[], file = "lab.md", folderId?: string, opts: ParseOptions = {}): Lab {
   const lines = source.replace(/\r\n?/g, "\n").split("\n");
   const errors: LabFormatError[] = [];
   const warnings: LabWarning[] = [];
@@ -238,6 +254,20 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
   const end = lines.indexOf("---", 1);
   if (end < 0) throw err(1, 'the frontmatter has no closing "---" line');
   const meta = frontmatter();
+  // the learner's values in place of the steps' {{templates}}, line for line (no value holds a
+  // line break), so every later error still names the author's line
+  const identity = opts.identity ?? EXAMPLE_IDENTITY;
+  const values = meta ? drawSeed(meta.seed, identity, meta.id) : {};
+  for (let i = end + 1; i < lines.length; i++) {
+    if (!lines[i].includes("{{")) continue;
+    if (/^## /.test(lines[i])) {
+      fail(i + 1, "a step's heading holds no {{template}}: the title names the step in every learner's progress, so it is the same for all");
+      continue;
+    }
+    const r = fillLine(lines[i], values);
+    for (const e of r.errors) fail(i + 1, e);
+    lines[i] = r.text;
+  }
 
   const steps: LabStep[] = [];
   /** steps that had a block refused: not "empty" for want of it */
@@ -355,6 +385,12 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
             if (x.verdict !== undefined && !meta.views.includes(x.verdict))
               fail(b.line, `expect: verdict of view "${x.verdict}", which this lab does not show (its views: ${meta.views.join(", ") || "none"})`);
     stepRules(s);
+    if (opts.answers)
+      for (const b of s.blocks) {
+        const key = b.kind === "predict" ? b.predict.key : b.kind === "question" ? b.question.key : undefined;
+        const wrong = key && keyError(key, opts.answers);
+        if (wrong) fail(b.line, `${b.kind}: ${wrong}`);
+      }
     const checked = s.blocks.filter((b) => b.kind === "check" || b.kind === "expect" || b.kind === "predict");
     if (s.reading && checked.length)
       fail(checked[0].line, `step "${s.title}" is marked as reading (${READING_MARK}) but has a ${checked[0].kind} block: remove one or the other`);
@@ -365,7 +401,7 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
   }
   if (errors.length || !meta) done();
   if (!meta!.time) meta!.time = `about ${steps.length * 5} min`;
-  return { meta: meta!, steps, warnings };
+  return { meta: meta!, seed: { identity, values }, steps, warnings };
 
   /** A challenge's, a question's and a FAIL hint's rules: each broken one is an error at its line. */
   function stepRules(s: LabStep) {
@@ -443,7 +479,11 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
       requires: list("requires"),
       layers: [],
       files: list("files"),
+      seed: [],
     };
+    const seed = parseSeed(fm.seed);
+    for (const e of seed.errors) fail(lineOf("seed"), e);
+    m.seed = seed.params;
     for (const key of ["walk", "think"] as const) {
       if (fm[key] === undefined) continue;
       const s = durationSeconds(fm[key]);

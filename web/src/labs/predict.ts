@@ -13,12 +13,15 @@
 import { isMap, isScalar, type Node } from "yaml";
 import { readYaml } from "./yaml-block";
 import { parseExpect, matchingEvents, type Expectation, type SeenEvent } from "./expect";
+import { parseKey, type ModelKey } from "./keys";
 
 export interface Prediction {
   question: string;
   unit?: string;
   choices?: string[];
   actual: { command: string } | { count: Expectation };
+  /** the model's answer for this learner's problem (keys.ts), when the block names one */
+  key?: ModelKey;
   /** 1-based line inside the block */
   line: number;
 }
@@ -29,9 +32,17 @@ export interface PredictionRecord {
   guess: string | null;
   actual?: string;
   at: number;
+  /**
+   * the kernel had already done what the prediction asks about when the guess was made (its
+   * events were in the step's stream, or, for a command's answer, the learner had entered
+   * commands since the step opened): the page and the report mark it
+   */
+  afterMeasuring?: boolean;
+  /** events of the actual already counted at the guess: the actual counts only those after it */
+  countedBefore?: number;
 }
 
-const KEYS = ["question", "unit", "choices", "actual"];
+const KEYS = ["question", "unit", "choices", "actual", "key"];
 
 type BlockError = { error: string; line: number };
 
@@ -74,7 +85,16 @@ export function parsePredict(body: string): { predict: Prediction } | BlockError
   if ("error" in asked) return asked;
   const actual = parseSource(js.actual, "actual");
   if ("error" in actual) return { error: actual.error, line: lineOf("actual") };
-  return { predict: { ...asked, actual, line: 1 } };
+  const key = optionalKey(js, lineOf);
+  if (key && "error" in key) return key;
+  return { predict: { ...asked, actual, ...(key ? { key: key.key } : {}), line: 1 } };
+}
+
+/** A block's `key:`, if it has one: the model's answer for the learner's problem (keys.ts). */
+export function optionalKey(js: Record<string, unknown>, lineOf: (key: string) => number): { key: ModelKey } | BlockError | null {
+  if (js.key === undefined) return null;
+  const r = parseKey(js.key);
+  return "error" in r ? { error: r.error, line: lineOf("key") } : r;
 }
 
 /**
@@ -108,9 +128,12 @@ export function parseGuess(p: Prediction, text: string): { value: string } | { e
   return { value: String(n) };
 }
 
-/** What the kernel did, for an event count (the command kind is run by the page through the agent). */
-export function countedActual(p: Prediction, events: readonly SeenEvent[]): string | null {
-  return "count" in p.actual ? String(matchingEvents(p.actual.count, events).length) : null;
+/**
+ * What the kernel did, for an event count (the command kind is run by the page through the
+ * agent): the events since the step opened, less those counted before the guess.
+ */
+export function countedActual(p: Prediction, events: readonly SeenEvent[], before = 0): string | null {
+  return "count" in p.actual ? String(Math.max(0, matchingEvents(p.actual.count, events).length - before)) : null;
 }
 
 /** The first line a command printed, as the kernel's answer (empty output: none). */

@@ -54,6 +54,8 @@ export interface LabProgress {
   startedAt: number;
   updatedAt: number;
   steps: StepRecord[];
+  /** whose problem the lab's seeded values are (seed.ts): set as the lab starts, kept until "Start over" */
+  identity?: string;
 }
 
 export interface Snapshot {
@@ -145,6 +147,7 @@ export function validProgress(v: unknown, lab: string): v is LabProgress {
   const p = v as LabProgress;
   return (
     !!p && typeof p === "object" && p.lab === lab && typeof p.labHash === "string" && typeof p.guest === "string" &&
+    (p.identity === undefined || (typeof p.identity === "string" && p.identity.length > 0 && p.identity.length <= 200)) &&
     Number.isInteger(p.step) && p.step >= 0 && Array.isArray(p.steps) && p.step < Math.max(1, p.steps.length) &&
     p.steps.every((s) => s && typeof s === "object" && typeof s.title === "string" && Number.isFinite(s.attempts) && typeof s.solutionShown === "boolean")
   );

@@ -12,13 +12,19 @@
 //   ```
 //   or `answer: <a shell command>`: the first line it prints in the guest (run by the check agent).
 import type { Expectation } from "./expect";
-import { parseAsked, parseGuess, parseSource, yamlMapping, type Prediction } from "./predict";
+import { optionalKey, parseAsked, parseGuess, parseSource, yamlMapping, type Prediction } from "./predict";
+import type { ModelKey } from "./keys";
 
 export interface Question {
   question: string;
   unit?: string;
   choices?: string[];
   answer: { command: string } | { count: Expectation };
+  /**
+   * the model's answer for this learner's problem (keys.ts): the learner's answer is judged
+   * against it, and their run's measured answer is shown beside it
+   */
+  key?: ModelKey;
   /** how far a number may be from the measured answer: absolute, or a fraction of it */
   tolerance: { abs: number } | { rel: number };
   /** 1-based line inside the block */
@@ -32,11 +38,13 @@ export interface QuestionRecord {
   answer: string;
   /** what their guest measured as they answered */
   actual: string;
+  /** the model's answer for their problem, when the question has a key: what the answer was judged against */
+  key?: string;
   right: boolean;
   at: number;
 }
 
-const KEYS = ["question", "unit", "choices", "answer", "tolerance"];
+const KEYS = ["question", "unit", "choices", "answer", "tolerance", "key"];
 
 export function parseQuestion(body: string): { question: Question } | { error: string; line: number } {
   const y = yamlMapping(body, "a question is a mapping with question: and answer:");
@@ -62,12 +70,14 @@ export function parseQuestion(body: string): { question: Question } | { error: s
     tolerance = m[2] ? { rel: Number(m[1]) / 100 } : { abs: Number(m[1]) };
     if ("rel" in tolerance && tolerance.rel >= 1) return { error: `tolerance: ${t} would take almost any answer: give less than 100%`, line: lineOf("tolerance") };
   }
-  return { question: { ...asked, answer, tolerance, line: 1 } };
+  const key = optionalKey(js, lineOf);
+  if (key && "error" in key) return key;
+  return { question: { ...asked, answer, tolerance, ...(key ? { key: key.key } : {}), line: 1 } };
 }
 
 /** The question as a prediction, for what the two share: an answer as typed, checked; where the answer comes from. */
 export function asPrediction(q: Question): Prediction {
-  return { question: q.question, unit: q.unit, choices: q.choices, actual: q.answer, line: q.line };
+  return { question: q.question, unit: q.unit, choices: q.choices, actual: q.answer, key: q.key, line: q.line };
 }
 
 /** An answer as typed, checked: a number (for a number question) or one of the choices. */

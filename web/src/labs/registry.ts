@@ -5,7 +5,7 @@
 import { useEffect, useState } from "react";
 import { parseLab, type Lab } from "./lab-format";
 import { LAB_ID, parseLabIndex } from "./lab-index";
-import { VIEW_IDS } from "../topics";
+import { ANSWERS, VIEW_IDS } from "../topics";
 import { siteUrl } from "../shared/site";
 
 export interface LabEntry {
@@ -16,6 +16,9 @@ export interface LabEntry {
   error?: string;
   /** opened from the author's disk, not part of the site */
   preview?: boolean;
+  /** how it was read: again, for a learner's own problem (seededLab) */
+  file?: string;
+  folder?: string;
 }
 
 export interface LabList {
@@ -28,11 +31,31 @@ const url = (path: string) => siteUrl(`labs/${path}`);
 
 export function entryOf(id: string, source: string, file: string, folder?: string): LabEntry {
   try {
-    return { id, source, lab: parseLab(source, VIEW_IDS, file, folder) };
+    return { id, source, file, folder, lab: parseLab(source, VIEW_IDS, file, folder, { answers: ANSWERS }) };
   } catch (e) {
     return { id, source, error: e instanceof Error ? e.message : String(e) };
   }
 }
+
+/**
+ * The lab as one learner's problem (seed.ts): its templates filled with the values drawn from
+ * their identity. A lab without a seed is the same for everyone, and comes back as it is. The
+ * lab parsed for its example identity, so it parses for any (`fslab labs test` walks three).
+ */
+export function seededLab(entry: LabEntry, identity: string | undefined): Lab | undefined {
+  const lab = entry.lab;
+  if (!lab || !identity || !lab.meta.seed.length || lab.seed.identity === identity) return lab;
+  // one object per entry and learner: the page's hooks key on the lab
+  const key = `${identity}`;
+  const cached = seeded.get(entry)?.get(key);
+  if (cached) return cached;
+  const parsed = parseLab(entry.source, VIEW_IDS, entry.file ?? "lab.md", entry.folder, { answers: ANSWERS, identity });
+  const mine = { ...parsed, meta: { ...parsed.meta, id: lab.meta.id } };
+  seeded.set(entry, new Map([...(seeded.get(entry) ?? []), [key, mine]]));
+  return mine;
+}
+
+const seeded = new WeakMap<LabEntry, Map<string, Lab>>();
 
 /** each file asked of the server once per page load: a lab page reads its lab, then the course's */
 const fetched = new Map<string, Promise<string>>();

@@ -9,6 +9,9 @@ import { saveProgress, StoreError, type LabProgress } from "./progress";
 import type { VmHandle } from "../vm/VmConsole";
 import { commandActual, countedActual, type Prediction, type PredictionRecord } from "./predict";
 import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from "./question";
+import { computeKey } from "./keys";
+import { loadCoreWeb } from "../shared/core-web";
+import { TOPICS } from "../topics";
 
 /** How often an open step's checks run on their own. */
 const POLL_MS = 3000;
@@ -38,6 +41,8 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   /** a check the learner asked for failed while this step was open: a challenge's solution may be shown */
   const [failedAsked, setFailedAsked] = useState(false);
   const openedAt = useRef(performance.now());
+  /** the shell's count of entered lines as the step opened: a command's answer guessed after lines were entered is marked */
+  const linesAtOpen = useRef<number | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const movedTo = useRef(false);
   const checkingRef = useRef(false);
@@ -77,6 +82,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   useEffect(() => {
     clearEvents();
     openedAt.current = performance.now();
+    linesAtOpen.current = vm?.shellLines() ?? null;
     // focus follows the learner to a step they moved to, not to the first one on page load
     if (movedTo.current) heading.current?.focus();
     movedTo.current = true;
@@ -92,9 +98,10 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       // a check run beside the learner's command could get in its way (both mounting one volume):
       // the poll lets a running command be, and a check asked for waits for the prompt
       if (why === "auto" && (vm.shellBusy() || vm.stopped())) return null; // nor a stopped machine: it is restored first
-      // a challenge's measurement is the learner's own commands: the prediction comes first
+      // the measurement comes after the guess: a step with a prediction is checked (and can
+      // pass, showing what it taught) only once the prediction is answered or declined
       const pr = progressRef.current.steps[n];
-      if (step.challenge && step.blocks.filter((b) => b.kind === "predict").some((_, i) => !pr.predictions?.[i])) {
+      if (step.blocks.filter((b) => b.kind === "predict").some((_, i) => !pr.predictions?.[i])) {
         if (why === "asked")
           setOutcome({ ok: false, at: Date.now(), items: [{ label: "the prediction", ok: false, error: true, message: "Answer the prediction above first (or choose No guess): this step is checked after it." }] });
         return null;
@@ -133,18 +140,18 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   );
 
   /** What the kernel did, as a prediction's `actual:` or a question's `answer:` says where to find it. */
-  const measure = async (p: Prediction): Promise<string | null> => {
+  const measure = async (p: Prediction, before = 0): Promise<string | null> => {
     if (!vm) return null;
     if ("command" in p.actual) {
       const r = await vm.check(p.actual.command, 30).catch(() => null);
       return r && r.status === 0 ? commandActual(r.output) : null;
     }
     // the stream lags the guest: count again until no new event arrives for 1.5 s (at most 30 s)
-    let count = countedActual(p, events());
+    let count = countedActual(p, events(), before);
     for (let last = null as string | null, t = 0; count !== last && t < 20; t++) {
       last = count;
       await new Promise((r) => setTimeout(r, 1500));
-      count = countedActual(p, events());
+      count = countedActual(p, events(), before);
     }
     return count;
   };
@@ -155,7 +162,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     const recs = progressRef.current.steps[n].predictions ?? [];
     if (!vm || !preds.some((_, i) => recs[i])) return;
     const found: Array<string | null> = [];
-    for (const p of preds) found.push(await measure(p));
+    for (const [i, p] of preds.entries()) found.push(await measure(p, recs[i]?.countedBefore ?? 0));
     if (progressRef.current.step !== n) return;
     update((pr) => {
       const list = pr.steps[n].predictions ?? [];
@@ -166,14 +173,23 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     });
   };
 
-  /** A prediction answered (guess null: "no guess"). */
-  const predict = (i: number, p: Prediction, guess: string | null) =>
+  /**
+   * A prediction answered (guess null: "no guess"). Its actual counts only what the kernel does
+   * from now on; if the kernel had already done it (its events are in the step's stream, or
+   * commands were entered since the step opened, for a command's answer) it is marked as made
+   * after measuring.
+   */
+  const predict = (i: number, p: Prediction, guess: string | null) => {
+    const countedBefore = "count" in p.actual ? Number(countedActual(p, events()) ?? 0) : 0;
+    const typed = linesAtOpen.current !== null && vm !== null && vm.shellLines() !== linesAtOpen.current;
+    const afterMeasuring = "count" in p.actual ? countedBefore > 0 : typed;
     update((pr) => {
       const list = pr.steps[n].predictions ?? [];
       while (list.length <= i) list.push(null);
-      list[i] = { question: p.question, guess, at: Date.now() } satisfies PredictionRecord;
+      list[i] = { question: p.question, guess, at: Date.now(), ...(afterMeasuring ? { afterMeasuring } : {}), ...(countedBefore ? { countedBefore } : {}) } satisfies PredictionRecord;
       pr.steps[n].predictions = list;
     });
+  };
 
   /**
    * A question answered: the right answer measured in this learner's machine now, theirs judged
@@ -182,12 +198,20 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   const answer = async (i: number, q: Question, given: string): Promise<{ error: string } | null> => {
     const actual = await measure(asPrediction(q));
     if (actual === null) return { error: "Your machine did not give this question's answer (is the step's run still there? Reset this step if it was undone)." };
+    // a question with a key is judged against the model's answer for this learner's problem
+    let key: string | undefined;
+    if (q.key)
+      try {
+        key = await computeKey(TOPICS, q.key, loadCoreWeb);
+      } catch (e) {
+        return { error: `The model's answer for your problem could not be computed (${e instanceof Error ? e.message : e}): try again.` };
+      }
     if (progressRef.current.step !== n) return null;
     update((pr) => {
       const s = pr.steps[n];
       const list = s.questions ?? [];
       while (list.length <= i) list.push(null);
-      list[i] = { question: q.question, answer: given, actual, right: judgeAnswer(q, given, actual), at: Date.now() } satisfies QuestionRecord;
+      list[i] = { question: q.question, answer: given, actual, ...(key !== undefined ? { key } : {}), right: judgeAnswer(q, given, key ?? actual), at: Date.now() } satisfies QuestionRecord;
       s.questions = list;
       const tries = s.questionTries ?? [];
       while (tries.length <= i) tries.push(0);

@@ -2,10 +2,11 @@
 // views. Before the VM starts, the learner's stored progress and newest machine are looked up
 // in IndexedDB: a reload comes back to the same step, on the same machine.
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { useLab } from "../labs/registry";
+import { seededLab, useLab } from "../labs/registry";
+import { newLabIdentity } from "../labs/learner";
 import { LabRunner } from "../labs/LabRunner";
 import { LabErrors } from "../labs/LabErrors";
-import { loadProgress, newestSnapshot, openStore, type LabProgress } from "../labs/progress";
+import { loadProgress, newestSnapshot, openStore, saveProgress, type LabProgress } from "../labs/progress";
 import { seenEvent, type SeenEvent, type Verdict } from "../labs/expect";
 import { sha256Hex } from "../labs/report";
 import type { Lab } from "../labs/lab-format";
@@ -98,6 +99,11 @@ async function findMachine(labId: string): Promise<Machine> {
 async function readSession(lab: Lab, source: string, machine: Promise<Machine>): Promise<Omit<Session, "ms">> {
   const hash = await sha256Hex(source);
   const { progress, notice } = await loadProgress(lab.meta.id, hash, GUEST_BUILD, lab.steps.map((s) => s.title));
+  // whose problem a seeded lab is: drawn as it starts, and kept with its progress from then on
+  if (!progress.identity && lab.meta.seed.length) {
+    progress.identity = newLabIdentity();
+    saveProgress(progress).catch(() => undefined); // a store that refuses says so at the next save
+  }
   const m = await machine;
   // IndexedDB failing to open is one notice, though the progress and the machine both met it
   const notices = [...new Set([notice, m.notice])].filter((n): n is string => !!n);
@@ -196,8 +202,9 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
       </p>
     );
   if (entry && !entry.lab) return <LabErrors intro="This lab has an error:" many="This lab has errors:" error={entry.error} />;
-  // undefined while the lab's text loads: the machine is started meanwhile
-  const lab = entry?.lab;
+  // undefined while the lab's text loads: the machine is started meanwhile. A seeded lab is
+  // read again, once the progress says whose problem it is, with that learner's values.
+  const lab = entry && session ? seededLab(entry, session.progress.identity) : entry?.lab;
   const rerun = () => {
     if (!vm || !session || !lab) return;
     lab.steps.forEach((s, i) => {
@@ -213,6 +220,12 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
           <>
             <h1>{lab.meta.title}</h1>
             <p className="muted">{lab.meta.time}</p>
+            {lab.meta.seed.length > 0 && session && (
+              <p className="muted" data-testid="seed-note" data-identity={lab.seed.identity}>
+                This lab's numbers are yours: drawn for {lab.seed.identity.startsWith("anon-") ? "this browser" : `“${lab.seed.identity}”`} as you started it, so a neighbour's differ
+                ({lab.meta.seed.map((p) => `${p.name} ${lab.seed.values[p.name]}`).join(", ")}).
+              </p>
+            )}
             {entry?.preview && lab.warnings.length > 0 && (
               // for the author trying a draft: what `fslab labs check` would warn of
               <div className="notice" data-testid="lab-warnings">

@@ -12,6 +12,7 @@ import type { ParamSchema } from "./params";
 import type { TraceStats, VmHandle } from "./machine";
 import type { Verdict } from "./verdict";
 import type { LayerId } from "./stack";
+import type { AnswerSpec, TopicAnswers } from "./answers";
 
 /** A playground page: #/play/<route>?<params>. */
 export interface PlaygroundSpec {
@@ -111,6 +112,12 @@ export interface TopicManifest {
   /** the inspect report this topic prints for `fslab inspect`, if any */
   inspect?: InspectPrinterSpec;
   benches?: BenchSpec[];
+  /**
+   * The model answers a lab's `key:` may name as `<topic>.<id>` (shared/answers.ts): declared
+   * here so the lab validator knows them without loading wasm; computed by `answers.ts` beside
+   * topic.ts (its `topicAnswers` must have exactly these ids: topics.test.ts holds them equal).
+   */
+  answers?: { specs: AnswerSpec[]; load: () => Promise<TopicAnswers> };
 }
 
 export const defineTopic = (t: TopicManifest): TopicManifest => t;

@@ -2,6 +2,7 @@
 // adds its playgrounds, views and commands everywhere (routes, home page, labs, CLI) with no
 // list to edit. Node (the CLI) finds the same files with topics/node-index.ts.
 import type { PlaygroundSpec, TopicManifest, ViewSpec, BenchSpec } from "../shared/topic";
+import { knownAnswers, type KnownAnswer } from "../labs/keys";
 
 const found = import.meta.glob("./*/topic.ts", { eager: true, import: "default" }) as Record<string, TopicManifest>;
 
@@ -11,6 +12,8 @@ export const PLAYGROUNDS: PlaygroundSpec[] = TOPICS.flatMap((t) => t.playgrounds
 export const VIEWS: ViewSpec[] = TOPICS.flatMap((t) => t.views);
 export const BENCHES: BenchSpec[] = TOPICS.flatMap((t) => t.benches ?? []);
 export const VIEW_IDS: string[] = VIEWS.map((v) => v.id);
+/** the model answers a lab's `key:` may name, `<topic>.<id>` with their parameters (shared/answers.ts) */
+export const ANSWERS: KnownAnswer[] = knownAnswers(TOPICS);
 
 export const playground = (route: string) => PLAYGROUNDS.find((p) => p.route === route);
 export const view = (id: string) => VIEWS.find((v) => v.id === id);

@@ -1,6 +1,7 @@
 // exFAT: batched discard on delete (Linux 6.15) and the empty-entry hint (6.2). C core:
 // wasm/src/exfat; labs exfat-discard and exfat-empty-hint.
 import { defineTopic } from "../../shared/topic";
+import type { TopicAnswers } from "../../shared/answers";
 import { EXFAT_PARAMS, EXFAT_CLUSTERS_PARAMS, EXFAT_DIR_PARAMS } from "./params";
 
 export default defineTopic({
@@ -45,5 +46,15 @@ export default defineTopic({
     { name: "exfat-dir", synopsis: "[options] [--json]", summary: "entries the empty-entry search examines, with and without the 6.2 hint", module: "cli.ts" },
   ],
   inspect: { fs: "exfat", module: "inspect-cli.ts" },
+  answers: {
+    specs: [
+      {
+        id: "delete-discards",
+        summary: "discard requests a delete sends: a file written in pieces while a log grows between them, deleted under one policy",
+        params: { pieces: "the file's pieces (runs)", piece_clusters: "clusters in each piece", batch_discard: "1: one request per run (6.15); 0: one per cluster (6.14)" },
+      },
+    ],
+    load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
+  },
   benches: [{ route: "frames", title: "frame times of the cluster grid and bitmap views", load: () => import("./BenchFrames").then((m) => m.BenchFrames) }],
 });

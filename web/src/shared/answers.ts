@@ -1,0 +1,32 @@
+// Model answers: what a topic's wasm model computes for one learner's problem, named by a lab's
+// `key:` (`<topic>.<id>`, lab-format.ts). A topic declares its answers in its manifest (ids and
+// parameters, read without loading anything) and writes them in `answers.ts` beside it, over the
+// same core classes its views and CLI use, so the key an instructor prints, the page shows and
+// `fslab labs test` holds against the kernel is the model's own. The module is handed in by the
+// host: Node loads it with node-load.ts, the page with core-web.ts.
+import type { CoreModules } from "@wasm/cores.mjs";
+import type { SeedValue } from "../labs/seed";
+
+export type AnswerParams = Record<string, SeedValue>;
+
+/** One model answer a lab's `key:` may name, as the manifest declares it. */
+export interface AnswerSpec {
+  id: string;
+  /** what it computes, for `fslab labs key` and the format's errors */
+  summary: string;
+  /** the parameters it takes (each required), with what each means */
+  params: Record<string, string>;
+}
+
+/** A topic's answers module (`answers.ts`): its core and one function per answer id. */
+export interface TopicAnswers<C extends keyof CoreModules = keyof CoreModules> {
+  core: C;
+  answers: Record<string, (module: CoreModules[C], p: AnswerParams) => number | string>;
+}
+
+/** A number parameter, checked: a whole number within [min, max]. */
+export function intParam(p: AnswerParams, name: string, min: number, max: number): number {
+  const v = p[name];
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw new Error(`${name} is ${JSON.stringify(v)}: a whole number from ${min} to ${max}`);
+  return v;
+}
