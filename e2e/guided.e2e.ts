@@ -8,6 +8,12 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { ARTIFACTS, labRunner, launch, pressCheck, runInTerminal, screenshot, terminalText } from "./browser";
 import { parseExport } from "../web/src/labs/report";
+import { parseLab } from "../web/src/labs/lab-format";
+import { VIEW_IDS } from "../web/src/topics";
+
+/** the learner this test is: the page draws their problem from it (seed.ts), and so does the test */
+const LEARNER = "guided-e2e";
+const { pieces, piece_kib: pieceKib } = parseLab(readFileSync(new URL("../labs/exfat-discard/lab.md", import.meta.url), "utf8"), VIEW_IDS, "lab.md", "exfat-discard", { identity: LEARNER }).seed.values as Record<string, number>;
 
 const base = () => inject("baseUrl");
 const repo = new URL("..", import.meta.url).pathname;
@@ -60,6 +66,7 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
   beforeAll(async () => {
     b = await launch();
     page = b.page;
+    await page.addInitScript((who) => localStorage.setItem("fslab-learner", who), LEARNER);
     await page.goto(`${base()}#/lab/exfat-discard`);
     await ready();
   });
@@ -191,7 +198,7 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await page.locator('.lab-runner[data-step="2"]').waitFor();
     expect(await page.locator(".lab-runner .step > .vm-cmd > button").count()).toBe(0);
     await page.getByTestId("check").click();
-    await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/Wanted: at least 16 exfat_discard events with batched = 0; saw 0/);
+    await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(new RegExp(`Wanted: at least ${(pieces * pieceKib) / 4} exfat_discard events with batched = 0; saw 0`));
     expect(await page.getByTestId("check-failures").textContent()).toMatch(/\/mnt\/x\/frag is still there/);
     await runInTerminal(page, "echo 0 > /sys/module/exfat/parameters/batch_discard; rm /mnt/x/frag; sync");
     await pressCheck(page);
@@ -207,6 +214,13 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await predict.nth(0).getByRole("textbox").fill("lots");
     await predict.nth(0).getByRole("button", { name: "Record my prediction" }).click();
     expect(await predict.nth(0).getByRole("alert").textContent()).toMatch(/write a number/);
+    // the learner measures first, typing the step's delete before guessing: the guess is then
+    // marked as made after measuring, and the kernel's answer counts only what runs after it
+    await runInTerminal(
+      page,
+      `for i in $(seq ${pieces}); do dd if=/dev/zero bs=${pieceKib}K count=1 >> /mnt/x/frag 2>/dev/null; dd if=/dev/zero bs=4K count=1 >> /mnt/x/log 2>/dev/null; done; sync; echo 1 > /sys/module/exfat/parameters/batch_discard; rm /mnt/x/frag; sync`,
+    );
+    await expect.poll(() => page.getByTestId("kernel-discards").textContent(), { timeout: 30_000 }).toMatch(new RegExp(`\\b${pieces} batched`));
     await predict.nth(0).getByRole("textbox").fill("16");
     await predict.nth(0).getByRole("button", { name: "Record my prediction" }).click();
     expect(await del.isDisabled()).toBe(false);
@@ -221,8 +235,14 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     expect(await page.getByTestId("kernel-delete-1").getAttribute("data-match")).toBe("yes");
     expect(await page.getByTestId("outline-3").textContent()).toMatch(/passed/);
     // once the step passed, the kernel's answer stands beside the guess (counted from its events)
-    await expect.poll(() => predict.nth(0).getAttribute("data-actual"), { timeout: 45_000 }).toBe("4");
-    expect(await predict.nth(0).textContent()).toMatch(/You predicted 16 requests\. The kernel: 4 requests: further off than 10%/);
+    await expect.poll(() => predict.nth(0).getAttribute("data-actual"), { timeout: 45_000 }).toBe(String(pieces));
+    expect(await predict.nth(0).textContent()).toMatch(new RegExp(`You predicted 16 requests\\. The kernel: ${pieces} requests: further off than 10%`));
+    // guessed after a delete of its own: marked, and the delete before the guess not counted
+    expect(await predict.nth(0).getAttribute("data-after-measuring")).toBe("1");
+    expect(await predict.nth(0).getByTestId("after-measuring").textContent()).toMatch(/Made after measuring: the kernel had already done it/);
+    // this learner's numbers are on the page, and theirs alone
+    expect(await page.getByTestId("seed-note").getAttribute("data-identity")).toBe(LEARNER);
+    expect(await page.getByTestId("seed-note").textContent()).toContain(`pieces ${pieces}, piece_kib ${pieceKib}`);
   });
 
   it("downloads a progress file that fslab labs report reads", async () => {

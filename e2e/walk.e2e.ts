@@ -259,6 +259,9 @@ function claim(id: string): boolean {
   }
 }
 
+/** who walks the labs: the page draws a seeded lab's problem from this name, as the test does */
+const WALKER = "walk-e2e";
+
 describe("every lab, walked through its solutions", () => {
   // the browser opens with the first lab this process claims (a lane that joins late may get none)
   let b: Awaited<ReturnType<typeof launch>> | undefined;
@@ -269,7 +272,9 @@ describe("every lab, walked through its solutions", () => {
 
   it("ships nine labs", () => expect(ids.length).toBe(9));
 
-  const labs = ids.map((id) => ({ id, lab: parseLab(readFileSync(new URL(`${id}/lab.md`, labsDir), "utf8"), VIEW_IDS, `labs/${id}/lab.md`, id) }));
+  // the walk is one learner, named to the page before it opens, so a seeded lab's problem here
+  // is the page's (seed.ts)
+  const labs = ids.map((id) => ({ id, lab: parseLab(readFileSync(new URL(`${id}/lab.md`, labsDir), "utf8"), VIEW_IDS, `labs/${id}/lab.md`, id, { identity: WALKER }) }));
   // the longest walk first (`walk:`, recorded by labs test): what is left at the end is short
   labs.sort((x, y) => (y.lab.meta.walk ?? 0) - (x.lab.meta.walk ?? 0) || x.id.localeCompare(y.id));
   for (const { id, lab } of labs) {
@@ -283,6 +288,7 @@ describe("every lab, walked through its solutions", () => {
       if (!claim(id)) return ctx.skip();
       const browser = (b ??= await launch({ width: 1440 }));
       page = browser.page;
+      await page.addInitScript((who) => localStorage.setItem("fslab-learner", who), WALKER);
       expect(lab.steps.some((s) => s.challenge), "a step the learner does alone").toBe(true);
       await page.goto(`${base()}#/lab/${id}`);
       await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
@@ -371,6 +377,8 @@ describe("every lab, walked through its solutions", () => {
             await expect.poll(() => box.getAttribute("data-answered"), { timeout: 60_000 }).toBe("1");
             const actual = (await box.getAttribute("data-actual"))!;
             expect(parseGuess(asPrediction(q), actual), `${where}: this run's answer to "${q.question}"`).not.toHaveProperty("error");
+            // a keyed question: the model's answer for this learner is what their kernel measured
+            if (q.key) expect(await box.getAttribute("data-key"), `${where}: the model's key for "${q.question}" against the kernel`).toBe(actual);
           }
         }
         await shown[id]?.[i]?.(page);

@@ -6,7 +6,10 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { parseLab, labErrorLines, LabFormatError, type Lab, type ParseOptions } from "../../web/src/labs/lab-format";
 import { loadTopics } from "../../web/src/topics/node-index";
-import { gradebook, learnerOf, parseExport, reportRow, reportText, sha256Hex, type ReportRow } from "../../web/src/labs/report";
+import { gradebook, learnerOf, markCopies, parseExport, reportRow, reportText, sha256Hex, type ProgressExport, type QuestionKey, type ReportRow } from "../../web/src/labs/report";
+import { judgeAnswer } from "../../web/src/labs/question";
+import { computeKey } from "../../web/src/labs/keys";
+import { loadCoreModule } from "../../web/src/shared/node-load";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { labIndex, LAB_ID } from "../../web/src/labs/lab-index";
 import { labFolders } from "../../web/labs-files";
@@ -227,6 +230,31 @@ export async function labsReport(args: string[]): Promise<number> {
     }
     return hashes.get(lab);
   };
+  // each file's questions graded against its learner's key, from the lab as it is in --labs
+  const context = labsThere ? await labContext() : null;
+  const topics = context ? await loadTopics() : [];
+  const keysFor = async (x: ProgressExport): Promise<QuestionKey[][] | undefined> => {
+    const file = join(labsDir, x.lab, "lab.md");
+    if (!context || !existsSync(file)) return undefined;
+    const identity = x.identity ?? x.learner;
+    const r = readLab({ folder: x.lab, file }, context.views, { answers: context.answers, quiet: true, ...(identity ? { identity } : {}) });
+    if (!r.lab || (r.lab.meta.seed.length && !identity)) return undefined; // whose problem it was is not known
+    const lab = r.lab;
+    return Promise.all(
+      x.steps.map(async (s) => {
+        const step = lab.steps.find((t) => t.title === s.title);
+        const qs = step?.blocks.flatMap((b) => (b.kind === "question" ? [b.question] : [])) ?? [];
+        return Promise.all(
+          (s.questions ?? []).map(async (q, k): Promise<QuestionKey> => {
+            const mine = qs[k];
+            if (!mine?.key || mine.question !== q.question) return null;
+            const key = await computeKey(topics, mine.key, loadCoreModule);
+            return { key, judge: (answer) => judgeAnswer(mine, answer, key) };
+          }),
+        );
+      }),
+    );
+  };
   const rows: ReportRow[] = [];
   let bad = 0;
   for (const f of files) {
@@ -244,8 +272,9 @@ export async function labsReport(args: string[]): Promise<number> {
       bad++;
       continue;
     }
-    rows.push(reportRow(f, x, await hashOf(x.lab)));
+    rows.push(reportRow(f, x, await hashOf(x.lab), await keysFor(x)));
   }
+  markCopies(rows);
   if (csv) {
     const g = gradebook(rows);
     process.stdout.write(g.csv);

@@ -61,6 +61,18 @@ function course(specs: Array<[id: string, fm: string]>): CourseLab[] {
 }
 
 describe("a labs folder as a course", () => {
+  it("holds a lab's closing link to the course's next lab, and the difficulty to rising", () => {
+    const withLink = (id: string, fm: string, to: string): CourseLab => {
+      const source = `---\nid: ${id}\ntitle: T ${id}\n${fm}\n---\n\n## One\n\n<!-- reading -->\n\nText; next, [the other](#/lab/${to}).\n`;
+      return { file: `labs/${id}/lab.md`, source, lab: parseLab(source, [], `labs/${id}/lab.md`, id) };
+    };
+    const ok = [withLink("a", "order: 1\ndifficulty: introductory", "b"), withLink("b", "order: 2\ndifficulty: advanced", "a"), withLink("c", "order: 3\ndifficulty: advanced", "a")];
+    expect(courseErrors(ok.slice(0, 2))).toEqual([]);
+    expect(courseErrors(ok).map((e) => e.message)).toEqual(["labs/b/lab.md:12: the closing link leads to a, but the course's next lab is c (order 3): the last lab link of the last step is the learner's way on"]);
+    const easier = [withLink("a", "order: 1\ndifficulty: advanced", "b"), withLink("b", "order: 2\ndifficulty: intermediate", "a")];
+    expect(courseErrors(easier).map((e) => e.message)).toEqual(["labs/b/lab.md:5: difficulty intermediate comes after a's advanced (order 1): the course gets harder as it goes, never easier"]);
+  });
+
   it("orders by order, then the labs without one by id", () => {
     const c = course([["b", "order: 2"], ["z", ""], ["a", ""], ["c", "order: 1"]]);
     expect(courseOrder(c).map((l) => l.lab.meta.id)).toEqual(["c", "b", "a", "z"]);

@@ -3,6 +3,7 @@
 // passes through every lab once; and what the labs' `requires:` and `order:` must agree on,
 // checked across a labs folder (`fslab labs check`), each error naming file:line.
 import { LabFormatError, type Lab } from "./lab-format";
+import { DIFFICULTIES } from "./stack";
 
 export interface CourseLab {
   /** the lab's file as messages name it (labs/<id>/lab.md) */
@@ -68,6 +69,26 @@ export function courseErrors(labs: readonly CourseLab[]): LabFormatError[] {
         );
     }
   }
+  // a lab's closing "next" link leads to the next lab on the course's path (the last lab's, anywhere):
+  // the page's "Next lab" and the text must not send the learner two ways
+  const path = courseOrder(labs).filter((l) => l.lab.meta.order !== undefined);
+  path.forEach((l, i) => {
+    const next = path[i + 1];
+    if (!next) return;
+    const last = l.lab.steps.at(-1);
+    const links = (last?.blocks ?? []).flatMap((b) => (b.kind === "markdown" || b.kind === "learned" ? [...b.text.matchAll(/\(#\/lab\/([\w-]+)\)/g)].map((m) => ({ id: m[1], line: b.line })) : []));
+    const closing = links.at(-1);
+    // none at all is a gap (courseGaps' warning), not a contradiction
+    if (closing && closing.id !== next.lab.meta.id)
+      errors.push(new LabFormatError(l.file, closing.line, `the closing link leads to ${closing.id}, but the course's next lab is ${next.lab.meta.id} (order ${next.lab.meta.order}): the last lab link of the last step is the learner's way on`));
+  });
+  // the course's difficulty never falls: a harder lab comes after the easier ones
+  path.forEach((l, i) => {
+    const d = DIFFICULTIES.indexOf(l.lab.meta.difficulty!);
+    const before = path.slice(0, i).find((p) => DIFFICULTIES.indexOf(p.lab.meta.difficulty!) > d);
+    if (d >= 0 && before)
+      errors.push(new LabFormatError(l.file, keyLine(l.source, "difficulty"), `difficulty ${l.lab.meta.difficulty} comes after ${before.lab.meta.id}'s ${before.lab.meta.difficulty} (order ${before.lab.meta.order}): the course gets harder as it goes, never easier`));
+  });
   // a circle of prerequisites, found from each lab in turn (once per circle)
   const reported = new Set<string>();
   for (const start of labs) {

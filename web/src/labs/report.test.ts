@@ -149,3 +149,43 @@ describe("progress files", () => {
     expect(csv.stderr).toMatch(/1 file without the learner's name or ID: each is its own learner, named by its file/);
   });
 });
+
+describe("a seeded lab's report", () => {
+  /** a progress file for exfat-discard's old-way question, answered `answer`, for `identity` */
+  const fileFor = (learner: string, identity: string, answer: string, right: boolean) => {
+    const title = "The old way, by yourself";
+    const p = freshProgress("exfat-discard", "a".repeat(64), "g", [title]);
+    p.identity = identity;
+    p.steps[0] = { ...p.steps[0], passedAt: 1, questions: [{ question: "How many discard requests did *your* delete send?", answer, actual: answer, right, at: 1 }], questionTries: [1] };
+    return progressExport(p, "exfat-discard", 5, undefined, { learner, steps: [{ title, line: 1, blocks: [{ kind: "question", text: "", line: 1, question: { question: "How many discard requests did *your* delete send?", answer: { command: "true" }, tolerance: { abs: 0 }, line: 1 } }] }] });
+  };
+
+  it("fslab labs report grades each learner against their own key, and marks answers copied across different problems", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fslab-report-seed-"));
+    const key = (who: string) => {
+      const r = spawnSync(process.execPath, [join(repo, "bin/fslab.mjs"), "labs", "key", "exfat-discard", "--learner", who, "--json"], { encoding: "utf8", cwd: repo });
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout).answers.find((a: { kind: string }) => a.kind === "question").expected as string;
+    };
+    const [ann, bob] = [key("ann"), key("bob")];
+    expect(ann).not.toBe(bob); // their problems differ
+    // ann answered her key (her file even says wrong: the report does not trust it); bob copied ann's
+    writeFileSync(join(dir, "ann.json"), JSON.stringify(fileFor("ann", "ann", ann, false)));
+    writeFileSync(join(dir, "bob.json"), JSON.stringify(fileFor("bob", "bob", ann, true)));
+    const r = spawnSync(process.execPath, [join(repo, "bin/fslab.mjs"), "labs", "report", dir], { encoding: "utf8", cwd: repo });
+    expect(r.status, r.stderr).toBe(0);
+    const line = (who: string) => r.stdout.split("\n").find((l) => l.startsWith(who))!;
+    expect(line("ann")).toMatch(/\s1\/1\s/);
+    expect(line("bob")).toMatch(/\s0\/1\s/);
+    expect(line("bob")).toMatch(/same answers as ann, whose problem differs/);
+    expect(line("ann")).toMatch(/same answers as bob, whose problem differs/);
+  });
+
+  it("marks a prediction made after measuring", () => {
+    const p = freshProgress("exfat-discard", "a".repeat(64), "g", ["One"]);
+    p.steps[0].predictions = [{ question: "How many?", guess: "5", actual: "5", at: 1, afterMeasuring: true }];
+    const x = progressExport(p, "T", 2);
+    expect(parseExport(JSON.stringify(x))).toEqual(x);
+    expect(reportText([reportRow("f.json", x)])).toMatch(/1 prediction made after measuring/);
+  });
+});

@@ -22,17 +22,19 @@ export interface StepExport {
   lastResult: string | null;
   lastOutput: string | null;
   /** what the learner predicted and what the kernel did (files from before predictions have none) */
-  predictions?: Array<{ question: string; guess: string | null; actual: string | null }>;
+  predictions?: Array<{ question: string; guess: string | null; actual: string | null; afterMeasuring?: boolean }>;
   /** a step the learner does alone (<!-- challenge -->) */
   challenge?: boolean;
   /** each question of the step: the learner's answer and their run's, judged (null: unanswered) */
-  questions?: Array<{ question: string; answer: string | null; actual: string | null; right: boolean; tries: number }>;
+  questions?: Array<{ question: string; answer: string | null; actual: string | null; right: boolean; tries: number; key?: string | null }>;
 }
 
 export interface ProgressExport {
   format: typeof EXPORT_FORMAT;
   /** the name or ID the learner gave the page (kept in their browser), if they gave one */
   learner?: string;
+  /** whose problem the lab's seeded values were (seed.ts): the learner's name or ID, or a random one */
+  identity?: string;
   lab: string;
   title: string;
   /** sha-256 of the lab file the learner worked on: another version of the lab has another */
@@ -68,6 +70,7 @@ export function progressExport(
   return {
     format: EXPORT_FORMAT,
     ...(more.learner?.trim() ? { learner: more.learner.trim() } : {}),
+    ...(p.identity ? { identity: p.identity } : {}),
     lab: p.lab,
     title,
     labHash: p.labHash,
@@ -87,13 +90,13 @@ export function progressExport(
       openSeconds: Math.round((s.openMs + (open?.step === i ? Math.max(0, open.ms) : 0)) / 1000),
       lastResult: s.lastResult ?? null,
       lastOutput: s.lastOutput ?? null,
-      predictions: (s.predictions ?? []).filter((x): x is PredictionRecord => !!x).map((x) => ({ question: x.question, guess: x.guess, actual: x.actual ?? null })),
+      predictions: (s.predictions ?? []).filter((x): x is PredictionRecord => !!x).map((x) => ({ question: x.question, guess: x.guess, actual: x.actual ?? null, ...(x.afterMeasuring ? { afterMeasuring: true } : {}) })),
       ...(more.steps?.[i]?.challenge ? { challenge: true } : {}),
       ...(questionsOf(i).length
         ? {
             questions: questionsOf(i).map((question, k) => {
               const r = s.questions?.[k];
-              return { question, answer: r?.answer ?? null, actual: r?.actual ?? null, right: !!r?.right, tries: s.questionTries?.[k] ?? 0 };
+              return { question, answer: r?.answer ?? null, actual: r?.actual ?? null, right: !!r?.right, tries: s.questionTries?.[k] ?? 0, ...(r?.key !== undefined ? { key: r.key } : {}) };
             }),
           }
         : {}),
@@ -113,15 +116,16 @@ export function parseExport(text: string): ProgressExport | { error: string } {
   if (v.format !== EXPORT_FORMAT) return { error: `not a progress file of format ${EXPORT_FORMAT} (format: ${JSON.stringify(v.format)})` };
   for (const k of ["lab", "title", "labHash", "guest", "startedAt", "exportedAt"]) if (typeof v[k] !== "string") return { error: `"${k}" is missing or not a string` };
   if (v.learner !== undefined && (typeof v.learner !== "string" || !v.learner.trim())) return { error: `"learner" is not a name` };
+  if (v.identity !== undefined && (typeof v.identity !== "string" || !v.identity.trim() || v.identity.length > 200)) return { error: `"identity" is not a learner's identity` };
   if (!Array.isArray(v.steps)) return { error: `"steps" is not a list` };
   for (const [i, s] of v.steps.entries()) {
     if (!s || typeof s.title !== "string" || !["passed", "skipped", "open"].includes(s.result) || !Number.isFinite(s.attempts) || typeof s.solutionShown !== "boolean")
       return { error: `step ${i + 1} is not a step record` };
-    if (s.predictions !== undefined && (!Array.isArray(s.predictions) || s.predictions.some((x: any) => !x || typeof x.question !== "string" || (x.guess !== null && typeof x.guess !== "string") || (x.actual !== null && typeof x.actual !== "string"))))
+    if (s.predictions !== undefined && (!Array.isArray(s.predictions) || s.predictions.some((x: any) => !x || typeof x.question !== "string" || (x.guess !== null && typeof x.guess !== "string") || (x.actual !== null && typeof x.actual !== "string") || (x.afterMeasuring !== undefined && typeof x.afterMeasuring !== "boolean"))))
       return { error: `step ${i + 1}'s predictions are not a list of question, guess and actual` };
     if (s.challenge !== undefined && typeof s.challenge !== "boolean") return { error: `step ${i + 1}'s challenge is not true or false` };
     const str = (x: unknown) => x === null || typeof x === "string";
-    if (s.questions !== undefined && (!Array.isArray(s.questions) || s.questions.some((x: any) => !x || typeof x.question !== "string" || !str(x.answer) || !str(x.actual) || typeof x.right !== "boolean" || !Number.isInteger(x.tries))))
+    if (s.questions !== undefined && (!Array.isArray(s.questions) || s.questions.some((x: any) => !x || typeof x.question !== "string" || !str(x.answer) || !str(x.actual) || typeof x.right !== "boolean" || !Number.isInteger(x.tries) || (x.key !== undefined && !str(x.key)))))
       return { error: `step ${i + 1}'s questions are not a list of question, answer, actual, right and tries` };
   }
   return v as ProgressExport;
@@ -151,13 +155,42 @@ export interface ReportRow {
   /** predictions made, and how many were near what the kernel did (the same choice, a number within 10%) */
   predicted: number;
   near: number;
+  /** predictions made after the kernel had already done what they asked about */
+  afterMeasuring: number;
+  /** questions graded against the learner's own key, recomputed from the lab (not the file's verdict) */
+  regraded: number;
+  /** the learner's answers and their keys, for telling copied answers (copiedAnswers) */
+  answers: Array<{ question: string; answer: string | null; key: string | null }>;
+  /** why the row's answers look copied, if they do */
+  copied?: string;
   exportedAt: string;
   /** why the row is for another version of the lab, if it is */
   otherVersion?: string;
 }
 
-export function reportRow(file: string, x: ProgressExport, currentHash?: string): ReportRow {
+/**
+ * The instructor's key for one question of a file: the model's answer for the file's learner and
+ * a judge of an answer against it (keys.ts, computed by `fslab labs report` from the current lab);
+ * null where the question has no key.
+ */
+export type QuestionKey = { key: string; judge(answer: string): boolean } | null;
+
+export function reportRow(file: string, x: ProgressExport, currentHash?: string, keys?: QuestionKey[][]): ReportRow {
   const sum = (f: (s: StepExport) => number) => x.steps.reduce((a, s) => a + f(s), 0);
+  // each question graded against the key the instructor's copy of the lab gives this learner
+  let regraded = 0;
+  const answers: ReportRow["answers"] = [];
+  const steps = x.steps.map((s, i) => ({
+    ...s,
+    questions: s.questions?.map((q, k) => {
+      const key = keys?.[i]?.[k];
+      answers.push({ question: q.question, answer: q.answer, key: key ? key.key : (q.key ?? null) });
+      if (!key) return q;
+      regraded++;
+      return { ...q, right: q.answer !== null && key.judge(q.answer) };
+    }),
+  }));
+  x = { ...x, steps };
   return {
     file,
     learner: x.learner ?? null,
@@ -177,6 +210,9 @@ export function reportRow(file: string, x: ProgressExport, currentHash?: string)
     minutes: Math.round(sum((s) => s.openSeconds ?? 0) / 60),
     predicted: sum((s) => (s.predictions ?? []).filter((x) => x.guess !== null).length),
     near: sum((s) => (s.predictions ?? []).filter((x) => near(x.guess, x.actual ?? undefined)).length),
+    afterMeasuring: sum((s) => (s.predictions ?? []).filter((x) => x.afterMeasuring).length),
+    regraded,
+    answers,
     exportedAt: x.exportedAt,
     otherVersion: currentHash && currentHash !== x.labHash ? `lab file ${x.labHash.slice(0, 12)}, this one ${currentHash.slice(0, 12)}` : undefined,
   };
@@ -205,7 +241,17 @@ const COLUMNS: Array<[string, (r: ReportRow) => string | number]> = [
   ["predictions near", (r) => (r.predicted ? `${r.near}/${r.predicted}` : "-")],
   ["questions right", (r) => (r.questions ? `${r.questionsRight}/${r.questions}` : "-")],
   ["exported", (r) => r.exportedAt.slice(0, 16).replace("T", " ")],
-  ["note", (r) => (r.otherVersion ? `another version of the lab (${r.otherVersion})` : "")],
+  [
+    "note",
+    (r) =>
+      [
+        r.otherVersion && `another version of the lab (${r.otherVersion})`,
+        r.afterMeasuring && `${r.afterMeasuring} prediction${r.afterMeasuring === 1 ? "" : "s"} made after measuring`,
+        r.copied,
+      ]
+        .filter(Boolean)
+        .join("; "),
+  ],
 ];
 
 export function reportText(rows: ReportRow[]): string {
@@ -251,4 +297,24 @@ export function gradebook(rows: readonly ReportRow[]): { csv: string; dropped: R
     })].map(q).join(","),
   );
   return { csv: [head.map(q).join(","), ...body].join("\n") + "\n", dropped };
+}
+
+/**
+ * Rows whose answers look copied: two learners of one lab who gave the same answers to the
+ * same keyed questions where their keys (their problems) differ. Each such row's `copied` says
+ * with whom. A question answered by only one of them, or with the same key for both, says nothing.
+ */
+export function markCopies(rows: ReportRow[]): void {
+  for (const a of rows)
+    for (const b of rows) {
+      if (a === b || a.lab !== b.lab || learnerOf(a) === learnerOf(b)) continue;
+      const shared = a.answers.filter((q, i) => {
+        const o = b.answers[i];
+        return o && o.question === q.question && q.answer !== null && o.answer !== null && q.key !== null && o.key !== null;
+      });
+      if (!shared.length) continue;
+      const same = shared.every((q) => q.answer === b.answers[a.answers.indexOf(q)].answer);
+      const differ = shared.some((q) => q.key !== b.answers[a.answers.indexOf(q)].key);
+      if (same && differ) a.copied = `same answers as ${learnerOf(b)}, whose problem differs`;
+    }
 }
