@@ -18,7 +18,7 @@ import { type LabStep, type Lab } from "../../web/src/labs/lab-format";
 import { commandsOf, guestSide, runChecks, hasChecks } from "../../web/src/labs/checks";
 import { seenEvent, type SeenEvent } from "../../web/src/labs/expect";
 import { commandActual, countedActual, parseGuess } from "../../web/src/labs/predict";
-import { asPrediction, toleranceText } from "../../web/src/labs/question";
+import { asPrediction, judgeAnswer, toleranceText, type Question } from "../../web/src/labs/question";
 import { NodeVm, stoppedWords } from "../../web/src/vm/node-vm";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { findLabs, labContext, readLab, readLabFiles } from "./labs";
@@ -140,11 +140,12 @@ export type WalkVm = Pick<NodeVm, "agent" | "trace" | "traceSettled" | "freshShe
 /** Walk one lab's steps on a machine as a learner would (see the top of this file). */
 export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: readonly string[] = [], keyOf?: (key: ModelKey) => Promise<string>): Promise<{ failed: number; warned: number }> {
   /** a measured answer against the model's key for this learner: the model must agree with the kernel */
-  const held = async (key: ModelKey | undefined, measured: string, where: string): Promise<boolean> => {
+  const held = async (key: ModelKey | undefined, measured: string, where: string, question?: Question): Promise<boolean> => {
     if (!key || !keyOf) return true;
     const expected = await keyOf(key);
-    if (Number(expected) === Number(measured) || expected === measured) {
-      console.log(`key ${where}: the kernel's ${measured} is the model's (${key.model})`);
+    // a question's own leeway (the journal's few blocks beside a write's): a prediction's key is exact
+    if (question ? judgeAnswer(question, measured, expected) : Number(expected) === Number(measured) || expected === measured) {
+      console.log(`key ${where}: the kernel's ${measured} is the model's ${expected} (${key.model}${question && toleranceText(question) !== "exactly" ? `, ${toleranceText(question)}` : ""})`);
       return true;
     }
     console.error(`FAIL ${where}: the kernel measured ${measured} where the model's key (${key.model} ${JSON.stringify(key.params)}) says ${expected}: the model and the kernel disagree, or the step's commands do not do the learner's problem`);
@@ -242,7 +243,13 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: re
       console.log(`answer ${file}:${b.line}: step ${i + 1} "${step.title}": ${p.question} ${answer.value}${p.unit ? ` ${p.unit}` : ""}`);
       if (!(await held(p.key, answer.value, `${file}:${b.line}`))) return { failed: 1, warned };
     }
-    if (!hasChecks(checked)) continue;
+    if (!hasChecks(checked)) {
+      // only a view can judge this step (its verdicts are the e2e tests'): its keyed questions still get their key
+      for (const b of step.blocks)
+        if (b.kind === "question" && b.question.key && keyOf)
+          console.log(`question ${file}:${b.line}: step ${i + 1} "${step.title}": ${b.question.question} ${await keyOf(b.question.key)} for this learner (the model's key; the step's verdict is left to the e2e tests)`);
+      continue;
+    }
     const after = await runChecks(checked, handle, collect(), {});
     if (!after.ok) {
       for (const item of after.items.filter((x) => !x.ok)) {
@@ -255,6 +262,12 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: re
     for (const b of step.blocks) {
       if (b.kind !== "question") continue;
       const q = asPrediction(b.question);
+      if (!b.question.answer) {
+        // the key alone answers it (no run measures it): the author sees this learner's key
+        const key = b.question.key && keyOf ? await keyOf(b.question.key) : "(no key)";
+        console.log(`question ${file}:${b.line}: step ${i + 1} "${step.title}": ${q.question} ${key} for this learner (the model's key; no run measures it)`);
+        continue;
+      }
       const actual = "command" in q.actual ? commandActual((await vm.agent.run(q.actual.command, 30)).output) : countedActual(q, collect());
       const answer = actual === null ? { error: "was not found" } : parseGuess(q, actual);
       if ("error" in answer) {
@@ -263,7 +276,7 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: re
       }
       const leeway = toleranceText(b.question);
       console.log(`question ${file}:${b.line}: step ${i + 1} "${step.title}": ${q.question} ${answer.value}${q.unit ? ` ${q.unit}` : ""} in this run${leeway ? ` (judged ${leeway})` : ""}`);
-      if (!(await held(q.key, answer.value, `${file}:${b.line}`))) return { failed: 1, warned };
+      if (!(await held(q.key, answer.value, `${file}:${b.line}`, b.question))) return { failed: 1, warned };
     }
   }
   return { failed, warned };

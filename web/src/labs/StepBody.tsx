@@ -125,7 +125,12 @@ function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: Ques
         <p role="status" tabIndex={-1} ref={recorded}>
           You answered {rec.answer}
           {unit}.{" "}
-          {rec.key === undefined ? (
+          {rec.key !== undefined && !q.answer ? (
+            <>
+              The answer for your kernel: {rec.key}
+              {unit}
+            </>
+          ) : rec.key === undefined ? (
             <>
               Your run: {rec.actual}
               {unit}

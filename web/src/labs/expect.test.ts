@@ -74,3 +74,19 @@ describe("expect blocks", () => {
     expect(judge(v, [], { "exfat-dir": { state: "agree", detail: "12 of 12 records" } }).ok).toBe(true);
   });
 });
+
+describe("a verdict that must be a disagreement", () => {
+  it("reads state: disagree and judges against it", async () => {
+    const { parseExpect: parse, judge: j } = await import("./expect");
+    const r = parse("- verdict: mq-deadline\n  state: disagree\n");
+    if ("error" in r) throw new Error(r.error);
+    const x = r.expect[0];
+    expect(x.state).toBe("disagree");
+    expect(j(x, [], { "mq-deadline": { state: "agree", detail: "all 9 agreed" } })).toMatchObject({ ok: false, message: expect.stringMatching(/part at some decision. all 9 agreed/) });
+    expect(j(x, [], { "mq-deadline": { state: "disagree", detail: "decision 3" } }).ok).toBe(true);
+    expect(j(x, [], {}).ok).toBe(false);
+    const bad = parse("- verdict: mq-deadline\n  state: maybe\n");
+    expect(bad).toMatchObject({ error: expect.stringMatching(/state: is agree \(the default\) or disagree/) });
+    expect(parse("- event: x\n  state: disagree\n")).toMatchObject({ error: expect.stringMatching(/state: goes with verdict:/) });
+  });
+});

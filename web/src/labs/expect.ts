@@ -7,6 +7,7 @@
 //     count: 4..                  # 4 exactly; 4.. at least; ..4 at most; 2..5 between (default 1..)
 //     where: { batched: 1 }       # field values on the event's line; a number may be a range
 //   - verdict: exfat-dir          # this lab view's model and kernel must agree
+//     state: disagree             # ...or must have parted (a kernel that breaks a rule on purpose)
 //   ```
 import { isMap, isSeq, type Node } from "yaml";
 import { readYaml } from "./yaml-block";
@@ -24,13 +25,15 @@ export interface Expectation {
   where: Record<string, string | Range>;
   /** a view id: its model and the kernel must agree */
   verdict?: string;
+  /** what the view's verdict must be: "agree" (the default), or "disagree" */
+  state?: "agree" | "disagree";
   /** 1-based line inside the block, for messages */
   line: number;
 }
 
 export type { Verdict };
 
-const ITEM_KEYS = ["event", "count", "where", "verdict"];
+const ITEM_KEYS = ["event", "count", "where", "verdict", "state"];
 
 /** "4", 4, "4..", "..4", "2..5" to a range; null if it is none of these. */
 export function parseRange(v: unknown): Range | null {
@@ -67,10 +70,13 @@ export function parseExpect(body: string): { expect: Expectation[] } | { error: 
     if ((js.event === undefined) === (js.verdict === undefined)) return { error: "an expectation names an event: or a verdict:, one of the two", line };
     if (js.verdict !== undefined) {
       if (typeof js.verdict !== "string" || js.count !== undefined || js.where !== undefined)
-        return { error: "verdict: takes a view id, and nothing else beside it", line };
-      out.push({ verdict: js.verdict, count: { min: 1, max: Infinity }, where: {}, line });
+        return { error: "verdict: takes a view id, and nothing else beside it but state:", line };
+      if (js.state !== undefined && js.state !== "agree" && js.state !== "disagree")
+        return { error: `state: is agree (the default) or disagree, not ${JSON.stringify(js.state)}`, line };
+      out.push({ verdict: js.verdict, ...(js.state === "disagree" ? { state: "disagree" as const } : {}), count: { min: 1, max: Infinity }, where: {}, line });
       continue;
     }
+    if (js.state !== undefined) return { error: "state: goes with verdict:, not with event:", line };
     if (typeof js.event !== "string" || !/^[a-z0-9_]+$/.test(js.event)) return { error: `event: takes a tracefs event name such as exfat_discard, not ${JSON.stringify(js.event)}`, line };
     const count = js.count === undefined ? { min: 1, max: Infinity } : parseRange(js.count);
     if (!count) return { error: `count: is N, N.., ..N or N..M, not ${JSON.stringify(js.count)}`, line };
@@ -125,7 +131,7 @@ export interface ExpectResult {
 }
 
 export function describeExpectation(x: Expectation): string {
-  if (x.verdict) return `the "${x.verdict}" view's model and the kernel agree`;
+  if (x.verdict) return x.state === "disagree" ? `the "${x.verdict}" view's model and the kernel part at some decision` : `the "${x.verdict}" view's model and the kernel agree`;
   const where = Object.entries(x.where).map(([k, v]) => `${k} ${typeof v === "string" ? `= ${v}` : rangeText(v).replace("exactly ", "= ")}`);
   return `${rangeText(x.count)} ${x.event} event${x.count.max === 1 ? "" : "s"}${where.length ? ` with ${where.join(", ")}` : ""}`;
 }
@@ -141,7 +147,8 @@ export function judge(x: Expectation, events: readonly SeenEvent[], verdicts: Re
   if (x.verdict) {
     const v = verdicts[x.verdict];
     if (!v) return { ok: false, message: `Wanted: ${want}. The view has not judged anything yet.` };
-    return { ok: v.state === "agree", message: v.state === "agree" ? `${want}: ${v.detail}` : `Wanted: ${want}. ${v.detail}` };
+    const ok = v.state === (x.state ?? "agree");
+    return { ok, message: ok ? `${want}: ${v.detail}` : `Wanted: ${want}. ${v.detail}` };
   }
   const named = events.filter((e) => e.event === x.event);
   const n = matchingEvents(x, named).length;

@@ -19,7 +19,8 @@ export interface Question {
   question: string;
   unit?: string;
   choices?: string[];
-  answer: { command: string } | { count: Expectation };
+  /** where the learner's run gives the answer; none for a question the key alone answers (which rule did your kernel break?) */
+  answer?: { command: string } | { count: Expectation };
   /**
    * the model's answer for this learner's problem (keys.ts): the learner's answer is judged
    * against it, and their run's measured answer is shown beside it
@@ -57,10 +58,10 @@ export function parseQuestion(body: string): { question: Question } | { error: s
   const asked = parseAsked(js, lineOf);
   if ("error" in asked) return asked;
   if (asked.choices && js.tolerance !== undefined) return { error: "tolerance: goes with a number, not with choices: (a choice is right or not)", line: lineOf("tolerance") };
-  if (js.answer === undefined)
-    return { error: "answer: says where the right answer comes from: a shell command run in the learner's guest, or event: and where: to count their kernel's events; it is never a constant", line: 1 };
-  const answer = parseSource(js.answer, "answer");
-  if ("error" in answer) return { error: answer.error, line: lineOf("answer") };
+  if (js.answer === undefined && js.key === undefined)
+    return { error: "answer: says where the right answer comes from: a shell command run in the learner's guest, or event: and where: to count their kernel's events (or key: the model's answer for the learner's problem); it is never a constant", line: 1 };
+  const answer = js.answer === undefined ? undefined : parseSource(js.answer, "answer");
+  if (answer && "error" in answer) return { error: answer.error, line: lineOf("answer") };
   let tolerance: Question["tolerance"] = { abs: 0 };
   if (js.tolerance !== undefined) {
     const t = String(js.tolerance).trim();
@@ -72,12 +73,16 @@ export function parseQuestion(body: string): { question: Question } | { error: s
   }
   const key = optionalKey(js, lineOf);
   if (key && "error" in key) return key;
-  return { question: { ...asked, answer, tolerance, ...(key ? { key: key.key } : {}), line: 1 } };
+  return { question: { ...asked, ...(answer ? { answer } : {}), tolerance, ...(key ? { key: key.key } : {}), line: 1 } };
 }
 
-/** The question as a prediction, for what the two share: an answer as typed, checked; where the answer comes from. */
+/**
+ * The question as a prediction, for what the two share: an answer as typed, checked; where the
+ * answer comes from. A question without `answer:` has nothing to measure (its `actual` is an
+ * empty command): callers measure only where `q.answer` is set.
+ */
 export function asPrediction(q: Question): Prediction {
-  return { question: q.question, unit: q.unit, choices: q.choices, actual: q.answer, key: q.key, line: q.line };
+  return { question: q.question, unit: q.unit, choices: q.choices, actual: q.answer ?? { command: "" }, key: q.key, line: q.line };
 }
 
 /** An answer as typed, checked: a number (for a number question) or one of the choices. */

@@ -196,7 +196,8 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
    * against it, both kept. An error (nothing measured) leaves the question open.
    */
   const answer = async (i: number, q: Question, given: string): Promise<{ error: string } | null> => {
-    const actual = await measure(asPrediction(q));
+    // a question the key alone answers has nothing to measure in the run
+    const actual = q.answer ? await measure(asPrediction(q)) : "";
     if (actual === null) return { error: "Your machine did not give this question's answer (is the step's run still there? Reset this step if it was undone)." };
     // a question with a key is judged against the model's answer for this learner's problem
     let key: string | undefined;

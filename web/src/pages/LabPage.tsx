@@ -327,7 +327,7 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
             const spec = view(vid);
             if (!spec) return <p key={vid} className="error">This lab names a view "{vid}" that no topic declares.</p>;
             const View = lazyOf(spec.load);
-            return <View key={vid} live={live} vm={vm} onVerdict={(v: Verdict) => setVerdicts((o) => (o[vid]?.state === v.state && o[vid]?.detail === v.detail ? o : { ...o, [vid]: v }))} />;
+            return <View key={vid} live={live} vm={vm} seed={session && lab.meta.seed.length ? lab.seed.values : undefined} onVerdict={(v: Verdict) => setVerdicts((o) => (o[vid]?.state === v.state && o[vid]?.detail === v.detail ? o : { ...o, [vid]: v }))} />;
           })}
         </Suspense>
       </div>

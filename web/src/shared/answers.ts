@@ -5,9 +5,8 @@
 // `fslab labs test` holds against the kernel is the model's own. The module is handed in by the
 // host: Node loads it with node-load.ts, the page with core-web.ts.
 import type { CoreModules } from "@wasm/cores.mjs";
-import type { SeedValue } from "../labs/seed";
-
-export type AnswerParams = Record<string, SeedValue>;
+/** a parameter's value: a number, or a word (a lab's seed values are these too) */
+export type AnswerParams = Record<string, number | string>;
 
 /** One model answer a lab's `key:` may name, as the manifest declares it. */
 export interface AnswerSpec {

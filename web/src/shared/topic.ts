@@ -49,6 +49,11 @@ export interface LabViewProps {
   vm: VmHandle | null;
   /** The view's parameters (its manifest's `params`), checked, when it is embedded with some. */
   params?: Record<string, number | string>;
+  /**
+   * The learner's own values of the lab's `seed:` parameters (labs/seed.ts), by name: a view
+   * whose model runs the lab's workload runs this learner's (a view reads the names it knows).
+   */
+  seed?: Readonly<Record<string, number | string>>;
   /** A view that sets its model against the kernel says what it found (a lab's `expect: verdict:`). */
   onVerdict?: (v: Verdict) => void;
 }

@@ -7,11 +7,30 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { blkClient, type BlkClient } from "./blk-client";
 import { useWorker } from "../../shared/useWorker";
 import { onDevice, parseBlkTrace, type BlkTrace } from "./blk-trace";
-import { DD_FRESH, ddEndState, isWrite, kernelDdTimeline, runsBefore, splitRuns, traceTunables, type DdReplay } from "./dd-kernel";
+import { DD_FRESH, ddEndState, isWrite, kernelDdTimeline, runsBefore, splitRuns, traceTunables, type DdChoice, type DdReplay } from "./dd-kernel";
 import type { DdTimeline } from "./blk-core";
 import { fetchBytes } from "../../shared/gunzip";
 import { useTraceFile } from "./useTraceFile";
 import { DeadlineQueues } from "./DeadlineQueues";
+import { useVerdict, type Verdict } from "../../shared/verdict";
+
+const choiceText = (c: DdChoice) => (c.rq === null ? "nothing" : `request ${c.rq + 1} (because ${c.because}, pick ${c.pick}; batching ${c.batching}, starved ${c.starved} after)`);
+
+/**
+ * The newest run's verdict: the model agrees with the kernel when it made every judged decision
+ * for the same reasons; else the first decision where the two parted, as the learner reads it.
+ */
+export function ddRunVerdict(runs: number, replay: DdReplay | null): Verdict {
+  if (!runs) return { state: "waiting", detail: "no run of mq-deadline in the trace yet" };
+  if (!replay) return { state: "waiting", detail: "the model is still deciding the newest run" };
+  const k = replay.verdicts.findIndex((v) => v.judged && !v.sameReasons);
+  if (k >= 0) {
+    const v = replay.verdicts[k];
+    return { state: "disagree", detail: `decision ${k + 1} of ${replay.verdicts.length}: the kernel dispatched ${choiceText(v.kernel)}, the model ${choiceText(v.model)}` };
+  }
+  if (!replay.judged) return { state: "waiting", detail: "no decision of the newest run could be judged yet" };
+  return { state: "agree", detail: `the model made all ${replay.judged} judged decisions of the newest run as the kernel did` };
+}
 
 /**
  * A run in one line, the panel's only count: the kernel's dispatches, how often writes were
@@ -101,7 +120,7 @@ function useThrottled<T>(value: T, ms: number): T {
 }
 
 /** `lines` grows in place (LabPage's LiveBuffer); `version` says when. */
-export function KernelDeadlineLive({ lines: streaming, version }: { lines: readonly string[]; version: number }) {
+export function KernelDeadlineLive({ lines: streaming, version, onVerdict }: { lines: readonly string[]; version: number; onVerdict?: (v: Verdict) => void }) {
   // a long load streams thousands of lines a second; each update re-reads the run, so at most 4 a second
   const shownVersion = useThrottled(version, 250);
   const lines = useMemo(() => streaming.slice(), [streaming, shownVersion]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -154,6 +173,10 @@ export function KernelDeadlineLive({ lines: streaming, version }: { lines: reado
     }, 400);
     return () => clearTimeout(t);
   }, [parsed, client]);
+
+  // what a step's `expect: - verdict: mq-deadline` reads: the newest run, judged whole
+  const newest = replay && replay.run === runs.length - 1 && run === runs.length - 1 ? replay.replay : null;
+  useVerdict(onVerdict, ddRunVerdict(runs.length, newest));
 
   if (!runs.length)
     return (

@@ -4,8 +4,8 @@ import { KernelDeadlineLive } from "./KernelDeadline";
 import { IoSchedCompare } from "./IoSchedCompare";
 
 /** mq-deadline's lists followed live from the kernel's tracepoint, each decision judged by the model */
-export function MqDeadlineLab({ live }: LabViewProps) {
-  return <KernelDeadlineLive lines={live.lines} version={live.version} />;
+export function MqDeadlineLab({ live, onVerdict }: LabViewProps) {
+  return <KernelDeadlineLive lines={live.lines} version={live.version} onVerdict={onVerdict} />;
 }
 
 /** the guest's fio runs under each scheduler, beside the block model's prediction */

@@ -1,6 +1,7 @@
 // The block layer: blk-mq with none, mq-deadline, kyber and bfq. C core: wasm/src/blk; labs
 // mq-deadline and io-schedulers.
 import { defineTopic } from "../../shared/topic";
+import type { TopicAnswers } from "../../shared/answers";
 import { BLK_PARAMS } from "./params";
 
 export default defineTopic({
@@ -20,6 +21,13 @@ export default defineTopic({
   views: [{ id: "mq-deadline", title: "the kernel's mq-deadline lists and decisions followed live, each judged by the model; a line `fslab: iosched read_expire=… fifo_batch=…` written to `trace_marker` starts a new run with those settings", params: {}, load: () => import("./lab-views").then((m) => m.MqDeadlineLab) },
     { id: "io-schedulers", title: "the guest's fio runs under none, mq-deadline, kyber and bfq (`/mnt/host/iosched/`): bandwidth, completion-latency percentiles and CPU time, beside the block model's bandwidth for the same pattern", params: {}, load: () => import("./lab-views").then((m) => m.IoSchedLab) },
   ],
+  answers: {
+    specs: [
+      { id: "diverge-rule", summary: "the mq-deadline rule a token written to mq_deadline.diverge breaks", params: { token: "the token the lab writes (1 to 4294967295)" } },
+      { id: "diverge-line", summary: "the line of block/mq-deadline.c that implements the rule a token breaks", params: { token: "the token the lab writes" } },
+    ],
+    load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
+  },
   cli: [
     {
       name: "blk",

@@ -25,19 +25,20 @@ export function modelMatching(kernel: Uint32Array, models: DirRun[]): DirRun | n
   return models.find((m) => m.events.length && kernel.length >= m.events.length && firstDifference(kernel.subarray(kernel.length - m.events.length), m.events) < 0) ?? null;
 }
 
-/** The directory model through the lab's steps, with the hint and without (null until the worker answers). */
-export function useLabDirModels(): DirRun[] | null {
+/** The directory model through the lab's steps (this learner's), with the hint and without (null until the worker answers). */
+export function useLabDirModels(scenario: readonly string[] = LAB_SCENARIO): DirRun[] | null {
   const { client } = useWorker(exfatClient);
   const [models, setModels] = useState<DirRun[] | null>(null);
+  const key = scenario.join("\n");
   useEffect(() => {
-    client?.dir(LAB_SCENARIO).then(setModels, () => setModels(null));
-  }, [client]);
+    client?.dir([...scenario]).then(setModels, () => setModels(null));
+  }, [client, key]);
   return models;
 }
 
 /** The lab's panel: the kernel's searches as they stream in, against the model it computes for the lab's steps. */
-export function KernelEmptySearch({ events, stats, onVerdict }: { events: Uint32Array; stats: TraceStats | null; onVerdict?: (v: Verdict) => void }) {
-  return <EmptySearchVerdict events={events} stats={stats} models={useLabDirModels()} onVerdict={onVerdict} />;
+export function KernelEmptySearch({ events, stats, onVerdict, scenario }: { events: Uint32Array; stats: TraceStats | null; onVerdict?: (v: Verdict) => void; scenario?: readonly string[] }) {
+  return <EmptySearchVerdict events={events} stats={stats} models={useLabDirModels(scenario)} onVerdict={onVerdict} />;
 }
 
 /** Draws the kernel's exfat_empty_search records against model runs it is given. */

@@ -5,6 +5,7 @@ import { intParam } from "../../shared/answers";
 import { DiscardPolicy } from "../../shared/events";
 import { ExfatCore } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
+import { dirScenarioOps, runDirScript } from "./exfat-dir";
 
 export const topicAnswers: TopicAnswers<"exfat"> = {
   core: "exfat",
@@ -25,6 +26,23 @@ export const topicAnswers: TopicAnswers<"exfat"> = {
         return lab.delete(id, batched ? DiscardPolicy.Batched : DiscardPolicy.PerCluster).discards.length;
       } finally {
         lab.core.dispose();
+      }
+    },
+    /**
+     * exfat-empty-hint's workload: f1..f<files> created in a fresh directory, every
+     * <remove_every>-th removed, then <long_names> names of 4 entries. The directory entries
+     * exfat_find_empty_entry()'s searches read in all (the kernel's empty_entries_examined).
+     */
+    "dir-examined"(m, p) {
+      const files = intParam(p, "files", 1, 5000);
+      const removeEvery = intParam(p, "remove_every", 0, 5000);
+      const longNames = intParam(p, "long_names", 0, 5000);
+      const hint = intParam(p, "empty_hint", 0, 1);
+      const r = runDirScript(m, hint === 1, dirScenarioOps({ files, removeEvery, longNames }));
+      try {
+        return r.examined;
+      } finally {
+        r.dir.dispose();
       }
     },
   },

@@ -150,6 +150,19 @@ export function dirScenarioOps(sc: DirScenario): string[] {
   ];
 }
 
+/**
+ * The lab's steps for a learner: their seed's `files`, `remove_every` and `long_names`
+ * (labs/exfat-empty-hint), or the lab's fixed steps without them.
+ */
+export function labDirScenario(seed?: Readonly<Record<string, number | string>>): string[] {
+  const n = (k: string) => (typeof seed?.[k] === "number" ? (seed[k] as number) : undefined);
+  const files = n("files");
+  const removeEvery = n("remove_every");
+  const longNames = n("long_names");
+  if (files === undefined || removeEvery === undefined || longNames === undefined) return LAB_SCENARIO;
+  return dirScenarioOps({ files, removeEvery, longNames });
+}
+
 export interface DirRun {
   emptyHint: boolean;
   events: Uint32Array; // EXFAT_EMPTY_SEARCH records

@@ -1,4 +1,5 @@
 // The exfat topic's lab views (declared in topic.ts): what a lab page shows beside the VM.
+import { labDirScenario } from "./exfat-dir";
 import type { LabViewProps } from "../../shared/topic";
 import { discardsOf } from "../../shared/events";
 import { ExfatView } from "./ExfatView";
@@ -18,11 +19,11 @@ export function ExfatClustersLab({ live, params, onVerdict }: LabViewProps) {
 }
 
 /** the directory model, the kernel's empty-entry searches against it, and the volume the kernel wrote */
-export function ExfatDirLab({ live, vm, onVerdict }: LabViewProps) {
+export function ExfatDirLab({ live, vm, onVerdict, seed }: LabViewProps) {
   return (
     <div className="view-pair">
       <DirectoryView />
-      <KernelEmptySearch events={live.events} stats={live.stats} onVerdict={onVerdict} />
+      <KernelEmptySearch events={live.events} stats={live.stats} onVerdict={onVerdict} scenario={labDirScenario(seed)} />
       <DiskView vm={vm} file="dir.img" dir="/dir" />
     </div>
   );

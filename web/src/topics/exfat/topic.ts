@@ -53,6 +53,11 @@ export default defineTopic({
         summary: "discard requests a delete sends: a file written in pieces while a log grows between them, deleted under one policy",
         params: { pieces: "the file's pieces (runs)", piece_clusters: "clusters in each piece", batch_discard: "1: one request per run (6.15); 0: one per cluster (6.14)" },
       },
+      {
+        id: "dir-examined",
+        summary: "directory entries the empty-entry searches read: files created, every k-th removed, then names of 4 entries",
+        params: { files: "short names f1..fN created", remove_every: "every k-th removed (0: none)", long_names: "4-entry names created after", empty_hint: "1: Linux 6.2's hint; 0: 6.1's search" },
+      },
     ],
     load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
   },

@@ -1,5 +1,6 @@
 // ext4: block size above page size against bigalloc. C core: wasm/src/ext4; lab ext4-lbs.
 import { defineTopic } from "../../shared/topic";
+import type { TopicAnswers } from "../../shared/answers";
 import { EXT4_PARAMS } from "./params";
 
 export default defineTopic({
@@ -17,6 +18,16 @@ export default defineTopic({
     },
   ],
   views: [{ id: "ext4-direct", title: "the bytes a device wrote for direct writes, read from `/mnt/host/ext4-direct.txt`, against the ext4 model's", params: {}, load: () => import("./lab-views").then((m) => m.Ext4DirectLab) }],
+  answers: {
+    specs: [
+      {
+        id: "direct-kib",
+        summary: "KiB the device receives for direct writes to a new file: the data and the zeros to each block's end",
+        params: { block_kib: "the volume's block size in KiB (4 or 64)", write_kib: "each write's size in KiB (4 or more)", total_kib: "the file's size in KiB" },
+      },
+    ],
+    load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
+  },
   cli: [{ name: "ext4", synopsis: "[--size SIZE] [--json]", summary: "bitmap-checksum cost of allocations at 4k, bigalloc and 64k blocks", module: "cli.ts" }],
   inspect: { fs: "ext4", module: "inspect-cli.ts" },
 });

@@ -1,0 +1,61 @@
+// The divergence lab's rules: the token's rule as kernel patch 0007 computes it, and the rule a
+// first divergence points at (the Node e2e holds the two equal on the real kernel's runs).
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { DIVERGE_LINES, DIVERGE_RULES, divergeRule, ruleOfDivergence } from "./divergence";
+import { ddRunVerdict } from "./KernelDeadline";
+import type { DdChoice, DdReplay, DdVerdict } from "./dd-kernel";
+
+const patch = readFileSync(new URL("../../../../kernel-image/patches/0007-block-mq-deadline-divergence-switch.patch", import.meta.url), "utf8");
+const upstream = readFileSync(new URL("../../../../kernel-image/patches/0003-block-mq-deadline-dispatch-tracepoint.patch", import.meta.url), "utf8");
+
+describe("the divergence switch", () => {
+  it("computes the patch's rule from a token, every rule reachable from the lab's range", () => {
+    // the same formula as the patch, written there in C
+    expect(patch).toContain("(((u64)token * 2654435761ULL) >> 30 & 3) + 1");
+    expect(divergeRule(0)).toBeNull();
+    const seen = new Map<string, number>();
+    for (let t = 1000; t <= 9999; t++) seen.set(divergeRule(t)!, (seen.get(divergeRule(t)!) ?? 0) + 1);
+    expect([...seen.keys()].sort()).toEqual([...DIVERGE_RULES].sort());
+    for (const n of seen.values()) expect(n).toBeGreaterThan(1800); // about a quarter each
+    expect(() => divergeRule(-1)).toThrow(/whole number/);
+  });
+
+  it("names lines that are upstream's, in the order of the patch's rules", () => {
+    // each line is in the file the patch changes (its removed or context lines: upstream's)
+    for (const r of DIVERGE_RULES) expect(patch.includes(DIVERGE_LINES[r].trim()) || upstream.includes(DIVERGE_LINES[r].trim()), r).toBe(true);
+    expect(patch.indexOf("1 batch:")).toBeLessThan(patch.indexOf("2 starve:"));
+    expect(patch.indexOf("3 expiry:")).toBeLessThan(patch.indexOf("4 reset:"));
+  });
+
+  const choice = (c: Partial<DdChoice>): DdChoice => ({ rq: 1, because: "reads", pick: "sorted", batching: 1, starved: 0, ...c });
+  const verdict = (kernel: Partial<DdChoice>, model: Partial<DdChoice>): DdVerdict => ({
+    kernel: choice(kernel),
+    model: choice(model),
+    same: false,
+    sameReasons: false,
+    listsAgree: true,
+    couldChange: [],
+    judged: true,
+  });
+
+  it("reads the rule off a first divergence as a learner would", () => {
+    expect(ruleOfDivergence(verdict({ because: "batch", batching: 5 }, { because: "reads", rq: 2 }))).toBe("batch length");
+    expect(ruleOfDivergence(verdict({ because: "reads", starved: 3 }, { because: "starved", rq: 7, starved: 0 }))).toBe("write starvation");
+    expect(ruleOfDivergence(verdict({ pick: "sorted" }, { pick: "expired", rq: 4 }))).toBe("deadline check");
+    expect(ruleOfDivergence(verdict({ because: "starved", starved: 3 }, { because: "starved", starved: 0 }))).toBe("starvation reset");
+    expect(ruleOfDivergence(verdict({ rq: 1 }, { rq: 2 }))).toBeNull();
+  });
+
+  it("the panel's verdict: waiting, the first differing decision, or all agreed", () => {
+    const replay = (vs: DdVerdict[]): DdReplay => ({ verdicts: vs, lacked: [], couldChange: {}, judged: vs.filter((v) => v.judged).length, same: 0, sameReasons: vs.filter((v) => v.sameReasons).length });
+    expect(ddRunVerdict(0, null).state).toBe("waiting");
+    expect(ddRunVerdict(1, null).state).toBe("waiting");
+    const ok = { ...verdict({}, {}), same: true, sameReasons: true };
+    expect(ddRunVerdict(1, replay([ok, ok]))).toEqual({ state: "agree", detail: "the model made all 2 judged decisions of the newest run as the kernel did" });
+    const bad = verdict({ because: "batch", batching: 5 }, { because: "reads", rq: 2 });
+    const v = ddRunVerdict(1, replay([ok, bad, ok]));
+    expect(v.state).toBe("disagree");
+    expect(v.detail).toMatch(/^decision 2 of 3: the kernel dispatched request 2 \(because batch, pick sorted; batching 5, starved 0 after\), the model request 3/);
+  });
+});
