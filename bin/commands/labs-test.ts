@@ -214,6 +214,27 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: re
         }
       }
     }
+    // each shortcut the author wrote down (a right-looking outcome made the wrong way), on a
+    // copy of the machine as the step opened: the checks must still fail
+    for (const b of step.blocks) {
+      if (b.kind !== "shortcut" || !hasChecks(checked)) continue;
+      const saved = await vm.saveState();
+      await vm.freshShell();
+      const r = await vm.run(b.text, 600_000, true).catch((e) => {
+        if (!vm.stopped) throw e;
+        return null;
+      });
+      await vm.traceSettled().catch(() => undefined);
+      const after = r ? await runChecks(checked, handle, collect(), {}) : null;
+      if (!r) console.warn(`note ${file}:${b.line}: the shortcut stopped the machine (${stoppedWords(vm.stopped!)}); put back`);
+      else if (after!.ok) {
+        console.error(`FAIL ${file}:${b.line}: step ${i + 1} "${step.title}" passes its checks after this shortcut, without the step's own commands: ${b.text.split("\n")[0].slice(0, 80)}`);
+        failed = 1;
+      } else console.log(`shortcut ${file}:${b.line}: step ${i + 1}'s checks fail after it, as they should (${after!.items.find((x) => !x.ok)?.message.split("\n")[0].slice(0, 100)})`);
+      await vm.restoreState(saved);
+      collect();
+      events = [];
+    }
     await vm.freshShell(); // nothing of the earlier steps' shell
     const solution = step.blocks.filter((b) => b.kind === "solution");
     const commands = commandsOf(step);

@@ -13,6 +13,10 @@
 //             give a prediction's answer away
 //   question  YAML: a question about the learner's own run, answered once the step passes and
 //             judged against what their guest measured (question.ts)
+//   shortcut  commands that reach the step's outcome the wrong way (a file of the right size
+//             made without the writes, a number copied from /sys): never shown to the learner;
+//             `fslab labs test` runs each on a copy of the machine and fails the lab if the
+//             step's checks pass after it
 // A hint may name a FAIL line: ```hint fail="fifo_batch is still" is offered when the step's
 // failed check printed a FAIL: line containing that text (which one of the step's checks must).
 // A line "<!-- challenge -->" makes the step one the learner does alone: no vm blocks, a check,
@@ -71,9 +75,10 @@ export type LabBlock =
   | { kind: "solution"; text: string; line: number }
   | { kind: "predict"; text: string; line: number; predict: Prediction }
   | { kind: "learned"; text: string; line: number }
-  | { kind: "question"; text: string; line: number; question: Question };
+  | { kind: "question"; text: string; line: number; question: Question }
+  | { kind: "shortcut"; text: string; line: number };
 
-export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict", "learned", "question"] as const;
+export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict", "learned", "question", "shortcut"] as const;
 /** A check's time limit in seconds when its fence names none. */
 export const CHECK_TIMEOUT = 10;
 /** Frontmatter keys: the first three are required, the rest have defaults. */
@@ -417,6 +422,8 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
     }
     for (const b of of("question"))
       if (!outcome) fail(b.line, `a question is answered from the learner's run once the step passes: step "${s.title}" needs a check or expect block`);
+    for (const b of of("shortcut"))
+      if (!outcome) fail(b.line, `a shortcut tries to pass the step's checks the wrong way: step "${s.title}" has no check or expect block for it to try`);
     // a FAIL hint's text must be in a FAIL: line of the step's checks, or it is never offered
     const failTexts = checks.flatMap((c) => (c.kind === "check" ? c.text.split("\n").filter((l) => l.includes("FAIL:")).map((l) => l.slice(l.indexOf("FAIL:") + 5).toLowerCase()) : []));
     for (const b of of("hint"))

@@ -189,3 +189,22 @@ describe("a seeded lab's report", () => {
     expect(reportText([reportRow("f.json", x)])).toMatch(/1 prediction made after measuring/);
   });
 });
+
+describe("the last hint", () => {
+  it("is marked in the file and the report when opened", () => {
+    const p = freshProgress("x", "a".repeat(64), "g", ["One", "Two"]);
+    p.steps[0].hintsSeen = [1];
+    p.steps[0].hintsShown = 1;
+    p.steps[1].hintsSeen = [0];
+    p.steps[1].hintsShown = 1;
+    const hint = (text: string) => ({ kind: "hint" as const, text, line: 1 });
+    const steps = [
+      { title: "One", line: 1, blocks: [hint("idea"), hint("the command")] },
+      { title: "Two", line: 2, blocks: [hint("idea"), hint("where to look"), hint("the command")] },
+    ];
+    const x = progressExport(p, "T", 3, undefined, { steps });
+    expect(x.steps.map((s) => s.lastHint ?? false)).toEqual([true, false]);
+    expect(parseExport(JSON.stringify(x))).toEqual(x);
+    expect(reportText([reportRow("f.json", x)])).toMatch(/last hint opened in 1 step/);
+  });
+});

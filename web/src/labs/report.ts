@@ -25,6 +25,8 @@ export interface StepExport {
   predictions?: Array<{ question: string; guess: string | null; actual: string | null; afterMeasuring?: boolean }>;
   /** a step the learner does alone (<!-- challenge -->) */
   challenge?: boolean;
+  /** the step's last hint (the one closest to the commands) was opened */
+  lastHint?: boolean;
   /** each question of the step: the learner's answer and their run's, judged (null: unanswered) */
   questions?: Array<{ question: string; answer: string | null; actual: string | null; right: boolean; tries: number; key?: string | null }>;
 }
@@ -44,6 +46,12 @@ export interface ProgressExport {
   startedAt: string;
   exportedAt: string;
   steps: StepExport[];
+}
+
+/** Whether a step's last hint was opened: hints go from the idea to the command, so the last is nearly the solution. */
+function lastHintSeen(s: LabProgress["steps"][number], step: LabStep | undefined): boolean {
+  const hints = step?.blocks.filter((b) => b.kind === "hint").length ?? 0;
+  return hints > 0 && !!s.hintsSeen?.includes(hints - 1);
 }
 
 export async function sha256Hex(text: string): Promise<string> {
@@ -92,6 +100,7 @@ export function progressExport(
       lastOutput: s.lastOutput ?? null,
       predictions: (s.predictions ?? []).filter((x): x is PredictionRecord => !!x).map((x) => ({ question: x.question, guess: x.guess, actual: x.actual ?? null, ...(x.afterMeasuring ? { afterMeasuring: true } : {}) })),
       ...(more.steps?.[i]?.challenge ? { challenge: true } : {}),
+      ...(lastHintSeen(s, more.steps?.[i]) ? { lastHint: true } : {}),
       ...(questionsOf(i).length
         ? {
             questions: questionsOf(i).map((question, k) => {
@@ -124,6 +133,7 @@ export function parseExport(text: string): ProgressExport | { error: string } {
     if (s.predictions !== undefined && (!Array.isArray(s.predictions) || s.predictions.some((x: any) => !x || typeof x.question !== "string" || (x.guess !== null && typeof x.guess !== "string") || (x.actual !== null && typeof x.actual !== "string") || (x.afterMeasuring !== undefined && typeof x.afterMeasuring !== "boolean"))))
       return { error: `step ${i + 1}'s predictions are not a list of question, guess and actual` };
     if (s.challenge !== undefined && typeof s.challenge !== "boolean") return { error: `step ${i + 1}'s challenge is not true or false` };
+    if (s.lastHint !== undefined && typeof s.lastHint !== "boolean") return { error: `step ${i + 1}'s lastHint is not true or false` };
     const str = (x: unknown) => x === null || typeof x === "string";
     if (s.questions !== undefined && (!Array.isArray(s.questions) || s.questions.some((x: any) => !x || typeof x.question !== "string" || !str(x.answer) || !str(x.actual) || typeof x.right !== "boolean" || !Number.isInteger(x.tries) || (x.key !== undefined && !str(x.key)))))
       return { error: `step ${i + 1}'s questions are not a list of question, answer, actual, right and tries` };
@@ -157,6 +167,8 @@ export interface ReportRow {
   near: number;
   /** predictions made after the kernel had already done what they asked about */
   afterMeasuring: number;
+  /** steps whose last hint (the one nearest the commands) the learner opened */
+  lastHints: number;
   /** questions graded against the learner's own key, recomputed from the lab (not the file's verdict) */
   regraded: number;
   /** the learner's answers and their keys, for telling copied answers (copiedAnswers) */
@@ -211,6 +223,7 @@ export function reportRow(file: string, x: ProgressExport, currentHash?: string,
     predicted: sum((s) => (s.predictions ?? []).filter((x) => x.guess !== null).length),
     near: sum((s) => (s.predictions ?? []).filter((x) => near(x.guess, x.actual ?? undefined)).length),
     afterMeasuring: sum((s) => (s.predictions ?? []).filter((x) => x.afterMeasuring).length),
+    lastHints: x.steps.filter((s) => s.lastHint).length,
     regraded,
     answers,
     exportedAt: x.exportedAt,
@@ -247,6 +260,7 @@ const COLUMNS: Array<[string, (r: ReportRow) => string | number]> = [
       [
         r.otherVersion && `another version of the lab (${r.otherVersion})`,
         r.afterMeasuring && `${r.afterMeasuring} prediction${r.afterMeasuring === 1 ? "" : "s"} made after measuring`,
+        r.lastHints && `last hint opened in ${r.lastHints} step${r.lastHints === 1 ? "" : "s"}`,
         r.copied,
       ]
         .filter(Boolean)

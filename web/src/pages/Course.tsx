@@ -178,7 +178,7 @@ export function Course({ labs, playgrounds }: { labs: Lab[]; playgrounds: Playgr
                       </text>
                       <text x={c.x + 34} y={c.y + 21.5} className="card-meta">
                         {DIFFICULTY_DOTS[lab.meta.difficulty ?? ""] ?? ""} {lab.meta.time}
-                        {/* the bar below says how far (a card is 120 px wide at the least) */}
+                        {/* the bar below says how far (a card is MIN_COL px wide at the least) */}
                         {s.state === "done" ? " ✓" : ""}
                       </text>
                       {c.lines.map((line, k) => (

@@ -1,7 +1,7 @@
 // The course picture's layout at a phone's and a desktop's width: every card inside the page
 // and inside its layer's band, none over another, the path's arrows from each lab to the next.
 import { describe, expect, it } from "vitest";
-import { courseLayout, wrap, WIDE, type CourseItem } from "./course-layout";
+import { courseLayout, wrap, MIN_COL, WIDE, type CourseItem } from "./course-layout";
 import { LAYER_IDS, type LayerId } from "../labs/stack";
 
 const lab = (id: string, n: number, layers: LayerId[]): CourseItem => ({ kind: "lab", id, href: `#/lab/${id}`, title: `A lab called ${id} with a title long enough to wrap twice or more`, layer: layers[0], reach: layers.slice(1), n });
@@ -19,6 +19,14 @@ const ITEMS: CourseItem[] = [
 ];
 
 describe("the course's layout", () => {
+  it("ten labs still take a column each at 1440 px, each at least MIN_COL wide", () => {
+    const ten = [...ITEMS, lab("sd", 9, ["driver", "device"]), lab("dd", 10, ["scheduler", "block"])];
+    const l = courseLayout(1440, ten);
+    expect(l.wide).toBe(true);
+    for (const c of l.cards.filter((c) => c.item.kind === "lab")) expect(c.w).toBeGreaterThanOrEqual(MIN_COL);
+    expect(courseLayout(1100, ten).wide).toBe(false); // 1100 px is too narrow for ten
+  });
+
   for (const width of [360, 390, 768, 1024, 1440, 1920]) {
     it(`at ${width} px: every card in the page and in its band, none overlapping`, () => {
       const l = courseLayout(width, ITEMS);

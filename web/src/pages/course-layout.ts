@@ -38,6 +38,8 @@ export interface CourseLayout {
 
 /** From this width, one column per lab in the course's order (the path runs left to right) */
 export const WIDE = 1100;
+/** the narrowest a lab's column may be, wide: 13 characters a line of its title (ten labs fit 1440 px) */
+export const MIN_COL = 108;
 const PAD = 8;
 const GAP = 12;
 export const LAB_H = 86;
@@ -82,7 +84,7 @@ export function courseLayout(width: number, items: readonly CourseItem[]): Cours
   const labelW = Math.min(170, Math.round(width * 0.13));
   const wideSpan = width - labelW - 3 * PAD;
   const colW = labCount ? (wideSpan - (labCount - 1) * GAP) / labCount : 0;
-  const wide = width >= WIDE && colW >= 120;
+  const wide = width >= WIDE && colW >= MIN_COL;
   const x0 = wide ? labelW + 2 * PAD : PAD;
   const x1 = width - PAD;
   const span = x1 - x0;

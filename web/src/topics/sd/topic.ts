@@ -1,6 +1,7 @@
 // The SD card: an SDHCI host and card emulated beside v86 (web/src/vm/devices/), and the model
 // of Linux's initialisation of it. C core: wasm/src/sd; lab sd-card.
 import { defineTopic } from "../../shared/topic";
+import type { TopicAnswers } from "../../shared/answers";
 import { SD_PARAMS } from "./params";
 
 export default defineTopic({
@@ -24,5 +25,15 @@ export default defineTopic({
       load: () => import("./lab-views").then((m) => m.SdInitLab),
     },
   ],
+  answers: {
+    specs: [
+      {
+        id: "card-sectors",
+        summary: "a card's capacity in 512-byte sectors, from the CSD the model's card sends (CMD9)",
+        params: { card_kib: "the card's size in KiB", type: "sdsc, sdhc or v1" },
+      },
+    ],
+    load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
+  },
   cli: [{ name: "sd", synopsis: "[--card sdhc|sdsc|v1] [--size 64M] [--json]", summary: "the commands Linux sends to initialise an SD card, and the card's states", module: "cli.ts" }],
 });
