@@ -33,8 +33,9 @@ import { parseLab, type Lab, type LabStep } from "../web/src/labs/lab-format";
 import { commandsOf, guestJudged } from "../web/src/labs/checks";
 import { parseGuess } from "../web/src/labs/predict";
 import { asPrediction, judgeAnswer } from "../web/src/labs/question";
+import { computeKey } from "../web/src/labs/keys";
 import { parseExport } from "../web/src/labs/report";
-import { VIEW_IDS } from "../web/src/topics";
+import { TOPICS, VIEW_IDS } from "../web/src/topics";
 import { loadCoreModule } from "../web/src/shared/node-load";
 import { dirRun, runDirScript, labDirScenario } from "../web/src/topics/exfat/exfat-dir";
 import { slotRuns } from "../web/src/topics/exfat/exfat-disk";
@@ -322,6 +323,16 @@ describe("every lab, walked through its solutions", () => {
           await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 120_000 }).toBe("open");
           await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 120_000 }).not.toMatch(/Putting the machine back/);
         }
+        // each shortcut the author wrote down (a `shortcut` block: the outcome made the wrong
+        // way): typed into the shell, the step's checks must still fail; then the step is reset
+        for (const sc of step.blocks.filter((x) => x.kind === "shortcut")) {
+          await freshShell(page);
+          await typeLines(page, sc.text, 120_000);
+          expect(await checkNow(page), `${where} passes its checks after the shortcut at line ${sc.line}: ${sc.text.split("\n")[0]}`).toBe("failed");
+          await page.getByTestId("reset-step").click();
+          await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 120_000 }).toBe("open");
+          await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 120_000 }).not.toMatch(/Putting the machine back/);
+        }
         await freshShell(page);
         if (step.challenge) {
           // Run, Next and "No guess" cannot get past it: no Run button, and Next checks (the
@@ -329,7 +340,8 @@ describe("every lab, walked through its solutions", () => {
           expect(await page.locator(".lab-runner .step > .vm-cmd > button").count()).toBe(0);
           // pressed again if the page's poll was checking as it was pressed (then it is not taken)
           expect(await checkNow(page, "next", 60_000), `${where}: Next passes a challenge before its commands ran`).toBe("failed");
-          expect(await guestFailed(page, step), `${where}: only a view's verdict fails as it opens`).toBe(true);
+          // a challenge judged by a view alone (dd-divergence's: the verdict must be a disagreement) fails on its verdict
+          if (judged) expect(await guestFailed(page, step), `${where}: only a view's verdict fails as it opens`).toBe(true);
           if (i + 1 < lab.steps.length) await page.getByTestId("skip").waitFor({ timeout: 10_000 }); // Next is done: it offers a skip
           expect(await page.locator(".lab-runner").getAttribute("data-step")).toBe(String(i));
           expect(await page.getByTestId(`outline-${i}`).textContent()).not.toMatch(/\(passed\)/);
@@ -365,6 +377,8 @@ describe("every lab, walked through its solutions", () => {
             await expect.poll(() => predicts.nth(k).getAttribute("data-actual"), { timeout: 60_000 }).not.toBe("");
             const actual = (await predicts.nth(k).getAttribute("data-actual"))!;
             expect(parseGuess(p, actual), `${where}: the kernel's answer to "${p.question}"`).not.toHaveProperty("error");
+            // a keyed prediction: the model's answer for this learner is what their kernel did
+            if (p.key) expect(await computeKey(TOPICS, p.key, loadCoreModule), `${where}: the model's key for "${p.question}" against the kernel`).toBe(actual);
             got.push(actual);
           }
           (actuals[id] ??= [])[i] = got;
