@@ -1,5 +1,6 @@
 // VFAT names under code pages and iocharsets. C core: wasm/src/vfat (names.c); lab vfat-codepages.
 import { defineTopic } from "../../shared/topic";
+import type { TopicAnswers } from "../../shared/answers";
 import { VFAT_PARAMS } from "./params";
 
 export default defineTopic({
@@ -23,6 +24,16 @@ export default defineTopic({
       load: () => import("./lab-views").then((m) => m.VfatVolumeLab),
     },
   ],
+  answers: {
+    specs: [
+      {
+        id: "tails",
+        summary: "8.3 names with a ~N tail in a directory made of the given names, in order, under a mount's options",
+        params: { names: "the names made first, | between them", long_files: "then longname1.txt .. longnameN.txt", after: "then these names, | between them", codepage: "437 or 932", iocharset: "utf8 or iso8859-1" },
+      },
+    ],
+    load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
+  },
   cli: [{ name: "vfat", synopsis: "NAME... [--json]", summary: "the 8.3 and long-name entries VFAT writes, per iocharset and codepage", module: "cli.ts" }],
   inspect: { fs: "vfat", module: "inspect-cli.ts" },
 });
