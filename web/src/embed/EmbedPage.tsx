@@ -113,6 +113,8 @@ function EmbedView({ id, query }: { id: string; query: string }) {
   const View = lazyOf(spec.load);
   return (
     <div className="embed" onClickCapture={openSiteLinksInNewTab} data-embed={id}>
+      {/* a framed page is a page too: a screen reader lists its level-one heading (axe: page-has-heading-one) */}
+      <h1 className="visually-hidden">fslab: {spec.title}</h1>
       <Suspense fallback={loading}>
         <View live={EMPTY_LIVE} vm={null} params={params} />
       </Suspense>

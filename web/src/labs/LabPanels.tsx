@@ -86,7 +86,7 @@ export function HintsAndSolution({
           solutions.map((s, i) => (
             <div key={i} className="vm-cmd solution" data-testid="solution">
               <strong>Solution</strong>
-              <pre>
+              <pre tabIndex={0}>
                 <code>{s.text}</code>
               </pre>
               <RunButton vm={vm} text={s.text} label="Run the solution in VM" {...earlier} />

@@ -225,7 +225,8 @@ export function StepBody({
         if (b.kind === "vm")
           return (
             <div key={j} className="vm-cmd">
-              <pre>
+              {/* focusable: a long command scrolls sideways, and a keyboard must reach it (axe: scrollable-region-focusable) */}
+              <pre tabIndex={0}>
                 <code>{b.text}</code>
               </pre>
               <RunButton vm={vm} text={b.text} label="Run in VM" locked={unanswered ? "Predict first (or choose No guess): the answer above is kept beside what the kernel does." : undefined} {...earlier} />

@@ -161,7 +161,7 @@ export function Course({ labs, playgrounds }: { labs: Lab[]; playgrounds: Playgr
                   key={`${c.item.kind}-${c.item.id}`}
                   href={c.item.href}
                   className={cls}
-                  aria-label={label}
+                  aria-describedby={`card-desc-${c.item.kind}-${c.item.id}`}
                   data-card={c.item.id}
                   data-kind={c.item.kind}
                   onMouseEnter={() => setActive(c.item.id)}
@@ -169,6 +169,8 @@ export function Course({ labs, playgrounds }: { labs: Lab[]; playgrounds: Playgr
                   onFocus={() => setActive(c.item.id)}
                   onBlur={() => setActive((a) => (a === c.item.id ? null : a))}
                 >
+                  {/* its name is what it shows (WCAG 2.5.3: a spoken command names what is seen); the whole title and the standing are its description */}
+                  <desc id={`card-desc-${c.item.kind}-${c.item.id}`}>{label}</desc>
                   <rect x={c.x} y={c.y} width={c.w} height={c.h} rx={6} className="card-box" />
                   {lab && s ? (
                     <>
@@ -177,7 +179,8 @@ export function Course({ labs, playgrounds }: { labs: Lab[]; playgrounds: Playgr
                         {c.item.n}
                       </text>
                       <text x={c.x + 34} y={c.y + 21.5} className="card-meta">
-                        {DIFFICULTY_DOTS[lab.meta.difficulty ?? ""] ?? ""} {lab.meta.time}
+                        <tspan aria-hidden="true">{DIFFICULTY_DOTS[lab.meta.difficulty ?? ""] ?? ""} </tspan>
+                        {lab.meta.time}
                         {/* the bar below says how far (a card is MIN_COL px wide at the least) */}
                         {s.state === "done" ? " ✓" : ""}
                       </text>
