@@ -381,28 +381,4 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await page.getByTestId("kernel-log").locator("summary").click();
     await expect.poll(() => page.getByTestId("kernel-log").locator("pre").textContent(), { timeout: 30_000 }).toMatch(/exFAT-fs|loop0|\[\s*\d+\.\d+\]/);
   });
-
-  it("a browser without IndexedDB keeps the marks in local storage, and says where they came back from", async () => {
-    // a page on which indexedDB.open throws (as in some private windows): the journal alone keeps the marks
-    const p2 = await b.ctx.newPage();
-    try {
-      await p2.addInitScript(() => {
-        indexedDB.open = () => {
-          throw new DOMException("refused for the test", "SecurityError");
-        };
-      });
-      await p2.goto(`${base()}#/lab/exfat-discard`);
-      await expect.poll(() => p2.getByTestId("lab-notice").first().textContent().catch(() => ""), { timeout: 60_000 }).toMatch(/IndexedDB\) could not be opened/);
-      await p2.locator(".lab-runner").waitFor({ timeout: 60_000 });
-      await p2.getByTestId("outline-2").click(); // a move: the progress is written (to the journal only)
-      await p2.locator('.lab-runner[data-step="2"]').waitFor();
-      await p2.reload();
-      await expect.poll(() => p2.getByTestId("lab-notice").first().textContent().catch(() => ""), { timeout: 60_000 }).toMatch(
-        /could not be opened: .*Your marks came back from this browser's local storage, where the page keeps a copy; your machine did not\./,
-      );
-      await p2.locator('.lab-runner[data-step="2"]').waitFor({ timeout: 60_000 });
-    } finally {
-      await p2.close();
-    }
-  });
 });

@@ -163,18 +163,9 @@ export async function loadProgress(lab: string, labHash: string, guest: string, 
   try {
     stored = newerProgress(await (await open()).get("progress", lab), journal);
   } catch (e) {
-    const why = e instanceof StoreError ? e.message : `Your saved progress could not be read (${messageOf(e)}).`;
-    if (!journal) return { progress: freshProgress(lab, labHash, guest, titles), notice: why };
-    // the marks come back from the journal: the page says so, and that the machine does not
-    const r = fitProgress(journal, lab, labHash, guest, titles);
-    const fromJournal = `${why} Your marks came back from this browser's local storage, where the page keeps a copy; your machine did not.`;
-    return { progress: r.progress, notice: r.notice ? `${fromJournal} ${r.notice}` : fromJournal };
+    if (journal) stored = journal;
+    else return { progress: freshProgress(lab, labHash, guest, titles), notice: e instanceof StoreError ? e.message : `Your saved progress could not be read (${messageOf(e)}).` };
   }
-  return fitProgress(stored, lab, labHash, guest, titles);
-}
-
-/** A stored progress fitted to the lab's steps as they are now (see loadProgress). */
-function fitProgress(stored: unknown, lab: string, labHash: string, guest: string, titles: string[]): { progress: LabProgress; notice?: string } {
   if (stored === undefined) return { progress: freshProgress(lab, labHash, guest, titles) };
   if (!validProgress(stored, lab))
     return { progress: freshProgress(lab, labHash, guest, titles), notice: "The progress stored for this lab was damaged and could not be used: starting fresh." };
