@@ -198,5 +198,8 @@ describe("a reload at any moment brings back the learner's newest kept machine",
     await expect.poll(said, { timeout: 30_000 }).toBe(1);
     expect(await mounted()).toBe("0");
     expect(await page.getByTestId("rerun-passed").count()).toBe(1);
+    // the home page's course reads the same journal: the lab is started there too, not "not started"
+    await page.goto(`${site.url}#/`);
+    await expect.poll(() => page.getByTestId(`progress-${LAB}`).textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/^1 of \d+ steps passed/);
   });
 });

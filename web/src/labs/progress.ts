@@ -271,8 +271,8 @@ export function newerProgress(stored: unknown, journal: LabProgress | undefined)
 
 /**
  * Every lab's stored progress, for the home page's course: what was started and how far it
- * went. Entries that are not progress (damaged, another page's) are left out; no storage at all
- * is no progress.
+ * went. Entries that are not progress (damaged, another page's) are left out; without IndexedDB,
+ * the local storage journal's marks alone.
  */
 export async function allProgress(): Promise<LabProgress[]> {
   try {
@@ -284,7 +284,11 @@ export async function allProgress(): Promise<LabProgress[]> {
       return validProgress(p, lab) ? [p] : [];
     });
   } catch {
-    return [];
+    // no IndexedDB: the marks the journal keeps are still the learner's (the lab page reads them too)
+    return journalLabs().flatMap((lab) => {
+      const j = readJournal(lab);
+      return j ? [j] : [];
+    });
   }
 }
 
