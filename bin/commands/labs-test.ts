@@ -15,14 +15,13 @@
 // when this walk is far from it (lab-time.ts: over 3 times, or under a third, give or take 30 s).
 import { existsSync, readFileSync } from "node:fs";
 import { type LabStep, type Lab } from "../../web/src/labs/lab-format";
-import { commandsOf, guestSide, runChecks, hasChecks } from "../../web/src/labs/checks";
+import { commandsOf, guestSide, runChecks, hasChecks, type CheckOutcome } from "../../web/src/labs/checks";
 import { seenEvent, type SeenEvent } from "../../web/src/labs/expect";
 import { commandActual, countedActual, parseGuess } from "../../web/src/labs/predict";
 import { asPrediction, judgeAnswer, toleranceText, type Question } from "../../web/src/labs/question";
 import { NodeVm, stoppedWords } from "../../web/src/vm/node-vm";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { findLabs, labContext, readLab, readLabFiles } from "./labs";
-import { loadTopics } from "../../web/src/topics/node-index";
 import { loadCoreModule } from "../../web/src/shared/node-load";
 import { computeKey, type ModelKey } from "../../web/src/labs/keys";
 import { putLabFiles, setupScript, SETUP_TIMEOUT } from "../../web/src/labs/lab-files";
@@ -55,8 +54,7 @@ export async function labsTest(argv: string[]): Promise<number> {
   if (target.kind !== "labs" && only.length) throw new UsageError(`labs test: ${path} is one lab; lab ids go after a labs folder`);
   const found = target.labs.filter((l) => !only.length || (l.folder !== undefined && only.includes(l.folder)));
   for (const id of only) if (!found.some((l) => l.folder === id)) throw new UsageError(`labs test: no lab ${id} in ${path}`);
-  const { views, answers } = await labContext();
-  const topics = await loadTopics();
+  const { views, answers, topics } = await labContext();
   // every lab's errors, all at once, before the guest boots; a seeded lab once per learner
   const labs: Array<{ file: string; lab?: Lab }> = [];
   let failed = 0;
@@ -162,6 +160,34 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: re
     }
     return events;
   };
+  /**
+   * Commands run on a copy of the machine as it is (a fresh shell, then put back, its events
+   * dropped), and the step's guest-side checks after them; null if they stopped the machine.
+   */
+  const onACopy = async (texts: string[], checked: LabStep): Promise<CheckOutcome | null> => {
+    const saved = await vm.saveState();
+    await vm.freshShell();
+    let stopped = false;
+    for (const text of texts) {
+      const r = await vm.run(text, 600_000, true).catch((e) => {
+        if (!vm.stopped) throw e;
+        return null;
+      });
+      if (!r) {
+        stopped = true;
+        break;
+      }
+    }
+    let outcome: CheckOutcome | null = null;
+    if (!stopped) {
+      await vm.traceSettled(); // the last trace lines on their way
+      outcome = await runChecks(checked, handle, collect(), {});
+    }
+    await vm.restoreState(saved);
+    collect();
+    events = [];
+    return outcome;
+  };
   for (const [i, step] of steps.entries()) {
     const where = `${file}:${step.line}`;
     collect();
@@ -188,29 +214,12 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: re
         // Run on the machine as it is, then put back, so the walk goes on from the step's start.
         const prev = steps.slice(0, i).findLastIndex((s) => commandsOf(s).length > 0);
         if (prev >= 0) {
-          const saved = await vm.saveState();
-          await vm.freshShell();
-          let stopped = false;
-          for (const b of commandsOf(steps[prev])) {
-            const r = await vm.run(b.text, 600_000, true).catch((e) => {
-              if (!vm.stopped) throw e;
-              return null;
-            });
-            if (!r) {
-              stopped = true;
-              break;
-            }
-          }
-          await vm.traceSettled(); // the last trace lines on their way
-          const twice = stopped ? null : await runChecks(checked, handle, collect(), {});
-          if (stopped) console.warn(`note ${file}:${steps[prev].line}: step ${prev + 1}'s commands run a second time stopped the machine (${stoppedWords(vm.stopped!)}); put back`);
-          else if (twice!.ok) {
+          const twice = await onACopy(commandsOf(steps[prev]).map((b) => b.text), checked);
+          if (!twice) console.warn(`note ${file}:${steps[prev].line}: step ${prev + 1}'s commands run a second time stopped the machine (${stoppedWords(vm.stopped!)}); put back`);
+          else if (twice.ok) {
             console.error(`FAIL ${where}: step ${i + 1} "${step.title}" passes its checks once step ${prev + 1} "${steps[prev].title}"'s commands ran a second time, without this step's own: they count runs, not the outcome`);
             failed = 1;
           }
-          await vm.restoreState(saved);
-          collect();
-          events = [];
         }
       }
     }
@@ -218,22 +227,12 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: re
     // copy of the machine as the step opened: the checks must still fail
     for (const b of step.blocks) {
       if (b.kind !== "shortcut" || !hasChecks(checked)) continue;
-      const saved = await vm.saveState();
-      await vm.freshShell();
-      const r = await vm.run(b.text, 600_000, true).catch((e) => {
-        if (!vm.stopped) throw e;
-        return null;
-      });
-      await vm.traceSettled().catch(() => undefined);
-      const after = r ? await runChecks(checked, handle, collect(), {}) : null;
-      if (!r) console.warn(`note ${file}:${b.line}: the shortcut stopped the machine (${stoppedWords(vm.stopped!)}); put back`);
-      else if (after!.ok) {
+      const after = await onACopy([b.text], checked);
+      if (!after) console.warn(`note ${file}:${b.line}: the shortcut stopped the machine (${stoppedWords(vm.stopped!)}); put back`);
+      else if (after.ok) {
         console.error(`FAIL ${file}:${b.line}: step ${i + 1} "${step.title}" passes its checks after this shortcut, without the step's own commands: ${b.text.split("\n")[0].slice(0, 80)}`);
         failed = 1;
-      } else console.log(`shortcut ${file}:${b.line}: step ${i + 1}'s checks fail after it, as they should (${after!.items.find((x) => !x.ok)?.message.split("\n")[0].slice(0, 100)})`);
-      await vm.restoreState(saved);
-      collect();
-      events = [];
+      } else console.log(`shortcut ${file}:${b.line}: step ${i + 1}'s checks fail after it, as they should (${after.items.find((x) => !x.ok)?.message.split("\n")[0].slice(0, 100)})`);
     }
     await vm.freshShell(); // nothing of the earlier steps' shell
     const solution = step.blocks.filter((b) => b.kind === "solution");
