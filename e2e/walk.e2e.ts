@@ -251,6 +251,13 @@ async function guestFailed(page: Page, step: LabStep): Promise<boolean> {
 /** A fresh login shell, as `fslab labs test` starts each step in (nothing of the earlier shells). */
 const freshShell = (page: Page) => typeLines(page, "cd; exec bash --login", 60_000);
 
+/** "Reset this step", until the machine is put back: the step's result is gone with what the commands did. */
+async function resetStep(page: Page): Promise<void> {
+  await page.getByTestId("reset-step").click();
+  await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 120_000 }).toBe("open");
+  await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 120_000 }).not.toMatch(/Putting the machine back/);
+}
+
 /** Whether this process walks the lab: always, unless npm test shares the labs out between lanes. */
 function claim(id: string): boolean {
   const claims = process.env.FSLAB_WALK_CLAIMS;
@@ -318,10 +325,7 @@ describe("every lab, walked through its solutions", () => {
           const twice = `${where} passes its checks once step ${prev + 1}'s commands ran a second time, without its own: they count runs, not the outcome`;
           expect(await checkNow(page), twice).toBe("failed");
           expect(await guestFailed(page, step), twice).toBe(true);
-          await page.getByTestId("reset-step").click();
-          // put back: the step's result is gone with what the commands did
-          await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 120_000 }).toBe("open");
-          await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 120_000 }).not.toMatch(/Putting the machine back/);
+          await resetStep(page);
         }
         // each shortcut the author wrote down (a `shortcut` block: the outcome made the wrong
         // way): typed into the shell, the step's checks must still fail; then the step is reset
@@ -329,9 +333,7 @@ describe("every lab, walked through its solutions", () => {
           await freshShell(page);
           await typeLines(page, sc.text, 120_000);
           expect(await checkNow(page), `${where} passes its checks after the shortcut at line ${sc.line}: ${sc.text.split("\n")[0]}`).toBe("failed");
-          await page.getByTestId("reset-step").click();
-          await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 120_000 }).toBe("open");
-          await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 120_000 }).not.toMatch(/Putting the machine back/);
+          await resetStep(page);
         }
         await freshShell(page);
         if (step.challenge) {
