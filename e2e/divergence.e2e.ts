@@ -10,8 +10,7 @@ import { parseLab, type Lab } from "../web/src/labs/lab-format";
 import { commandsOf } from "../web/src/labs/checks";
 import { ANSWERS, VIEW_IDS } from "../web/src/topics";
 import { loadCoreModule } from "../web/src/shared/node-load";
-import { onDevice, parseBlkTrace } from "../web/src/topics/blk/blk-trace";
-import { DD_FRESH, ddEndState, replayDdDecisions, runsBefore, splitRuns } from "../web/src/topics/blk/dd-kernel";
+import { ddRunStart, ddRunTrace, dispatchRuns, replayDdDecisions, splitRuns } from "../web/src/topics/blk/dd-kernel";
 import { ddRunVerdict } from "../web/src/topics/blk/KernelDeadline";
 import { DIVERGE_RULES, divergeRule, ruleOfDivergence, type DivergeRule } from "../web/src/topics/blk/divergence";
 
@@ -49,16 +48,11 @@ async function runStep(lab: Lab, i: number): Promise<void> {
  */
 async function newestVerdict(lines: string[]) {
   const all = splitRuns(lines);
-  const shown = all.flatMap((r, i) => (r.some((l) => l.includes(" dd_dispatch_request: ")) ? [i] : []));
+  const shown = dispatchRuns(all);
   expect(shown.length).toBeGreaterThan(0);
-  const traces = shown.map((i) => {
-    const t = parseBlkTrace(all[i].join("\n"));
-    const dev = t.requests.find((r) => r.dd)?.dev;
-    return dev ? onDevice(t, dev) : t;
-  });
+  const traces = shown.map((i) => ddRunTrace(all[i]));
   const last = shown.length - 1;
-  const before = runsBefore(all, shown[last]).map((i) => shown.indexOf(i)).filter((j) => j >= 0);
-  const start = before.reduce((st, j) => ddEndState(traces[j], st), DD_FRESH);
+  const { start } = ddRunStart(all, shown, traces, last);
   const replay = replayDdDecisions(await loadCoreModule("blk"), traces[last], undefined, undefined, start);
   return { replay, verdict: ddRunVerdict(shown.length, replay) };
 }

@@ -6,8 +6,8 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { blkClient, type BlkClient } from "./blk-client";
 import { useWorker } from "../../shared/useWorker";
-import { onDevice, parseBlkTrace, type BlkTrace } from "./blk-trace";
-import { DD_FRESH, ddEndState, isWrite, kernelDdTimeline, runsBefore, splitRuns, traceTunables, type DdChoice, type DdReplay } from "./dd-kernel";
+import type { BlkTrace } from "./blk-trace";
+import { DD_FRESH, ddRunStart, ddRunTrace, dispatchRuns, isWrite, kernelDdTimeline, splitRuns, traceTunables, type DdChoice, type DdReplay } from "./dd-kernel";
 import type { DdTimeline } from "./blk-core";
 import { fetchBytes } from "../../shared/gunzip";
 import { useTraceFile } from "./useTraceFile";
@@ -128,7 +128,7 @@ export function KernelDeadlineLive({ lines: streaming, version, onVerdict }: { l
   // every run, and the ones with dispatches to show (a run without one still counts for what a
   // reset undid: runsBefore)
   const all = useMemo(() => splitRuns(lines), [lines]);
-  const shownRuns = useMemo(() => all.flatMap((r, i) => (r.some((l) => l.includes(" dd_dispatch_request: ")) ? [i] : [])), [all]);
+  const shownRuns = useMemo(() => dispatchRuns(all), [all]);
   const runs = useMemo(() => shownRuns.map((i) => all[i]), [all, shownRuns]);
   const [chosen, setChosen] = useState<number | null>(null); // null: the newest
   const [follow, setFollow] = useState(true);
@@ -142,21 +142,13 @@ export function KernelDeadlineLive({ lines: streaming, version, onVerdict }: { l
       const seen = new Map<string, BlkTrace>();
       const traces = runs.slice(0, run + 1).map((lines) => {
         const key = `${lines.length}:${lines[0]}`;
-        let t = parsedRuns.current.get(key);
-        if (!t) {
-          t = parseBlkTrace(lines.join("\n"));
-          const dev = t.requests.find((r) => r.dd)?.dev;
-          if (dev) t = onDevice(t, dev);
-        }
+        const t = parsedRuns.current.get(key) ?? ddRunTrace(lines);
         seen.set(key, t);
         return t;
       });
       parsedRuns.current = seen;
       const trace = traces[run];
-      // the scheduler was switched on before the first run; each later run starts where the one
-      // before it on the same machine ended (not a run a reset undid: runsBefore)
-      const before = runsBefore(all, shownRuns[run]).map((i) => shownRuns.indexOf(i)).filter((j) => j >= 0);
-      const start = before.reduce((s, j) => ddEndState(traces[j], s), DD_FRESH);
+      const { before, start } = ddRunStart(all, shownRuns, traces, run);
       const undone = Array.from({ length: run }, (_, j) => j).filter((j) => !before.includes(j));
       return { trace, start, before, undone, timeline: kernelDdTimeline(trace), error: null };
     } catch (e) {

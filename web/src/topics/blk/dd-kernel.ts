@@ -12,7 +12,7 @@ import { DD_DEFAULTS, type DdList, type DdState, type DdTimeline, type DdTunable
 import { BlkOp } from "../../shared/events";
 import { REWIND_LINE } from "../../shared/event-table";
 import { allocU32 } from "../../shared/wasm-mem";
-import { BlkTraceError, DD_BECAUSE, DD_PICK, type BlkTrace, type DdBecause, type DdDispatch, type DdPick, type SchedEvent } from "./blk-trace";
+import { BlkTraceError, DD_BECAUSE, DD_PICK, onDevice, parseBlkTrace, type BlkTrace, type DdBecause, type DdDispatch, type DdPick, type SchedEvent } from "./blk-trace";
 import { GUEST_HZ } from "./trace-replay";
 
 /** A line a lab writes to trace_marker before each run, so a stream can be cut into runs, each with its tunables. */
@@ -26,6 +26,29 @@ export function splitRuns(lines: string[]): string[][] {
     runs[runs.length - 1].push(l);
   }
   return runs.filter((r) => r.length);
+}
+
+/** The runs of splitRuns() with mq-deadline dispatches in them, by index: the ones a panel shows. */
+export function dispatchRuns(all: readonly string[][]): number[] {
+  return all.flatMap((r, i) => (r.some((l) => l.includes(" dd_dispatch_request: ")) ? [i] : []));
+}
+
+/** A run's lines as a trace of the device mq-deadline dispatched on (other devices' block events are left out). */
+export function ddRunTrace(lines: readonly string[]): BlkTrace {
+  const t = parseBlkTrace(lines.join("\n"));
+  const dev = t.requests.find((r) => r.dd)?.dev;
+  return dev ? onDevice(t, dev) : t;
+}
+
+/**
+ * Where shown run `k` starts (shown: dispatchRuns(all); traces: their ddRunTrace()s, up to k):
+ * the scheduler was switched on before the first run, and each later run starts where the one
+ * before it on the same machine ended, not a run a reset undid (runsBefore). `before` lists
+ * those shown runs, by their index in `shown`.
+ */
+export function ddRunStart(all: readonly string[][], shown: readonly number[], traces: readonly BlkTrace[], k: number): { before: number[]; start: DdStart } {
+  const before = runsBefore(all, shown[k]).map((i) => shown.indexOf(i)).filter((j) => j >= 0);
+  return { before, start: before.reduce((s, j) => ddEndState(traces[j], s), DD_FRESH) };
 }
 
 /**
