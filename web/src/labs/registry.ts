@@ -46,12 +46,14 @@ export function seededLab(entry: LabEntry, identity: string | undefined): Lab | 
   const lab = entry.lab;
   if (!lab || !identity || !lab.meta.seed.length || lab.seed.identity === identity) return lab;
   // one object per entry and learner: the page's hooks key on the lab
-  const key = `${identity}`;
-  const cached = seeded.get(entry)?.get(key);
-  if (cached) return cached;
-  const parsed = parseLab(entry.source, VIEW_IDS, entry.file ?? "lab.md", entry.folder, { answers: ANSWERS, identity });
-  const mine = { ...parsed, meta: { ...parsed.meta, id: lab.meta.id } };
-  seeded.set(entry, new Map([...(seeded.get(entry) ?? []), [key, mine]]));
+  let byIdentity = seeded.get(entry);
+  if (!byIdentity) seeded.set(entry, (byIdentity = new Map()));
+  let mine = byIdentity.get(identity);
+  if (!mine) {
+    const parsed = parseLab(entry.source, VIEW_IDS, entry.file ?? "lab.md", entry.folder, { answers: ANSWERS, identity });
+    mine = { ...parsed, meta: { ...parsed.meta, id: lab.meta.id } };
+    byIdentity.set(identity, mine);
+  }
   return mine;
 }
 

@@ -322,13 +322,12 @@ export function markCopies(rows: ReportRow[]): void {
   for (const a of rows)
     for (const b of rows) {
       if (a === b || a.lab !== b.lab || learnerOf(a) === learnerOf(b)) continue;
-      const shared = a.answers.filter((q, i) => {
+      // the same question answered by both, each with a key
+      const pairs = a.answers.flatMap((q, i) => {
         const o = b.answers[i];
-        return o && o.question === q.question && q.answer !== null && o.answer !== null && q.key !== null && o.key !== null;
+        return o && o.question === q.question && q.answer !== null && o.answer !== null && q.key !== null && o.key !== null ? [[q, o] as const] : [];
       });
-      if (!shared.length) continue;
-      const same = shared.every((q) => q.answer === b.answers[a.answers.indexOf(q)].answer);
-      const differ = shared.some((q) => q.key !== b.answers[a.answers.indexOf(q)].key);
-      if (same && differ) a.copied = `same answers as ${learnerOf(b)}, whose problem differs`;
+      if (pairs.length && pairs.every(([q, o]) => q.answer === o.answer) && pairs.some(([q, o]) => q.key !== o.key))
+        a.copied = `same answers as ${learnerOf(b)}, whose problem differs`;
     }
 }
