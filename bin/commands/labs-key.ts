@@ -7,13 +7,12 @@ import { parseArgs } from "node:util";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../../web/src/shared/cli-args";
-import { loadTopics } from "../../web/src/topics/node-index";
 import { loadCoreModule } from "../../web/src/shared/node-load";
-import { computeKey, knownAnswers, type CoreLoader } from "../../web/src/labs/keys";
+import { computeKey, type CoreLoader } from "../../web/src/labs/keys";
 import { toleranceText } from "../../web/src/labs/question";
 import type { Lab } from "../../web/src/labs/lab-format";
 import type { TopicManifest } from "../../web/src/shared/topic";
-import { findLabs, readLab } from "./labs";
+import { findLabs, labContext, readLab } from "./labs";
 
 export interface KeyEntry {
   step: number;
@@ -72,10 +71,9 @@ export async function labsKey(argv: string[]): Promise<number> {
   const target = findLabs(labPath(positionals[0]));
   if ("error" in target) throw new UsageError(`labs key: ${target.error}`);
   if (target.labs.length !== 1) throw new UsageError(`labs key: ${positionals[0]} holds ${target.labs.length} labs: name one`);
-  const topics = await loadTopics();
-  const views = topics.flatMap((t) => t.views.map((x) => x.id));
+  const { views, answers, topics } = await labContext();
   const found = target.labs[0];
-  const r = readLab(found, views, { identity: v.learner.trim(), answers: knownAnswers(topics), quiet: true });
+  const r = readLab(found, views, { identity: v.learner.trim(), answers, quiet: true });
   if (r.errors) {
     for (const e of r.errors) console.error(e);
     return 1;

@@ -17,6 +17,7 @@ import { courseErrors, courseGaps, keyLine, type CourseLab } from "../../web/src
 import { fileSizeErrors } from "../../web/src/labs/lab-files";
 import { timeError, timeWarning } from "../../web/src/labs/lab-time";
 import { knownAnswers, type KnownAnswer } from "../../web/src/labs/keys";
+import type { TopicManifest } from "../../web/src/shared/topic";
 
 export interface FoundLab {
   /** the lab's folder name: its id must match it (none for a lab file not called lab.md) */
@@ -64,10 +65,10 @@ export async function viewIds(): Promise<string[]> {
   return (await loadTopics()).flatMap((t) => t.views.map((v) => v.id));
 }
 
-/** What a lab is read against: the manifests' views and model answers. */
-export async function labContext(): Promise<{ views: string[]; answers: KnownAnswer[] }> {
+/** What a lab is read against: the manifests' views and model answers (and the manifests, to compute the answers). */
+export async function labContext(): Promise<{ views: string[]; answers: KnownAnswer[]; topics: TopicManifest[] }> {
   const topics = await loadTopics();
-  return { views: topics.flatMap((t) => t.views.map((v) => v.id)), answers: knownAnswers(topics) };
+  return { views: topics.flatMap((t) => t.views.map((v) => v.id)), answers: knownAnswers(topics), topics };
 }
 
 /**
@@ -232,7 +233,6 @@ export async function labsReport(args: string[]): Promise<number> {
   };
   // each file's questions graded against its learner's key, from the lab as it is in --labs
   const context = labsThere ? await labContext() : null;
-  const topics = context ? await loadTopics() : [];
   const keysFor = async (x: ProgressExport): Promise<QuestionKey[][] | undefined> => {
     const file = join(labsDir, x.lab, "lab.md");
     if (!context || !existsSync(file)) return undefined;
@@ -248,7 +248,7 @@ export async function labsReport(args: string[]): Promise<number> {
           (s.questions ?? []).map(async (q, k): Promise<QuestionKey> => {
             const mine = qs[k];
             if (!mine?.key || mine.question !== q.question) return null;
-            const key = await computeKey(topics, mine.key, loadCoreModule);
+            const key = await computeKey(context.topics, mine.key, loadCoreModule);
             return { key, judge: (answer) => judgeAnswer(mine, answer, key) };
           }),
         );
