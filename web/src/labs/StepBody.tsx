@@ -7,7 +7,7 @@ import type { LabStep } from "./lab-format";
 import type { VmHandle } from "../vm/VmConsole";
 import { near, parseGuess, type Prediction, type PredictionRecord } from "./predict";
 import { RunButton, type Earlier } from "./RunButton";
-import { parseAnswer, toleranceText, type Question, type QuestionRecord } from "./question";
+import { judgeAnswer, parseAnswer, toleranceText, type Question, type QuestionRecord } from "./question";
 
 /**
  * For a control that goes away when `done` turns true (a form answered, a Check that passed):
@@ -140,7 +140,7 @@ function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: Ques
               For your problem the model computes {rec.key}
               {unit}; your kernel measured {rec.actual}
               {unit}
-              {Number(rec.key) !== Number(rec.actual) && rec.key !== rec.actual ? " (your run did something other than your problem: read the step again)" : ""}
+              {judgeAnswer(q, rec.actual, rec.key) ? "" : " (your run did something other than your problem: read the step again)"}
             </>
           )}
           : {rec.right ? "right." : `not right${leeway && leeway !== "exactly" ? ` (answers ${leeway} count)` : ""}.`} Reset this step to answer again about a new run.
