@@ -33,6 +33,7 @@ const PAGE_ONLY = /\.(tsx|css)$|\?/;
 
 /**
  * esbuild plugin: the Node side of modules that are also the page's.
+ * - `?raw` imports give a file's text, as Vite does for the page (tracked for staleness too).
  * - `import.meta.url` keeps meaning the source file's URL (node-load.ts finds wasm/build from
  *   it, node-vm.ts kernel-image/dist, node-index.ts the topic folders), written relative to the
  *   bundle so a moved checkout still works.
@@ -40,6 +41,9 @@ const PAGE_ONLY = /\.(tsx|css)$|\?/;
  *   if the CLI ever loads it; a glob import (node-index.ts's `./${id}/${module}`) takes only
  *   TypeScript modules that are not tests.
  */
+/** the files imported with ?raw by the last build (esbuild's metafile names them by namespace) */
+const rawInputs = new Set();
+
 function nodeSide(outdir) {
   return {
     name: "fslab-node-side",
@@ -47,6 +51,12 @@ function nodeSide(outdir) {
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === "fslab-resolved" || args.kind === "entry-point") return undefined;
         if (!args.path.startsWith(".") && !args.path.startsWith("/")) return undefined; // packages: external
+        if (args.path.endsWith("?raw")) {
+          // a file's text, as Vite's ?raw gives it to the page (a code grader's C sources)
+          const raw = join(args.resolveDir, args.path.slice(0, -4));
+          rawInputs.add(relative(REPO, raw));
+          return { path: raw, namespace: "fslab-raw" };
+        }
         const r = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "fslab-resolved" });
         if (r.errors.length) return r;
         const p = r.path;
@@ -55,6 +65,7 @@ function nodeSide(outdir) {
         if (/\.test\.ts$/.test(p)) return { path: p, namespace: "fslab-page-only" };
         return r;
       });
+      build.onLoad({ filter: /.*/, namespace: "fslab-raw" }, (args) => ({ contents: readFileSync(args.path, "utf8"), loader: "text" }));
       build.onLoad({ filter: /.*/, namespace: "fslab-page-only" }, (args) => ({
         contents: `throw new Error(${JSON.stringify(`${relative(REPO, args.path)} belongs to the page; the command line does not load it`)});`,
         loader: "js",
@@ -95,7 +106,7 @@ export async function buildCli({ quiet = false } = {}) {
   const inputs = Object.keys(result.metafile.inputs)
     .filter((p) => !p.includes(":")) // the page-only stand-ins
     .map((p) => relative(REPO, join(REPO, p)));
-  inputs.push(relative(REPO, SELF));
+  inputs.push(...rawInputs, relative(REPO, SELF));
   // a new file in a folder the build read (a new topic, a new CLI module) changes the folder
   const dirs = [...new Set(inputs.map((p) => dirname(p)))];
   const tmp = `${CURRENT}.${process.pid}.tmp`;

@@ -29,7 +29,7 @@ export async function helpFor(cmd: string, args: string[], usage: string): Promi
   const words = cmd === "labs" && sub ? `labs ${sub}` : cmd;
   const mine = entries(usage).filter((e) => e.startsWith(`  fslab ${words} `) || e.split("\n")[0] === `  fslab ${words}`);
   if (!mine.length) {
-    if (cmd === "labs") throw new UsageError(`no labs command "${sub}" (check, index, key, report, test)`);
+    if (cmd === "labs") throw new UsageError(`no labs command "${sub}" (check, grade, index, key, report, test)`);
     throw new UsageError(`no command "${cmd}"`);
   }
   return `usage:\n${mine.join("\n")}`;

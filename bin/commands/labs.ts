@@ -17,6 +17,7 @@ import { courseErrors, courseGaps, keyLine, type CourseLab } from "../../web/src
 import { fileSizeErrors } from "../../web/src/labs/lab-files";
 import { timeError, timeWarning } from "../../web/src/labs/lab-time";
 import { knownAnswers, type KnownAnswer } from "../../web/src/labs/keys";
+import { knownGraders, type KnownGrader } from "../../web/src/labs/code-block";
 import type { TopicManifest } from "../../web/src/shared/topic";
 
 export interface FoundLab {
@@ -66,9 +67,9 @@ export async function viewIds(): Promise<string[]> {
 }
 
 /** What a lab is read against: the manifests' views and model answers (and the manifests, to compute the answers). */
-export async function labContext(): Promise<{ views: string[]; answers: KnownAnswer[]; topics: TopicManifest[] }> {
+export async function labContext(): Promise<{ views: string[]; answers: KnownAnswer[]; graders: KnownGrader[]; topics: TopicManifest[] }> {
   const topics = await loadTopics();
-  return { views: topics.flatMap((t) => t.views.map((v) => v.id)), answers: knownAnswers(topics), topics };
+  return { views: topics.flatMap((t) => t.views.map((v) => v.id)), answers: knownAnswers(topics), graders: knownGraders(topics), topics };
 }
 
 /**
@@ -117,13 +118,13 @@ export async function labsCheck(path = "labs"): Promise<number> {
     console.error(`fslab labs check: ${target.error}`);
     return 1;
   }
-  const { views, answers } = await labContext();
+  const { views, answers, graders } = await labContext();
   let bad = 0;
   let errors = 0;
   let warnings = 0;
   const course: CourseLab[] = [];
   for (const l of target.labs) {
-    const r = readLab(l, views, { answers });
+    const r = readLab(l, views, { answers, graders });
     if (r.errors) {
       for (const line of r.errors) console.error(line);
       bad++;
@@ -237,7 +238,7 @@ export async function labsReport(args: string[]): Promise<number> {
     const file = join(labsDir, x.lab, "lab.md");
     if (!context || !existsSync(file)) return undefined;
     const identity = x.identity ?? x.learner;
-    const r = readLab({ folder: x.lab, file }, context.views, { answers: context.answers, quiet: true, ...(identity ? { identity } : {}) });
+    const r = readLab({ folder: x.lab, file }, context.views, { answers: context.answers, graders: context.graders, quiet: true, ...(identity ? { identity } : {}) });
     if (!r.lab || (r.lab.meta.seed.length && !identity)) return undefined; // whose problem it was is not known
     const lab = r.lab;
     return Promise.all(

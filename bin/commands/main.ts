@@ -22,6 +22,9 @@ ${(await simulateUsageLines()).join("\n")}
                                                 and hold them to the model's keys; a seeded lab is walked for three learners
                                                 unless --learner names whose problems to walk
   fslab labs key LAB --learner ID [--json]      one learner's seed values and the model's answer to each of the lab's questions
+  fslab labs grade LAB FILE.c [--learner ID] [--step N]
+                                                grade a learner's C function against their kernel's decisions in the guest:
+                                                exit 0 when it agrees in all of them, 1 with the first divergence or FILE.c:LINE errors
   fslab labs index PATH                         write index.json in a site's labs folder (PATH: it, or a lab folder or lab.md in it)
   fslab labs report FILE|DIR... [--csv] [--labs DIR]
                                                 one row per learner's progress file ("Download my progress"), sub-folders too;
@@ -53,11 +56,12 @@ try {
   else if (cmd === "labs" && args[0] === "report") code = await (await import("./labs")).labsReport(args.slice(1));
   else if (cmd === "labs" && args[0] === "index") code = await (await import("./labs")).labsIndex(args.slice(1));
   else if (cmd === "labs" && args[0] === "key") code = await (await import("./labs-key")).labsKey(args.slice(1));
+  else if (cmd === "labs" && args[0] === "grade") code = await (await import("./labs-grade")).labsGrade(args.slice(1));
   else if (cmd === "labs" && args[0] === "test") code = await (await import("./labs-test")).labsTest(args.slice(1));
   else if (cmd === "readme") code = await (await import("./readme")).readmeCommand(args);
   else if (cmd === "bench") code = await (await import("./bench")).bench(args);
   else if (cmd === "bench-vm") code = await (await import("./bench-vm")).benchVm(args);
-  else if (cmd === "labs") throw new UsageError(args[0] ? `no labs command "${args[0]}" (check, index, key, report, test)` : "which command? (check, index, key, report, test)");
+  else if (cmd === "labs") throw new UsageError(args[0] ? `no labs command "${args[0]}" (check, grade, index, key, report, test)` : "which command? (check, grade, index, key, report, test)");
   else throw new UsageError(cmd ? `no command "${cmd}"` : "no command given");
   process.exit(code);
 } catch (e) {

@@ -45,7 +45,7 @@ apt_i386 apt-get -qq update || log "warning: some index failed to download (mirr
 mapfile -t WANT < <(grep -vE '^\s*(#|$)' "$HERE/packages.txt")
 # The Depends closure: every NEEDED library is found in it (only what is reached gets shipped).
 mapfile -t CLOSURE < <(apt_i386 apt-cache depends --recurse --no-recommends --no-suggests \
-    --no-conflicts --no-breaks --no-replaces --no-enhances "${WANT[@]}" libaio1 libaio-dev libc-bin \
+    --no-conflicts --no-breaks --no-replaces --no-enhances "${WANT[@]}" libaio1 libaio-dev libc-bin libc6-dev linux-libc-dev \
     | grep -v '^ ' | grep -v '^<' | sort -u)
 [ ${#CLOSURE[@]} -gt 0 ] || die "apt could not resolve ${WANT[*]} for i386"
 log "downloading ${#CLOSURE[@]} packages"
@@ -162,6 +162,35 @@ chmod 755 "$R/init" "$R"/usr/local/bin/* "$R"/usr/local/sbin/* 2>/dev/null || tr
 rm -rf "$R"/usr/share/{doc,man,info,locale,lintian,bash-completion} "$R"/usr/lib/systemd "$R"/usr/lib/udev \
        "$R"/etc/{init.d,cron.*,logrotate.d,systemd} "$R"/usr/lib/i386-linux-gnu/*.a
 find "$R" -type f -name '*.pc' -delete
+
+# --- a C compiler for labs' code steps: tcc (in packages.txt) with glibc's start files, its
+# libc.so link script and libc_nonshared.a (tcc links programs against libc.so.6, no static libc),
+# and the headers a C program for the standard library and POSIX reaches: C_HEADERS below and
+# what they include, found by the host's gcc -M over the staged trees (126 of the 1,400 headers in
+# libc6-dev and linux-libc-dev; each file is an entry of rootfs.json, which the page loads).
+C_HEADERS="assert ctype errno fcntl float getopt inttypes limits math signal stdalign stdarg stdbool
+  stddef stdint stdio stdlib string strings time unistd sys/stat sys/types sys/time sys/wait"
+copy_c_headers() {
+  local libc="$W/stage/libc6-dev" kh="$W/stage/linux-libc-dev" tccinc="$R/usr/lib/i386-linux-gnu/tcc/include"
+  local h f
+  [ -d "$tccinc" ] || die "tcc did not provide its include directory"
+  for f in crt1.o crti.o crtn.o libc.so libc_nonshared.a; do cp -a "$libc/usr/lib/i386-linux-gnu/$f" "$LIBDIR/"; done
+  # libm.so names /lib/i386-linux-gnu/libm.so.6, which the root has (mawk needs it)
+  cp -a "$libc/usr/lib/i386-linux-gnu/libm.so" "$LIBDIR/"
+  [ -e "$LIBDIR/libm.so.6" ] || die "no libm.so.6 in the root for libm.so to name"
+  : > "$W/c-headers.c"
+  for h in $C_HEADERS; do echo "#include <$h.h>" >> "$W/c-headers.c"; done
+  gcc -m32 -nostdinc -isystem "$tccinc" -isystem "$libc/usr/include/i386-linux-gnu" -isystem "$libc/usr/include" \
+      -isystem "$kh/usr/include/i386-linux-gnu" -isystem "$kh/usr/include" -MG -M "$W/c-headers.c" 2>/dev/null \
+    | tr ' \\' '\n\n' | grep -E "^$W/stage/(libc6-dev|linux-libc-dev)/usr/include/" | sort -u \
+    | while IFS= read -r f; do
+        mkdir -p "$R/usr/include/$(dirname "${f#*/usr/include/}")" && cp "$f" "$R/usr/include/${f#*/usr/include/}"
+      done
+  [ -f "$R/usr/include/stdio.h" ] && [ -f "$R/usr/include/i386-linux-gnu/asm/errno.h" ] \
+    || die "the C headers' closure lacks stdio.h or asm/errno.h"
+  USED+=(libc6-dev linux-libc-dev)
+}
+copy_c_headers
 
 # --- lock file: the versions of the packages whose files we shipped
 printf '%s\n' "${USED[@]}" | sort -u | while IFS= read -r p; do grep -m1 "^$p " "$W/packages.lock.all"; done > "$W/packages.lock"

@@ -9,9 +9,8 @@
  * zoned devices, async_depth. Times are jiffies, compared with the kernel's time_after().
  */
 #include "fslab/blk.h"
+#include "fslab/dd_dispatch.h"
 
-#define time_after(a, b) ((int64_t)((b) - (a)) < 0)
-#define time_after_eq(a, b) ((int64_t)((a) - (b)) >= 0)
 
 /* IOPRIO_CLASS_NONE, RT, BE, IDLE -> dd_prio (ioprio_class_to_prio[]) */
 static const enum dd_prio ioprio_class_to_prio[4] = { DD_BE_PRIO, DD_RT_PRIO, DD_BE_PRIO, DD_IDLE_PRIO };
@@ -107,7 +106,7 @@ static uint32_t treap_delete(struct blk_rq *r, uint32_t root, uint32_t x)
 }
 
 /* deadline_from_pos(): the first request for which blk_rq_pos() >= pos */
-static uint32_t deadline_from_pos(const struct blk_rq *r, const struct dd_per_prio *pp, int dir, uint64_t pos)
+uint32_t deadline_from_pos(const struct blk_rq *r, const struct dd_per_prio *pp, int dir, uint64_t pos)
 {
 	uint32_t node = pp->sort_root[dir], res = BLK_NIL;
 
@@ -123,7 +122,7 @@ static uint32_t deadline_from_pos(const struct blk_rq *r, const struct dd_per_pr
 }
 
 /* rq_data_dir(): op_is_write(), so a discard is a write too */
-static int rq_dir(const struct blk_rq *r, uint32_t x)
+int rq_dir(const struct blk_rq *r, uint32_t x)
 {
 	return r[x].op == FSLAB_BLK_WRITE || r[x].op == FSLAB_BLK_DISCARD ? DD_WRITE : DD_READ;
 }
@@ -161,7 +160,7 @@ void dd_insert_request(struct blk_sim *s, uint32_t x, uint64_t jiffies)
 }
 
 /* deadline_move_request(): off the sort and fifo lists */
-static void deadline_move_request(struct blk_sim *s, struct dd_per_prio *pp, uint32_t x)
+void deadline_move_request(struct blk_sim *s, struct dd_per_prio *pp, uint32_t x)
 {
 	int dir = rq_dir(s->rq, x);
 
@@ -170,7 +169,7 @@ static void deadline_move_request(struct blk_sim *s, struct dd_per_prio *pp, uin
 }
 
 /* dd_start_request(): where its direction's next sorted pick starts, and the count */
-static void dd_start_request(struct blk_sim *s, uint32_t x)
+void dd_start_request(struct blk_sim *s, uint32_t x)
 {
 	struct dd_per_prio *pp = &s->dd.per_prio[s->rq[x].prio];
 
@@ -184,66 +183,11 @@ static uint32_t dd_queued(const struct deadline_data *dd, int prio)
 }
 
 /* started_after(): did rq start (fifo_time - expire) after latest_start? */
-static int started_after(const struct blk_sim *s, uint32_t x, uint64_t latest_start)
+int started_after(const struct blk_sim *s, uint32_t x, uint64_t latest_start)
 {
 	uint64_t start = s->rq[x].fifo_time - s->dd.fifo_expire[rq_dir(s->rq, x)];
 
 	return time_after(start, latest_start);
-}
-
-static uint32_t __dd_dispatch_request(struct blk_sim *s, struct dd_per_prio *pp, uint64_t latest_start, uint64_t now)
-{
-	struct deadline_data *dd = &s->dd;
-	struct blk_rq *r = s->rq;
-	uint32_t x, next;
-	int dir;
-
-	/* batches are currently reads XOR writes */
-	x = deadline_from_pos(r, pp, dd->last_dir, pp->latest_pos[dd->last_dir]);
-	dd->because = DD_BECAUSE_BATCH;
-	dd->pick = DD_PICK_SORTED;
-	if (x != BLK_NIL && dd->batching < dd->fifo_batch) {
-		dir = rq_dir(r, x);
-		goto dispatch_request;
-	}
-	/* not running a batch: choose the direction */
-	if (pp->fifo_head[DD_READ] != BLK_NIL) {
-		if (pp->fifo_head[DD_WRITE] != BLK_NIL && (dd->starved++ >= dd->writes_starved)) {
-			dd->because = DD_BECAUSE_STARVED;
-			goto dispatch_writes;
-		}
-		dd->because = DD_BECAUSE_READS;
-		dir = DD_READ;
-		goto dispatch_find_request;
-	}
-	if (pp->fifo_head[DD_WRITE] != BLK_NIL) {
-		dd->because = DD_BECAUSE_WRITES;
-dispatch_writes:
-		dd->starved = 0;
-		dir = DD_WRITE;
-		goto dispatch_find_request;
-	}
-	return BLK_NIL;
-
-dispatch_find_request:
-	next = deadline_from_pos(r, pp, dir, pp->latest_pos[dir]);
-	/* an expired deadline, or nothing further up: start again at the oldest request */
-	if (time_after_eq(now, r[pp->fifo_head[dir]].fifo_time) || next == BLK_NIL) {
-		x = pp->fifo_head[dir];
-		dd->pick = next == BLK_NIL ? DD_PICK_NO_NEXT : DD_PICK_EXPIRED;
-	} else {
-		x = next;
-	}
-	dd->last_dir = dir;
-	dd->batching = 0;
-
-dispatch_request:
-	if (started_after(s, x, latest_start))
-		return BLK_NIL;
-	dd->batching++;
-	deadline_move_request(s, pp, x);
-	dd_start_request(s, x);
-	return x;
 }
 
 /* dd_dispatch_prio_aged_requests(): lower levels whose requests waited past prio_aging_expire */

@@ -32,7 +32,8 @@ export function hasChecks(step: LabStep): boolean {
  * would: its solution blocks, or without one its vm blocks (`fslab labs test`, walk.e2e).
  */
 export function commandsOf(step: LabStep): LabStep["blocks"] {
-  const solution = step.blocks.filter((b) => b.kind === "solution");
+  // a code step's solution is C, the reference function: its grading runs it, not the shell
+  const solution = step.blocks.some((b) => b.kind === "code") ? [] : step.blocks.filter((b) => b.kind === "solution");
   return solution.length ? solution : step.blocks.filter((b) => b.kind === "vm");
 }
 

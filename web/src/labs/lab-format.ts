@@ -17,6 +17,11 @@
 //             made without the writes, a number copied from /sys): never shown to the learner;
 //             `fslab labs test` runs each on a copy of the machine and fails the lab if the
 //             step's checks pass after it
+//   code      C: a kernel function for the learner to write, graded decision by decision
+//             against their own kernel's trace (code-block.ts: ```code file="..." grader="...");
+//             its step has a `workload` block (the shell the grading traces) and a `solution`
+//             block holding the reference function
+//   workload  the shell a code step's grading runs with tracing on
 // A hint may name a FAIL line: ```hint fail="fifo_batch is still" is offered when the step's
 // failed check printed a FAIL: line containing that text (which one of the step's checks must).
 // A line "<!-- challenge -->" makes the step one the learner does alone: no vm blocks, a check,
@@ -38,6 +43,7 @@ import { DIFFICULTIES, LAYER_IDS, type Difficulty, type LayerId } from "./stack"
 import { fileNameErrors } from "./lab-files";
 import { durationSeconds } from "./duration";
 import { keyError, type KnownAnswer } from "./keys";
+import { graderError, parseCodeInfo, type CodeSpec, type KnownGrader } from "./code-block";
 import { drawSeed, EXAMPLE_IDENTITY, fillLine, parseSeed, type SeedParam, type SeedValues } from "./seed";
 
 
@@ -76,9 +82,11 @@ export type LabBlock =
   | { kind: "predict"; text: string; line: number; predict: Prediction }
   | { kind: "learned"; text: string; line: number }
   | { kind: "question"; text: string; line: number; question: Question }
-  | { kind: "shortcut"; text: string; line: number };
+  | { kind: "shortcut"; text: string; line: number }
+  | { kind: "code"; text: string; line: number; code: CodeSpec }
+  | { kind: "workload"; text: string; line: number };
 
-export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict", "learned", "question", "shortcut"] as const;
+export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict", "learned", "question", "shortcut", "code", "workload"] as const;
 /** A check's time limit in seconds when its fence names none. */
 export const CHECK_TIMEOUT = 10;
 /** Frontmatter keys: the first three are required, the rest have defaults. */
@@ -239,6 +247,8 @@ export interface ParseOptions {
   identity?: string;
   /** the topic manifests' model answers (`topic.answer-id`, keys.ts), for a block's `key:`; unchecked when absent */
   answers?: readonly KnownAnswer[];
+  /** the topic manifests' code graders (`topic.grader-id`, code-block.ts), for a code block's `grader=`; unchecked when absent */
+  graders?: readonly KnownGrader[];
   /** for a caller that reads the lab again for another learner: its warnings are not printed twice */
   quiet?: boolean;
 }
@@ -396,7 +406,12 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
         const wrong = key && keyError(key, opts.answers);
         if (wrong) fail(b.line, `${b.kind}: ${wrong}`);
       }
-    const checked = s.blocks.filter((b) => b.kind === "check" || b.kind === "expect" || b.kind === "predict");
+    if (opts.graders)
+      for (const b of s.blocks) {
+        const wrong = b.kind === "code" && graderError(b.code.grader, opts.graders);
+        if (wrong) fail(b.line, wrong);
+      }
+    const checked = s.blocks.filter((b) => b.kind === "check" || b.kind === "expect" || b.kind === "predict" || b.kind === "code");
     if (s.reading && checked.length)
       fail(checked[0].line, `step "${s.title}" is marked as reading (${READING_MARK}) but has a ${checked[0].kind} block: remove one or the other`);
     else if (!s.reading && !checked.length && !refusedIn.has(s) && s.blocks.length) {
@@ -412,7 +427,8 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
   function stepRules(s: LabStep) {
     const of = (k: LabBlock["kind"]) => s.blocks.filter((b) => b.kind === k);
     const checks = of("check");
-    const outcome = checks.length || of("expect").length;
+    const outcome = checks.length || of("expect").length || of("code").length;
+    codeRules(s, of);
     if (s.challenge) {
       if (s.reading) fail(s.line, `step "${s.title}" is marked both as reading and as a challenge: remove one`);
       for (const b of of("vm"))
@@ -429,6 +445,21 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
     for (const b of of("hint"))
       if (b.kind === "hint" && b.fail !== undefined && !failTexts.some((t) => t.includes(b.fail!.toLowerCase())))
         fail(b.line, `hint fail="${b.fail}": no FAIL: line of this step's checks contains that text, so the hint would never be offered${failTexts.length ? "" : " (the step's checks print no FAIL: line)"}`);
+  }
+
+  /** A code step: one code block, with one workload and a solution (the reference the test grades). */
+  function codeRules(s: LabStep, of: (k: LabBlock["kind"]) => LabBlock[]) {
+    const code = of("code");
+    const workload = of("workload");
+    for (const b of code.slice(1)) fail(b.line, `step "${s.title}" has a code block already (line ${code[0].line}): one function to write per step`);
+    for (const b of workload.slice(1)) fail(b.line, `step "${s.title}" has a workload block already (line ${workload[0].line})`);
+    if (!code.length) {
+      for (const b of workload) fail(b.line, `a workload block is what a code step's grading runs: step "${s.title}" has no code block`);
+      return;
+    }
+    if (!workload.length) fail(code[0].line, `a code block needs a workload block in its step: the shell the grading runs with tracing on`);
+    if (!of("solution").length) fail(code[0].line, `a code block needs a solution block in its step: the reference function, which fslab labs test grades and the page offers after a failed grade`);
+    for (const b of of("shortcut")) fail(b.line, `a code step's outcome is its grade: a shortcut cannot pass it (fslab labs test grades the starter, which must not pass)`);
   }
 
   /** The frontmatter's keys, each checked; null if it could not be read at all. */
@@ -535,6 +566,11 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
       if (!m) return refuse(n, `a hint fence takes only fail="<text of a FAIL: line>" (the hint is offered when the step's check printed it), not "${info}"`), null;
       if (!fail) return refuse(n, `hint fail="": give a piece of the FAIL: line the hint answers`), null;
       return { kind: "hint", text, line: n, fail };
+    }
+    if (tag === "code") {
+      const r = parseCodeInfo(info, body.join("\n").replace(/^\n+|\s+$/g, "") + "\n");
+      if ("error" in r) return refuse(n, r.error), null;
+      return { kind: "code", text, line: n, code: r.code };
     }
     if (info) return refuse(n, `a ${tag} fence takes nothing after its tag, not "${info}"`), null;
     if (tag === "question") {

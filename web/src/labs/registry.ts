@@ -5,7 +5,7 @@
 import { useEffect, useState } from "react";
 import { parseLab, type Lab } from "./lab-format";
 import { LAB_ID, parseLabIndex } from "./lab-index";
-import { ANSWERS, VIEW_IDS } from "../topics";
+import { ANSWERS, GRADERS, VIEW_IDS } from "../topics";
 import { siteUrl } from "../shared/site";
 
 export interface LabEntry {
@@ -31,7 +31,7 @@ const url = (path: string) => siteUrl(`labs/${path}`);
 
 export function entryOf(id: string, source: string, file: string, folder?: string): LabEntry {
   try {
-    return { id, source, file, folder, lab: parseLab(source, VIEW_IDS, file, folder, { answers: ANSWERS }) };
+    return { id, source, file, folder, lab: parseLab(source, VIEW_IDS, file, folder, { answers: ANSWERS, graders: GRADERS }) };
   } catch (e) {
     return { id, source, error: e instanceof Error ? e.message : String(e) };
   }
@@ -50,7 +50,7 @@ export function seededLab(entry: LabEntry, identity: string | undefined): Lab | 
   if (!byIdentity) seeded.set(entry, (byIdentity = new Map()));
   let mine = byIdentity.get(identity);
   if (!mine) {
-    const parsed = parseLab(entry.source, VIEW_IDS, entry.file ?? "lab.md", entry.folder, { answers: ANSWERS, identity });
+    const parsed = parseLab(entry.source, VIEW_IDS, entry.file ?? "lab.md", entry.folder, { answers: ANSWERS, graders: GRADERS, identity });
     mine = { ...parsed, meta: { ...parsed.meta, id: lab.meta.id } };
     byIdentity.set(identity, mine);
   }

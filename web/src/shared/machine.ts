@@ -9,6 +9,11 @@ export interface VmHandle {
   run(text: string): Promise<void>;
   /** The bytes of a file the guest put in /mnt/host (the 9p share), e.g. a disk image. */
   readSharedFile(name: string): Promise<Uint8Array>;
+  /**
+   * Put a file in /mnt/host for the guest to read. The guest caches what it read there: write
+   * each content under a name of its own (a name read before may be served from that cache).
+   */
+  writeSharedFile(name: string, bytes: Uint8Array): Promise<void>;
   /** Run a script through the guest's check agent, out of the learner's shell. */
   check(script: string, timeoutSeconds: number): Promise<CheckRun>;
   /** Whether the shell is running a command (a line entered, its prompt not back yet). */

@@ -13,6 +13,7 @@ import type { TraceStats, VmHandle } from "./machine";
 import type { Verdict } from "./verdict";
 import type { LayerId } from "./stack";
 import type { AnswerSpec, TopicAnswers } from "./answers";
+import type { GraderSpec, TopicGraders } from "./grade";
 
 /** A playground page: #/play/<route>?<params>. */
 export interface PlaygroundSpec {
@@ -123,6 +124,12 @@ export interface TopicManifest {
    * topic.ts (its `topicAnswers` must have exactly these ids: topics.test.ts holds them equal).
    */
   answers?: { specs: AnswerSpec[]; load: () => Promise<TopicAnswers> };
+  /**
+   * The code graders a lab's `code` block may name as `<topic>.<id>` (shared/grade.ts): declared
+   * here for the lab validator; written in `grader.ts` beside topic.ts (its `topicGraders`
+   * must have exactly these ids: topics.test.ts holds them equal).
+   */
+  graders?: { specs: GraderSpec[]; load: () => Promise<TopicGraders> };
 }
 
 export const defineTopic = (t: TopicManifest): TopicManifest => t;

@@ -121,6 +121,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
             type: (text) => host.send(text),
             run: (text) => host.typeAndWait(text),
             readSharedFile: (name) => host.readSharedFile(name),
+            writeSharedFile: (name, bytes) => host.writeSharedFile(name, bytes),
             check: (script, t) => host.agent.run(script, t),
             shellBusy: () => host.shellBusy,
             shellLines: () => host.shellLines,

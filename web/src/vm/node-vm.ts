@@ -270,6 +270,11 @@ export class NodeVm {
     return this.machine.read_file(HOST_SHARE + name);
   }
 
+  /** Put a file in the guest's /mnt/host (a name of its own for each content: the guest caches what it read). */
+  async writeSharedFile(name: string, bytes: Uint8Array): Promise<void> {
+    await this.machine.create_file(HOST_SHARE + name, bytes);
+  }
+
   /** The root filesystem's downloads in flight (host-files.ts). */
   get hostFilesPending(): number {
     return this.hostFiles?.pending ?? 0;

@@ -390,6 +390,11 @@ export class VmHost {
     }
   }
 
+  async writeSharedFile(name: string, bytes: Uint8Array): Promise<void> {
+    if (!this.emulator) throw new Error("the VM is not running");
+    await this.emulator.create_file(HOST_SHARE + name, bytes);
+  }
+
   async destroy(): Promise<void> {
     this.generation++; // a machine still waiting for its files is never built
     if (this.timer) clearTimeout(this.timer);

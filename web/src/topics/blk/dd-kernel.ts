@@ -168,6 +168,8 @@ interface KernelLists {
 function walkKernelLists(
   trace: BlkTrace,
   onDecision: (e: SchedEvent, dd: DdDispatch, lists: KernelLists) => void = () => {},
+  /** at each decision before its request leaves the lists: the lists it was made from (at: index in trace.sched) */
+  onBefore: (at: number, lists: KernelLists) => void = () => {},
 ): { agree: boolean[]; couldChange: JudgementEvent[][]; headDispatches: number } {
   const reqs = trace.requests;
   const dir = (i: number): 0 | 1 => (isWrite(reqs[i].op) ? 1 : 0);
@@ -198,7 +200,7 @@ function walkKernelLists(
       if (at >= 0) l.splice(at, 1);
     }
   };
-  for (const e of trace.sched) {
+  for (const [at, e] of trace.sched.entries()) {
     if (e.kind === "none") continue; // counters only: the next dispatch's event has them
     const p = prio(e.rq);
     const d = dir(e.rq);
@@ -225,6 +227,7 @@ function walkKernelLists(
       inFlight.delete(e.rq);
     } else {
       const dd = e.dd!;
+      if (dd.because !== "head") onBefore(at, lists);
       unlist(e.rq);
       inFlight.add(e.rq);
       if (dd.because === "head") {
@@ -400,26 +403,72 @@ export function replayDdDecisions(m: BlkModule, trace: BlkTrace, tun: DdTunables
     const n = m._fx_dd_replay(tunPtr, hz, startPtr, rqPtr, w.rq.length / 4, evPtr, ev.length / 4, outPtr);
     if (n < 0) throw new BlkTraceError("the trace's block events cannot be replayed: a request inserted twice, or dispatched while not queued");
     if (n !== kernel.length) throw new BlkTraceError(`the replay stopped after ${n} of ${kernel.length} decisions`);
-    const out = m.HEAPU32.slice(outPtr >>> 2, (outPtr >>> 2) + 5 * n);
-    // a decision judged from lists that are not the kernel's would blame the model for the
-    // trace's gaps (requests merged or requeued out of sight): such decisions are not counted
-    // nor one that an event the trace lacks could have changed: it is not judged, not "different"
-    const { agree, couldChange } = walkKernelLists(trace);
-    const verdicts = kernel.map((k, i): DdVerdict => {
-      const rq = out[5 * i] === 0xffffffff ? null : out[5 * i];
-      const model: DdChoice = { rq, because: DD_BECAUSE[out[5 * i + 1]] ?? "batch", pick: DD_PICK[out[5 * i + 2]] ?? "sorted", batching: out[5 * i + 3], starved: out[5 * i + 4] };
-      const same = rq === k.rq;
-      const sameReasons = same && model.because === k.because && model.pick === k.pick && model.batching === k.batching && model.starved === k.starved;
-      const listsAgree = agree[i] ?? false;
-      const could = couldChange[i] ?? [];
-      return { kernel: k, model, same, sameReasons, listsAgree, couldChange: could, judged: listsAgree && could.length === 0 };
-    });
-    const judged = verdicts.filter((v) => v.judged);
-    const lacked = lackedEvents(trace);
-    const count: Partial<Record<JudgementEvent, number>> = {};
-    for (const ev of lacked) count[ev] = verdicts.filter((v) => v.listsAgree && v.couldChange.includes(ev)).length;
-    return { verdicts, lacked, couldChange: count, judged: judged.length, same: judged.filter((v) => v.same).length, sameReasons: judged.filter((v) => v.sameReasons).length };
+    return ddVerdicts(trace, kernel, m.HEAPU32.slice(outPtr >>> 2, (outPtr >>> 2) + 5 * n));
   } finally {
     for (const p of [tunPtr, startPtr, rqPtr, evPtr, outPtr]) if (p) m._fx_free(p);
   }
+}
+
+/**
+ * dd_replay()'s output (5 words per decision: request, because, pick, batching, starved) judged
+ * against the kernel's decisions: the wasm model's (replayDdDecisions) or a learner's function's
+ * (grader.ts, the mq-deadline code step).
+ */
+export function ddVerdicts(trace: BlkTrace, kernel: DdChoice[], out: ArrayLike<number>): DdReplay {
+  // a decision judged from lists that are not the kernel's would blame the model for the
+  // trace's gaps (requests merged or requeued out of sight): such decisions are not counted
+  // nor one that an event the trace lacks could have changed: it is not judged, not "different"
+  const { agree, couldChange } = walkKernelLists(trace);
+  const verdicts = kernel.map((k, i): DdVerdict => {
+    const rq = out[5 * i] === 0xffffffff ? null : out[5 * i];
+    const model: DdChoice = { rq, because: DD_BECAUSE[out[5 * i + 1]] ?? "batch", pick: DD_PICK[out[5 * i + 2]] ?? "sorted", batching: out[5 * i + 3], starved: out[5 * i + 4] };
+    const same = rq === k.rq;
+    const sameReasons = same && model.because === k.because && model.pick === k.pick && model.batching === k.batching && model.starved === k.starved;
+    const listsAgree = agree[i] ?? false;
+    const could = couldChange[i] ?? [];
+    return { kernel: k, model, same, sameReasons, listsAgree, couldChange: could, judged: listsAgree && could.length === 0 };
+  });
+  const judged = verdicts.filter((v) => v.judged);
+  const lacked = lackedEvents(trace);
+  const count: Partial<Record<JudgementEvent, number>> = {};
+  for (const ev of lacked) count[ev] = verdicts.filter((v) => v.listsAgree && v.couldChange.includes(ev)).length;
+  return { verdicts, lacked, couldChange: count, judged: judged.length, same: judged.filter((v) => v.same).length, sameReasons: judged.filter((v) => v.sameReasons).length };
+}
+
+/**
+ * What decision `k` (0-based, at-head dispatches not counted) was made from, a line each: the
+ * clock, the counters and positions the kernel carried in, and each non-empty list (FIFO oldest
+ * first with each request's deadline; sorted by sector). For a learner whose function chose
+ * otherwise (the mq-deadline code step).
+ */
+export function ddDecisionInputs(trace: BlkTrace, k: number, tun: DdTunables = traceTunables(trace), hz = GUEST_HZ, start: DdStart = DD_FRESH): string[] {
+  const reqs = trace.requests;
+  const deadline = deadlines(trace, tun, hz);
+  const out: string[] = [];
+  let seen = 0;
+  walkKernelLists(trace, () => {}, (at, { fifo, sorted }) => {
+    if (seen++ !== k) return;
+    const dd = trace.sched[at].dd!;
+    const before = ddEndState({ ...trace, sched: trace.sched.slice(0, at) }, start);
+    const dir = ["read", "write"];
+    const now = dd.jiffies;
+    out.push(`jiffies ${now}; fifo_batch ${tun.fifo_batch}, writes_starved ${tun.writes_starved}; read_expire ${tun.read_expire_ms} ms, write_expire ${tun.write_expire_ms} ms (HZ ${hz})`);
+    out.push(`coming in: last_dir ${dir[before.lastDir].toUpperCase()}, batching ${before.batching}, starved ${before.starved}`);
+    const rq = (i: number) => `rq ${i} @${reqs[i].sector}`;
+    for (let p = 0; p < 3; p++)
+      for (const d of [0, 1]) {
+        if (!fifo[p][d].length) continue;
+        const prio = ["RT", "BE", "IDLE"][p];
+        const shown = (xs: number[], f: (i: number) => string) => xs.slice(0, 12).map(f).join(", ") + (xs.length > 12 ? `, ... (${xs.length} in all)` : "");
+        out.push(`${prio} ${dir[d]}s FIFO, oldest first: ${shown(fifo[p][d], (i) => `${rq(i)} (fifo_time ${deadline[i]}${deadline[i] <= now ? ", expired" : ""})`)}`);
+        out.push(`${prio} ${dir[d]}s by sector: ${shown(sorted[p][d], rq)}; latest_pos[${dir[d].toUpperCase()}] ${before.latestPos[p][d]}`);
+      }
+  });
+  return out;
+}
+
+/** A decision as a line: the request and the tracepoint's reasons and counters after. */
+export function ddChoiceLine(trace: BlkTrace, c: DdChoice): string {
+  const what = c.rq === null ? "nothing" : `rq ${c.rq} (${isWrite(trace.requests[c.rq].op) ? "write" : "read"} @${trace.requests[c.rq].sector})`;
+  return `${what}, because=${c.because} pick=${c.pick}, batching ${c.batching}, starved ${c.starved}`;
 }

@@ -28,6 +28,12 @@ export default defineTopic({
     ],
     load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
   },
+  graders: {
+    specs: [
+      { id: "dd-dispatch", function: "__dd_dispatch_request", summary: "mq-deadline's choice of the next request (batch, direction, starvation, expired deadline), replayed over the learner's kernel's trace" },
+    ],
+    load: () => import("./grader").then((m) => m.topicGraders),
+  },
   cli: [
     {
       name: "blk",

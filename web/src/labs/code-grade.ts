@@ -1,0 +1,214 @@
+// A code step's grading round (lab-format.ts `code` blocks), the same for the page's
+// "Compile and grade" and `fslab labs grade`:
+//
+//   1. record  the step's workload runs in the guest with the grader's events on, in a tracefs
+//              instance of its own (the learner's live stream, if any, goes on undisturbed);
+//              the trace comes back through /mnt/host
+//   2. input   the topic's grader turns the trace into its replay program's input (shared/grade.ts)
+//   3. build   the guest's tcc compiles the learner's file (where they keep it in the guest, so
+//              the page's editor and an editor in the terminal edit one file) with the grader's
+//              C files: the model's own, with a main that replays
+//   4. judge   the program's output against the kernel's decisions, the first divergence with
+//              what it was decided from
+//
+// Files travel through the 9p share, each under a name of its own: the guest caches what it
+// read there, so a name is never reused for new content.
+import type { CheckRun } from "../shared/machine";
+import type { CodeGrader, GradeVerdict } from "../shared/grade";
+
+/** What a grading round needs of the machine: the page's VmHandle and NodeVm both offer it. */
+export interface GradeMachine {
+  check(script: string, timeoutSeconds: number): Promise<CheckRun>;
+  readSharedFile(name: string): Promise<Uint8Array>;
+  writeSharedFile(name: string, bytes: Uint8Array): Promise<void>;
+}
+
+/** A NodeVm (`fslab labs grade`, `labs test`) as a grading machine: its agent runs the scripts. */
+export function nodeGradeMachine(vm: { agent: { run(script: string, limit: number): Promise<CheckRun> }; readSharedFile(name: string): Promise<Uint8Array>; writeSharedFile(name: string, bytes: Uint8Array): Promise<void> }): GradeMachine {
+  return { check: (s, t) => vm.agent.run(s, t), readSharedFile: (n) => vm.readSharedFile(n), writeSharedFile: (n, b) => vm.writeSharedFile(n, b) };
+}
+
+/** One compiler message: in the learner's file (line set) or elsewhere (a link error). */
+export interface CompileMessage {
+  line: number | null;
+  severity: "error" | "warning";
+  message: string;
+}
+
+export type GradeResult =
+  | { kind: "compile"; messages: CompileMessage[]; log: string }
+  /** the learner's program crashed or ran past its time */
+  | { kind: "crash"; message: string }
+  /** not the learner's code: the workload, the trace or the machine */
+  | { kind: "error"; message: string }
+  | (GradeVerdict & { warnings: CompileMessage[] });
+
+/** What a step's `code` block says (lab-format.ts). */
+export interface CodeStepSpec {
+  /** where the learner's file lives in the guest, an absolute path */
+  file: string;
+  /** the shell the grading runs with tracing on */
+  workload: string;
+}
+
+/** How long the workload may run, and the program over its trace (the guest is slow: generous). */
+export const WORKLOAD_SECONDS = 180;
+export const RUN_SECONDS = 60;
+const COMPILE_SECONDS = 60;
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+let counter = 0;
+const nonce = () => `${Date.now().toString(36)}${(counter++).toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+/** A file the guest reads once, through the share: the shell that moves it into place. */
+async function upload(vm: GradeMachine, text: string, to: string): Promise<string> {
+  const name = `.fslab-grade-${nonce()}`;
+  await vm.writeSharedFile(name, enc.encode(text));
+  return `mkdir -p "$(dirname ${quote(to)})" && mv /mnt/host/${name} ${quote(to)}`;
+}
+
+/** tcc's "FILE:LINE: error: ..." lines; a line number only for the learner's own file. */
+export function compileMessages(log: string, file: string): CompileMessage[] {
+  const out: CompileMessage[] = [];
+  for (const l of log.split("\n")) {
+    const m = l.match(/^(.*?):(\d+): (error|warning): (.*)$/);
+    if (m) out.push({ line: m[1] === file ? Number(m[2]) : null, severity: m[3] as "error" | "warning", message: m[1] === file ? m[4] : `${m[1]}:${m[2]}: ${m[4]}` });
+    else {
+      const t = l.match(/^tcc: (error|warning): (.*)$/);
+      if (t) out.push({ line: null, severity: t[1] as "error" | "warning", message: t[2] });
+    }
+  }
+  return out;
+}
+
+/** The learner's file as the guest has it now (null: there is none yet). */
+export async function readGuestFile(vm: GradeMachine, file: string): Promise<string | null> {
+  const name = `.fslab-code-${nonce()}`;
+  const r = await vm.check(`[ -f ${quote(file)} ] || exit 3\ncp ${quote(file)} /mnt/host/${name}`, 10);
+  if (r.status === 3) return null;
+  if (r.status !== 0) throw new Error(`reading ${file} in the guest: ${r.output.trim() || `exit ${r.status}`}`);
+  const text = dec.decode(await vm.readSharedFile(name));
+  await vm.check(`rm -f /mnt/host/${name}`, 10);
+  return text;
+}
+
+/** Put text in the learner's file in the guest (the page's editor saving). */
+export async function writeGuestFile(vm: GradeMachine, file: string, text: string): Promise<void> {
+  const r = await vm.check(await upload(vm, text, file), 10);
+  if (r.status !== 0) throw new Error(`writing ${file} in the guest: ${r.output.trim() || `exit ${r.status}`}`);
+}
+
+/** Step 1: the workload under the grader's events; the trace's text. */
+async function record(vm: GradeMachine, grader: CodeGrader, workload: string): Promise<string | { error: string }> {
+  const id = nonce();
+  const traceName = `.fslab-grade-${id}.trace`;
+  const events = grader.events.map(quote).join(" ");
+  const script = [
+    "T=/sys/kernel/tracing/instances/fslab-grade",
+    "[ -d $T ] && rmdir $T",
+    'mkdir $T || { echo "no tracefs instance for the grading run"; exit 3; }',
+    "echo 4096 > $T/buffer_size_kb",
+    `for e in ${events}; do`,
+    "  sys=${e%%/*}; [ -d /sys/kernel/tracing/events/$sys ] || modprobe -q $sys 2>/dev/null",
+    '  echo 1 > $T/events/$e/enable || { echo "no trace event $e"; rmdir $T; exit 3; }',
+    "done",
+    "mkdir -p /tmp/fslab-grade",
+    `cat > /tmp/fslab-grade/workload.sh <<'FSLAB_WORKLOAD_END'\n${workload}\nFSLAB_WORKLOAD_END`,
+    "echo 1 > $T/tracing_on",
+    "FSLAB_TRACE=$T bash /tmp/fslab-grade/workload.sh > /tmp/fslab-grade/workload.log 2>&1; rc=$?",
+    "echo 0 > $T/tracing_on",
+    `cat $T/trace > /mnt/host/${traceName}`,
+    "rmdir $T",
+    '[ $rc = 0 ] || { echo "the workload failed (exit $rc):"; tail -n 20 /tmp/fslab-grade/workload.log; exit 4; }',
+  ].join("\n");
+  const r = await vm.check(script, WORKLOAD_SECONDS);
+  if (r.status === "timeout") return { error: `the workload did not finish in ${WORKLOAD_SECONDS} s` };
+  if (r.status !== 0) return { error: r.output.trim() || `the recording failed (exit ${r.status})` };
+  const text = dec.decode(await vm.readSharedFile(traceName));
+  await vm.check(`rm -f /mnt/host/${traceName}`, 10);
+  return text;
+}
+
+/**
+ * One round: the workload recorded, the learner's file (with `text` written to it first, when
+ * given: the page's editor) built with the grader's C and run over the trace, and judged.
+ */
+export async function gradeCode(vm: GradeMachine, grader: CodeGrader, step: CodeStepSpec, text?: string): Promise<GradeResult> {
+  if (text !== undefined) await writeGuestFile(vm, step.file, text);
+  const exists = await vm.check(`[ -f ${quote(step.file)} ]`, 10);
+  if (exists.status !== 0) return { kind: "error", message: `there is no ${step.file} in the guest to grade` };
+  const trace = await record(vm, grader, step.workload);
+  if (typeof trace !== "string") return { kind: "error", message: trace.error };
+  let input;
+  try {
+    input = grader.input(trace);
+  } catch (e) {
+    return { kind: "error", message: `the workload's trace cannot be graded: ${e instanceof Error ? e.message : e}` };
+  }
+  const id = nonce();
+  const dir = `/tmp/fslab-grade/${id}`;
+  const outName = `.fslab-grade-${id}.out`;
+  const moves: string[] = [];
+  for (const [path, src] of Object.entries(grader.sources)) moves.push(await upload(vm, src, `${dir}/${path}`));
+  moves.push(await upload(vm, input.stdin, `${dir}/input.txt`));
+  const sources = Object.keys(grader.sources).filter((p) => p.endsWith(".c")).map(quote).join(" ");
+  const script = [
+    ...moves,
+    `cd ${dir} || exit 5`,
+    `tcc -Wall -Iinclude -o grade ${sources} ${quote(step.file)} > compile.log 2>&1 || { cat compile.log; exit 3; }`,
+    "cat compile.log",
+    "echo '--- fslab-grade run'",
+    `timeout ${RUN_SECONDS} ./grade < input.txt > /mnt/host/${outName} 2> run.log; rc=$?`,
+    "head -c 2000 run.log",
+    "exit $rc",
+  ].join("\n");
+  const r = await vm.check(script, COMPILE_SECONDS + RUN_SECONDS + 10);
+  const [log, runLog = ""] = r.output.split("--- fslab-grade run\n");
+  const messages = compileMessages(log, step.file);
+  try {
+    if (r.status === 3) return { kind: "compile", messages, log: log.trim() };
+    if (r.status === "timeout") return { kind: "crash", message: `the build or the replay did not finish in ${COMPILE_SECONDS + RUN_SECONDS} s` };
+    if (r.status === 5) return { kind: "error", message: `the grader's files did not reach the guest: ${log.trim()}` };
+    if (r.status === 143 || r.status === 137 || r.status === 124)
+      return { kind: "crash", message: `your function did not return: the replay ran past ${RUN_SECONDS} s (a loop that never ends?)` };
+    if (typeof r.status === "number" && r.status > 128) {
+      const sig = r.status - 128;
+      const name = { 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE (a division by zero?)", 11: "SIGSEGV (a request index that is BLK_NIL, or past the array?)" }[sig] ?? `signal ${sig}`;
+      return { kind: "crash", message: `the replay crashed with ${name}${runLog.trim() ? `: ${runLog.trim()}` : ""}` };
+    }
+    if (r.status === 1)
+      return { kind: "crash", message: `the replay stopped: ${runLog.trim() || "the lists were left in a state the kernel's next event contradicts"} (does your function take the request it returns off the lists, as deadline_move_request() does?)` };
+    if (r.status !== 0) return { kind: "error", message: `the replay program failed (exit ${r.status}): ${runLog.trim()}` };
+    const stdout = dec.decode(await vm.readSharedFile(outName));
+    try {
+      return { ...grader.judge(input, stdout), warnings: messages.filter((m) => m.severity === "warning") };
+    } catch (e) {
+      return { kind: "crash", message: `the replay's output cannot be judged: ${e instanceof Error ? e.message : e}` };
+    }
+  } finally {
+    await vm.check(`rm -rf ${dir} /mnt/host/${outName}`, 10);
+  }
+}
+
+/** The verdict as the lines `fslab labs grade` prints (the page shows the same). */
+export function gradeLines(r: GradeResult, file: string): string[] {
+  switch (r.kind) {
+    case "compile":
+      return r.messages.length ? r.messages.map((m) => (m.line !== null ? `${file}:${m.line}: ${m.severity}: ${m.message}` : `${m.severity}: ${m.message}`)) : [r.log];
+    case "crash":
+    case "error":
+      return [r.message];
+    case "agree":
+      return [`agrees with your kernel in all ${r.decisions} decisions${r.notJudged ? ` (${r.notJudged} more not judged: the trace could not show what they were made from)` : ""}`];
+    case "diverge":
+      return [
+        `decision ${r.at} of ${r.decisions}: your function chose otherwise (it agreed in ${r.agreed} of the ${r.judged} judged decisions)`,
+        "made from:",
+        ...r.inputs.map((l) => `  ${l}`),
+        `the kernel: ${r.kernel}`,
+        `yours:      ${r.yours}`,
+      ];
+  }
+}

@@ -1,0 +1,61 @@
+// Code graders: what a lab's `code` step (lab-format.ts, labs/code-step.ts) hands the learner's C
+// function to. A topic declares its graders in its manifest (ids, the function each replaces:
+// read without loading anything) and writes them in `grader.ts` beside it. A grader says which
+// kernel events to record while the step's workload runs in the guest, turns that trace into
+// the input of a replay program (C, the same files its wasm model is built from, with the
+// learner's function in place of the model's), and judges that program's output against the
+// kernel's own decisions in the trace. The guest's tcc builds the program: labs/code-grade.ts
+// runs the whole round for the page and for `fslab labs grade`.
+
+/** One grader a lab's `code` block may name as `grader="<topic>.<id>"`, as the manifest declares it. */
+export interface GraderSpec {
+  id: string;
+  /** the kernel function the learner writes, with the kernel's name */
+  function: string;
+  /** what it grades, for `fslab labs check` and the docs */
+  summary: string;
+}
+
+/** What a trace becomes: the replay's standard input, and what the judge needs again. */
+export interface GradeInput<C = unknown> {
+  stdin: string;
+  context: C;
+  /** the kernel's decisions in the trace (what the learner's function is judged on) */
+  decisions: number;
+}
+
+/** How the learner's function did over the trace, decision by decision. */
+export type GradeVerdict =
+  | { kind: "agree"; decisions: number; notJudged: number }
+  | {
+      kind: "diverge";
+      decisions: number;
+      notJudged: number;
+      /** 1-based: the first judged decision the learner's function made otherwise */
+      at: number;
+      /** of the judged decisions before it, all agreed; of all judged, how many agreed */
+      agreed: number;
+      judged: number;
+      /** the decision's inputs, a line each (queue state, counters, positions) */
+      inputs: string[];
+      kernel: string;
+      yours: string;
+    };
+
+/** A topic's graders module (`grader.ts`): one per id. */
+export interface CodeGrader<C = unknown> {
+  /** the trace events to record (tracefs system/event names) while the workload runs */
+  events: string[];
+  /** the C files compiled with the learner's (path under the build directory -> text); headers under include/ */
+  sources: Record<string, string>;
+  /** the learner's file name in the build, e.g. dd_dispatch.c */
+  file: string;
+  /** the reference the lab's solution must equal in behaviour: the model's own file */
+  reference: string;
+  /** the trace text (tracefs `trace` of the recording) as the replay's input; throws with a reason a learner can act on */
+  input(trace: string): GradeInput<C>;
+  /** the replay program's stdout, judged against the kernel's decisions */
+  judge(input: GradeInput<C>, stdout: string): GradeVerdict;
+}
+
+export type TopicGraders = Record<string, CodeGrader<any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
