@@ -31,6 +31,7 @@ import type { Page } from "playwright-core";
 import { checkNow, launch, screenshot, terminalText, typeLines } from "./browser";
 import { parseLab, type Lab, type LabStep } from "../web/src/labs/lab-format";
 import { commandsOf, guestJudged } from "../web/src/labs/checks";
+import { codeStepOf } from "../web/src/labs/code-block";
 import { parseGuess } from "../web/src/labs/predict";
 import { asPrediction, judgeAnswer } from "../web/src/labs/question";
 import { computeKey } from "../web/src/labs/keys";
@@ -274,6 +275,32 @@ function claim(id: string): boolean {
 /** who walks the labs: the page draws a seeded lab's problem from this name, as the test does */
 const WALKER = "walk-e2e";
 
+/**
+ * A code step as a learner meets it: the starter graded as it stands (it must not pass, and the
+ * step stays open), which offers the reference; the reference put in the editor and graded:
+ * it agrees with the kernel in every decision, and the step passes.
+ */
+async function walkCodeStep(page: Page, solution: string, where: string): Promise<void> {
+  const box = page.getByTestId("code-step");
+  await page.locator(".code-editor .cm-content").waitFor({ timeout: 30_000 });
+  const graded = async (grades: number) => {
+    await page.getByTestId("grade").click();
+    await expect.poll(() => box.getAttribute("data-grades"), { timeout: 300_000, interval: 500 }).toBe(String(grades));
+    return (await box.getAttribute("data-verdict"))!;
+  };
+  const before = Number(await box.getAttribute("data-grades"));
+  expect(await graded(before + 1), `${where}: the starter, graded as it stands`).toBe("diverge");
+  expect(await page.getByTestId("grade-result").textContent()).toMatch(/decision \d+ of \d+: your function chose otherwise/);
+  expect(await page.locator(".lab-runner").getAttribute("data-passed")).toBe("0");
+  await page.getByRole("button", { name: /^Show the reference function/ }).click();
+  expect(await page.getByTestId("solution").textContent()).toContain("__dd_dispatch_request");
+  await page.locator(".code-editor .cm-content").fill(solution);
+  const verdict = await graded(before + 2);
+  expect(verdict, `${where}: the reference, graded: ${await page.getByTestId("grade-result").textContent()}`).toBe("agree");
+  expect(await page.getByTestId("grade-result").textContent()).toMatch(/agrees with your kernel in all \d+ decisions/);
+  await expect.poll(() => page.locator(".lab-runner").getAttribute("data-passed"), { timeout: 30_000 }).toBe("1");
+}
+
 describe("every lab, walked through its solutions", () => {
   // the browser opens with the first lab this process claims (a lane that joins late may get none)
   let b: Awaited<ReturnType<typeof launch>> | undefined;
@@ -347,6 +374,16 @@ describe("every lab, walked through its solutions", () => {
           if (i + 1 < lab.steps.length) await page.getByTestId("skip").waitFor({ timeout: 10_000 }); // Next is done: it offers a skip
           expect(await page.locator(".lab-runner").getAttribute("data-step")).toBe(String(i));
           expect(await page.getByTestId(`outline-${i}`).textContent()).not.toMatch(/\(passed\)/);
+        }
+        const code = codeStepOf(step);
+        if (code) {
+          await walkCodeStep(page, code.solution, where);
+          await shown[id]?.[i]?.(page, lab);
+          if (i + 1 < lab.steps.length) {
+            await page.getByRole("button", { name: /^Next/ }).click();
+            await page.locator(`.lab-runner[data-step="${i + 1}"]`).waitFor({ timeout: 150_000 });
+          }
+          continue;
         }
         if (hasSolution) await page.getByRole("button", { name: "Show the solution" }).click();
         const buttons = hasSolution ? page.locator('[data-testid="solution"] button') : page.locator(".lab-runner .step > .vm-cmd > button");

@@ -27,6 +27,9 @@ import { computeKey, type ModelKey } from "../../web/src/labs/keys";
 import { putLabFiles, setupScript, SETUP_TIMEOUT } from "../../web/src/labs/lab-files";
 import { walkDrift } from "../../web/src/labs/lab-time";
 import { keyLine } from "../../web/src/labs/course";
+import { codeStepOf, loadGrader } from "../../web/src/labs/code-block";
+import { gradeCode, gradeLines, nodeGradeMachine } from "../../web/src/labs/code-grade";
+import type { CodeGrader } from "../../web/src/shared/grade";
 
 /** The learners a seeded lab is walked for when none is named: three problems, so a key that fits one learner by chance fails another. */
 export const TEST_LEARNERS = ["learner-a", "learner-b", "learner-c"];
@@ -54,13 +57,13 @@ export async function labsTest(argv: string[]): Promise<number> {
   if (target.kind !== "labs" && only.length) throw new UsageError(`labs test: ${path} is one lab; lab ids go after a labs folder`);
   const found = target.labs.filter((l) => !only.length || (l.folder !== undefined && only.includes(l.folder)));
   for (const id of only) if (!found.some((l) => l.folder === id)) throw new UsageError(`labs test: no lab ${id} in ${path}`);
-  const { views, answers, topics } = await labContext();
+  const { views, answers, graders, topics } = await labContext();
   // every lab's errors, all at once, before the guest boots; a seeded lab once per learner
   const labs: Array<{ file: string; lab?: Lab }> = [];
   let failed = 0;
   let warned = 0;
   for (const l of found) {
-    const r = readLab(l, views, { answers, ...(learners.length ? { identity: learners[0] } : {}) });
+    const r = readLab(l, views, { answers, graders, ...(learners.length ? { identity: learners[0] } : {}) });
     if (r.errors) {
       for (const line of r.errors) console.error(`FAIL ${line}`);
       failed++;
@@ -71,7 +74,7 @@ export async function labsTest(argv: string[]): Promise<number> {
     const who = learners.length ? learners : r.lab.meta.seed.length ? TEST_LEARNERS : [];
     if (!who.length) labs.push({ file: l.file, lab: r.lab });
     for (const identity of who) {
-      const again = readLab(l, views, { answers, identity, quiet: true });
+      const again = readLab(l, views, { answers, graders, identity, quiet: true });
       if (again.errors) {
         for (const line of again.errors) console.error(`FAIL ${line} (for learner ${identity})`);
         failed++;
@@ -106,7 +109,7 @@ export async function labsTest(argv: string[]): Promise<number> {
       // a stop outside a block's run (a check, a late panic) fails this lab; the next restores
       if (lab.meta.seed.length)
         console.log(`learner ${file}: ${JSON.stringify(lab.seed.identity)}: ${lab.meta.seed.map((p) => `${p.name} = ${lab.seed.values[p.name]}`).join(", ")}`);
-      const r = await walk(vm, lab.steps, file, lab.meta.files, (key) => computeKey(topics, key, loadCoreModule)).catch((e) => {
+      const r = await walk(vm, lab.steps, file, lab.meta.files, (key) => computeKey(topics, key, loadCoreModule), (id) => loadGrader(topics, id)).catch((e) => {
         if (!vm.stopped) throw e;
         console.error(`FAIL ${file}: the machine stopped: ${stoppedWords(vm.stopped)}`);
         return { failed: 1, warned: 0 };
@@ -133,10 +136,17 @@ export async function labsTest(argv: string[]): Promise<number> {
 }
 
 /** What walking a lab needs of the guest (a NodeVm; a test passes a stand-in). */
-export type WalkVm = Pick<NodeVm, "agent" | "trace" | "traceSettled" | "freshShell" | "run" | "stopped" | "saveState" | "restoreState">;
+export type WalkVm = Pick<NodeVm, "agent" | "trace" | "traceSettled" | "freshShell" | "run" | "stopped" | "saveState" | "restoreState" | "readSharedFile" | "writeSharedFile">;
 
 /** Walk one lab's steps on a machine as a learner would (see the top of this file). */
-export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: readonly string[] = [], keyOf?: (key: ModelKey) => Promise<string>): Promise<{ failed: number; warned: number }> {
+export async function walk(
+  vm: WalkVm,
+  steps: LabStep[],
+  file: string,
+  files: readonly string[] = [],
+  keyOf?: (key: ModelKey) => Promise<string>,
+  graderOf?: (id: string) => Promise<CodeGrader>,
+): Promise<{ failed: number; warned: number }> {
   /** a measured answer against the model's key for this learner: the model must agree with the kernel */
   const held = async (key: ModelKey | undefined, measured: string, where: string, question?: Question): Promise<boolean> => {
     if (!key || !keyOf) return true;
@@ -249,6 +259,8 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: re
       if (r.status !== 0) console.warn(`note ${file}:${b.line}: the ${b.kind} block exited with ${r.status}: ${r.output.trim().split("\n").slice(-2).join(" | ")}`);
     }
     await vm.traceSettled(); // the last trace lines on their way
+    const code = codeStepOf(step);
+    if (code && graderOf && !(await gradedBoth(vm, code, await graderOf(code.code.grader), `${file}:${code.line}`, i, step.title))) return { failed: 1, warned };
     for (const b of step.blocks) {
       if (b.kind !== "predict") continue;
       const p = b.predict;
@@ -300,4 +312,27 @@ export async function walk(vm: WalkVm, steps: LabStep[], file: string, files: re
     }
   }
   return { failed, warned };
+}
+
+/**
+ * A code step, graded twice as the page would: its starter must not pass (a step the learner
+ * passes without writing anything grades nothing), and its reference must agree with the
+ * kernel in every judged decision.
+ */
+async function gradedBoth(vm: WalkVm, code: NonNullable<ReturnType<typeof codeStepOf>>, grader: CodeGrader, where: string, i: number, title: string): Promise<boolean> {
+  const spec = { file: code.code.file, workload: code.workload };
+  const machine = nodeGradeMachine(vm);
+  const starter = await gradeCode(machine, grader, spec, code.code.starter);
+  if (starter.kind === "agree") {
+    console.error(`FAIL ${where}: step ${i + 1} "${title}": the code block's starter already agrees with the kernel in all ${starter.decisions} decisions: there is nothing to write`);
+    return false;
+  }
+  console.log(`code ${where}: step ${i + 1}'s starter does not pass, as it should: ${gradeLines(starter, code.code.file)[0]}`);
+  const reference = await gradeCode(machine, grader, spec, code.solution);
+  if (reference.kind !== "agree") {
+    console.error(`FAIL ${where}: step ${i + 1} "${title}": its solution does not pass its grading:\n  ${gradeLines(reference, code.code.file).join("\n  ")}`);
+    return false;
+  }
+  console.log(`code ${where}: step ${i + 1}'s solution ${gradeLines(reference, code.code.file)[0]}`);
+  return true;
 }

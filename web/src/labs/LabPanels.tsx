@@ -64,7 +64,10 @@ export function HintsAndSolution({
   const seen = rec.hintsSeen ?? Array.from({ length: Math.min(rec.hintsShown, hints.length) }, (_, j) => j);
   const offer = nextHint(step, seen, failed);
   const answersFail = offer !== null && hints[offer].fail !== undefined;
-  const solutionOffered = rec.solutionShown || !step.challenge || failedAsked;
+  // a code step's solution is the reference function (C): offered, as a challenge's is, only
+  // after the learner's own attempt failed, and shown to read, never run in the shell
+  const isCode = step.blocks.some((b) => b.kind === "code");
+  const solutionOffered = rec.solutionShown || (!step.challenge && !isCode) || failedAsked;
   return (
     <>
       {hints.length > 0 && (
@@ -89,16 +92,18 @@ export function HintsAndSolution({
               <pre tabIndex={0}>
                 <code>{s.text}</code>
               </pre>
-              <RunButton vm={vm} text={s.text} label="Run the solution in VM" {...earlier} />
+              {!isCode && <RunButton vm={vm} text={s.text} label="Run the solution in VM" {...earlier} />}
             </div>
           ))
         ) : solutionOffered ? (
           <button onClick={onSolution} data-testid="show-solution">
-            {step.challenge ? "Show the solution (this step then counts as passed with the solution)" : "Show the solution"}
+            {isCode ? "Show the reference function (recorded in your progress)" : step.challenge ? "Show the solution (this step then counts as passed with the solution)" : "Show the solution"}
           </button>
         ) : (
           <p className="muted" data-testid="solution-later">
-            This step is yours to work out: the solution is offered once a check you asked for (Check) has failed.
+            {isCode
+              ? "This function is yours to write: the reference is offered once a grade of yours has failed."
+              : "This step is yours to work out: the solution is offered once a check you asked for (Check) has failed."}
           </p>
         ))}
     </>

@@ -74,10 +74,12 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
           questions={rec.questions ?? []}
           tries={rec.questionTries ?? []}
           onAnswer={s.answer}
+          code={s.code ? { rec: rec.code, ready: !!vm && !s.predictsOpen, grading: s.grading, onText: s.codeText, onGrade: (t) => void s.gradeFunction(t), onReload: s.reloadCode } : null}
           {...earlier}
         />
 
-        {s.checked && <CheckPanel step={step} outcome={s.outcome} checking={s.checking} waitingShell={s.waitingShell} passed={passed} vm={vm} onCheck={() => void s.check("asked")} />}
+        {/* a code step's verdict is its grade, shown with the editor */}
+        {s.checked && !s.code && <CheckPanel step={step} outcome={s.outcome} checking={s.checking} waitingShell={s.waitingShell} passed={passed} vm={vm} onCheck={() => void s.check("asked")} />}
 
         <HintsAndSolution
           step={step}

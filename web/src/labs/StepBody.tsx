@@ -8,6 +8,7 @@ import type { VmHandle } from "../vm/VmConsole";
 import { near, parseGuess, type Prediction, type PredictionRecord } from "./predict";
 import { RunButton, type Earlier } from "./RunButton";
 import { judgeAnswer, parseAnswer, toleranceText, type Question, type QuestionRecord } from "./question";
+import { CodeStep, type CodeStepProps } from "./CodeStep";
 
 /**
  * For a control that goes away when `done` turns true (a form answered, a Check that passed):
@@ -184,6 +185,7 @@ export function StepBody({
   questions,
   tries,
   onAnswer,
+  code,
   ...earlier
 }: {
   step: LabStep;
@@ -196,6 +198,8 @@ export function StepBody({
   questions: ReadonlyArray<QuestionRecord | null>;
   tries: readonly number[];
   onAnswer(i: number, q: Question, text: string): Promise<{ error: string } | null>;
+  /** a code step's editor and grading (useStepState); null for other steps */
+  code?: Omit<CodeStepProps, "code"> | null;
 } & Earlier) {
   let k = 0; // predict blocks so far
   let qi = 0; // question blocks so far
@@ -222,6 +226,16 @@ export function StepBody({
           const i = qi++;
           return <QuestionBox key={j} q={b.question} rec={questions[i] ?? null} tries={tries[i] ?? 0} open={passed} onAnswer={(t) => onAnswer(i, b.question, t)} />;
         }
+        if (b.kind === "code") return code ? <CodeStep key={j} code={b.code} {...code} /> : null;
+        if (b.kind === "workload")
+          return (
+            <details key={j} className="workload">
+              <summary>What the grading runs in the guest</summary>
+              <pre tabIndex={0}>
+                <code>{b.text}</code>
+              </pre>
+            </details>
+          );
         if (b.kind === "vm")
           return (
             <div key={j} className="vm-cmd">

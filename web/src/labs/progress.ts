@@ -42,6 +42,16 @@ export interface StepRecord {
   questions?: Array<QuestionRecord | null>;
   /** answers given to each question, over the step's resets (each reset is a new run) */
   questionTries?: number[];
+  /** a code step's function (code-block.ts): the learner's text and their grades */
+  code?: CodeRecord;
+}
+
+/** The learner's function in a code step, kept with their progress (the guest's file is the machine's). */
+export interface CodeRecord {
+  text: string;
+  /** "Compile and grade" rounds, and the last one's verdict in a few lines (code-grade.ts gradeLines) */
+  grades: number;
+  last?: { kind: "compile" | "crash" | "error" | "agree" | "diverge"; lines: string[]; at: number; errorLines?: number[] };
 }
 
 export interface LabProgress {

@@ -12,6 +12,8 @@ import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from ".
 import { computeKey } from "./keys";
 import { loadCoreWeb } from "../shared/core-web";
 import { TOPICS } from "../topics";
+import { codeStepOf, loadGrader } from "./code-block";
+import { gradeCode, gradeLines, readGuestFile, writeGuestFile } from "./code-grade";
 
 /** How often an open step's checks run on their own. */
 const POLL_MS = 3000;
@@ -55,7 +57,11 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   const step = lab.steps[n];
   const rec = progress.steps[n];
   const passed = !!rec.passedAt;
-  const checked = hasChecks(step);
+  const code = codeStepOf(step);
+  /** a code step passes by its grade, not by checks: it is "checked" all the same (Next does not pass it) */
+  const checked = hasChecks(step) || code !== null;
+  /** what the code step's grading is doing now, for its button; null: nothing */
+  const [grading, setGrading] = useState<string | null>(null);
   /** a prediction of this step is unanswered: its hints, its solution (and a challenge's checks) wait */
   const predictsOpen = step.blocks.filter((b) => b.kind === "predict").some((_, i) => !rec.predictions?.[i]);
 
@@ -113,7 +119,11 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
           setWaitingShell(true);
           await vm.whenIdle().finally(() => setWaitingShell(false));
         }
-        const o = await runChecks(step, vm, events(), verdicts);
+        // a code step's verdict is its last grade (gradeFunction): nothing to run in the guest
+        const graded = progressRef.current.steps[n].code?.last;
+        const o: CheckOutcome = code
+          ? { ok: graded?.kind === "agree", at: Date.now(), items: [{ label: "your function", ok: graded?.kind === "agree", message: graded ? graded.lines.join("\n") : "Compile and grade your function: the step passes once it agrees with your kernel in every decision.", ...(graded?.kind === "error" ? { error: true } : {}) }] }
+          : await runChecks(step, vm, events(), verdicts);
         if (progressRef.current.step !== n) return null; // the learner moved on meanwhile
         // the poll's failures are shown once a result is (a Check asked for, or a pass): a step
         // that opened in red, "Not yet.", before the learner had done anything read as a mistake
@@ -256,7 +266,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   // smallest: every 3 s, 6% of a core in Node, for a learner who is reading). A line entered
   // brings the pace back at the next tick.
   useEffect(() => {
-    if (!vm || passed || !checked) return;
+    if (!vm || passed || !checked || code) return;
     let lines = vm.shellLines();
     let rest = POLL_MS;
     let last = performance.now();
@@ -302,6 +312,8 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       delete s.skippedAt;
       // the run a question asked about is undone: it is asked again of the next (tries are kept)
       delete s.questions;
+      // so is the run a function was graded on (its text is the learner's, and stays)
+      if (s.code) delete s.code.last;
     });
 
   /** The machine came back as the step began: a reset (`after` unset) also undoes the step's marks. */
@@ -325,8 +337,48 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     return () => document.removeEventListener("keydown", onKey);
   });
 
+  /** The code step's text as the learner types (kept with their progress, not yet in the guest). */
+  const codeText = (text: string) =>
+    update((p) => {
+      const s = p.steps[n];
+      s.code = { grades: 0, ...s.code, text };
+    });
+
+  /** The learner's file as the guest has it (an edit made in the terminal). */
+  const reloadCode = async (): Promise<string | null> => (vm && code ? readGuestFile(vm, code.code.file) : null);
+
+  /** "Compile and grade": the text into the guest's file, the workload traced, the function judged (code-grade.ts). */
+  const gradeFunction = async (text: string) => {
+    if (!vm || !code || grading !== null) return;
+    setGrading("Recording your kernel and grading…");
+    try {
+      const grader = await loadGrader(TOPICS, code.code.grader);
+      const r = await gradeCode(vm, grader, { file: code.code.file, workload: code.workload }, text).catch((e): Awaited<ReturnType<typeof gradeCode>> => ({ kind: "error", message: e instanceof Error ? e.message : String(e) }));
+      if (progressRef.current.step !== n) return;
+      const lines = gradeLines(r, code.code.file.split("/").pop()!);
+      update((p) => {
+        const s = p.steps[n];
+        s.code = { ...s.code, text, grades: (s.code?.grades ?? 0) + 1, last: { kind: r.kind, lines, at: Date.now(), ...(r.kind === "compile" ? { errorLines: r.messages.map((m) => m.line ?? 0) } : {}) } };
+      });
+      // the learner's own failed attempt offers the reference, as a challenge's failed check does
+      if (r.kind !== "agree" && r.kind !== "error") setFailedAsked(true);
+      await check("asked");
+    } finally {
+      setGrading(null);
+    }
+  };
+
+  // a code step opening: the learner's file goes into the guest if it is not there yet, so an
+  // editor in the terminal finds it
+  useEffect(() => {
+    if (!vm || !code) return;
+    void readGuestFile(vm, code.code.file)
+      .then((t) => (t === null ? writeGuestFile(vm, code.code.file, progressRef.current.steps[n].code?.text ?? code.code.starter) : undefined))
+      .catch(() => {}); // the grade writes it anyway
+  }, [vm, n]);
+
   /** how long the open step has been open: added to the progress only as it closes */
   const openMs = () => performance.now() - openedAt.current;
 
-  return { progress, progressRef, n, step, rec, passed, checked, predictsOpen, failedAsked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, answer, showHint, earlierUndone, go, next, skip, restored, openMs };
+  return { code, grading, codeText, reloadCode, gradeFunction, progress, progressRef, n, step, rec, passed, checked, predictsOpen, failedAsked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, answer, showHint, earlierUndone, go, next, skip, restored, openMs };
 }

@@ -1,0 +1,77 @@
+// A code step as the learner meets it (code-block.ts): the function in an editor (its own chunk,
+// CodeEditor.tsx), "Compile and grade", "Reload from the VM" for an edit made in the terminal,
+// and the grade: compile errors at their lines, "agrees in all N decisions", or the first
+// decision their function made otherwise, with what it was made from.
+import { lazy, Suspense, useEffect, useState } from "react";
+import type { CodeSpec } from "./code-block";
+import type { CodeRecord } from "./progress";
+import type { CompileMessage } from "./code-grade";
+
+const CodeEditor = lazy(() => import("./CodeEditor"));
+
+export interface CodeStepProps {
+  code: CodeSpec;
+  rec: CodeRecord | undefined;
+  /** the machine can run a grade (it is up and the step's prediction, if any, answered) */
+  ready: boolean;
+  grading: string | null;
+  onText(text: string): void;
+  onGrade(text: string): void;
+  onReload(): Promise<string | null>;
+}
+
+export function CodeStep({ code, rec, ready, grading, onText, onGrade, onReload }: CodeStepProps) {
+  const [text, setText] = useState(rec?.text ?? code.starter);
+  const [note, setNote] = useState<string | null>(null);
+  // the progress's text is the learner's: a reset of the record (Start over) brings the starter back
+  useEffect(() => setText(rec?.text ?? code.starter), [rec === undefined]);
+  const last = rec?.last;
+  const messages: CompileMessage[] = last?.kind === "compile" ? (last.errorLines ?? []).map((line, i) => ({ line, severity: "error", message: last.lines[i] ?? "" })) : [];
+  const edit = (t: string) => {
+    setText(t);
+    onText(t);
+  };
+  const reload = async () => {
+    setNote(null);
+    const t = await onReload().catch((e) => {
+      setNote(`Could not read ${code.file}: ${e instanceof Error ? e.message : e}`);
+      return undefined;
+    });
+    if (t === null) setNote(`There is no ${code.file} in the guest yet: Compile and grade writes this text there.`);
+    else if (t !== undefined) {
+      edit(t);
+      setNote(`Read ${code.file} from the guest.`);
+    }
+  };
+  return (
+    <section className="code-step" aria-label="Your function" data-testid="code-step" data-grades={rec?.grades ?? 0} data-verdict={last?.kind ?? ""}>
+      <p className="muted">
+        <code>{code.file}</code> in the guest: this editor and an editor in the terminal edit that one file.
+      </p>
+      <Suspense fallback={<pre className="code-editor-loading">{text}</pre>}>
+        <CodeEditor value={text} onChange={edit} messages={messages} label={`Your ${code.file.split("/").pop()}`} />
+      </Suspense>
+      <div className="code-actions">
+        <button onClick={() => ready && grading === null && onGrade(text)} aria-disabled={!ready || grading !== null} data-testid="grade">
+          {grading ?? "Compile and grade"}
+        </button>{" "}
+        <button onClick={() => void reload()} disabled={grading !== null}>
+          Reload from the VM
+        </button>{" "}
+        <button onClick={() => edit(code.starter)} disabled={grading !== null}>
+          Start again from the starter
+        </button>
+      </div>
+      {!ready && <p className="muted">The machine is not ready to grade yet{grading === null ? " (it is starting, or a prediction above is open)" : ""}.</p>}
+      {note && <p role="status">{note}</p>}
+      <div aria-live="polite" data-testid="grade-result">
+        {last && (
+          <div className={`grade grade-${last.kind}`}>
+            <strong>{{ compile: "It does not compile:", crash: "Your function did not finish the replay:", error: "The grading could not run:", agree: "Passed:", diverge: "Not yet:" }[last.kind]}</strong>
+            <pre tabIndex={0}>{last.lines.join("\n")}</pre>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
