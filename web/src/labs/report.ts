@@ -29,6 +29,8 @@ export interface StepExport {
   lastHint?: boolean;
   /** each question of the step: the learner's answer and their run's, judged (null: unanswered) */
   questions?: Array<{ question: string; answer: string | null; actual: string | null; right: boolean; tries: number; key?: string | null }>;
+  /** a code step: the learner's function as they last kept it, their grades, and the last verdict */
+  code?: { text: string; grades: number; verdict: "compile" | "crash" | "error" | "agree" | "diverge" | null };
 }
 
 export interface ProgressExport {
@@ -101,6 +103,7 @@ export function progressExport(
       predictions: (s.predictions ?? []).filter((x): x is PredictionRecord => !!x).map((x) => ({ question: x.question, guess: x.guess, actual: x.actual ?? null, ...(x.afterMeasuring ? { afterMeasuring: true } : {}) })),
       ...(more.steps?.[i]?.challenge ? { challenge: true } : {}),
       ...(lastHintSeen(s, more.steps?.[i]) ? { lastHint: true } : {}),
+      ...(s.code ? { code: { text: s.code.text, grades: s.code.grades, verdict: s.code.last?.kind ?? null } } : {}),
       ...(questionsOf(i).length
         ? {
             questions: questionsOf(i).map((question, k) => {

@@ -1,0 +1,75 @@
+// The mq-deadline code step's grader on a trace our kernel wrote (traces/blk-nullb-dd.trace.gz,
+// dd-kernel.test.ts says how): the trace as the replay program's input, and that program's
+// output judged. The output here is the wasm model's own decisions, written as dd_grade.c
+// prints them, so a function that decides as the model does agrees, and one changed at one
+// decision is caught there. (The program itself, built by the guest's tcc, is run by
+// `fslab labs test` and walk.e2e.)
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadCoreModule } from "../../shared/node-load";
+import { DD_BECAUSE, DD_PICK, parseBlkTrace } from "./blk-trace";
+import { replayDdDecisions, traceTunables } from "./dd-kernel";
+import { ddDispatch } from "./grader";
+
+const text = gunzipSync(readFileSync(new URL("./traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8");
+let modelOut: string[];
+let input: ReturnType<typeof ddDispatch.input>;
+
+beforeAll(async () => {
+  const m = await loadCoreModule("blk");
+  const trace = parseBlkTrace(text);
+  const r = replayDdDecisions(m, trace, traceTunables(trace));
+  modelOut = r.verdicts.map((v) => [v.model.rq ?? 0xffffffff, DD_BECAUSE.indexOf(v.model.because), DD_PICK.indexOf(v.model.pick), v.model.batching, v.model.starved].join(" "));
+  input = ddDispatch.input(text);
+});
+
+const stdout = (lines: string[]) => `decisions ${lines.length}\n${lines.join("\n")}\n`;
+
+describe("the mq-deadline grader", () => {
+  it("writes the trace as dd_grade.c reads it: a header, tunables, start, requests, events", () => {
+    const lines = input.stdin.trim().split("\n");
+    expect(lines[0]).toBe("fslab-dd-replay 1 100");
+    expect(lines[1]).toBe("100 400 10000 2 16"); // the capture's expiries, the kernel's defaults else
+    expect(lines[2].split(" ")).toHaveLength(15);
+    const nrq = Number(lines[3]);
+    expect(nrq).toBe(358);
+    expect(lines[4].split(" ")).toHaveLength(4 * nrq);
+    expect(Number(lines[5])).toBe(lines.length - 6);
+    expect(input.decisions).toBe(modelOut.length);
+  });
+
+  it("passes a function that decides as the model does", () => {
+    const v = ddDispatch.judge(input, stdout(modelOut));
+    expect(v.kind).toBe("agree");
+    if (v.kind === "agree") expect(v.decisions + v.notJudged).toBe(modelOut.length);
+  });
+
+  it("names the first decision made otherwise, with what it was made from", () => {
+    const changed = [...modelOut];
+    const w = changed[40].split(" ").map(Number);
+    w[2] = w[2] === 0 ? 1 : 0; // the same request, for another reason (pick)
+    changed[40] = w.join(" ");
+    const v = ddDispatch.judge(input, stdout(changed));
+    expect(v.kind).toBe("diverge");
+    if (v.kind !== "diverge") return;
+    expect(v.at).toBe(41);
+    expect(v.agreed).toBe(v.judged - 1);
+    expect(v.kernel).not.toBe(v.yours);
+    expect(v.inputs[0]).toMatch(/^jiffies \d+; fifo_batch 16, writes_starved 2/);
+    expect(v.inputs[1]).toMatch(/^coming in: last_dir (READ|WRITE), batching \d+, starved \d+$/);
+    expect(v.inputs.some((l) => /FIFO, oldest first: rq \d+ @\d+ \(fifo_time \d+/.test(l))).toBe(true);
+  });
+
+  it("refuses output that is not the trace's decisions", () => {
+    expect(() => ddDispatch.judge(input, stdout(modelOut.slice(1)))).toThrow(/reported \d+ decisions of the trace's \d+/);
+    expect(() => ddDispatch.judge(input, "garbage")).toThrow(/no decisions/);
+    expect(() => ddDispatch.judge(input, stdout(modelOut.map((l) => l.replace(/ \d+$/, ""))))).toThrow(/five numbers per decision/);
+  });
+
+  it("refuses a trace it cannot grade, saying why", () => {
+    expect(() => ddDispatch.input("")).toThrow(/no mq-deadline dispatch/);
+    const noMark = text.split("\n").filter((l) => !l.includes("fslab: iosched")).join("\n");
+    expect(() => ddDispatch.input(noMark)).toThrow(/trace_marker/);
+  });
+});
