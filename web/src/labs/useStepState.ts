@@ -17,8 +17,10 @@ import { gradeCode, gradeLines, readGuestFile, writeGuestFile } from "./code-gra
 
 /** How often an open step's checks run on their own. */
 const POLL_MS = 3000;
-/** the longest wait between a step's own checks, once the learner has entered nothing for a while */
-const POLL_REST_MS = 24_000;
+/** the wait before the second check after a line (the first is POLL_MS after it) */
+const POLL_QUIET_MS = 12_000;
+/** the wait between a step's own checks once nothing has happened since the last */
+const POLL_REST_MS = 120_000;
 
 export interface StepStateOptions {
   lab: Lab;
@@ -261,22 +263,27 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   };
 
   // checks on their own while the step is open, until it passes: every POLL_MS while the
-  // learner works in the shell, then less and less often while nothing is entered (6, 12, then
-  // every POLL_REST_MS), since a check runs in the guest (about 0.15-0.2 s of its CPU for the
-  // smallest: every 3 s, 6% of a core in Node, for a learner who is reading). A line entered
-  // brings the pace back at the next tick.
+  // learner works in the shell, then 12 s after that, then not at all
+  // while nothing changes (no line entered, no command running, no kernel event arrived), but
+  // for one check every POLL_REST_MS (a job left running in the background). A check runs in the
+  // guest, and its programs make v86 compile code afresh: about 1.3 s of the page's CPU each,
+  // measured in Chromium on a 2-core machine (.scratch threads, 2026-11-29), against 3.3% of a
+  // core for the guest at rest; checks every 24 s took an idle lab page to 12-19%.
   useEffect(() => {
     if (!vm || passed || !checked || code) return;
     let lines = vm.shellLines();
+    let seen = events().length;
     let rest = POLL_MS;
     let last = performance.now();
     const t = setInterval(() => {
       const now = vm.shellLines();
-      if (now !== lines || vm.shellBusy()) {
+      const arrived = events().length;
+      if (now !== lines || vm.shellBusy() || arrived !== seen) {
         lines = now; // the learner works (a command running waits for its prompt: check() skips it)
+        seen = arrived;
         rest = POLL_MS;
       } else if (performance.now() - last < rest - POLL_MS / 2) return;
-      else rest = Math.min(rest * 2, POLL_REST_MS);
+      else rest = rest >= POLL_QUIET_MS ? POLL_REST_MS : POLL_QUIET_MS;
       last = performance.now();
       void check("auto");
     }, POLL_MS);
