@@ -31,7 +31,7 @@ import type { Page } from "playwright-core";
 import { checkNow, launch, screenshot, terminalText, typeLines } from "./browser";
 import { parseLab, type Lab, type LabStep } from "../web/src/labs/lab-format";
 import { commandsOf, guestJudged } from "../web/src/labs/checks";
-import { codeStepOf } from "../web/src/labs/code-block";
+import { codeStepOf } from "../web/src/labs/code-grade";
 import { parseGuess } from "../web/src/labs/predict";
 import { asPrediction, judgeAnswer } from "../web/src/labs/question";
 import { computeKey } from "../web/src/labs/keys";

@@ -27,8 +27,7 @@ import { computeKey, type ModelKey } from "../../web/src/labs/keys";
 import { putLabFiles, setupScript, SETUP_TIMEOUT } from "../../web/src/labs/lab-files";
 import { walkDrift } from "../../web/src/labs/lab-time";
 import { keyLine } from "../../web/src/labs/course";
-import { codeStepOf, loadGrader } from "../../web/src/labs/code-block";
-import { gradeCode, gradeLines, nodeGradeMachine } from "../../web/src/labs/code-grade";
+import { codeStepOf, gradeCode, gradeLines, loadGrader, nodeGradeMachine } from "../../web/src/labs/code-grade";
 import type { CodeGrader } from "../../web/src/shared/grade";
 
 /** The learners a seeded lab is walked for when none is named: three problems, so a key that fits one learner by chance fails another. */
@@ -239,6 +238,10 @@ export async function walk(
       if (b.kind !== "shortcut" || !hasChecks(checked)) continue;
       const after = await onACopy([b.text], checked);
       if (!after) console.warn(`note ${file}:${b.line}: the shortcut stopped the machine (${stoppedWords(vm.stopped!)}); put back`);
+      else if (after.ok && byView(step))
+        // the guest's checks pass, and what refuses it is the view's verdict (the model against
+        // the kernel's records), which needs the page: walk.e2e runs each shortcut there
+        console.log(`shortcut ${file}:${b.line}: step ${i + 1}'s guest-side checks pass after it; its view's verdict (${byView(step)}) is left to walk.e2e, which must refuse it`);
       else if (after.ok) {
         console.error(`FAIL ${file}:${b.line}: step ${i + 1} "${step.title}" passes its checks after this shortcut, without the step's own commands: ${b.text.split("\n")[0].slice(0, 80)}`);
         failed = 1;
@@ -335,4 +338,9 @@ async function gradedBoth(vm: WalkVm, code: NonNullable<ReturnType<typeof codeSt
   }
   console.log(`code ${where}: step ${i + 1}'s solution ${gradeLines(reference, code.code.file)[0]}`);
   return true;
+}
+
+/** The views whose verdict a step's expect blocks ask for (judged only in the page), or "" if none. */
+function byView(step: LabStep): string {
+  return step.blocks.flatMap((b) => (b.kind === "expect" ? b.expect.flatMap((x) => (x.verdict ? [x.verdict] : [])) : [])).join(", ");
 }

@@ -2,8 +2,7 @@
 // compiler's messages read back to their lines.
 import { describe, expect, it } from "vitest";
 import { parseLab, LabFormatError } from "./lab-format";
-import { codeStepOf } from "./code-block";
-import { compileMessages } from "./code-grade";
+import { codeStepOf, compileMessages } from "./code-grade";
 import { GRADERS, VIEW_IDS } from "../topics";
 
 const fence = "```";

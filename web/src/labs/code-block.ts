@@ -14,8 +14,6 @@
 // `file` is where the learner's file lives in the guest (the page's editor and an editor in the
 // terminal edit that one file); `grader` is `<topic>.<grader id>`, as the topic's manifest declares.
 import type { TopicManifest } from "../shared/topic";
-import type { CodeGrader } from "../shared/grade";
-import type { LabStep } from "./lab-format";
 
 export interface CodeSpec {
   file: string;
@@ -62,21 +60,3 @@ export function graderError(id: string, known: readonly KnownGrader[]): string |
   return `code: no topic declares a grader "${id}" (known: ${known.map((g) => g.id).join(", ") || "none"})`;
 }
 
-/** A step's code block with its workload and reference (parseLab holds a code step to having all three); null for other steps. */
-export function codeStepOf(step: LabStep): { code: CodeSpec; workload: string; solution: string; line: number } | null {
-  const code = step.blocks.find((b) => b.kind === "code");
-  const workload = step.blocks.find((b) => b.kind === "workload");
-  const solution = step.blocks.find((b) => b.kind === "solution");
-  if (!code || code.kind !== "code" || !workload || !solution) return null;
-  return { code: code.code, workload: workload.text, solution: solution.text + "\n", line: code.line };
-}
-
-/** The grader a code block names, from the topics' manifests (`<topic>.<id>`). */
-export async function loadGrader(topics: readonly TopicManifest[], id: string): Promise<CodeGrader> {
-  const [topicId, graderId] = id.split(".");
-  const topic = topics.find((t) => t.id === topicId);
-  if (!topic?.graders) throw new Error(`no topic "${topicId}" with code graders`);
-  const g = (await topic.graders.load())[graderId];
-  if (!g) throw new Error(`${topicId}/grader.ts has no grader "${graderId}"`);
-  return g;
-}

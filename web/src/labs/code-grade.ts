@@ -15,6 +15,9 @@
 // read there, so a name is never reused for new content.
 import type { CheckRun } from "../shared/machine";
 import type { CodeGrader, GradeVerdict } from "../shared/grade";
+import type { TopicManifest } from "../shared/topic";
+import type { CodeSpec } from "./code-block";
+import type { LabStep } from "./lab-format";
 
 /** What a grading round needs of the machine: the page's VmHandle and NodeVm both offer it. */
 export interface GradeMachine {
@@ -211,4 +214,23 @@ export function gradeLines(r: GradeResult, file: string): string[] {
         `yours:      ${r.yours}`,
       ];
   }
+}
+
+/** A step's code block with its workload and reference (parseLab holds a code step to having all three); null for other steps. */
+export function codeStepOf(step: LabStep): { code: CodeSpec; workload: string; solution: string; line: number } | null {
+  const code = step.blocks.find((b) => b.kind === "code");
+  const workload = step.blocks.find((b) => b.kind === "workload");
+  const solution = step.blocks.find((b) => b.kind === "solution");
+  if (!code || code.kind !== "code" || !workload || !solution) return null;
+  return { code: code.code, workload: workload.text, solution: solution.text + "\n", line: code.line };
+}
+
+/** The grader a code block names, from the topics' manifests (`<topic>.<id>`). */
+export async function loadGrader(topics: readonly TopicManifest[], id: string): Promise<CodeGrader> {
+  const [topicId, graderId] = id.split(".");
+  const topic = topics.find((t) => t.id === topicId);
+  if (!topic?.graders) throw new Error(`no topic "${topicId}" with code graders`);
+  const g = (await topic.graders.load())[graderId];
+  if (!g) throw new Error(`${topicId}/grader.ts has no grader "${graderId}"`);
+  return g;
 }

@@ -12,8 +12,7 @@ import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from ".
 import { computeKey } from "./keys";
 import { loadCoreWeb } from "../shared/core-web";
 import { TOPICS } from "../topics";
-import { codeStepOf, loadGrader } from "./code-block";
-import { gradeCode, gradeLines, readGuestFile, writeGuestFile } from "./code-grade";
+import { codeStepOf, gradeCode, gradeLines, loadGrader, readGuestFile, writeGuestFile } from "./code-grade";
 
 /** How often an open step's checks run on their own. */
 const POLL_MS = 3000;

@@ -58,4 +58,4 @@ export interface CodeGrader<C = unknown> {
   judge(input: GradeInput<C>, stdout: string): GradeVerdict;
 }
 
-export type TopicGraders = Record<string, CodeGrader<any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type TopicGraders = Record<string, CodeGrader>;
