@@ -210,6 +210,10 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     const predict = page.getByTestId("predict");
     const del = page.locator(".lab-runner .step > .vm-cmd > button").nth(0);
     expect(await del.isDisabled()).toBe(true);
+    // the lab's view would show the answer: out of sight (and of the keyboard) until the guess
+    expect(await page.getByTestId("view-exfat-clusters").getAttribute("data-waiting")).toBe("1");
+    expect(await page.getByTestId("view-waits").textContent()).toMatch(/opens once you have answered the prediction/);
+    expect(await page.locator('[data-testid="view-exfat-clusters"] .view-wait-body').getAttribute("aria-hidden")).toBe("true");
     await predict.nth(0).getByRole("textbox").fill("lots");
     await predict.nth(0).getByRole("button", { name: "Record my prediction" }).click();
     expect(await predict.nth(0).getByRole("alert").textContent()).toMatch(/write a number/);
@@ -223,6 +227,7 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await predict.nth(0).getByRole("textbox").fill("16");
     await predict.nth(0).getByRole("button", { name: "Record my prediction" }).click();
     expect(await del.isDisabled()).toBe(false);
+    expect(await page.getByTestId("view-exfat-clusters").getAttribute("data-waiting")).toBe("0");
     // the form is gone: the keyboard is on what was recorded
     expect(await predict.nth(0).getByRole("status").evaluate((el) => el === document.activeElement && /You predicted 16/.test(el.textContent ?? ""))).toBe(true);
     await run(2); // written again, deleted batched

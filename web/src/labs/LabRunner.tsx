@@ -32,9 +32,11 @@ export interface RunnerProps {
   resetRequest?: number;
   /** counts up when the learner asks for the machine back after a panic, an oops or a full disk */
   machineRequest?: number;
+  /** whether the open step has a prediction not answered yet (the page's views wait for it) */
+  onPredictsOpen?(open: boolean): void;
 }
 
-export function LabRunner({ lab, progress: initial, vm, restoredStep, events, clearEvents, verdicts, onStepPassed, resetRequest, machineRequest }: RunnerProps) {
+export function LabRunner({ lab, progress: initial, vm, restoredStep, events, clearEvents, verdicts, onStepPassed, resetRequest, machineRequest, onPredictsOpen }: RunnerProps) {
   // what went wrong (storage refused, a reset that could not be done): each once, until dismissed
   const [problems, setProblems] = useState<string[]>([]);
   const setProblem = useCallback((p: string) => setProblems((ps) => (ps.includes(p) ? ps : [...ps, p])), []);
@@ -55,6 +57,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   const { n, step, rec, passed } = s;
   useSetupScript(lab, n, vm, restoredStep, setProblem);
   const earlier = { earlierUndone: s.earlierUndone, goTo: s.go, steps: lab.steps };
+  useEffect(() => onPredictsOpen?.(s.predictsOpen), [s.predictsOpen]);
 
   return (
     <div className="lab-runner" data-step={n} data-passed={passed ? 1 : 0} data-auto-checks={rec.autoChecks} data-challenge={step.challenge ? 1 : 0}>

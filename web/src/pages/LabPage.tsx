@@ -170,6 +170,8 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   const runInGuest = useMemo(() => (vm ? (script: string, t: number) => vm.check(script, t) : null), [vm]);
   const filesIssue = useLabFiles(entry?.lab, runInGuest, !!entry?.preview);
   const [verdicts, setVerdicts] = useState<Record<string, Verdict>>({});
+  /** the open step asks a prediction not answered yet: the views, which would show the answer, wait */
+  const [viewsWait, setViewsWait] = useState(false);
   // the streamed events, in one bounded buffer for the page's life (not a copy of all so far per batch)
   const buffer = useRef(new LiveBuffer());
   const stepEvents = useRef<SeenEvent[]>([]);
@@ -271,6 +273,7 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
             onStepPassed={embed?.onStepPassed}
             resetRequest={embed?.resetRequest}
             machineRequest={machineAsk}
+            onPredictsOpen={setViewsWait}
           />
         ) : (
           lab && <p className="muted">Looking for your progress…</p>
@@ -327,7 +330,20 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
             const spec = view(vid);
             if (!spec) return <p key={vid} className="error">This lab names a view "{vid}" that no topic declares.</p>;
             const View = lazyOf(spec.load);
-            return <View key={vid} live={live} vm={vm} seed={session && lab.meta.seed.length ? lab.seed.values : undefined} onVerdict={(v: Verdict) => setVerdicts((o) => (o[vid]?.state === v.state && o[vid]?.detail === v.detail ? o : { ...o, [vid]: v }))} />;
+            // kept running while it waits (it follows the kernel's events), out of sight and
+            // out of reach: its figures would give the open prediction's answer away
+            return (
+              <div key={vid} className="view-wait" data-waiting={viewsWait ? 1 : 0} data-testid={`view-${vid}`}>
+                {viewsWait && (
+                  <p className="view-wait-note" data-testid="view-waits">
+                    This panel opens once you have answered the prediction in the step (or chosen No guess): it would show the answer.
+                  </p>
+                )}
+                <div className="view-wait-body" inert={viewsWait} aria-hidden={viewsWait || undefined}>
+                  <View live={live} vm={vm} seed={session && lab.meta.seed.length ? lab.seed.values : undefined} onVerdict={(v: Verdict) => setVerdicts((o) => (o[vid]?.state === v.state && o[vid]?.detail === v.detail ? o : { ...o, [vid]: v }))} />
+                </div>
+              </div>
+            );
           })}
         </Suspense>
       </div>
