@@ -63,11 +63,11 @@ describe("a challenge step, mq-deadline's No batches", () => {
     expect(await page.getByTestId("show-solution").count()).toBe(0);
     expect(await page.getByTestId("solution-later").textContent()).toMatch(/solution is offered once a check you asked for \(Check\) has failed/);
     expect(await page.getByTestId("show-hint").textContent()).toBe("Show a hint (1 of 2)");
-    // Finish is Next on the last step: it checks, fails, and the lab is not complete
+    // Next checks, fails, and the lab stays at the challenge (the code step after it waits)
     // pressed again if the page's poll was checking as it was pressed (then it is not taken)
     expect(await checkNow(page, "next", 60_000)).toBe("failed");
     expect(await page.getByTestId("check-failures").textContent()).toMatch(/fifo_batch is still 16/);
-    expect(await page.getByTestId("next").textContent()).toBe("Finish");
+    expect(await runner().getAttribute("data-step")).toBe("3");
     expect(await page.locator(".lab-outline").textContent()).toMatch(/3 passed/);
     // the failed check offers the hint for its FAIL line first, then the solution
     expect(await page.getByTestId("show-hint").textContent()).toBe("Show a hint for what the check said");
@@ -83,7 +83,7 @@ describe("a challenge step, mq-deadline's No batches", () => {
     await run.click();
     await expect.poll(() => run.getAttribute("data-phase"), { timeout: 240_000, interval: 500 }).toBe("idle");
     await expect.poll(checkState, { timeout: 120_000, interval: 500 }).toBe("passed");
-    expect(await page.getByTestId("next").textContent()).toBe("Lab complete");
+    expect(await runner().getAttribute("data-passed")).toBe("1");
     await expect.poll(() => settled(/fifo_batch 1, .*read_expire 100 ms/), { timeout: 90_000 }).not.toBeNull();
     runA = (await settled(/fifo_batch 1, .*read_expire 100 ms/))!.expired;
     // the panel's count of reads taken on an expired deadline is this run's answer
@@ -108,6 +108,7 @@ describe("a challenge step, mq-deadline's No batches", () => {
       ["passed", false, false],
       ["passed", false, false],
       ["passed", true, true],
+      ["open", false, false], // the code step: the learner's function, not graded here
     ]);
     expect(x.steps[3].questions).toEqual([expect.objectContaining({ answer: String(runA), right: true, tries: 1 })]);
     // asked once: the name is kept, and shown
