@@ -1,7 +1,8 @@
 // The format's challenge steps, FAIL hints and questions from the learner's run: what an author
 // writes, and every mistake named at its line.
 import { describe, expect, it } from "vitest";
-import { parseLab, LabFormatError } from "./lab-format";
+import { parseLab } from "./lab-format";
+import { formatErrors } from "./format-errors";
 import { judgeAnswer, parseQuestion, toleranceText } from "./question";
 import { nextHint } from "./hints";
 
@@ -44,15 +45,7 @@ tolerance: 1
 ${F}
 `;
 
-function errors(src: string): string[] {
-  try {
-    parseLab(src, [], "lab.md");
-  } catch (e) {
-    if (e instanceof LabFormatError) return e.errors.map((x) => x.message);
-    throw e;
-  }
-  return [];
-}
+const errors = (src: string): string[] => formatErrors(() => parseLab(src, [], "lab.md"));
 
 describe("challenge steps", () => {
   it("read: the mark, FAIL hints with their text, the question with its answer's source", () => {

@@ -1,7 +1,8 @@
 // The lab format's code steps (code-block.ts): what a code block needs around it, and the
 // compiler's messages read back to their lines.
 import { describe, expect, it } from "vitest";
-import { parseLab, LabFormatError } from "./lab-format";
+import { parseLab } from "./lab-format";
+import { formatErrors } from "./format-errors";
 import { codeStepOf, compileMessages } from "./code-grade";
 import { GRADERS, VIEW_IDS } from "../topics";
 
@@ -20,15 +21,7 @@ const code = (info = 'file="/root/f.c" grader="blk.dd-dispatch"') => `${fence}co
 const workload = `${fence}workload\nfio --name=x\n${fence}\n`;
 const solution = `${fence}solution\nint f(void) { return 1; }\n${fence}\n`;
 
-function errors(src: string): string[] {
-  try {
-    parseLab(src, VIEW_IDS, "lab.md", undefined, { graders: GRADERS });
-  } catch (e) {
-    if (e instanceof LabFormatError) return e.errors.map((x) => x.message);
-    throw e;
-  }
-  return [];
-}
+const errors = (src: string): string[] => formatErrors(() => parseLab(src, VIEW_IDS, "lab.md", undefined, { graders: GRADERS }));
 
 describe("a code step", () => {
   it("reads the file, the grader, the starter, its workload and its reference", () => {

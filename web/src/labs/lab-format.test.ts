@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { readdirSync, readFileSync } from "node:fs";
 import { parseLab, LabFormatError, BLOCK_TAGS, CODE_LANGUAGES, classifyFence, editDistance } from "./lab-format";
+import { formatErrors } from "./format-errors";
 import { VIEW_IDS } from "../topics";
 
 const good = `---
@@ -118,15 +119,7 @@ describe("parseLab", () => {
 /** good's step with one more fenced block after it (at line 22), and a vm block after that. */
 const withFence = (info: string, body = "true") => `${good}\n\`\`\`${info}\n${body}\n\`\`\`\n\n\`\`\`vm\necho after\n\`\`\`\n`;
 const FENCE_LINE = 22;
-const errorsOf = (src: string) => {
-  try {
-    parseLab(src, VIEW_IDS, "lab.md");
-  } catch (e) {
-    if (e instanceof LabFormatError) return e.errors.map((x) => x.message);
-    throw e;
-  }
-  return [];
-};
+const errorsOf = (src: string) => formatErrors(() => parseLab(src, VIEW_IDS, "lab.md"));
 
 describe("misspelled blocks", () => {
   it("places the extra fence where the tests expect it", () => {

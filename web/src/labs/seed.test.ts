@@ -2,21 +2,14 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { drawSeed, fillLine, hash32, parseSeed } from "./seed";
-import { parseLab, LabFormatError } from "./lab-format";
+import { parseLab } from "./lab-format";
+import { formatErrors } from "./format-errors";
 import { computeKey, keyError, knownAnswers } from "./keys";
 import { ANSWERS, TOPICS, VIEW_IDS } from "../topics";
 import { loadCoreModule } from "../shared/node-load";
 
 const lab = (seed: string, body: string) => `---\ntitle: T\n${seed}---\n## One\n\n${body}\n`;
-const errorsOf = (f: () => unknown): string[] => {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof LabFormatError) return e.errors.map((x) => x.message);
-    throw e;
-  }
-  return [];
-};
+const errorsOf = formatErrors;
 
 describe("seed: parameters", () => {
   it("reads ranges, stepped ranges and lists", () => {
