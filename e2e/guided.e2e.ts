@@ -117,7 +117,10 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await runInTerminal(page, "true");
     const c0 = await checks();
     await page.waitForTimeout(40_000);
-    expect((await checks()) - c0).toBe(2);
+    // 3 s and 15 s after it; a third only if the line's prompt came late (a loaded machine)
+    const resting = (await checks()) - c0;
+    expect(resting).toBeGreaterThanOrEqual(2);
+    expect(resting).toBeLessThanOrEqual(3);
     // a line entered: the next tick checks (the one at rest would come 80 s later)
     const c1 = await checks();
     await runInTerminal(page, "true");
@@ -295,16 +298,30 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     // the same override does not make a snapshot fail; the page words that case the same way.)
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Storage.overrideQuotaForOrigin", { origin: new URL(base()).origin, quotaSize: 1_000_000 });
-    await page.getByTestId("outline-1").click();
-    await expect.poll(() => page.getByTestId("lab-problem").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(
-      /Your progress could not be saved: the browser refused the space \(its storage quota is full\)/,
-    );
-    await snapshotKept();
-    // the snapshot in memory still resets the step
-    await runInTerminal(page, "touch /tmp/after-quota");
-    await page.getByTestId("reset-step").click();
-    await expect.poll(() => runInTerminal(page, "ls /tmp/after-quota 2>&1 || true"), { timeout: 30_000 }).toMatch(/No such file/);
-    await cdp.send("Storage.overrideQuotaForOrigin", { origin: new URL(base()).origin });
+    try {
+      // each move between steps writes the progress; the browser's count of what the origin
+      // holds may lag the override on a loaded machine, so the first write can still pass:
+      // move until one is refused (the page writes nothing at rest, so nothing else would)
+      let k = 0;
+      await expect
+        .poll(
+          async () => {
+            await page.getByTestId(`outline-${1 - (k++ % 2)}`).click();
+            return page.getByTestId("lab-problem").textContent().catch(() => "");
+          },
+          { timeout: 30_000, interval: 1000 },
+        )
+        .toMatch(/Your progress could not be saved: the browser refused the space \(its storage quota is full\)/);
+      if (!(await page.locator('.lab-runner[data-step="1"]').count())) await page.getByTestId("outline-1").click();
+      await snapshotKept();
+      // the snapshot in memory still resets the step
+      await runInTerminal(page, "touch /tmp/after-quota");
+      await page.getByTestId("reset-step").click();
+      await expect.poll(() => runInTerminal(page, "ls /tmp/after-quota 2>&1 || true"), { timeout: 30_000 }).toMatch(/No such file/);
+    } finally {
+      // put back even when the test fails: the next tests store machines
+      await cdp.send("Storage.overrideQuotaForOrigin", { origin: new URL(base()).origin });
+    }
   });
 
   it("a stored machine from another guest build is refused with the reason, and the passed steps' commands offered", async () => {

@@ -402,8 +402,10 @@ describe("every lab, walked through its solutions", () => {
             .poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 120_000, interval: 500 })
             .toBe("passed")
             .catch(async (e) => {
-              // say which step and what its check said, not only that it did not pass
-              const said = await page.getByTestId("check-status").textContent();
+              // say which step and what its check said, not only that it did not pass: a check
+              // asked for shows what failed (the page's own checks keep their failures quiet)
+              await checkNow(page, "check", 60_000).catch(() => undefined);
+              const said = `${await page.getByTestId("check-status").textContent()} ${await page.getByTestId("check-failures").textContent().catch(() => "")}`;
               throw new Error(`step ${i + 1}, "${step.title}": ${said}\n${(await terminalText(page)).trimEnd().slice(-1500)}`, { cause: e });
             });
           // each prediction gets the kernel's answer beside it once the step passes, one a

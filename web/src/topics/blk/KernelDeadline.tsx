@@ -29,7 +29,17 @@ export function ddRunVerdict(runs: number, replay: DdReplay | null): Verdict {
     return { state: "disagree", detail: `decision ${k + 1} of ${replay.verdicts.length}: the kernel dispatched ${choiceText(v.kernel)}, the model ${choiceText(v.model)}` };
   }
   if (!replay.judged) return { state: "waiting", detail: "no decision of the newest run could be judged yet" };
-  return { state: "agree", detail: `the model made all ${replay.judged} judged decisions of the newest run as the kernel did` };
+  // agreement says something only of the rules the run used: a kernel that broke one the run
+  // never needed (a read-only run never starves writes) agrees all the same
+  const judged = replay.verdicts.filter((v) => v.judged).map((v) => v.kernel);
+  const unused = [
+    !judged.some((k) => k.because === "batch") && "no batch that went on (because=batch)",
+    !judged.some((k) => k.because === "starved") && "no write forced after starving (because=starved)",
+    !judged.some((k) => k.pick === "expired") && "no request taken for its expired deadline (pick=expired)",
+  ].filter((x): x is string => !!x);
+  if (unused.length)
+    return { state: "waiting", detail: `the model made all ${replay.judged} judged decisions of the newest run as the kernel did, but the run had ${unused.join(", ")}: a rule it did not use is not tried` };
+  return { state: "agree", detail: `the model made all ${replay.judged} judged decisions of the newest run as the kernel did, batches, forced writes and expired deadlines among them` };
 }
 
 /**

@@ -112,12 +112,12 @@ describe("the kernel's mq-deadline decisions", () => {
     expect(runsBefore(reset, 2)).toEqual([0]);
     // and a run after that carries run 3's state, not run 2's
     expect(runsBefore([...reset, run(7)], 3)).toEqual([0, 2]);
-    // one line of run 2 undone is enough: the scheduler's state it carried is not run 2's end
-    expect(runsBefore([run(1, 2), [...run(3, 4), rewindLine(1)], run(5)], 2)).toEqual([0]);
+    // one line of run 2 undone: run 2's first line still happened, and ddRunStart carries its state from there
+    expect(runsBefore([run(1, 2), [...run(3, 4), rewindLine(1)], run(5)], 2)).toEqual([0, 1]);
     // put back before run 1 (the step's start): nothing carried
     expect(runsBefore([run(1, 2), [...run(3, 4), rewindLine(4)], run(5)], 2)).toEqual([]);
     // two resets: the second counts back over what the first left, not over what it undid
-    expect(runsBefore([run(1, 2), [...run(3, 4), rewindLine(2)], [...run(5), rewindLine(2)], run(6)], 3)).toEqual([]);
+    expect(runsBefore([run(1, 2), [...run(3, 4), rewindLine(2)], [...run(5), rewindLine(2)], run(6)], 3)).toEqual([0]);
     expect(runsBefore([run(1, 2), [...run(3, 4), rewindLine(2)], [...run(5), rewindLine(1)], run(6)], 3)).toEqual([0]);
     // a rewind line is a comment to the block trace parser
     expect(parseBlkTrace([...run(3, 4), rewindLine(2)].join("\n")).requests).toHaveLength(2);

@@ -47,25 +47,41 @@ export function ddRunTrace(lines: readonly string[]): BlkTrace {
  * those shown runs, by their index in `shown`.
  */
 export function ddRunStart(all: readonly string[][], shown: readonly number[], traces: readonly BlkTrace[], k: number): { before: number[]; start: DdStart } {
-  const before = runsBefore(all, shown[k]).map((i) => shown.indexOf(i)).filter((j) => j >= 0);
-  return { before, start: before.reduce((s, j) => ddEndState(traces[j], s), DD_FRESH) };
+  const live = liveLinesBefore(all, shown[k]);
+  const before = [...live.keys()].map((i) => shown.indexOf(i)).filter((j) => j >= 0);
+  // a run a reset cut short (a command after the run's own, undone) carried only its kept part
+  const start = before.reduce((s, j) => {
+    const kept = live.get(shown[j])!;
+    return ddEndState(kept.length === all[shown[j]].length ? traces[j] : ddRunTrace(kept), s);
+  }, DD_FRESH);
+  return { before, start };
+}
+
+/**
+ * The lines of each run before run `k` still on the timeline of the machine that ran `k`, by
+ * run, in order: a rewind line (REWIND_LINE: the machine was put back to a snapshot, "Reset this
+ * step") undoes the lines before it, counting back over what earlier rewinds left.
+ */
+function liveLinesBefore(runs: readonly string[][], k: number): Map<number, string[]> {
+  const live: Array<{ run: number; line: string }> = [];
+  for (let j = 0; j < k; j++)
+    for (const l of runs[j]) {
+      const m = l.match(REWIND_LINE);
+      if (!m) live.push({ run: j, line: l });
+      else live.splice(Math.max(0, live.length - Number(m[1])));
+    }
+  const out = new Map<number, string[]>();
+  for (const { run, line } of live) out.set(run, [...(out.get(run) ?? []), line]);
+  return out;
 }
 
 /**
  * The runs before run `k` that the machine which ran `k` went through, in order: the runs whose
- * scheduler state it carried. A run with a line that a rewind line (REWIND_LINE: the machine
- * was put back to a snapshot, "Reset this step") undid before run `k` never reached it.
+ * scheduler state it carried, wholly or in part (a run whose last lines a reset undid carried
+ * the state of the part before them; one a reset undid wholly never reached it).
  */
 export function runsBefore(runs: readonly string[][], k: number): number[] {
-  const live: number[] = []; // the run of each line still on the machine's timeline, in order
-  const undone = new Set<number>();
-  for (let j = 0; j < k; j++)
-    for (const l of runs[j]) {
-      const m = l.match(REWIND_LINE);
-      if (!m) live.push(j);
-      else for (let n = Number(m[1]); n > 0 && live.length; n--) undone.add(live.pop()!);
-    }
-  return Array.from({ length: k }, (_, j) => j).filter((j) => !undone.has(j));
+  return [...liveLinesBefore(runs, k).keys()];
 }
 
 export interface DdChoice {

@@ -52,7 +52,14 @@ describe("the divergence switch", () => {
     expect(ddRunVerdict(0, null).state).toBe("waiting");
     expect(ddRunVerdict(1, null).state).toBe("waiting");
     const ok = { ...verdict({}, {}), same: true, sameReasons: true };
-    expect(ddRunVerdict(1, replay([ok, ok]))).toEqual({ state: "agree", detail: "the model made all 2 judged decisions of the newest run as the kernel did" });
+    const okAs = (k: Partial<DdVerdict["kernel"]>) => ({ ...ok, kernel: { ...ok.kernel, ...k } });
+    // agreement over a run that used every rule the divergence switch can break
+    const every = [okAs({ because: "batch" }), okAs({ because: "starved" }), okAs({ because: "reads", pick: "expired" })];
+    expect(ddRunVerdict(1, replay(every))).toEqual({ state: "agree", detail: "the model made all 3 judged decisions of the newest run as the kernel did, batches, forced writes and expired deadlines among them" });
+    // a run that never forced a write cannot show a kernel that breaks write starvation
+    const noStarve = ddRunVerdict(1, replay([okAs({ because: "batch" }), okAs({ because: "reads", pick: "expired" })]));
+    expect(noStarve.state).toBe("waiting");
+    expect(noStarve.detail).toMatch(/no write forced after starving \(because=starved\): a rule it did not use is not tried$/);
     const bad = verdict({ because: "batch", batching: 5 }, { because: "reads", rq: 2 });
     const v = ddRunVerdict(1, replay([ok, bad, ok]));
     expect(v.state).toBe("disagree");
