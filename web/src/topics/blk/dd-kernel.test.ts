@@ -20,7 +20,7 @@ import type { BlkModule } from "@wasm/blk.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { DD_DEFAULTS } from "./blk-core";
 import { BlkTraceError, parseBlkTrace, type BlkTrace } from "./blk-trace";
-import { DD_FRESH, ddEndState, kernelDdTimeline, replayDdDecisions, runsBefore, splitRuns, traceTunables } from "./dd-kernel";
+import { DD_FRESH, ddEndState, ddRunStart, kernelDdTimeline, replayDdDecisions, runsBefore, splitRuns, traceTunables } from "./dd-kernel";
 import { rewindLine } from "../../shared/event-table";
 
 const text = gunzipSync(readFileSync(new URL("./traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8");
@@ -119,7 +119,17 @@ describe("the kernel's mq-deadline decisions", () => {
     // two resets: the second counts back over what the first left, not over what it undid
     expect(runsBefore([run(1, 2), [...run(3, 4), rewindLine(2)], [...run(5), rewindLine(2)], run(6)], 3)).toEqual([0]);
     expect(runsBefore([run(1, 2), [...run(3, 4), rewindLine(2)], [...run(5), rewindLine(1)], run(6)], 3)).toEqual([0]);
-    // a rewind line is a comment to the block trace parser
+    // a run whose tail a reset undid: the next run starts from the state of its kept part
+    const lines = text.split("\n").filter((l) => l.trim());
+    const cut = lines.findIndex((l, i) => i > lines.length / 2 && l.includes(" dd_dispatch_request: "));
+    const kept = lines.slice(0, cut);
+    const cutShort = [...lines, rewindLine(lines.length - cut)];
+    const all = [cutShort, lines];
+    const traces = all.map((r) => parseBlkTrace(r.join("\n")));
+    const { before, start } = ddRunStart(all, [0, 1], traces, 1);
+    expect(before).toEqual([0]);
+    expect(start).toEqual(ddEndState(parseBlkTrace(kept.join("\n"))));
+    expect(start).not.toEqual(ddEndState(traces[0])); // the whole run would have carried another state
     expect(parseBlkTrace([...run(3, 4), rewindLine(2)].join("\n")).requests).toHaveLength(2);
   });
 
