@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { commandsOf } from "../../web/src/labs/checks";
-import { codeStepOf, gradeCode, gradeLines, loadGrader, nodeGradeMachine } from "../../web/src/labs/code-grade";
+import { codeStepOf, gradeCode, gradeLines, loadGrader } from "../../web/src/labs/code-grade";
 import { EXAMPLE_IDENTITY } from "../../web/src/labs/seed";
 import { putLabFiles, setupScript, SETUP_TIMEOUT } from "../../web/src/labs/lab-files";
 import { NodeVm, stoppedWords } from "../../web/src/vm/node-vm";
@@ -71,7 +71,7 @@ export async function labsGrade(argv: string[]): Promise<number> {
     }
     const setup = setupScript(lab.meta.files, at);
     if (setup) await vm.agent.run(`bash ${setup}`, SETUP_TIMEOUT);
-    const result = await gradeCode(nodeGradeMachine(vm), grader, { file: step.code.file, workload: step.workload }, text);
+    const result = await gradeCode(vm, grader, { file: step.code.file, workload: step.workload }, text);
     const lines = gradeLines(result, cFile);
     const ok = result.kind === "agree";
     for (const l of lines) (ok ? console.log : console.error)(l);

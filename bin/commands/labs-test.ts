@@ -27,7 +27,7 @@ import { computeKey, type ModelKey } from "../../web/src/labs/keys";
 import { putLabFiles, setupScript, SETUP_TIMEOUT } from "../../web/src/labs/lab-files";
 import { walkDrift } from "../../web/src/labs/lab-time";
 import { keyLine } from "../../web/src/labs/course";
-import { codeStepOf, gradeCode, gradeLines, loadGrader, nodeGradeMachine } from "../../web/src/labs/code-grade";
+import { codeStepOf, gradeCode, gradeLines, loadGrader } from "../../web/src/labs/code-grade";
 import type { CodeGrader } from "../../web/src/shared/grade";
 
 /** The learners a seeded lab is walked for when none is named: three problems, so a key that fits one learner by chance fails another. */
@@ -135,7 +135,7 @@ export async function labsTest(argv: string[]): Promise<number> {
 }
 
 /** What walking a lab needs of the guest (a NodeVm; a test passes a stand-in). */
-export type WalkVm = Pick<NodeVm, "agent" | "trace" | "traceSettled" | "freshShell" | "run" | "stopped" | "saveState" | "restoreState" | "readSharedFile" | "writeSharedFile">;
+export type WalkVm = Pick<NodeVm, "agent" | "trace" | "traceSettled" | "freshShell" | "run" | "stopped" | "saveState" | "restoreState" | "check" | "readSharedFile" | "writeSharedFile">;
 
 /** Walk one lab's steps on a machine as a learner would (see the top of this file). */
 export async function walk(
@@ -324,14 +324,13 @@ export async function walk(
  */
 async function gradedBoth(vm: WalkVm, code: NonNullable<ReturnType<typeof codeStepOf>>, grader: CodeGrader, where: string, i: number, title: string): Promise<boolean> {
   const spec = { file: code.code.file, workload: code.workload };
-  const machine = nodeGradeMachine(vm);
-  const starter = await gradeCode(machine, grader, spec, code.code.starter);
+  const starter = await gradeCode(vm, grader, spec, code.code.starter);
   if (starter.kind === "agree") {
     console.error(`FAIL ${where}: step ${i + 1} "${title}": the code block's starter already agrees with the kernel in all ${starter.decisions} decisions: there is nothing to write`);
     return false;
   }
   console.log(`code ${where}: step ${i + 1}'s starter does not pass, as it should: ${gradeLines(starter, code.code.file)[0]}`);
-  const reference = await gradeCode(machine, grader, spec, code.solution);
+  const reference = await gradeCode(vm, grader, spec, code.solution);
   if (reference.kind !== "agree") {
     console.error(`FAIL ${where}: step ${i + 1} "${title}": its solution does not pass its grading:\n  ${gradeLines(reference, code.code.file).join("\n  ")}`);
     return false;

@@ -2,12 +2,15 @@
 // CodeEditor.tsx), "Compile and grade", "Reload from the VM" for an edit made in the terminal,
 // and the grade: compile errors at their lines, "agrees in all N decisions", or the first
 // decision their function made otherwise, with what it was made from.
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import type { CodeSpec } from "./code-block";
 import type { CodeRecord } from "./progress";
 import type { CompileMessage } from "./code-grade";
 
 const CodeEditor = lazy(() => import("./CodeEditor"));
+const NO_MESSAGES: readonly CompileMessage[] = [];
+/** the learner's text goes into their progress this long after their last keystroke (an IndexedDB write each) */
+const SAVE_AFTER_MS = 800;
 
 export interface CodeStepProps {
   code: CodeSpec;
@@ -23,13 +26,30 @@ export interface CodeStepProps {
 export function CodeStep({ code, rec, ready, grading, onText, onGrade, onReload }: CodeStepProps) {
   const [text, setText] = useState(rec?.text ?? code.starter);
   const [note, setNote] = useState<string | null>(null);
-  // the progress's text is the learner's: a reset of the record (Start over) brings the starter back
-  useEffect(() => setText(rec?.text ?? code.starter), [rec === undefined]);
+  // the progress's text is the learner's: the record gone (Start over) brings the starter back
+  const had = useRef(rec !== undefined);
+  useEffect(() => {
+    if (had.current && rec === undefined) setText(code.starter);
+    had.current = rec !== undefined;
+  }, [rec === undefined]);
   const last = rec?.last;
-  const messages: CompileMessage[] = last?.kind === "compile" ? (last.errorLines ?? []).map((line, i) => ({ line, severity: "error", message: last.lines[i] ?? "" })) : [];
+  const messages: readonly CompileMessage[] = last?.messages ?? NO_MESSAGES;
+  // kept in the progress a moment after the last keystroke, and whatever is pending as the step
+  // closes (a grade keeps the text it grades itself)
+  const pending = useRef<{ text: string; timer: ReturnType<typeof setTimeout> } | null>(null);
+  const save = useRef(onText);
+  save.current = onText;
+  const flush = () => {
+    if (!pending.current) return;
+    clearTimeout(pending.current.timer);
+    save.current(pending.current.text);
+    pending.current = null;
+  };
+  useEffect(() => flush, []);
   const edit = (t: string) => {
     setText(t);
-    onText(t);
+    if (pending.current) clearTimeout(pending.current.timer);
+    pending.current = { text: t, timer: setTimeout(flush, SAVE_AFTER_MS) };
   };
   const reload = async () => {
     setNote(null);
@@ -52,7 +72,7 @@ export function CodeStep({ code, rec, ready, grading, onText, onGrade, onReload 
         <CodeEditor value={text} onChange={edit} messages={messages} label={`Your ${code.file.split("/").pop()}`} />
       </Suspense>
       <div className="code-actions">
-        <button onClick={() => ready && grading === null && onGrade(text)} aria-disabled={!ready || grading !== null} data-testid="grade">
+        <button onClick={() => ready && grading === null && (flush(), onGrade(text))} aria-disabled={!ready || grading !== null} data-testid="grade">
           {grading ?? "Compile and grade"}
         </button>{" "}
         <button onClick={() => void reload()} disabled={grading !== null}>

@@ -19,16 +19,11 @@ import type { TopicManifest } from "../shared/topic";
 import type { CodeSpec } from "./code-block";
 import type { LabStep } from "./lab-format";
 
-/** What a grading round needs of the machine: the page's VmHandle and NodeVm both offer it. */
+/** What a grading round needs of the machine: the page's VmHandle and NodeVm both are one. */
 export interface GradeMachine {
   check(script: string, timeoutSeconds: number): Promise<CheckRun>;
   readSharedFile(name: string): Promise<Uint8Array>;
   writeSharedFile(name: string, bytes: Uint8Array): Promise<void>;
-}
-
-/** A NodeVm (`fslab labs grade`, `labs test`) as a grading machine: its agent runs the scripts. */
-export function nodeGradeMachine(vm: { agent: { run(script: string, limit: number): Promise<CheckRun> }; readSharedFile(name: string): Promise<Uint8Array>; writeSharedFile(name: string, bytes: Uint8Array): Promise<void> }): GradeMachine {
-  return { check: (s, t) => vm.agent.run(s, t), readSharedFile: (n) => vm.readSharedFile(n), writeSharedFile: (n, b) => vm.writeSharedFile(n, b) };
 }
 
 /** One compiler message: in the learner's file (line set) or elsewhere (a link error). */
@@ -86,6 +81,11 @@ export function compileMessages(log: string, file: string): CompileMessage[] {
   return out;
 }
 
+/** Whether the guest has the learner's file. */
+export async function guestFileExists(vm: GradeMachine, file: string): Promise<boolean> {
+  return (await vm.check(`[ -f ${quote(file)} ]`, 10)).status === 0;
+}
+
 /** The learner's file as the guest has it now (null: there is none yet). */
 export async function readGuestFile(vm: GradeMachine, file: string): Promise<string | null> {
   const name = `.fslab-code-${nonce()}`;
@@ -140,8 +140,7 @@ async function record(vm: GradeMachine, grader: CodeGrader, workload: string): P
  */
 export async function gradeCode(vm: GradeMachine, grader: CodeGrader, step: CodeStepSpec, text?: string): Promise<GradeResult> {
   if (text !== undefined) await writeGuestFile(vm, step.file, text);
-  const exists = await vm.check(`[ -f ${quote(step.file)} ]`, 10);
-  if (exists.status !== 0) return { kind: "error", message: `there is no ${step.file} in the guest to grade` };
+  if (!(await guestFileExists(vm, step.file))) return { kind: "error", message: `there is no ${step.file} in the guest to grade` };
   const trace = await record(vm, grader, step.workload);
   if (typeof trace !== "string") return { kind: "error", message: trace.error };
   let input;

@@ -15,6 +15,7 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore } from "idb";
 import type { PredictionRecord } from "./predict";
 import type { QuestionRecord } from "./question";
+import type { CompileMessage } from "./code-grade";
 
 export interface StepRecord {
   title: string;
@@ -51,7 +52,7 @@ export interface CodeRecord {
   text: string;
   /** "Compile and grade" rounds, and the last one's verdict in a few lines (code-grade.ts gradeLines) */
   grades: number;
-  last?: { kind: "compile" | "crash" | "error" | "agree" | "diverge"; lines: string[]; at: number; errorLines?: number[] };
+  last?: { kind: "compile" | "crash" | "error" | "agree" | "diverge"; lines: string[]; at: number; messages?: CompileMessage[] };
 }
 
 export interface LabProgress {

@@ -12,7 +12,7 @@ import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from ".
 import { computeKey } from "./keys";
 import { loadCoreWeb } from "../shared/core-web";
 import { TOPICS } from "../topics";
-import { codeStepOf, gradeCode, gradeLines, loadGrader, readGuestFile, writeGuestFile } from "./code-grade";
+import { codeStepOf, gradeCode, gradeLines, guestFileExists, loadGrader, readGuestFile, writeGuestFile } from "./code-grade";
 
 /** How often an open step's checks run on their own. */
 const POLL_MS = 3000;
@@ -364,7 +364,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       const lines = gradeLines(r, code.code.file.split("/").pop()!);
       update((p) => {
         const s = p.steps[n];
-        s.code = { ...s.code, text, grades: (s.code?.grades ?? 0) + 1, last: { kind: r.kind, lines, at: Date.now(), ...(r.kind === "compile" ? { errorLines: r.messages.map((m) => m.line ?? 0) } : {}) } };
+        s.code = { ...s.code, text, grades: (s.code?.grades ?? 0) + 1, last: { kind: r.kind, lines, at: Date.now(), ...(r.kind === "compile" ? { messages: r.messages } : {}) } };
       });
       // the learner's own failed attempt offers the reference, as a challenge's failed check does
       if (r.kind !== "agree" && r.kind !== "error") setFailedAsked(true);
@@ -378,8 +378,8 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   // editor in the terminal finds it
   useEffect(() => {
     if (!vm || !code) return;
-    void readGuestFile(vm, code.code.file)
-      .then((t) => (t === null ? writeGuestFile(vm, code.code.file, progressRef.current.steps[n].code?.text ?? code.code.starter) : undefined))
+    void guestFileExists(vm, code.code.file)
+      .then((there) => (there ? undefined : writeGuestFile(vm, code.code.file, progressRef.current.steps[n].code?.text ?? code.code.starter)))
       .catch(() => {}); // the grade writes it anyway
   }, [vm, n]);
 

@@ -16,7 +16,7 @@ import { pace } from "./v86-pace";
 import { typedEmulator, type V86Emulator } from "./v86-emulator";
 import { unxzState } from "./saved-state";
 import { trackHostFiles, type HostFiles } from "./host-files";
-import { AgentClient } from "./agent";
+import { AgentClient, type CheckRun } from "./agent";
 import { SdhciDevice } from "./devices/sdhci";
 import { SdCard, type CardOptions } from "./devices/sd-card";
 import { machineState, restoreDevices, splitMachineState } from "./devices/machine-state";
@@ -268,6 +268,11 @@ export class NodeVm {
    */
   async readSharedFile(name: string): Promise<Uint8Array> {
     return this.machine.read_file(HOST_SHARE + name);
+  }
+
+  /** Run a script through the guest's check agent (VmHandle's `check`, which labs/ code calls). */
+  check(script: string, timeoutSeconds: number): Promise<CheckRun> {
+    return this.agent.run(script, timeoutSeconds);
   }
 
   /** Put a file in the guest's /mnt/host (a name of its own for each content: the guest caches what it read). */
