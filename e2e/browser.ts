@@ -84,6 +84,22 @@ export async function terminalText(page: Page): Promise<string> {
 }
 
 /**
+ * Wait until the lab's machine is at its prompt. A machine that failed, or never got there, is
+ * reported with the page's status line and the terminal's last lines: a hang seen only in a
+ * whole-suite run (reload.e2e, two runs in five) must say where it stood.
+ */
+export async function waitReady(page: Page, timeout = 150_000): Promise<void> {
+  const phase = await page
+    .waitForSelector('.vm-status[data-phase="ready"], .vm-status[data-phase="failed"]', { timeout })
+    .then((e) => e.getAttribute("data-phase"))
+    .catch(() => "timeout");
+  if (phase === "ready") return;
+  const status = await page.locator(".vm-status").first().textContent().catch(() => "(no status)");
+  const term = await terminalText(page).catch(() => "(no terminal)");
+  throw new Error(`the machine is not ready (${phase} after at most ${timeout / 1000} s): ${status}\n--- terminal, last lines ---\n${term.trimEnd().split("\n").slice(-12).join("\n")}`);
+}
+
+/**
  * Whether one of the terminal's last `rows` lines is exactly `line`: a cheap look for a
  * command's end marker. terminalText joins all of xterm.js's 5000 lines of scrollback on the
  * page's thread, which is v86's too; polled every 100 ms while a long command runs, it slowed

@@ -6,7 +6,7 @@
 // be opened, where only the marks come back (from localStorage).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { launch, runInTerminal } from "./browser";
+import { launch, runInTerminal, waitReady } from "./browser";
 import { serveUnderCourse, type CourseSite } from "./course-server";
 
 const LAB = "exfat-discard";
@@ -18,7 +18,7 @@ describe("a reload at any moment brings back the learner's newest kept machine",
   let page: Page;
   const step = () => page.locator(".lab-runner").getAttribute("data-step");
   const vmStatus = () => page.locator(".vm-status").textContent();
-  const ready = () => page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+  const ready = () => waitReady(page);
   const mounted = () => runInTerminal(page, "grep -c ' /mnt/x exfat' /proc/mounts || true");
   /** what a reload found, for the notes */
   const seen: string[] = [];
