@@ -47,30 +47,13 @@ void exfat_dir_free(struct exfat_dir *d)
 
 int exfat_calc_num_entries(int name_len) { return 2 + (name_len + 14) / 15; }
 
-static int total_entries(const struct exfat_dir *d) { return (int)(d->clusters * d->dentries_per_clu); }
+static int total_entries(const struct exfat_dir *d) { return exfat_dir_entries(d); }
 
 static void reset_hint(struct exfat_hint_femp *h)
 {
 	h->eidx = EXFAT_HINT_NONE;
 	h->count = 0;
 	h->cur_is_eof = 0;
-}
-
-/* exfat_set_empty_hint() (7.2, dir.c): the first empty entry starts a candidate; unused
- * entries count to the directory's end; it becomes the hint when it is big enough or reaches
- * the end, unless the hint already starts no later */
-static void set_empty_hint(struct exfat_dir *d, struct exfat_hint_femp *candi, int dentry, int num_entries, int unused)
-{
-	if (d->hint_femp.eidx != EXFAT_HINT_NONE && d->hint_femp.eidx <= dentry)
-		return;
-	if (candi->count == 0)
-		candi->eidx = dentry;
-	if (unused)
-		candi->count += total_entries(d) - dentry;
-	else
-		candi->count++;
-	if (candi->count == num_entries || candi->count + candi->eidx == total_entries(d))
-		d->hint_femp = *candi;
 }
 
 /* empty_hint=0, Linux 6.1's exfat_find_dir_entry() (6.1 dir.c:984-1002, the patch's
@@ -116,7 +99,7 @@ again:
 			break;
 		if (t != SLOT_USED) {
 			if (hint62)
-				set_empty_hint(d, &candi, dentry, num_entries, t == SLOT_UNUSED);
+				exfat_set_empty_hint(d, &candi, dentry, num_entries, t);
 			else
 				set_empty_hint_61(d, &candi, dentry, num_entries);
 			if (t == SLOT_UNUSED)
@@ -335,15 +318,30 @@ int exfat_dir_create(struct exfat_dir *d, int name_len)
 	return slot;
 }
 
+/* exfat_find_dir_entry()'s "found:": the next lookup starts after the set, unless the set
+ * ends its cluster and that cluster is the directory's last */
+static int past_set(const struct exfat_dir *d, int slot, int n)
+{
+	return (slot + n) % (int)d->dentries_per_clu == 0 && slot + n == total_entries(d) ? 0 : slot + n;
+}
+
+int exfat_dir_lookup(struct exfat_dir *d, int slot, int name_len)
+{
+	int n = exfat_calc_num_entries(name_len);
+
+	if (slot < 0 || slot + n > total_entries(d) || d->slot[slot] != SLOT_USED)
+		return -FSLAB_ENOENT;
+	d->hint_stat_eidx = past_set(d, slot, n);
+	d->changed = 0; /* exfat_find() took the directory's version */
+	return 0;
+}
+
 int exfat_dir_remove(struct exfat_dir *d, int slot, int name_len)
 {
 	int n = exfat_calc_num_entries(name_len), i;
 
-	if (slot < 0 || slot + n > total_entries(d) || d->slot[slot] != SLOT_USED)
+	if (exfat_dir_lookup(d, slot, name_len))
 		return -FSLAB_ENOENT;
-	/* the positive lookup's "found:": the next lookup starts after the set, unless the set
-	 * ends its cluster and that cluster is the directory's last */
-	d->hint_stat_eidx = (slot + n) % (int)d->dentries_per_clu == 0 && slot + n == total_entries(d) ? 0 : slot + n;
 	for (i = 0; i < n; i++)
 		d->slot[slot + i] = SLOT_DELETED;
 	d->changed = 1; /* inode_inc_iversion(dir) */

@@ -103,8 +103,8 @@ export async function writeGuestFile(vm: GradeMachine, file: string, text: strin
   if (r.status !== 0) throw new Error(`writing ${file} in the guest: ${r.output.trim() || `exit ${r.status}`}`);
 }
 
-/** Step 1: the workload under the grader's events; the trace's text. */
-async function record(vm: GradeMachine, grader: CodeGrader, workload: string): Promise<string | { error: string }> {
+/** Step 1: the workload under the grader's events; the trace's text (also how a grader test's trace was recorded). */
+export async function recordWorkload(vm: GradeMachine, grader: CodeGrader, workload: string): Promise<string | { error: string }> {
   const id = nonce();
   const traceName = `.fslab-grade-${id}.trace`;
   const events = grader.events.map(quote).join(" ");
@@ -141,7 +141,7 @@ async function record(vm: GradeMachine, grader: CodeGrader, workload: string): P
 export async function gradeCode(vm: GradeMachine, grader: CodeGrader, step: CodeStepSpec, text?: string): Promise<GradeResult> {
   if (text !== undefined) await writeGuestFile(vm, step.file, text);
   if (!(await guestFileExists(vm, step.file))) return { kind: "error", message: `there is no ${step.file} in the guest to grade` };
-  const trace = await record(vm, grader, step.workload);
+  const trace = await recordWorkload(vm, grader, step.workload);
   if (typeof trace !== "string") return { kind: "error", message: trace.error };
   let input;
   try {
@@ -177,11 +177,12 @@ export async function gradeCode(vm: GradeMachine, grader: CodeGrader, step: Code
       return { kind: "crash", message: `your function did not return: the replay ran past ${RUN_SECONDS} s (a loop that never ends?)` };
     if (typeof r.status === "number" && r.status > 128) {
       const sig = r.status - 128;
-      const name = { 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE (a division by zero?)", 11: "SIGSEGV (a request index that is BLK_NIL, or past the array?)" }[sig] ?? `signal ${sig}`;
+      const segv = grader.explain?.segv ? ` (${grader.explain.segv})` : "";
+      const name = { 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE (a division by zero?)", 11: `SIGSEGV${segv}` }[sig] ?? `signal ${sig}`;
       return { kind: "crash", message: `the replay crashed with ${name}${runLog.trim() ? `: ${runLog.trim()}` : ""}` };
     }
     if (r.status === 1)
-      return { kind: "crash", message: `the replay stopped: ${runLog.trim() || "the lists were left in a state the kernel's next event contradicts"} (does your function take the request it returns off the lists, as deadline_move_request() does?)` };
+      return { kind: "crash", message: `the replay stopped: ${runLog.trim() || "your function left a state the kernel's next event contradicts"}${grader.explain?.refused ? ` (${grader.explain.refused})` : ""}` };
     if (r.status !== 0) return { kind: "error", message: `the replay program failed (exit ${r.status}): ${runLog.trim()}` };
     const stdout = dec.decode(await vm.readSharedFile(outName));
     try {

@@ -56,6 +56,13 @@ export interface CodeGrader<C = unknown> {
   input(trace: string): GradeInput<C>;
   /** the replay program's stdout, judged against the kernel's decisions */
   judge(input: GradeInput<C>, stdout: string): GradeVerdict;
+  /** what a crash of the replay most likely means, in this function's terms */
+  explain?: {
+    /** SIGSEGV: which pointer or index the learner's function most likely got wrong */
+    segv?: string;
+    /** the replay refused the trace (exit 1): what the learner's function left wrong */
+    refused?: string;
+  };
 }
 
 export type TopicGraders = Record<string, CodeGrader>;

@@ -80,6 +80,10 @@ export const ddDispatch: CodeGrader<DdContext> = {
   reference: ddDispatchC,
   input,
   judge,
+  explain: {
+    segv: "a request index that is BLK_NIL, or past the array?",
+    refused: "does your function take the request it returns off the lists, as deadline_move_request() does?",
+  },
 };
 
 export const topicGraders: TopicGraders = { "dd-dispatch": ddDispatch };

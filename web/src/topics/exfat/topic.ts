@@ -61,5 +61,11 @@ export default defineTopic({
     ],
     load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
   },
+  graders: {
+    specs: [
+      { id: "set-empty-hint", function: "exfat_set_empty_hint", summary: "exFAT's empty-entry hint (hint_femp): which run of free entries a create's lookup leaves for the search, replayed over the learner's kernel's creates" },
+    ],
+    load: () => import("./grader").then((m) => m.topicGraders),
+  },
   benches: [{ route: "frames", title: "frame times of the cluster grid and bitmap views", load: () => import("./BenchFrames").then((m) => m.BenchFrames) }],
 });

@@ -46,6 +46,18 @@ struct exfat_dir {
 	struct fslab_events events;
 };
 
+/* the directory's entries: EXFAT_B_TO_DEN(i_size_read(dir)) */
+static inline int exfat_dir_entries(const struct exfat_dir *d) { return (int)(d->clusters * d->dentries_per_clu); }
+
+/*
+ * exfat_set_empty_hint() (7.2 fs/exfat/dir.c), the empty_hint=1 rule (dir_hint.c): called by
+ * the lookup for each free entry it passes (entry_type SLOT_DELETED or SLOT_UNUSED, where the
+ * lookup ends); candi_empty is the run of free entries in a row so far (the lookup resets it
+ * at a used entry). It may make the run ei->hint_femp, where the search for room starts. The
+ * exfat-empty-hint lab's code step has the learner write it.
+ */
+void exfat_set_empty_hint(struct exfat_dir *ei, struct exfat_hint_femp *candi_empty, int dentry, int num_entries, int entry_type);
+
 struct exfat_dir *exfat_dir_new(uint32_t dentries_per_clu, int empty_hint);
 void exfat_dir_free(struct exfat_dir *d);
 /* 2 + ceil(len / 15): file, stream extension and name entries */
@@ -55,5 +67,8 @@ int exfat_dir_create(struct exfat_dir *d, int name_len);
 /* unlink: the lookup that finds the set (moving hint_stat past it), then its entries
  * become deleted entries (exfat_remove_entries) */
 int exfat_dir_remove(struct exfat_dir *d, int slot, int name_len);
+/* a lookup that finds the set at slot (stat of a name not in the dentry cache): the next
+ * lookup starts after it (ei->hint_stat), the directory unchanged */
+int exfat_dir_lookup(struct exfat_dir *d, int slot, int name_len);
 
 #endif
