@@ -28,7 +28,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { checkNow, launch, screenshot, terminalText, typeLines } from "./browser";
+import { ARTIFACTS, checkNow, launch, screenshot, terminalText, typeLines } from "./browser";
 import { parseLab, type Lab, type LabStep } from "../web/src/labs/lab-format";
 import { commandsOf, guestJudged } from "../web/src/labs/checks";
 import { codeStepOf } from "../web/src/labs/code-grade";
@@ -280,7 +280,7 @@ const WALKER = "walk-e2e";
  * step stays open), which offers the reference; the reference put in the editor and graded:
  * it agrees with the kernel in every decision, and the step passes.
  */
-async function walkCodeStep(page: Page, solution: string, where: string): Promise<void> {
+async function walkCodeStep(page: Page, solution: string, where: string, id: string): Promise<void> {
   const box = page.getByTestId("code-step");
   await page.locator(".code-editor .cm-content").waitFor({ timeout: 30_000 });
   const graded = async (grades: number) => {
@@ -292,8 +292,12 @@ async function walkCodeStep(page: Page, solution: string, where: string): Promis
   expect(await graded(before + 1), `${where}: the starter, graded as it stands`).toBe("diverge");
   expect(await page.getByTestId("grade-result").textContent()).toMatch(/decision \d+ of \d+: your function chose otherwise/);
   expect(await page.locator(".lab-runner").getAttribute("data-passed")).toBe("0");
+  await page.getByTestId("grade-result").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(ARTIFACTS, `code-step-${id}.png`) }); // the first divergence, as a learner sees it
   await page.getByRole("button", { name: /^Show the reference function/ }).click();
-  expect(await page.getByTestId("solution").textContent()).toContain("__dd_dispatch_request");
+  // the reference as the lab wrote it: its function's first line (the kernel's signature)
+  const signature = solution.split("\n").find((l) => /^\w[\w\s*]*\(/.test(l))!;
+  expect(await page.getByTestId("solution").textContent()).toContain(signature);
   await page.locator(".code-editor .cm-content").fill(solution);
   const verdict = await graded(before + 2);
   expect(verdict, `${where}: the reference, graded: ${await page.getByTestId("grade-result").textContent()}`).toBe("agree");
@@ -377,7 +381,7 @@ describe("every lab, walked through its solutions", () => {
         }
         const code = codeStepOf(step);
         if (code) {
-          await walkCodeStep(page, code.solution, where);
+          await walkCodeStep(page, code.solution, where, id);
           await shown[id]?.[i]?.(page, lab);
           if (i + 1 < lab.steps.length) {
             await page.getByRole("button", { name: /^Next/ }).click();
