@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from "react";
 import { f2fsClient } from "./f2fs-client";
 import { useWorker } from "../../shared/useWorker";
 import { nidScansOf, NidScanPhase, type NidScan } from "../../shared/events";
-import { oneWriterScript, type NidRun } from "./nid";
+import { oneWriterScript, type NidOp, type NidRun } from "./nid";
 import type { TraceStats } from "../../shared/machine";
 import { NidScanStrip } from "./NidScanStrip";
 import type { Verdict } from "../../shared/verdict";
@@ -55,14 +55,24 @@ function firstDiff(run: Repeated[], model: Repeated[]): number {
   return -1;
 }
 
+/**
+ * The lab's steps with this learner's numbers (its `seed:` values `files` and `sync_every`; a
+ * page without them, the lab's first version: 4000 files, a sync every 500).
+ */
+export function labScript(seed?: Readonly<Record<string, number | string>>): NidOp[] {
+  const n = (v: unknown, d: number) => (typeof v === "number" && Number.isInteger(v) && v > 0 && v <= 20_000 ? v : d);
+  return oneWriterScript(n(seed?.files, 4000), n(seed?.sync_every, 500));
+}
+
 /** The free-NID model's runs of the lab's steps under each of CLUES (null until they are in), for this panel and the disk's. */
-export function useLabNidRuns(): NidRun[] | null {
+export function useLabNidRuns(script: NidOp[]): NidRun[] | null {
   const { client } = useWorker(f2fsClient);
   const [runs, setRuns] = useState<NidRun[] | null>(null);
+  const key = JSON.stringify(script);
   useEffect(() => {
     if (!client) return;
-    Promise.all(CLUES.map((clue) => client.nidRun({ clue }, oneWriterScript()))).then(setRuns, () => setRuns(null));
-  }, [client]);
+    Promise.all(CLUES.map((clue) => client.nidRun({ clue }, JSON.parse(key) as NidOp[]))).then(setRuns, () => setRuns(null));
+  }, [client, key]);
   return runs;
 }
 

@@ -1,11 +1,11 @@
 // The f2fs topic's lab view (declared in topic.ts).
 import type { LabViewProps } from "../../shared/topic";
-import { KernelNidScans, runUnder, useLabNidRuns } from "./KernelNidScans";
+import { KernelNidScans, labScript, runUnder, useLabNidRuns } from "./KernelNidScans";
 import { F2fsDiskNat } from "./F2fsDiskNat";
 
 /** The f2fs-clue lab's panels: the model runs once for both (the lab's last run is under clue 4). */
-export function F2fsNidLab({ live, vm, onVerdict }: LabViewProps) {
-  const runs = useLabNidRuns();
+export function F2fsNidLab({ live, vm, onVerdict, seed }: LabViewProps) {
+  const runs = useLabNidRuns(labScript(seed));
   return (
     <div className="view-pair">
       <KernelNidScans events={live.events} stats={live.stats} modelRuns={runs} onVerdict={onVerdict} />

@@ -1,6 +1,7 @@
 // F2FS: unlink scaling and the free-NID scan, upstream against CLUE. C core: wasm/src/f2fs
 // (fxmark.c, nid.c); lab f2fs-clue.
 import { defineTopic } from "../../shared/topic";
+import type { TopicAnswers } from "../../shared/answers";
 import { F2FS_PARAMS } from "./params";
 
 export default defineTopic({
@@ -23,4 +24,19 @@ export default defineTopic({
     { name: "f2fs-nid", synopsis: "[options] [--json]", summary: "the free-NID scans of fslab-bench's f2fs-clue workload, per clue mask", module: "cli.ts" },
   ],
   inspect: { fs: "f2fs", module: "inspect-cli.ts" },
+  answers: {
+    specs: [
+      {
+        id: "nids-scanned",
+        summary: "NAT entries the free-NID scans read since the mount (the mount's own among them): the f2fs-clue lab's creates, removal and creates again",
+        params: { files: "files created in each round", sync_every: "a sync after every this many creates", clue: "the clue mask (0: upstream, 4: lazy NAT update)" },
+      },
+      {
+        id: "nat-deferred",
+        summary: "NAT entry scans a background caller deferred to the checkpoint over the same steps",
+        params: { files: "files created in each round", sync_every: "a sync after every this many creates", clue: "the clue mask (0: upstream, 4: lazy NAT update)" },
+      },
+    ],
+    load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
+  },
 });

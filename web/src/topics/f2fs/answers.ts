@@ -1,0 +1,29 @@
+// The free-NID model's answers for a learner's problem (shared/answers.ts): the f2fs-clue lab's
+// steps replayed on the core (wasm/src/f2fs), so each learner's key is the model's, not a constant.
+import type { TopicAnswers } from "../../shared/answers";
+import { intParam } from "../../shared/answers";
+import { nidRun, oneWriterScript, type NidRun } from "./nid";
+import type { F2fsModule } from "@wasm/f2fs.mjs";
+
+/** the lab's steps with this learner's numbers: `files` creates, a sync every `sync_every`, removed, again */
+function labRun(m: F2fsModule, p: Record<string, number | string>): NidRun {
+  const files = intParam(p, "files", 1, 20_000);
+  const every = intParam(p, "sync_every", 1, 20_000);
+  const clue = intParam(p, "clue", 0, 7);
+  return nidRun(m, { clue }, oneWriterScript(files, every));
+}
+
+export const topicAnswers: TopicAnswers<"f2fs"> = {
+  core: "f2fs",
+  answers: {
+    /** NAT entries the scans read since the mount, the mount's own scan among them (the kernel's clue_nids_scanned) */
+    "nids-scanned"(m, p) {
+      // every scan's record, the mount's first: the kernel adds each one's count to the counter
+      return labRun(m, p).scans.reduce((n, s) => n + s.scanned, 0);
+    },
+    /** NAT entry scans a background caller put off to the next checkpoint (the kernel's clue_nat_deferred) */
+    "nat-deferred"(m, p) {
+      return labRun(m, p).counters.nat_deferred;
+    },
+  },
+};
