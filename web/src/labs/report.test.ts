@@ -74,7 +74,7 @@ describe("progress files", () => {
     expect(reportRow("ann.json", sample(), "a".repeat(64)).otherVersion).toBeUndefined();
     const text = reportText([row]).split("\n");
     expect(text[0]).toMatch(/^learner\s+file\s+lab\s+passed\s+skipped\s+alone\s+with solution\s+challenges alone\s+attempts\s+hints\s+minutes\s+predictions near\s+questions right/);
-    expect(text[1]).toMatch(/^-\s+ann\.json\s+exfat-discard\s+1\/2\s+1\s+1\s+0\s+-\s+3\s+1\s+7\s+1\/2\s+-\s+2026-11-23 09:10\s+another version of the lab/);
+    expect(text[1]).toMatch(/^-\s+ann\.json\s+exfat-discard\s+1\/2\s+1\s+1\s+0\s+-\s+3\s+1\s+7\s+1\/2\s+-\s+-\s+2026-11-23 09:10\s+another version of the lab/);
   });
 
   it("carry the learner's name, each challenge step, each question judged, and read them back", () => {
@@ -115,12 +115,12 @@ describe("progress files", () => {
     const rows = [file("bob", "mq-deadline", 5, true, true), file("ann", "exfat-discard", 1, false), file("ann", "exfat-discard", 9, true), file("ann", "mq-deadline", 3, true), file(undefined, "mq-deadline", 4, true)];
     const g = gradebook(rows);
     const lines = g.csv.trim().split("\n");
-    const groups = (lab: string) => ["passed alone", "passed with solution", "skipped", "steps", "questions right", "questions"].map((c) => `${lab} ${c}`);
+    const groups = (lab: string) => ["passed alone", "passed with solution", "skipped", "steps", "questions right", "questions", "code agrees", "code steps"].map((c) => `${lab} ${c}`);
     expect(lines[0]).toBe(["learner", ...groups("exfat-discard"), ...groups("mq-deadline")].join(","));
     expect(lines.slice(1)).toEqual([
-      "(no name: anon-mq-deadline-4.json),,,,,,,1,0,1,2,0,0",
-      "ann,1,0,1,2,0,0,1,0,1,2,0,0",
-      "bob,,,,,,,0,1,1,2,0,0",
+      "(no name: anon-mq-deadline-4.json),,,,,,,,,1,0,1,2,0,0,0,0",
+      "ann,1,0,1,2,0,0,0,0,1,0,1,2,0,0,0,0",
+      "bob,,,,,,,,,0,1,1,2,0,0,0,0",
     ]);
     // ann's older exfat-discard file is not in the gradebook, and the report says so
     expect(g.dropped.map((r) => r.file)).toEqual(["ann-exfat-discard-1.json"]);
@@ -144,8 +144,8 @@ describe("progress files", () => {
     expect(r.stderr).toMatch(/2 progress files, 1 for another version of its lab, 1 unreadable/);
     const csv = spawnSync(process.execPath, [join(repo, "bin/fslab.mjs"), "labs", "report", "--csv", join(dir, "ann.json")], { encoding: "utf8", cwd: repo });
     expect(csv.status).toBe(0);
-    expect(csv.stdout.split("\n")[0]).toBe("learner,exfat-discard passed alone,exfat-discard passed with solution,exfat-discard skipped,exfat-discard steps,exfat-discard questions right,exfat-discard questions");
-    expect(csv.stdout.split("\n")[1]).toBe(`(no name: ${join(dir, "ann.json")}),1,0,1,2,0,0`);
+    expect(csv.stdout.split("\n")[0]).toBe("learner,exfat-discard passed alone,exfat-discard passed with solution,exfat-discard skipped,exfat-discard steps,exfat-discard questions right,exfat-discard questions,exfat-discard code agrees,exfat-discard code steps");
+    expect(csv.stdout.split("\n")[1]).toBe(`(no name: ${join(dir, "ann.json")}),1,0,1,2,0,0,0,0`);
     expect(csv.stderr).toMatch(/1 file without the learner's name or ID: each is its own learner, named by its file/);
   });
 });
@@ -187,6 +187,21 @@ describe("a seeded lab's report", () => {
     const x = progressExport(p, "T", 2);
     expect(parseExport(JSON.stringify(x))).toEqual(x);
     expect(reportText([reportRow("f.json", x)])).toMatch(/1 prediction made after measuring/);
+  });
+});
+
+describe("a code step", () => {
+  it("is counted in the report and the gradebook: agreeing at its last grade, and the grades it took", () => {
+    const p = freshProgress("mq-deadline", "a".repeat(64), "g", ["One", "Two", "Three"]);
+    const last = (kind: "agree" | "diverge") => ({ kind, lines: [], at: 1, messages: [] });
+    p.steps[1].code = { text: "int f(void) { return 1; }", grades: 3, last: last("diverge") };
+    p.steps[2].code = { text: "int g(void) { return 2; }", grades: 2, last: last("agree") };
+    const x = progressExport(p, "mq-deadline", 5, undefined, { learner: "ann" });
+    expect(parseExport(JSON.stringify(x))).toEqual(x);
+    const row = reportRow("ann.json", x);
+    expect(row).toMatchObject({ code: 2, codeAgreed: 1, codeGrades: 5 });
+    expect(reportText([row])).toMatch(/code agrees[\s\S]*1\/2 \(5 grades\)/);
+    expect(gradebook([row]).csv.trim().split("\n")[1]).toBe("ann,0,0,0,3,0,0,1,2");
   });
 });
 

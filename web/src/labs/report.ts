@@ -172,6 +172,10 @@ export interface ReportRow {
   afterMeasuring: number;
   /** steps whose last hint (the one nearest the commands) the learner opened */
   lastHints: number;
+  /** code steps, those whose last grade agreed with the learner's kernel, and grades asked in all */
+  code: number;
+  codeAgreed: number;
+  codeGrades: number;
   /** questions graded against the learner's own key, recomputed from the lab (not the file's verdict) */
   regraded: number;
   /** the learner's answers and their keys, for telling copied answers (copiedAnswers) */
@@ -227,6 +231,9 @@ export function reportRow(file: string, x: ProgressExport, currentHash?: string,
     near: sum((s) => (s.predictions ?? []).filter((x) => near(x.guess, x.actual ?? undefined)).length),
     afterMeasuring: sum((s) => (s.predictions ?? []).filter((x) => x.afterMeasuring).length),
     lastHints: x.steps.filter((s) => s.lastHint).length,
+    code: x.steps.filter((s) => s.code).length,
+    codeAgreed: x.steps.filter((s) => s.code?.verdict === "agree").length,
+    codeGrades: sum((s) => s.code?.grades ?? 0),
     regraded,
     answers,
     exportedAt: x.exportedAt,
@@ -256,6 +263,8 @@ const COLUMNS: Array<[string, (r: ReportRow) => string | number]> = [
   ["minutes", (r) => r.minutes],
   ["predictions near", (r) => (r.predicted ? `${r.near}/${r.predicted}` : "-")],
   ["questions right", (r) => (r.questions ? `${r.questionsRight}/${r.questions}` : "-")],
+  // a code step's function agreeing with the learner's kernel at its last grade, and the grades it took
+  ["code agrees", (r) => (r.code ? `${r.codeAgreed}/${r.code} (${r.codeGrades} grade${r.codeGrades === 1 ? "" : "s"})` : "-")],
   ["exported", (r) => r.exportedAt.slice(0, 16).replace("T", " ")],
   [
     "note",
@@ -285,11 +294,14 @@ const GRADE_COLUMNS: Array<[string, (r: ReportRow) => number]> = [
   ["steps", (r) => r.steps],
   ["questions right", (r) => r.questionsRight],
   ["questions", (r) => r.questions],
+  ["code agrees", (r) => r.codeAgreed],
+  ["code steps", (r) => r.code],
 ];
 
 /**
  * The gradebook: one row per learner, one column group per lab (steps passed alone, passed
- * with the solution, skipped, of how many; questions right, of how many), empty where the
+ * with the solution, skipped, of how many; questions right, of how many; code steps whose last
+ * grade agreed with the learner's kernel, of how many), empty where the
  * learner sent no file for a lab. Of two files for one learner and lab, the one exported last
  * counts; `dropped` lists the others.
  */
