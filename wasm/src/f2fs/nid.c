@@ -38,6 +38,7 @@
 #include <string.h>
 #include "fslab/errno.h"
 #include "fslab/f2fs_nid.h"
+#include "fslab/f2fs_nid_scan.h"
 
 /* nm->nat[nid]: the NAT entry on disk and in memory, and where the NID sits in the tree */
 #define NAT_DISK_USED 0x01 /* the NAT block on disk holds a block address */
@@ -49,19 +50,8 @@
 #define NAT_BLOCK_OFFSET(nid) ((nid) / NAT_ENTRY_PER_BLOCK)
 #define START_NID(nid) (NAT_BLOCK_OFFSET(nid) * NAT_ENTRY_PER_BLOCK)
 
-static int test_bit_le(uint32_t nr, const uint8_t *addr) { return (addr[nr >> 3] >> (nr & 7)) & 1; }
 static void set_bit_le(uint32_t nr, uint8_t *addr) { addr[nr >> 3] |= (uint8_t)(1u << (nr & 7)); }
 static void clear_bit_le(uint32_t nr, uint8_t *addr) { addr[nr >> 3] &= (uint8_t)~(1u << (nr & 7)); }
-
-static uint32_t find_next_bit_le(const uint8_t *addr, uint32_t size, uint32_t offset)
-{
-	for (; offset < size; offset++)
-		if (test_bit_le(offset, addr))
-			return offset;
-	return size;
-}
-
-static uint8_t *nid_bitmap(struct f2fs_nm_info *nm, uint32_t blk) { return nm->free_nid_bitmap + (size_t)blk * F2FS_NID_BITMAP_BYTES; }
 
 static void trace_f2fs_free_nid_scan(struct f2fs_nm_info *nm, uint32_t phase, uint32_t start, uint32_t end,
 				     uint32_t scanned, uint32_t found, int skipped, uint32_t blocks, int sync)
@@ -128,7 +118,7 @@ static void update_free_nid_bitmap(struct f2fs_nm_info *nm, uint32_t nid, int se
 }
 
 /* add_free_nid(): 1 if the NID is recognized as free */
-static int add_free_nid(struct f2fs_nm_info *nm, uint32_t nid, int build, int update)
+int add_free_nid(struct f2fs_nm_info *nm, uint32_t nid, int build, int update)
 {
 	uint8_t *e = &nm->nat[nid];
 	int ret = 0;
@@ -177,46 +167,34 @@ static void scan_nat_page(struct f2fs_nm_info *nm, uint32_t start_nid)
 	}
 }
 
-/* scan_free_nid_bits(): loaded NAT blocks' free bits into the list, up to MAX_FREE_NIDS;
- * from block 0, or under CLUE's heuristic from where the last scan stopped. found = NIDs
- * this walk listed (one caller at a time, so the count before and after tells) */
-static void scan_free_nid_bits(struct f2fs_nm_info *nm, uint32_t clue, int sync)
+void nid_walk_begin(struct f2fs_nm_info *nm, struct nid_walk *w)
 {
-	uint32_t i, idx, n, first = 0, scanned = 0, before = nm->nid_cnt[FREE_NID], blocks;
-	uint32_t gen = nm->clue_bitmap_gen;
+	w->scanned = 0;
+	w->before = nm->nid_cnt[FREE_NID];
+	w->gen = nm->clue_bitmap_gen;
+}
 
-	if ((clue & F2FS_CLUE_HEURISTIC) && nm->next_bitmap_blk < nm->nat_blocks)
-		first = nm->next_bitmap_blk;
+void nid_walk_count(struct nid_walk *w, uint32_t from, uint32_t idx)
+{
+	/* the patch's count: bits walked, the found one included */
+	w->scanned += (idx < NAT_ENTRY_PER_BLOCK - 1 ? idx : NAT_ENTRY_PER_BLOCK - 1) - from + 1;
+}
 
-	for (n = 0, i = first; n < nm->nat_blocks; n++, i = (i + 1 == nm->nat_blocks) ? 0 : i + 1) {
-		if (!nm->nat_block_bitmap[i] || !nm->free_nid_count[i])
-			continue;
-		for (idx = 0; idx < NAT_ENTRY_PER_BLOCK; idx++) {
-			uint32_t from = idx;
-
-			idx = find_next_bit_le(nid_bitmap(nm, i), NAT_ENTRY_PER_BLOCK, idx);
-			/* the patch's count: bits walked, the found one included */
-			scanned += (idx < NAT_ENTRY_PER_BLOCK - 1 ? idx : NAT_ENTRY_PER_BLOCK - 1) - from + 1;
-			if (idx >= NAT_ENTRY_PER_BLOCK)
-				break;
-			add_free_nid(nm, i * NAT_ENTRY_PER_BLOCK + idx, 1, 0);
-			if (nm->nid_cnt[FREE_NID] >= MAX_FREE_NIDS)
-				goto out;
-		}
-	}
-out:
+void nid_walk_end(struct f2fs_nm_info *nm, struct nid_walk *w, uint32_t first, uint32_t stop, uint32_t visited, int sync)
+{
 	/* a walk that went all the way round visited every block and stops where it started */
-	blocks = n == nm->nat_blocks ? n : n + 1;
-	if (n == nm->nat_blocks)
-		i = first;
-	nm->next_bitmap_blk = i;
+	uint32_t blocks = visited == nm->nat_blocks ? visited : visited + 1;
+
+	if (visited == nm->nat_blocks)
+		stop = first;
+	nm->next_bitmap_blk = stop;
 	/* lazy update: a walk stopped at MAX_FREE_NIDS left bits unlisted and proves nothing */
-	nm->clue_walk_gen = n == nm->nat_blocks ? gen : gen - 1;
+	nm->clue_walk_gen = visited == nm->nat_blocks ? w->gen : w->gen - 1;
 	nm->c.bitmap_scans++;
-	nm->c.nids_scanned += scanned;
+	nm->c.nids_scanned += w->scanned;
 	/* scan_curseg_cache(): no NAT journal in the model */
-	trace_f2fs_free_nid_scan(nm, 0, first * NAT_ENTRY_PER_BLOCK, i * NAT_ENTRY_PER_BLOCK, scanned,
-				 nm->nid_cnt[FREE_NID] - before, 0, blocks, sync);
+	trace_f2fs_free_nid_scan(nm, 0, first * NAT_ENTRY_PER_BLOCK, stop * NAT_ENTRY_PER_BLOCK, w->scanned,
+				 nm->nid_cnt[FREE_NID] - w->before, 0, blocks, sync);
 }
 
 /* clue_walk_pointless(): CLUE lazy update, a background bitmap walk is skipped while a NAT

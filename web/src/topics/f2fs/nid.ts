@@ -79,6 +79,28 @@ export type NidOp =
 const OP_CODE: Record<NidOp["op"], number> = { alloc: 1, allocFailed: 2, unlink: 3, background: 4, checkpoint: 5, shrink: 6, sync: 7, clue: 8, resetCounters: 9 };
 const U32_MAX = 0xffffffff;
 
+/** A script as f2fs_nm_run()'s words: three per operation (fslab/f2fs_nid.h's NID_OP_*, a, b). */
+export function nidOpWords(ops: readonly NidOp[]): number[] {
+  return ops.flatMap((o): number[] => {
+    switch (o.op) {
+      case "alloc":
+      case "allocFailed":
+      case "background":
+        return [OP_CODE[o.op], o.n ?? 1, 0];
+      case "unlink":
+        return [OP_CODE.unlink, o.nid, o.count ?? 1];
+      case "shrink":
+        return [OP_CODE.shrink, o.nr ?? U32_MAX, 0];
+      case "clue":
+        return [OP_CODE.clue, o.mask, 0];
+      case "sync":
+        return [OP_CODE.sync, o.bg ?? SYNC_BG_CALLS, 0];
+      default:
+        return [OP_CODE[o.op], 0, 0];
+    }
+  });
+}
+
 function nidError(ret: number, what: string): F2fsError {
   if (ret === -28) return new F2fsError(`${what}: no free NID left (available_nids is 0)`);
   if (ret === -22) return new F2fsError(`${what}: refused (a NID without a node, a clue mask over 7, or an unknown op)`);
@@ -149,24 +171,7 @@ export class NidModel {
 
   /** runs a script in the core in one call; throws at the first op that fails, naming it */
   run(ops: NidOp[]): void {
-    const words = ops.flatMap((o): number[] => {
-      switch (o.op) {
-        case "alloc":
-        case "allocFailed":
-        case "background":
-          return [OP_CODE[o.op], o.n ?? 1, 0];
-        case "unlink":
-          return [OP_CODE.unlink, o.nid, o.count ?? 1];
-        case "shrink":
-          return [OP_CODE.shrink, o.nr ?? U32_MAX, 0];
-        case "clue":
-          return [OP_CODE.clue, o.mask, 0];
-        case "sync":
-          return [OP_CODE.sync, o.bg ?? SYNC_BG_CALLS, 0];
-        default:
-          return [OP_CODE[o.op], 0, 0];
-      }
-    });
+    const words = nidOpWords(ops);
     const p = allocU32(this.m, words);
     const done = this.m._fx_malloc(4);
     try {

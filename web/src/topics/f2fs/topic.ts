@@ -24,6 +24,12 @@ export default defineTopic({
     { name: "f2fs-nid", synopsis: "[options] [--json]", summary: "the free-NID scans of fslab-bench's f2fs-clue workload, per clue mask", module: "cli.ts" },
   ],
   inspect: { fs: "f2fs", module: "inspect-cli.ts" },
+  graders: {
+    specs: [
+      { id: "scan-free-nid-bits", function: "scan_free_nid_bits", summary: "F2FS's walk of the free-NID bitmaps, with CLUE's heuristic start (clue bit 2), replayed over the learner's kernel's creates, removals and syncs" },
+    ],
+    load: () => import("./grader").then((m) => m.topicGraders),
+  },
   answers: {
     specs: [
       {
