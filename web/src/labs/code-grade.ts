@@ -51,7 +51,8 @@ export interface CodeStepSpec {
 
 /** How long the workload may run, and the program over its trace (the guest is slow: generous). */
 export const WORKLOAD_SECONDS = 180;
-export const RUN_SECONDS = 60;
+/** a replay takes well under a second: a function that has not returned in this long never will */
+export const RUN_SECONDS = 8;
 const COMPILE_SECONDS = 60;
 
 const enc = new TextEncoder();
@@ -135,13 +136,23 @@ export async function recordWorkload(vm: GradeMachine, grader: CodeGrader, workl
 }
 
 /**
- * One round: the workload recorded, the learner's file (with `text` written to it first, when
- * given: the page's editor) built with the grader's C and run over the trace, and judged.
+ * The workload's trace, kept between grades of one step: the learner's kernel decided once on
+ * their workload, and each later grade replays that same run (a warm grade is the build and
+ * the replay alone: the workload takes most of a round's time).
  */
-export async function gradeCode(vm: GradeMachine, grader: CodeGrader, step: CodeStepSpec, text?: string): Promise<GradeResult> {
+export interface GradeTraceCache {
+  trace?: string;
+}
+
+/**
+ * One round: the workload recorded (or its recording from `cache`), the learner's file (with
+ * `text` written to it first, when given: the page's editor) built with the grader's C and run
+ * over the trace, and judged.
+ */
+export async function gradeCode(vm: GradeMachine, grader: CodeGrader, step: CodeStepSpec, text?: string, cache: GradeTraceCache = {}): Promise<GradeResult> {
   if (text !== undefined) await writeGuestFile(vm, step.file, text);
   if (!(await guestFileExists(vm, step.file))) return { kind: "error", message: `there is no ${step.file} in the guest to grade` };
-  const trace = await recordWorkload(vm, grader, step.workload);
+  const trace = cache.trace ?? (await recordWorkload(vm, grader, step.workload));
   if (typeof trace !== "string") return { kind: "error", message: trace.error };
   let input;
   try {
@@ -149,6 +160,7 @@ export async function gradeCode(vm: GradeMachine, grader: CodeGrader, step: Code
   } catch (e) {
     return { kind: "error", message: `the workload's trace cannot be graded: ${e instanceof Error ? e.message : e}` };
   }
+  cache.trace = trace;
   const id = nonce();
   const dir = `/tmp/fslab-grade/${id}`;
   const outName = `.fslab-grade-${id}.out`;

@@ -12,7 +12,7 @@ import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from ".
 import { computeKey } from "./keys";
 import { loadCoreWeb } from "../shared/core-web";
 import { TOPICS } from "../topics";
-import { codeStepOf, gradeCode, gradeLines, guestFileExists, loadGrader, readGuestFile, writeGuestFile } from "./code-grade";
+import { codeStepOf, gradeCode, gradeLines, guestFileExists, loadGrader, readGuestFile, writeGuestFile, type GradeTraceCache } from "./code-grade";
 
 /** How often an open step's checks run on their own. */
 const POLL_MS = 3000;
@@ -350,16 +350,21 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       s.code = { grades: 0, ...s.code, text };
     });
 
+  /** each code step's recorded workload, for this page's later grades (code-grade.ts GradeTraceCache) */
+  const gradeTraces = useRef<Record<number, GradeTraceCache>>({});
+
   /** The learner's file as the guest has it (an edit made in the terminal). */
   const reloadCode = async (): Promise<string | null> => (vm && code ? readGuestFile(vm, code.code.file) : null);
 
   /** "Compile and grade": the text into the guest's file, the workload traced, the function judged (code-grade.ts). */
   const gradeFunction = async (text: string) => {
     if (!vm || !code || grading !== null) return;
-    setGrading("Recording your kernel and grading…");
+    // the step's workload is recorded at its first grade; later grades replay that run
+    const cache = (gradeTraces.current[n] ??= {});
+    setGrading(cache.trace ? "Grading against your kernel's recorded run…" : "Recording your kernel and grading…");
     try {
       const grader = await loadGrader(TOPICS, code.code.grader);
-      const r = await gradeCode(vm, grader, { file: code.code.file, workload: code.workload }, text).catch((e): Awaited<ReturnType<typeof gradeCode>> => ({ kind: "error", message: e instanceof Error ? e.message : String(e) }));
+      const r = await gradeCode(vm, grader, { file: code.code.file, workload: code.workload }, text, cache).catch((e): Awaited<ReturnType<typeof gradeCode>> => ({ kind: "error", message: e instanceof Error ? e.message : String(e) }));
       if (progressRef.current.step !== n) return;
       const lines = gradeLines(r, code.code.file.split("/").pop()!);
       update((p) => {
