@@ -53,6 +53,8 @@ export interface CodeRecord {
   /** "Compile and grade" rounds, and the last one's verdict in a few lines (code-grade.ts gradeLines) */
   grades: number;
   last?: { kind: "compile" | "crash" | "error" | "agree" | "diverge"; lines: string[]; at: number; messages?: CompileMessage[] };
+  /** the last grade the learner's function failed (a compile error, a crash, a divergence): its first line */
+  lastFailure?: string;
 }
 
 export interface LabProgress {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -115,12 +116,12 @@ describe("progress files", () => {
     const rows = [file("bob", "mq-deadline", 5, true, true), file("ann", "exfat-discard", 1, false), file("ann", "exfat-discard", 9, true), file("ann", "mq-deadline", 3, true), file(undefined, "mq-deadline", 4, true)];
     const g = gradebook(rows);
     const lines = g.csv.trim().split("\n");
-    const groups = (lab: string) => ["passed alone", "passed with solution", "skipped", "steps", "questions right", "questions", "code agrees", "code steps"].map((c) => `${lab} ${c}`);
+    const groups = (lab: string) => ["passed alone", "passed with solution", "skipped", "steps", "questions right", "questions", "code agrees", "code steps", "code last failure"].map((c) => `${lab} ${c}`);
     expect(lines[0]).toBe(["learner", ...groups("exfat-discard"), ...groups("mq-deadline")].join(","));
     expect(lines.slice(1)).toEqual([
-      "(no name: anon-mq-deadline-4.json),,,,,,,,,1,0,1,2,0,0,0,0",
-      "ann,1,0,1,2,0,0,0,0,1,0,1,2,0,0,0,0",
-      "bob,,,,,,,,,0,1,1,2,0,0,0,0",
+      "(no name: anon-mq-deadline-4.json),,,,,,,,,,1,0,1,2,0,0,0,0,",
+      "ann,1,0,1,2,0,0,0,0,,1,0,1,2,0,0,0,0,",
+      "bob,,,,,,,,,,0,1,1,2,0,0,0,0,",
     ]);
     // ann's older exfat-discard file is not in the gradebook, and the report says so
     expect(g.dropped.map((r) => r.file)).toEqual(["ann-exfat-discard-1.json"]);
@@ -144,8 +145,8 @@ describe("progress files", () => {
     expect(r.stderr).toMatch(/2 progress files, 1 for another version of its lab, 1 unreadable/);
     const csv = spawnSync(process.execPath, [join(repo, "bin/fslab.mjs"), "labs", "report", "--csv", join(dir, "ann.json")], { encoding: "utf8", cwd: repo });
     expect(csv.status).toBe(0);
-    expect(csv.stdout.split("\n")[0]).toBe("learner,exfat-discard passed alone,exfat-discard passed with solution,exfat-discard skipped,exfat-discard steps,exfat-discard questions right,exfat-discard questions,exfat-discard code agrees,exfat-discard code steps");
-    expect(csv.stdout.split("\n")[1]).toBe(`(no name: ${join(dir, "ann.json")}),1,0,1,2,0,0,0,0`);
+    expect(csv.stdout.split("\n")[0]).toBe("learner,exfat-discard passed alone,exfat-discard passed with solution,exfat-discard skipped,exfat-discard steps,exfat-discard questions right,exfat-discard questions,exfat-discard code agrees,exfat-discard code steps,exfat-discard code last failure");
+    expect(csv.stdout.split("\n")[1]).toBe(`(no name: ${join(dir, "ann.json")}),1,0,1,2,0,0,0,0,`);
     expect(csv.stderr).toMatch(/1 file without the learner's name or ID: each is its own learner, named by its file/);
   });
 });
@@ -194,14 +195,20 @@ describe("a code step", () => {
   it("is counted in the report and the gradebook: agreeing at its last grade, and the grades it took", () => {
     const p = freshProgress("mq-deadline", "a".repeat(64), "g", ["One", "Two", "Three"]);
     const last = (kind: "agree" | "diverge") => ({ kind, lines: [], at: 1, messages: [] });
-    p.steps[1].code = { text: "int f(void) { return 1; }", grades: 3, last: last("diverge") };
-    p.steps[2].code = { text: "int g(void) { return 2; }", grades: 2, last: last("agree") };
+    p.steps[1].code = { text: "int f(void) { return 1; }", grades: 3, last: last("diverge"), lastFailure: "decision 5 of 9: your function chose otherwise" };
+    p.steps[2].code = { text: "int g(void) { return 2; }", grades: 2, last: last("agree"), lastFailure: "g.c:1: error: 'x' undeclared" };
     const x = progressExport(p, "mq-deadline", 5, undefined, { learner: "ann" });
     expect(parseExport(JSON.stringify(x))).toEqual(x);
     const row = reportRow("ann.json", x);
     expect(row).toMatchObject({ code: 2, codeAgreed: 1, codeGrades: 5 });
     expect(reportText([row])).toMatch(/code agrees[\s\S]*1\/2 \(5 grades\)/);
-    expect(gradebook([row]).csv.trim().split("\n")[1]).toBe("ann,0,0,0,3,0,0,1,2");
+    // the last failing grade of each, though step 3's function agrees now
+    expect(reportText([row])).toMatch(/last failing grade: step 2: decision 5 of 9: your function chose otherwise; step 3: g\.c:1: error: 'x' undeclared/);
+    expect(gradebook([row]).csv.trim().split("\n")[1]).toBe("ann,0,0,0,3,0,0,1,2,step 2: decision 5 of 9: your function chose otherwise; step 3: g.c:1: error: 'x' undeclared");
+    // a code record that is not one is refused by name
+    const bad = JSON.parse(JSON.stringify(x));
+    bad.steps[1].code.grades = "3";
+    expect(parseExport(JSON.stringify(bad))).toEqual({ error: "step 2's code is not the learner's text, grades, verdict and last failure" });
   });
 });
 
@@ -221,5 +228,28 @@ describe("the last hint", () => {
     expect(x.steps.map((s) => s.lastHint ?? false)).toEqual([true, false]);
     expect(parseExport(JSON.stringify(x))).toEqual(x);
     expect(reportText([reportRow("f.json", x)])).toMatch(/last hint opened in 1 step/);
+  });
+});
+
+describe("a progress file from anywhere", () => {
+  it("is read or refused with a reason, never thrown on, and what is read makes a report row", () => {
+    const base = () => {
+      const p = freshProgress("mq-deadline", "a".repeat(64), "g", ["One", "Two"]);
+      p.steps[1].code = { text: "int f(void) { return 1; }", grades: 1, last: { kind: "diverge", lines: ["decision 1 of 2"], at: 1 }, lastFailure: "decision 1 of 2" };
+      return JSON.parse(JSON.stringify(progressExport(p, "mq-deadline", 5, undefined, { learner: "ann" })));
+    };
+    const paths = [["steps", 1, "code"], ["steps", 1, "code", "grades"], ["steps", 1, "code", "verdict"], ["steps", 1, "code", "lastFailure"], ["steps", 0, "questions"], ["steps", 0], ["steps"], ["learner"]];
+    fc.assert(
+      fc.property(fc.constantFrom(...paths), fc.jsonValue(), (path, value) => {
+        const x = base();
+        let o = x;
+        for (const k of path.slice(0, -1)) o = o[k];
+        o[path[path.length - 1]] = value;
+        const r = parseExport(JSON.stringify(x));
+        if ("error" in r) expect(r.error).toMatch(/\w/);
+        else expect(() => reportText([reportRow("f.json", r)])).not.toThrow();
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -30,7 +30,7 @@ export interface StepExport {
   /** each question of the step: the learner's answer and their run's, judged (null: unanswered) */
   questions?: Array<{ question: string; answer: string | null; actual: string | null; right: boolean; tries: number; key?: string | null }>;
   /** a code step: the learner's function as they last kept it, their grades, and the last verdict */
-  code?: { text: string; grades: number; verdict: "compile" | "crash" | "error" | "agree" | "diverge" | null };
+  code?: { text: string; grades: number; verdict: CodeVerdict | null; lastFailure?: string };
 }
 
 export interface ProgressExport {
@@ -103,7 +103,7 @@ export function progressExport(
       predictions: (s.predictions ?? []).filter((x): x is PredictionRecord => !!x).map((x) => ({ question: x.question, guess: x.guess, actual: x.actual ?? null, ...(x.afterMeasuring ? { afterMeasuring: true } : {}) })),
       ...(more.steps?.[i]?.challenge ? { challenge: true } : {}),
       ...(lastHintSeen(s, more.steps?.[i]) ? { lastHint: true } : {}),
-      ...(s.code ? { code: { text: s.code.text, grades: s.code.grades, verdict: s.code.last?.kind ?? null } } : {}),
+      ...(s.code ? { code: { text: s.code.text, grades: s.code.grades, verdict: s.code.last?.kind ?? null, ...(s.code.lastFailure ? { lastFailure: s.code.lastFailure } : {}) } } : {}),
       ...(questionsOf(i).length
         ? {
             questions: questionsOf(i).map((question, k) => {
@@ -117,6 +117,9 @@ export function progressExport(
 }
 
 /** A progress file read back: the export, or why it is not one. */
+const CODE_VERDICTS = ["compile", "crash", "error", "agree", "diverge"] as const;
+type CodeVerdict = (typeof CODE_VERDICTS)[number];
+
 export function parseExport(text: string): ProgressExport | { error: string } {
   let v: any;
   try {
@@ -140,6 +143,9 @@ export function parseExport(text: string): ProgressExport | { error: string } {
     const str = (x: unknown) => x === null || typeof x === "string";
     if (s.questions !== undefined && (!Array.isArray(s.questions) || s.questions.some((x: any) => !x || typeof x.question !== "string" || !str(x.answer) || !str(x.actual) || typeof x.right !== "boolean" || !Number.isInteger(x.tries) || (x.key !== undefined && !str(x.key)))))
       return { error: `step ${i + 1}'s questions are not a list of question, answer, actual, right and tries` };
+    const c = s.code;
+    if (c !== undefined && (!c || typeof c.text !== "string" || !Number.isInteger(c.grades) || c.grades < 0 || (c.verdict !== null && !CODE_VERDICTS.includes(c.verdict)) || (c.lastFailure !== undefined && typeof c.lastFailure !== "string")))
+      return { error: `step ${i + 1}'s code is not the learner's text, grades, verdict and last failure` };
   }
   return v as ProgressExport;
 }
@@ -176,6 +182,8 @@ export interface ReportRow {
   code: number;
   codeAgreed: number;
   codeGrades: number;
+  /** each code step's last failing grade, its first line ("decision 5 of 5: ...", "f.c:31: error: ...") */
+  codeFailures: string[];
   /** questions graded against the learner's own key, recomputed from the lab (not the file's verdict) */
   regraded: number;
   /** the learner's answers and their keys, for telling copied answers (copiedAnswers) */
@@ -234,6 +242,7 @@ export function reportRow(file: string, x: ProgressExport, currentHash?: string,
     code: x.steps.filter((s) => s.code).length,
     codeAgreed: x.steps.filter((s) => s.code?.verdict === "agree").length,
     codeGrades: sum((s) => s.code?.grades ?? 0),
+    codeFailures: x.steps.flatMap((s, i) => (s.code?.lastFailure ? [`step ${i + 1}: ${s.code.lastFailure}`] : [])),
     regraded,
     answers,
     exportedAt: x.exportedAt,
@@ -274,6 +283,7 @@ const COLUMNS: Array<[string, (r: ReportRow) => string | number]> = [
         r.afterMeasuring && `${r.afterMeasuring} prediction${r.afterMeasuring === 1 ? "" : "s"} made after measuring`,
         r.lastHints && `last hint opened in ${r.lastHints} step${r.lastHints === 1 ? "" : "s"}`,
         r.copied,
+        r.codeFailures.length && `last failing grade: ${r.codeFailures.join("; ")}`,
       ]
         .filter(Boolean)
         .join("; "),
@@ -287,7 +297,7 @@ export function reportText(rows: ReportRow[]): string {
 }
 
 /** The per-lab figures a gradebook gets, in each lab's column group. */
-const GRADE_COLUMNS: Array<[string, (r: ReportRow) => number]> = [
+const GRADE_COLUMNS: Array<[string, (r: ReportRow) => number | string]> = [
   ["passed alone", (r) => r.alone],
   ["passed with solution", (r) => r.withSolution],
   ["skipped", (r) => r.skipped],
@@ -296,6 +306,7 @@ const GRADE_COLUMNS: Array<[string, (r: ReportRow) => number]> = [
   ["questions", (r) => r.questions],
   ["code agrees", (r) => r.codeAgreed],
   ["code steps", (r) => r.code],
+  ["code last failure", (r) => r.codeFailures.join("; ")],
 ];
 
 /**

@@ -369,7 +369,14 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       const lines = gradeLines(r, code.code.file.split("/").pop()!);
       update((p) => {
         const s = p.steps[n];
-        s.code = { ...s.code, text, grades: (s.code?.grades ?? 0) + 1, last: { kind: r.kind, lines, at: Date.now(), ...(r.kind === "compile" ? { messages: r.messages } : {}) } };
+        const failed = r.kind === "compile" || r.kind === "crash" || r.kind === "diverge";
+        s.code = {
+          ...s.code,
+          text,
+          grades: (s.code?.grades ?? 0) + 1,
+          last: { kind: r.kind, lines, at: Date.now(), ...(r.kind === "compile" ? { messages: r.messages } : {}) },
+          ...(failed && lines[0] ? { lastFailure: lines[0].slice(0, 300) } : {}),
+        };
       });
       // the learner's own failed attempt offers the reference, as a challenge's failed check does
       if (r.kind !== "agree" && r.kind !== "error") setFailedAsked(true);
