@@ -35,13 +35,13 @@ export const RULES: Rule[] = [
     forbid: (to) => /^web\/src\/(vm|labs|topics|pages|embed)\//.test(to) || /^web\/src\/App\.tsx$/.test(to),
   },
   {
-    name: "a topic imports only shared/ and its own folder (and npm packages, its wasm build, and its own C sources as text: a code grader's)",
+    name: "a topic imports only shared/ and its own folder (and npm packages, its wasm build, and as text its own C sources and the shared C a code grader builds with)",
     from: /^web\/src\/topics\/([^/]+)\//,
     forbid: (to, m) =>
       !to.startsWith("web/src/shared/") &&
       !to.startsWith(`web/src/topics/${m[1]}/`) &&
       !to.startsWith("wasm/build/wasm/") &&
-      !(to.endsWith("?raw") && (to.startsWith(`wasm/src/${m[1]}/`) || to.startsWith("wasm/include/fslab/"))),
+      !(to.endsWith("?raw") && (to.startsWith(`wasm/src/${m[1]}/`) || to.startsWith("wasm/include/fslab/") || to.startsWith("wasm/src/common/"))),
   },
   {
     name: "the shell, labs, vm and embeds name no topic: they read the manifests (topics/index.ts, node-index.ts)",

@@ -3,7 +3,7 @@
  * The grader of the mq-deadline code step (labs/mq-deadline): a program the guest's tcc
  * builds from this file, mq_deadline.c, dd_replay.c and the learner's dd_dispatch.c, so that
  * dd_replay() replays the learner's own kernel's trace through their __dd_dispatch_request().
- * Not part of the wasm core (the Makefile takes only src/blk/*.c). The page or `fslab labs
+ * Not part of the wasm core (the Makefile builds only the files directly in src/blk). The page or `fslab labs
  * grade` writes the trace as dd_replay()'s words (ddReplayWords() in
  * web/src/topics/blk/dd-kernel.ts), as text on stdin:
  *

@@ -4,13 +4,16 @@
 // prints them, so a function that decides as the model does agrees, and one changed at one
 // decision is caught there. (The program itself, built by the guest's tcc, is run by
 // `fslab labs test` and walk.e2e.)
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCoreModule } from "../../shared/node-load";
 import { DD_BECAUSE, DD_PICK, parseBlkTrace } from "./blk-trace";
 import { replayDdDecisions, traceTunables } from "./dd-kernel";
 import { ddDispatch } from "./grader";
+import { gradeMutant, nativeReplay, type Mutant } from "../../shared/grade-native";
 
 const text = gunzipSync(readFileSync(new URL("./traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8");
 let modelOut: string[];
@@ -72,4 +75,51 @@ describe("the mq-deadline grader", () => {
     const noMark = text.split("\n").filter((l) => !l.includes("fslab: iosched")).join("\n");
     expect(() => ddDispatch.input(noMark)).toThrow(/trace_marker/);
   });
+});
+
+// The code step's own workload, recorded for learner "learner-b" (fifo_batch 3, writes_starved 4)
+// as the page records it (labs/code-grade.ts recordWorkload), replayed through dd_grade.c built
+// by the host's C compiler: the reference agrees, the lab's starter and five mutants of the
+// reference each part from the kernel at a named decision.
+describe("the mq-deadline grader, over the code step's own workload", () => {
+  const step = gunzipSync(readFileSync(new URL("./traces/dd-grade.trace.gz", import.meta.url))).toString("utf8");
+  const lab = readFileSync(new URL("../../../../labs/mq-deadline/lab.md", import.meta.url), "utf8");
+  const starter = lab.match(/```code file="\/root\/dd_dispatch.c"[^\n]*\n([\s\S]*?)\n```/)![1];
+  const own = ddDispatch.input(step);
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "fslab-dd-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const MUTANTS: Mutant[] = [
+    { name: "a flipped comparison: a batch goes on past fifo_batch", from: "dd->batching < dd->fifo_batch", to: "dd->batching > dd->fifo_batch" },
+    { name: "an off-by-one: writes are forced one read earlier", from: "dd->starved++ >= dd->writes_starved", to: "++dd->starved >= dd->writes_starved" },
+    { name: "a missing reset: a write batch leaves starved counting", from: "\t\tdd->starved = 0;\n", to: "" },
+    { name: "a wrong constant: a new batch starts counted as one request in", from: "\tdd->batching = 0;\n", to: "\tdd->batching = 1;\n" },
+    { name: "swapped branches: the oldest request taken when its deadline has not passed", from: "if (time_after_eq(now, r[pp->fifo_head[dir]].fifo_time) || next == BLK_NIL)", to: "if (!time_after_eq(now, r[pp->fifo_head[dir]].fifo_time) || next == BLK_NIL)" },
+  ];
+
+  it("agrees with the kernel in every decision when the function is the kernel's", () => {
+    const v = ddDispatch.judge(own, nativeReplay(ddDispatch, ddDispatch.reference, own.stdin, dir));
+    expect(v.kind).toBe("agree");
+    if (v.kind === "agree") expect(v.decisions).toBeGreaterThan(100);
+  });
+
+  it("parts from the kernel at the first decision with the lab's starter (a plain FIFO)", () => {
+    const v = ddDispatch.judge(own, nativeReplay(ddDispatch, starter, own.stdin, dir));
+    expect(v.kind).toBe("diverge");
+    if (v.kind === "diverge") expect(v.at).toBe(1);
+  });
+
+  for (const m of MUTANTS)
+    it(`catches ${m.name}, at a named decision`, () => {
+      const v = gradeMutant(ddDispatch, m, own.stdin, dir, (out) => ddDispatch.judge(own, out));
+      expect(v.kind).toBe("diverge");
+      if (v.kind === "diverge") {
+        expect(v.at).toBeGreaterThanOrEqual(1);
+        expect(v.inputs[0]).toMatch(/^jiffies \d+; fifo_batch 3, writes_starved 4/);
+        expect(v.kernel).not.toBe(v.yours);
+      }
+    });
 });

@@ -3,13 +3,13 @@
 // it (labs/code-grade.ts recordWorkload). The replay program is built here by the host's C
 // compiler from the grader's own sources (the guest's tcc builds the same files in a lab), with
 // the reference, the lab's starter and two plausible mistakes in the learner's place.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HintTraceError, hintRun, setEmptyHint } from "./grader";
+import { gradeMutant, nativeReplay, type Mutant } from "../../shared/grade-native";
 
 const text = gunzipSync(readFileSync(new URL("./traces/exfat-hint-grade.trace.gz", import.meta.url))).toString("utf8");
 const lab = readFileSync(new URL("../../../../labs/exfat-empty-hint/lab.md", import.meta.url), "utf8");
@@ -19,17 +19,16 @@ let dir: string;
 const input = setEmptyHint.input(text);
 
 /** the replay built with `learner` as dir_hint.c, run over the trace's operations */
-function replay(learner: string): string {
-  const build = mkdtempSync(join(dir, "b-"));
-  for (const [p, src] of Object.entries(setEmptyHint.sources)) {
-    mkdirSync(dirname(join(build, p)), { recursive: true });
-    writeFileSync(join(build, p), src);
-  }
-  writeFileSync(join(build, setEmptyHint.file), learner);
-  const cFiles = [...Object.keys(setEmptyHint.sources).filter((p) => p.endsWith(".c")), setEmptyHint.file];
-  execFileSync("cc", ["-std=gnu99", "-Wall", "-Werror", "-Iinclude", "-o", "grade", ...cFiles], { cwd: build });
-  return execFileSync(join(build, "grade"), { input: input.stdin, encoding: "utf8" });
-}
+const replay = (learner: string) => nativeReplay(setEmptyHint, learner, input.stdin, dir);
+
+/** five mistakes a learner could make in exfat_set_empty_hint(), each caught at a named create */
+const MUTANTS: Mutant[] = [
+  { name: "a flipped comparison: a hint starting after this entry is kept", from: "ei->hint_femp.eidx <= dentry", to: "ei->hint_femp.eidx >= dentry" },
+  { name: "an off-by-one: the run is taken one entry short", from: "candi_empty->count == num_entries ||", to: "candi_empty->count == num_entries - 1 ||" },
+  { name: "a missing reset: a new run does not start at its first free entry", from: "if (candi_empty->count == 0)\n\t\tcandi_empty->eidx = dentry;", to: "" },
+  { name: "a wrong constant: the deleted entries count to the end", from: "entry_type == SLOT_UNUSED", to: "entry_type == SLOT_DELETED" },
+  { name: "swapped branches: the unused entry counts one, the deleted ones the rest", from: "\t\tcandi_empty->count += total_entries - dentry;\n\telse\n\t\tcandi_empty->count++;", to: "\t\tcandi_empty->count++;\n\telse\n\t\tcandi_empty->count += total_entries - dentry;" },
+];
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "fslab-hint-"));
@@ -79,6 +78,17 @@ describe("the exFAT empty-hint grader", () => {
     expect(v.inputs[2]).toMatch(/^its lookup started at entry \d+ \(a lookup found a name just before/);
     expect(v.kernel).toMatch(/^from the hint, entry 6:/); // f3's hole
   });
+
+  for (const m of MUTANTS)
+    it(`catches ${m.name}, at a named create`, () => {
+      const v = gradeMutant(setEmptyHint, m, input.stdin, dir, (out) => setEmptyHint.judge(input, out));
+      expect(v.kind).toBe("diverge");
+      if (v.kind === "diverge") {
+        expect(v.at).toBeGreaterThanOrEqual(1);
+        expect(v.inputs[0]).toMatch(new RegExp(`^create ${v.at}: "`));
+        expect(v.kernel).not.toBe(v.yours);
+      }
+    });
 
   it("catches a run counted one entry at a time up to the directory's end", () => {
     const oneByOne = setEmptyHint.reference.replace("candi_empty->count += total_entries - dentry;", "candi_empty->count++;");

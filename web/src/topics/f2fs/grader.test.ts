@@ -3,14 +3,14 @@
 // recorded as the page records it (labs/code-grade.ts recordWorkload). The replay program is
 // built here by the host's C compiler from the grader's own sources (the guest's tcc builds the
 // same files in a lab), with the reference, the lab's starter and a plausible mistake in the
-// learner's place.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// learner's place, and five mutants of the reference.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NidTraceError, nidRunOf, scanFreeNidBits } from "./grader";
+import { gradeMutant, nativeReplay, type Mutant } from "../../shared/grade-native";
 
 const text = gunzipSync(readFileSync(new URL("./traces/f2fs-nid-grade.trace.gz", import.meta.url))).toString("utf8");
 const lab = readFileSync(new URL("../../../../labs/f2fs-clue/lab.md", import.meta.url), "utf8");
@@ -20,17 +20,16 @@ let dir: string;
 const input = scanFreeNidBits.input(text);
 
 /** the replay built with `learner` as nid_scan.c, run over the trace's operations */
-function replay(learner: string): string {
-  const build = mkdtempSync(join(dir, "b-"));
-  for (const [p, src] of Object.entries(scanFreeNidBits.sources)) {
-    mkdirSync(dirname(join(build, p)), { recursive: true });
-    writeFileSync(join(build, p), src);
-  }
-  writeFileSync(join(build, scanFreeNidBits.file), learner);
-  const cFiles = [...Object.keys(scanFreeNidBits.sources).filter((p) => p.endsWith(".c")), scanFreeNidBits.file];
-  execFileSync("cc", ["-std=gnu99", "-Wall", "-Werror", "-Iinclude", "-o", "grade", ...cFiles], { cwd: build });
-  return execFileSync(join(build, "grade"), { input: input.stdin, encoding: "utf8" });
-}
+const replay = (learner: string) => nativeReplay(scanFreeNidBits, learner, input.stdin, dir);
+
+/** five mistakes a learner could make in scan_free_nid_bits(), each caught at a named scan */
+const MUTANTS: Mutant[] = [
+  { name: "a flipped comparison: the last walk's stop taken only when it is past the volume", from: "nm->next_bitmap_blk < nm->nat_blocks", to: "nm->next_bitmap_blk >= nm->nat_blocks" },
+  { name: "an off-by-one: the walk starts one block after the last one stopped", from: "first = nm->next_bitmap_blk;", to: "first = nm->next_bitmap_blk + 1;" },
+  { name: "a missing reset: the walk goes on past the last block instead of going round to block 0", from: "(i + 1 == nm->nat_blocks) ? 0 : i + 1", to: "(i + 1 == nm->nat_blocks) ? i : i + 1" },
+  { name: "a wrong constant: the list filled to one NAT block's worth", from: ">= MAX_FREE_NIDS", to: ">= NAT_ENTRY_PER_BLOCK" },
+  { name: "swapped branches: the heuristic off when its bit is set", from: "(clue & F2FS_CLUE_HEURISTIC) &&", to: "!(clue & F2FS_CLUE_HEURISTIC) &&" },
+];
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "fslab-nid-"));
@@ -64,6 +63,16 @@ describe("the F2FS free-NID scan grader", () => {
     expect(v.yours).toMatch(/^bitmap scan from NID 0 to 6825:/);
     expect(v.inputs[1]).toMatch(/^as that operation began: \d+ NIDs listed, next_bitmap_blk 15; loaded NAT blocks/);
   });
+
+  for (const m of MUTANTS)
+    it(`catches ${m.name}, at a named scan`, () => {
+      const v = gradeMutant(scanFreeNidBits, m, input.stdin, dir, (out) => scanFreeNidBits.judge(input, out));
+      expect(v.kind).toBe("diverge");
+      if (v.kind === "diverge") {
+        expect(v.inputs[0]).toMatch(new RegExp(`^scan ${v.at}, in `));
+        expect(v.kernel).not.toBe(v.yours);
+      }
+    });
 
   it("catches a heuristic walk that does not go round past the last block", () => {
     const noWrap = scanFreeNidBits.reference.replace("i = (i + 1 == nm->nat_blocks) ? 0 : i + 1", "i++");
