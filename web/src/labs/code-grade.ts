@@ -145,48 +145,54 @@ export interface GradeTraceCache {
 }
 
 /**
- * One round: the workload recorded (or its recording from `cache`), the learner's file (with
- * `text` written to it first, when given: the page's editor) built with the grader's C and run
- * over the trace, and judged.
+ * One round: the learner's file (with `text` written to it first, when given: the page's
+ * editor) built with the grader's C; then the workload recorded (or its recording taken from
+ * `cache`), the build run over its trace, and judged.
  */
 export async function gradeCode(vm: GradeMachine, grader: CodeGrader, step: CodeStepSpec, text?: string, cache: GradeTraceCache = {}): Promise<GradeResult> {
   if (text !== undefined) await writeGuestFile(vm, step.file, text);
-  if (!(await guestFileExists(vm, step.file))) return { kind: "error", message: `there is no ${step.file} in the guest to grade` };
-  const trace = cache.trace ?? (await recordWorkload(vm, grader, step.workload));
-  if (typeof trace !== "string") return { kind: "error", message: trace.error };
-  let input;
-  try {
-    input = grader.input(trace);
-  } catch (e) {
-    return { kind: "error", message: `the workload's trace cannot be graded: ${e instanceof Error ? e.message : e}` };
-  }
-  cache.trace = trace;
+  else if (!(await guestFileExists(vm, step.file))) return { kind: "error", message: `there is no ${step.file} in the guest to grade` };
   const id = nonce();
   const dir = `/tmp/fslab-grade/${id}`;
   const outName = `.fslab-grade-${id}.out`;
-  const moves: string[] = [];
-  for (const [path, src] of Object.entries(grader.sources)) moves.push(await upload(vm, src, `${dir}/${path}`));
-  moves.push(await upload(vm, input.stdin, `${dir}/input.txt`));
-  const sources = Object.keys(grader.sources).filter((p) => p.endsWith(".c")).map(quote).join(" ");
-  const script = [
-    ...moves,
-    `cd ${dir} || exit 5`,
-    `tcc -Wall -Iinclude -o grade ${sources} ${quote(step.file)} > compile.log 2>&1 || { cat compile.log; exit 3; }`,
-    "cat compile.log",
-    "echo '--- fslab-grade run'",
-    `timeout ${RUN_SECONDS} ./grade < input.txt > /mnt/host/${outName} 2> run.log; rc=$?`,
-    "head -c 2000 run.log",
-    "exit $rc",
-  ].join("\n");
-  const r = await vm.check(script, COMPILE_SECONDS + RUN_SECONDS + 10);
-  const [log, runLog = ""] = r.output.split("--- fslab-grade run\n");
-  const messages = compileMessages(log, step.file);
   try {
-    if (r.status === 3) return { kind: "compile", messages, log: log.trim() };
-    if (r.status === "timeout") return { kind: "crash", message: `the build or the replay did not finish in ${COMPILE_SECONDS + RUN_SECONDS} s` };
-    if (r.status === 5) return { kind: "error", message: `the grader's files did not reach the guest: ${log.trim()}` };
-    if (r.status === 143 || r.status === 137 || r.status === 124)
+    // the build first: a compile error is said before the workload runs
+    const moves: string[] = [];
+    for (const [path, src] of Object.entries(grader.sources)) moves.push(await upload(vm, src, `${dir}/${path}`));
+    const sources = Object.keys(grader.sources).filter((p) => p.endsWith(".c")).map(quote).join(" ");
+    const build = [
+      ...moves,
+      `cd ${dir} || exit 5`,
+      `[ -f ${quote(step.file)} ] || { echo "there is no ${step.file} in the guest to grade"; exit 5; }`,
+      `tcc -Wall -Iinclude -o grade ${sources} ${quote(step.file)} > compile.log 2>&1 || { cat compile.log; exit 3; }`,
+      "cat compile.log",
+    ].join("\n");
+    const b = await vm.check(build, COMPILE_SECONDS);
+    const messages = compileMessages(b.output, step.file);
+    if (b.status === 3) return { kind: "compile", messages, log: b.output.trim() };
+    if (b.status === "timeout") return { kind: "crash", message: `the build did not finish in ${COMPILE_SECONDS} s` };
+    if (b.status !== 0) return { kind: "error", message: `the grader's files did not reach the guest: ${b.output.trim() || `exit ${b.status}`}` };
+    const trace = cache.trace ?? (await recordWorkload(vm, grader, step.workload));
+    if (typeof trace !== "string") return { kind: "error", message: trace.error };
+    let input;
+    try {
+      input = grader.input(trace);
+    } catch (e) {
+      return { kind: "error", message: `the workload's trace cannot be graded: ${e instanceof Error ? e.message : e}` };
+    }
+    cache.trace = trace;
+    const run = [
+      await upload(vm, input.stdin, `${dir}/input.txt`),
+      `cd ${dir} || exit 5`,
+      `timeout ${RUN_SECONDS} ./grade < input.txt > /mnt/host/${outName} 2> run.log; rc=$?`,
+      "head -c 2000 run.log",
+      "exit $rc",
+    ].join("\n");
+    const r = await vm.check(run, RUN_SECONDS + 10);
+    const runLog = r.output;
+    if (r.status === "timeout" || r.status === 143 || r.status === 137 || r.status === 124)
       return { kind: "crash", message: `your function did not return: the replay ran past ${RUN_SECONDS} s (a loop that never ends?)` };
+    if (r.status === 5) return { kind: "error", message: `the build is gone from the guest: ${runLog.trim()}` };
     if (typeof r.status === "number" && r.status > 128) {
       const sig = r.status - 128;
       const segv = grader.explain?.segv ? ` (${grader.explain.segv})` : "";
