@@ -51,6 +51,22 @@ export function CodeStep({ code, rec, ready, grading, onText, onGrade, onReload 
     if (pending.current) clearTimeout(pending.current.timer);
     pending.current = { text: t, timer: setTimeout(flush, SAVE_AFTER_MS) };
   };
+  // as the machine is ready: is the guest's file this text? A machine put back to an older
+  // moment (a reload, a reset) holds the file as it was then, and an edit made in the terminal
+  // is not in the editor until it is read: say so, and let the learner choose (nothing is lost)
+  const compared = useRef(false);
+  const latest = useRef(text);
+  latest.current = text;
+  useEffect(() => {
+    if (!ready || compared.current) return;
+    compared.current = true;
+    void onReload()
+      .then((t) => {
+        if (t !== null && t !== latest.current)
+          setNote(`The guest's ${code.file} is not this editor's text (an edit made in the terminal, or a machine put back to an older moment): Reload from the VM takes the guest's; Compile and grade writes this text there.`);
+      })
+      .catch(() => {}); // the grade writes the file anyway
+  }, [ready]);
   const reload = async () => {
     setNote(null);
     const t = await onReload().catch((e) => {
@@ -72,7 +88,7 @@ export function CodeStep({ code, rec, ready, grading, onText, onGrade, onReload 
         <CodeEditor value={text} onChange={edit} messages={messages} label={`Your ${code.file.split("/").pop()}`} />
       </Suspense>
       <div className="code-actions">
-        <button onClick={() => ready && grading === null && (flush(), onGrade(text))} aria-disabled={!ready || grading !== null} data-testid="grade">
+        <button onClick={() => ready && grading === null && (flush(), setNote(null), onGrade(text))} aria-disabled={!ready || grading !== null} data-testid="grade">
           {grading ?? "Compile and grade"}
         </button>{" "}
         <button onClick={() => void reload()} disabled={grading !== null}>
@@ -83,7 +99,11 @@ export function CodeStep({ code, rec, ready, grading, onText, onGrade, onReload 
         </button>
       </div>
       {!ready && <p className="muted">The machine is not ready to grade yet{grading === null ? " (it is starting, or a prediction above is open)" : ""}.</p>}
-      {note && <p role="status">{note}</p>}
+      {note && (
+        <p role="status" data-testid="code-note">
+          {note}
+        </p>
+      )}
       <div aria-live="polite" data-testid="grade-result">
         {last && (
           <div className={`grade grade-${last.kind}`}>
