@@ -7,6 +7,8 @@
 // kernel's own decisions in the trace. The guest's tcc builds the program: labs/code-grade.ts
 // runs the whole round for the page and for `fslab labs grade`.
 
+import { splitTraceLine, type TraceLine } from "./event-table";
+
 /** One grader a lab's `code` block may name as `grader="<topic>.<id>"`, as the manifest declares it. */
 export interface GraderSpec {
   id: string;
@@ -66,3 +68,19 @@ export interface CodeGrader<C = unknown> {
 }
 
 export type TopicGraders = Record<string, CodeGrader>;
+
+/**
+ * A grading trace's event lines (tracefs `trace` text), for a grader's input(): its header and
+ * anything that is not an event line left out. A trace whose ring buffer overran cannot be
+ * replayed: `error` makes the grader's own error for it.
+ */
+export function gradedTraceLines(text: string, error: (message: string) => Error): TraceLine[] {
+  const out: TraceLine[] = [];
+  for (const raw of text.split("\n")) {
+    const lost = raw.match(/^\s*CPU:\d+ \[LOST (\d+) EVENTS\]/);
+    if (lost) throw error(`the trace lost ${lost[1]} events (its ring buffer overran): a shorter workload`);
+    const t = splitTraceLine(raw.replace(/\r$/, ""));
+    if (t) out.push(t);
+  }
+  return out;
+}

@@ -4,16 +4,14 @@
 // prints them, so a function that decides as the model does agrees, and one changed at one
 // decision is caught there. (The program itself, built by the guest's tcc, is run by
 // `fslab labs test` and walk.e2e.)
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loadCoreModule } from "../../shared/node-load";
 import { DD_BECAUSE, DD_PICK, parseBlkTrace } from "./blk-trace";
 import { replayDdDecisions, traceTunables } from "./dd-kernel";
 import { ddDispatch } from "./grader";
-import { gradeMutant, nativeReplay, type Mutant } from "../../shared/grade-native";
+import { gradedStep, itCatchesMutants, type Mutant } from "../../shared/grade-native";
 
 const text = gunzipSync(readFileSync(new URL("./traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8");
 let modelOut: string[];
@@ -82,15 +80,7 @@ describe("the mq-deadline grader", () => {
 // by the host's C compiler: the reference agrees, the lab's starter and five mutants of the
 // reference each part from the kernel at a named decision.
 describe("the mq-deadline grader, over the code step's own workload", () => {
-  const step = gunzipSync(readFileSync(new URL("./traces/dd-grade.trace.gz", import.meta.url))).toString("utf8");
-  const lab = readFileSync(new URL("../../../../labs/mq-deadline/lab.md", import.meta.url), "utf8");
-  const starter = lab.match(/```code file="\/root\/dd_dispatch.c"[^\n]*\n([\s\S]*?)\n```/)![1];
-  const own = ddDispatch.input(step);
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), "fslab-dd-"));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { starter, grade } = gradedStep(ddDispatch, new URL("../../../../labs/mq-deadline/lab.md", import.meta.url), new URL("./traces/dd-grade.trace.gz", import.meta.url));
 
   const MUTANTS: Mutant[] = [
     { name: "a flipped comparison: a batch goes on past fifo_batch", from: "dd->batching < dd->fifo_batch", to: "dd->batching > dd->fifo_batch" },
@@ -101,25 +91,16 @@ describe("the mq-deadline grader, over the code step's own workload", () => {
   ];
 
   it("agrees with the kernel in every decision when the function is the kernel's", () => {
-    const v = ddDispatch.judge(own, nativeReplay(ddDispatch, ddDispatch.reference, own.stdin, dir));
+    const v = grade(ddDispatch.reference);
     expect(v.kind).toBe("agree");
     if (v.kind === "agree") expect(v.decisions).toBeGreaterThan(100);
   });
 
   it("parts from the kernel at the first decision with the lab's starter (a plain FIFO)", () => {
-    const v = ddDispatch.judge(own, nativeReplay(ddDispatch, starter, own.stdin, dir));
+    const v = grade(starter);
     expect(v.kind).toBe("diverge");
     if (v.kind === "diverge") expect(v.at).toBe(1);
   });
 
-  for (const m of MUTANTS)
-    it(`catches ${m.name}, at a named decision`, () => {
-      const v = gradeMutant(ddDispatch, m, own.stdin, dir, (out) => ddDispatch.judge(own, out));
-      expect(v.kind).toBe("diverge");
-      if (v.kind === "diverge") {
-        expect(v.at).toBeGreaterThanOrEqual(1);
-        expect(v.inputs[0]).toMatch(/^jiffies \d+; fifo_batch 3, writes_starved 4/);
-        expect(v.kernel).not.toBe(v.yours);
-      }
-    });
+  itCatchesMutants(ddDispatch, grade, MUTANTS, () => /^jiffies \d+; fifo_batch 3, writes_starved 4/);
 });

@@ -2,24 +2,13 @@
 // learner "learner-b" (150 files, one in 3 removed, 40 long names), recorded as the page records
 // it (labs/code-grade.ts recordWorkload). The replay program is built here by the host's C
 // compiler from the grader's own sources (the guest's tcc builds the same files in a lab), with
-// the reference, the lab's starter and two plausible mistakes in the learner's place.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// the reference, the lab's starter, five mutants of the reference and two more plausible mistakes
+// in the learner's place.
+import { describe, expect, it } from "vitest";
 import { HintTraceError, hintRun, setEmptyHint } from "./grader";
-import { gradeMutant, nativeReplay, type Mutant } from "../../shared/grade-native";
+import { gradedStep, itCatchesMutants, type Mutant } from "../../shared/grade-native";
 
-const text = gunzipSync(readFileSync(new URL("./traces/exfat-hint-grade.trace.gz", import.meta.url))).toString("utf8");
-const lab = readFileSync(new URL("../../../../labs/exfat-empty-hint/lab.md", import.meta.url), "utf8");
-const starter = lab.match(/```code file="\/root\/dir_hint.c"[^\n]*\n([\s\S]*?)\n```/)![1];
-
-let dir: string;
-const input = setEmptyHint.input(text);
-
-/** the replay built with `learner` as dir_hint.c, run over the trace's operations */
-const replay = (learner: string) => nativeReplay(setEmptyHint, learner, input.stdin, dir);
+const { text, starter, input, run, grade } = gradedStep(setEmptyHint, new URL("../../../../labs/exfat-empty-hint/lab.md", import.meta.url), new URL("./traces/exfat-hint-grade.trace.gz", import.meta.url));
 
 /** five mistakes a learner could make in exfat_set_empty_hint(), each caught at a named create */
 const MUTANTS: Mutant[] = [
@@ -29,11 +18,6 @@ const MUTANTS: Mutant[] = [
   { name: "a wrong constant: the deleted entries count to the end", from: "entry_type == SLOT_UNUSED", to: "entry_type == SLOT_DELETED" },
   { name: "swapped branches: the unused entry counts one, the deleted ones the rest", from: "\t\tcandi_empty->count += total_entries - dentry;\n\telse\n\t\tcandi_empty->count++;", to: "\t\tcandi_empty->count++;\n\telse\n\t\tcandi_empty->count += total_entries - dentry;" },
 ];
-
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "fslab-hint-"));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the exFAT empty-hint grader", () => {
   it("reads the run's operations and each create's searches from the trace", () => {
@@ -50,12 +34,12 @@ describe("the exFAT empty-hint grader", () => {
   });
 
   it("agrees with the kernel in every create when the function is the kernel's", () => {
-    const v = setEmptyHint.judge(input, replay(setEmptyHint.reference));
+    const v = grade(setEmptyHint.reference);
     expect(v).toEqual({ kind: "agree", decisions: 210, notJudged: 0 });
   });
 
   it("parts from the kernel at the first create with the lab's starter (Linux 6.1's rule)", () => {
-    const v = setEmptyHint.judge(input, replay(starter));
+    const v = grade(starter);
     expect(v.kind).toBe("diverge");
     if (v.kind !== "diverge") return;
     expect(v.at).toBe(1);
@@ -69,7 +53,7 @@ describe("the exFAT empty-hint grader", () => {
     // starts past f149 and comes round to the early holes after the end's hint was set
     const kept = setEmptyHint.reference.replace(" && ei->hint_femp.eidx <= dentry", "");
     expect(kept).not.toBe(setEmptyHint.reference);
-    const v = setEmptyHint.judge(input, replay(kept));
+    const v = grade(kept);
     expect(v.kind).toBe("diverge");
     if (v.kind !== "diverge") return;
     expect(v.at).toBe(151); // g1, the first create after the lookup
@@ -79,21 +63,12 @@ describe("the exFAT empty-hint grader", () => {
     expect(v.kernel).toMatch(/^from the hint, entry 6:/); // f3's hole
   });
 
-  for (const m of MUTANTS)
-    it(`catches ${m.name}, at a named create`, () => {
-      const v = gradeMutant(setEmptyHint, m, input.stdin, dir, (out) => setEmptyHint.judge(input, out));
-      expect(v.kind).toBe("diverge");
-      if (v.kind === "diverge") {
-        expect(v.at).toBeGreaterThanOrEqual(1);
-        expect(v.inputs[0]).toMatch(new RegExp(`^create ${v.at}: "`));
-        expect(v.kernel).not.toBe(v.yours);
-      }
-    });
+  itCatchesMutants(setEmptyHint, grade, MUTANTS, (at) => new RegExp(`^create ${at}: "`));
 
   it("catches a run counted one entry at a time up to the directory's end", () => {
     const oneByOne = setEmptyHint.reference.replace("candi_empty->count += total_entries - dentry;", "candi_empty->count++;");
     expect(oneByOne).not.toBe(setEmptyHint.reference);
-    const v = setEmptyHint.judge(input, replay(oneByOne));
+    const v = grade(oneByOne);
     expect(v.kind).toBe("diverge");
   });
 
@@ -109,6 +84,6 @@ describe("the exFAT empty-hint grader", () => {
     expect(() => hintRun(stray)).toThrow(/the workload's rm of nosuch comes before any create of it/);
     expect(() => hintRun(`${text}\nCPU:0 [LOST 12 EVENTS]\n`)).toThrow(HintTraceError);
     expect(() => setEmptyHint.judge(input, "0 3 0 0\n")).toThrow(/printed 1 creates of the trace's 210/);
-    expect(() => setEmptyHint.judge(input, replay(setEmptyHint.reference).replace(/^0 3 0 0/, "0 3 x 0"))).toThrow(/line 1 is not a slot/);
+    expect(() => setEmptyHint.judge(input, run(setEmptyHint.reference).replace(/^0 3 0 0/, "0 3 x 0"))).toThrow(/line 1 is not a slot/);
   });
 });

@@ -15,8 +15,8 @@ import dirC from "../../../../wasm/src/exfat/dir.c?raw";
 import eventsC from "../../../../wasm/src/common/events.c?raw";
 import hintGradeC from "../../../../wasm/src/exfat/grade/hint_grade.c?raw";
 import dirHintC from "../../../../wasm/src/exfat/dir_hint.c?raw";
-import type { CodeGrader, GradeInput, GradeVerdict, TopicGraders } from "../../shared/grade";
-import { decodeEvent, splitTraceLine } from "../../shared/event-table";
+import { gradedTraceLines, type CodeGrader, type GradeInput, type GradeVerdict, type TopicGraders } from "../../shared/grade";
+import { decodeEvent } from "../../shared/event-table";
 
 export class HintTraceError extends Error {}
 
@@ -42,11 +42,7 @@ export function hintRun(text: string): HintContext {
   const latest = new Map<string, number>(); // name -> index of the create that made it
   let creates = 0;
   let current: Extract<Op, { op: "c" }> | null = null;
-  for (const raw of text.split("\n")) {
-    const lost = raw.match(/^\s*CPU:\d+ \[LOST (\d+) EVENTS\]/);
-    if (lost) throw new HintTraceError(`the trace lost ${lost[1]} events (its ring buffer overran): a shorter workload`);
-    const t = splitTraceLine(raw.replace(/\r$/, ""));
-    if (!t) continue;
+  for (const t of gradedTraceLines(text, (m) => new HintTraceError(m))) {
     if (t.event === "tracing_mark_write") {
       const dpc = t.body.match(/^fslab: exfat-dir dentries_per_clu=(\d+)$/);
       if (dpc) dentriesPerClu = Number(dpc[1]);
@@ -68,7 +64,7 @@ export function hintRun(text: string): HintContext {
     }
     if (t.event !== "exfat_empty_search") continue;
     const f = decodeEvent("exfat_empty_search", t.body);
-    if (!f) throw new HintTraceError(`an exfat_empty_search line the grader cannot read: ${raw.trim()}`);
+    if (!f) throw new HintTraceError(`an exfat_empty_search line the grader cannot read: ${t.body}`);
     // before the first mark: the workload's own setup (its mkdir searched the root directory)
     if (!creates) continue;
     if (!current) throw new HintTraceError("a search in the trace that no `fslab: exfat-dir create NAME` line comes before: the workload must mark each create");

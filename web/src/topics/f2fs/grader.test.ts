@@ -4,23 +4,11 @@
 // built here by the host's C compiler from the grader's own sources (the guest's tcc builds the
 // same files in a lab), with the reference, the lab's starter and a plausible mistake in the
 // learner's place, and five mutants of the reference.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { NidTraceError, nidRunOf, scanFreeNidBits } from "./grader";
-import { gradeMutant, nativeReplay, type Mutant } from "../../shared/grade-native";
+import { gradedStep, itCatchesMutants, type Mutant } from "../../shared/grade-native";
 
-const text = gunzipSync(readFileSync(new URL("./traces/f2fs-nid-grade.trace.gz", import.meta.url))).toString("utf8");
-const lab = readFileSync(new URL("../../../../labs/f2fs-clue/lab.md", import.meta.url), "utf8");
-const starter = lab.match(/```code file="\/root\/nid_scan.c"[^\n]*\n([\s\S]*?)\n```/)![1];
-
-let dir: string;
-const input = scanFreeNidBits.input(text);
-
-/** the replay built with `learner` as nid_scan.c, run over the trace's operations */
-const replay = (learner: string) => nativeReplay(scanFreeNidBits, learner, input.stdin, dir);
+const { text, starter, input, grade } = gradedStep(scanFreeNidBits, new URL("../../../../labs/f2fs-clue/lab.md", import.meta.url), new URL("./traces/f2fs-nid-grade.trace.gz", import.meta.url));
 
 /** five mistakes a learner could make in scan_free_nid_bits(), each caught at a named scan */
 const MUTANTS: Mutant[] = [
@@ -30,11 +18,6 @@ const MUTANTS: Mutant[] = [
   { name: "a wrong constant: the list filled to one NAT block's worth", from: ">= MAX_FREE_NIDS", to: ">= NAT_ENTRY_PER_BLOCK" },
   { name: "swapped branches: the heuristic off when its bit is set", from: "(clue & F2FS_CLUE_HEURISTIC) &&", to: "!(clue & F2FS_CLUE_HEURISTIC) &&" },
 ];
-
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "fslab-nid-"));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the F2FS free-NID scan grader", () => {
   it("reads the run's operations and the kernel's scans of the workload's volume", () => {
@@ -50,11 +33,11 @@ describe("the F2FS free-NID scan grader", () => {
   });
 
   it("agrees with the kernel in every scan when the walk is the kernel's", () => {
-    expect(scanFreeNidBits.judge(input, replay(scanFreeNidBits.reference))).toEqual({ kind: "agree", decisions: 5, notJudged: 0 });
+    expect(grade(scanFreeNidBits.reference)).toEqual({ kind: "agree", decisions: 5, notJudged: 0 });
   });
 
   it("parts from the kernel where upstream's walk starts at block 0 again (the lab's starter)", () => {
-    const v = scanFreeNidBits.judge(input, replay(starter));
+    const v = grade(starter);
     expect(v.kind).toBe("diverge");
     if (v.kind !== "diverge") return;
     expect(v.at).toBe(5);
@@ -64,22 +47,14 @@ describe("the F2FS free-NID scan grader", () => {
     expect(v.inputs[1]).toMatch(/^as that operation began: \d+ NIDs listed, next_bitmap_blk 15; loaded NAT blocks/);
   });
 
-  for (const m of MUTANTS)
-    it(`catches ${m.name}, at a named scan`, () => {
-      const v = gradeMutant(scanFreeNidBits, m, input.stdin, dir, (out) => scanFreeNidBits.judge(input, out));
-      expect(v.kind).toBe("diverge");
-      if (v.kind === "diverge") {
-        expect(v.inputs[0]).toMatch(new RegExp(`^scan ${v.at}, in `));
-        expect(v.kernel).not.toBe(v.yours);
-      }
-    });
+  itCatchesMutants(scanFreeNidBits, grade, MUTANTS, (at) => new RegExp(`^scan ${at}, in `));
 
   it("catches a heuristic walk that does not go round past the last block", () => {
     const noWrap = scanFreeNidBits.reference.replace("i = (i + 1 == nm->nat_blocks) ? 0 : i + 1", "i++");
     expect(noWrap).not.toBe(scanFreeNidBits.reference);
     // i runs off the end: the loop must stop there too (the learner's version would crash)
     const bounded = noWrap.replace("n < nm->nat_blocks; n++, i++", "n < nm->nat_blocks && i < nm->nat_blocks; n++, i++");
-    const v = scanFreeNidBits.judge(input, replay(bounded));
+    const v = grade(bounded);
     expect(v.kind).toBe("diverge");
     if (v.kind === "diverge") expect(v.at).toBe(5);
   });

@@ -18,8 +18,8 @@ import nidC from "../../../../wasm/src/f2fs/nid.c?raw";
 import eventsC from "../../../../wasm/src/common/events.c?raw";
 import nidGradeC from "../../../../wasm/src/f2fs/grade/nid_grade.c?raw";
 import nidScanC from "../../../../wasm/src/f2fs/nid_scan.c?raw";
-import type { CodeGrader, GradeInput, GradeVerdict, TopicGraders } from "../../shared/grade";
-import { recordsOf, splitTraceLine } from "../../shared/event-table";
+import { gradedTraceLines, type CodeGrader, type GradeInput, type GradeVerdict, type TopicGraders } from "../../shared/grade";
+import { recordsOf } from "../../shared/event-table";
 import { nidScansOf, NidScanPhase, type NidScan } from "../../shared/events";
 import { GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, nidOpWords, type NidOp } from "./nid";
 
@@ -59,11 +59,7 @@ export function nidRunOf(text: string): NidContext {
   const ops: NidOp[] = [];
   const said: string[] = [];
   const kernel: OpScan[] = [];
-  for (const raw of text.split("\n")) {
-    const lost = raw.match(/^\s*CPU:\d+ \[LOST (\d+) EVENTS\]/);
-    if (lost) throw new NidTraceError(`the trace lost ${lost[1]} events (its ring buffer overran): a shorter workload`);
-    const t = splitTraceLine(raw.replace(/\r$/, ""));
-    if (!t) continue;
+  for (const t of gradedTraceLines(text, (m) => new NidTraceError(m))) {
     if (t.event === "tracing_mark_write") {
       const m = t.body.match(MARK);
       if (!m) continue;
@@ -80,7 +76,7 @@ export function nidRunOf(text: string): NidContext {
     if (t.event !== "f2fs_free_nid_scan" || clue < 0) continue;
     const d = t.body.match(/^dev = \((\d+),(\d+)\)/);
     const words = recordsOf(t);
-    if (!d || !words?.length) throw new NidTraceError(`an f2fs_free_nid_scan line the grader cannot read: ${raw.trim()}`);
+    if (!d || !words?.length) throw new NidTraceError(`an f2fs_free_nid_scan line the grader cannot read: ${t.body}`);
     // the workload's volume is the one the first scan after its mount came from (its mount's);
     // a learner's own F2FS volume may scan too, when the workload's sync writes it back
     dev ??= `${d[1]},${d[2]}`;
