@@ -294,6 +294,14 @@ async function walkCodeStep(page: Page, solution: string, where: string, id: str
   expect(await graded(before + 1), `${where}: the starter, graded as it stands`).toBe("diverge");
   expect(await page.getByTestId("grade-result").textContent()).toMatch(/decision \d+ of \d+: your function chose otherwise/);
   expect(await page.locator(".lab-runner").getAttribute("data-passed")).toBe("0");
+  // a grader with a view of its divergence (mq-deadline's) draws the divergent decision there
+  if (id === "mq-deadline") {
+    const at = (await page.getByTestId("grade-result").textContent())!.match(/decision (\d+) of/)![1];
+    const moment = page.getByTestId("grade-moment");
+    await expect.poll(() => moment.getByTestId("dd-verdict").getAttribute("data-same").catch(() => null), { timeout: 30_000 }).toBe("false");
+    expect(await moment.getAttribute("data-at")).toBe(at);
+    expect(await moment.getByTestId("dd-verdict").textContent()).toMatch(/^Your function, deciding from the same lists: .*They differ\./);
+  }
   await page.getByTestId("grade-result").scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(ARTIFACTS, `code-step-${id}.png`) }); // the first divergence, as a learner sees it
   await page.getByRole("button", { name: /^Show the reference function/ }).click();

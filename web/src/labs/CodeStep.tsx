@@ -2,10 +2,11 @@
 // CodeEditor.tsx), "Compile and grade", "Reload from the VM" for an edit made in the terminal,
 // and the grade: compile errors at their lines, "agrees in all N decisions", or the first
 // decision their function made otherwise, with what it was made from.
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentType } from "react";
 import type { CodeSpec } from "./code-block";
 import type { CodeRecord } from "./progress";
-import type { CompileMessage } from "./code-grade";
+import type { CodeMoment, CompileMessage } from "./code-grade";
+import type { GradeMomentProps } from "../shared/grade";
 
 const CodeEditor = lazy(() => import("./CodeEditor"));
 const NO_MESSAGES: readonly CompileMessage[] = [];
@@ -21,9 +22,29 @@ export interface CodeStepProps {
   onText(text: string): void;
   onGrade(text: string): void;
   onReload(): Promise<string | null>;
+  /** the last grade's divergence, drawn by the topic's view (when its grader has one) */
+  moment?: CodeMoment | null;
 }
 
-export function CodeStep({ code, rec, ready, grading, onText, onGrade, onReload }: CodeStepProps) {
+/** The topic's own view of the decision where the learner's function parted from the kernel. */
+function Moment({ moment }: { moment: CodeMoment }) {
+  const [View, setView] = useState<ComponentType<GradeMomentProps> | null>(null);
+  useEffect(() => {
+    let live = true;
+    moment.load().then((c) => live && setView(() => c), () => {});
+    return () => {
+      live = false;
+    };
+  }, [moment.load]);
+  return (
+    <section className="grade-moment" aria-label={`Decision ${moment.at} in the lab's view`} data-testid="grade-moment" data-at={moment.at}>
+      <h4>Decision {moment.at} in the lab&apos;s view</h4>
+      {View ? <View key={`${moment.at}:${moment.stdout.length}`} trace={moment.trace} stdout={moment.stdout} at={moment.at} /> : <p className="muted">Loading the view…</p>}
+    </section>
+  );
+}
+
+export function CodeStep({ code, rec, ready, grading, onText, onGrade, onReload, moment }: CodeStepProps) {
   const [text, setText] = useState(rec?.text ?? code.starter);
   const [note, setNote] = useState<string | null>(null);
   // the progress's text is the learner's: the record gone (Start over) brings the starter back
@@ -112,6 +133,7 @@ export function CodeStep({ code, rec, ready, grading, onText, onGrade, onReload 
           </div>
         )}
       </div>
+      {moment && last?.kind === "diverge" && <Moment moment={moment} />}
     </section>
   );
 }

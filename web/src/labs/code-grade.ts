@@ -14,7 +14,7 @@
 // Files travel through the 9p share, each under a name of its own: the guest caches what it
 // read there, so a name is never reused for new content.
 import type { CheckRun } from "../shared/machine";
-import type { CodeGrader, GradeVerdict } from "../shared/grade";
+import type { GraderSpec, CodeGrader, GradeVerdict } from "../shared/grade";
 import type { TopicManifest } from "../shared/topic";
 import type { CodeSpec } from "./code-block";
 import type { LabStep } from "./lab-format";
@@ -39,7 +39,7 @@ export type GradeResult =
   | { kind: "crash"; message: string }
   /** not the learner's code: the workload, the trace or the machine */
   | { kind: "error"; message: string }
-  | (GradeVerdict & { warnings: CompileMessage[] });
+  | (GradeVerdict & { warnings: CompileMessage[]; moment?: { trace: string; stdout: string } });
 
 /** What a step's `code` block says (lab-format.ts). */
 export interface CodeStepSpec {
@@ -204,7 +204,9 @@ export async function gradeCode(vm: GradeMachine, grader: CodeGrader, step: Code
     if (r.status !== 0) return { kind: "error", message: `the replay program failed (exit ${r.status}): ${runLog.trim()}` };
     const stdout = dec.decode(await vm.readSharedFile(outName));
     try {
-      return { ...grader.judge(input, stdout), warnings: messages.filter((m) => m.severity === "warning") };
+      const v = grader.judge(input, stdout);
+      // a divergence keeps what the topic's view of it is drawn from (not kept in the progress)
+      return { ...v, warnings: messages.filter((m) => m.severity === "warning"), ...(v.kind === "diverge" ? { moment: { trace, stdout } } : {}) };
     } catch (e) {
       return { kind: "crash", message: `the replay's output cannot be judged: ${e instanceof Error ? e.message : e}` };
     }
@@ -241,6 +243,21 @@ export function codeStepOf(step: LabStep): { code: CodeSpec; workload: string; s
   const solution = step.blocks.find((b) => b.kind === "solution");
   if (!code || code.kind !== "code" || !workload || !solution) return null;
   return { code: code.code, workload: workload.text, solution: solution.text + "\n", line: code.line };
+}
+
+/** A grade's divergence, for the topic's view of it: the step, the decision, the run, and the view's loader. */
+export interface CodeMoment {
+  step: number;
+  at: number;
+  trace: string;
+  stdout: string;
+  load: NonNullable<GraderSpec["moment"]>;
+}
+
+/** The topic's view of a divergence for the grader a code block names, if it has one. */
+export function graderMoment(topics: readonly TopicManifest[], id: string): GraderSpec["moment"] {
+  const [topicId, graderId] = id.split(".");
+  return topics.find((t) => t.id === topicId)?.graders?.specs.find((g) => g.id === graderId)?.moment;
 }
 
 /** The grader a code block names, from the topics' manifests (`<topic>.<id>`). */

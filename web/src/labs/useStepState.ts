@@ -12,7 +12,7 @@ import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from ".
 import { computeKey } from "./keys";
 import { loadCoreWeb } from "../shared/core-web";
 import { TOPICS } from "../topics";
-import { codeStepOf, gradeCode, gradeLines, guestFileExists, loadGrader, readGuestFile, writeGuestFile, type GradeTraceCache } from "./code-grade";
+import { codeStepOf, gradeCode, gradeLines, graderMoment, guestFileExists, loadGrader, readGuestFile, writeGuestFile, type CodeMoment, type GradeTraceCache } from "./code-grade";
 
 /** How often an open step's checks run on their own. */
 const POLL_MS = 3000;
@@ -350,6 +350,9 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       s.code = { grades: 0, ...s.code, text };
     });
 
+  /** the last grade's divergence, for the topic's view of it (this page only: not in the progress) */
+  const [moment, setMoment] = useState<CodeMoment | null>(null);
+
   /** each code step's recorded workload, for this page's later grades (code-grade.ts GradeTraceCache) */
   const gradeTraces = useRef<Record<number, GradeTraceCache>>({});
 
@@ -367,6 +370,8 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       const r = await gradeCode(vm, grader, { file: code.code.file, workload: code.workload }, text, cache).catch((e): Awaited<ReturnType<typeof gradeCode>> => ({ kind: "error", message: e instanceof Error ? e.message : String(e) }));
       if (progressRef.current.step !== n) return;
       const lines = gradeLines(r, code.code.file.split("/").pop()!);
+      const load = graderMoment(TOPICS, code.code.grader);
+      setMoment(r.kind === "diverge" && r.moment && load ? { step: n, at: r.at, ...r.moment, load } : null);
       update((p) => {
         const s = p.steps[n];
         const failed = r.kind === "compile" || r.kind === "crash" || r.kind === "diverge";
@@ -398,5 +403,5 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   /** how long the open step has been open: added to the progress only as it closes */
   const openMs = () => performance.now() - openedAt.current;
 
-  return { code, grading, codeText, reloadCode, gradeFunction, progress, progressRef, n, step, rec, passed, checked, predictsOpen, failedAsked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, answer, showHint, earlierUndone, go, next, skip, restored, openMs };
+  return { code, grading, codeText, reloadCode, gradeFunction, moment: moment?.step === n ? moment : null, progress, progressRef, n, step, rec, passed, checked, predictsOpen, failedAsked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, answer, showHint, earlierUndone, go, next, skip, restored, openMs };
 }

@@ -7,6 +7,7 @@
 // kernel's own decisions in the trace. The guest's tcc builds the program: labs/code-grade.ts
 // runs the whole round for the page and for `fslab labs grade`.
 
+import type { ComponentType } from "react";
 import { splitTraceLine, type TraceLine } from "./event-table";
 
 /** One grader a lab's `code` block may name as `grader="<topic>.<id>"`, as the manifest declares it. */
@@ -16,6 +17,18 @@ export interface GraderSpec {
   function: string;
   /** what it grades, for `fslab labs check` and the docs */
   summary: string;
+  /** the topic's view of a divergent decision, loaded when a grade diverges (GradeMomentProps) */
+  moment?: () => Promise<ComponentType<GradeMomentProps>>;
+}
+
+/**
+ * What the topic's view of a divergence is drawn from: the graded run's trace, the replay's
+ * output (the learner's choices), and the divergent decision (1-based, the grade's `at`).
+ */
+export interface GradeMomentProps {
+  trace: string;
+  stdout: string;
+  at: number;
 }
 
 /** What a trace becomes: the replay's standard input, and what the judge needs again. */

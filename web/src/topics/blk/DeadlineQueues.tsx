@@ -31,11 +31,15 @@ interface Props {
   /** a live stream: stay on the newest step as steps arrive; a move by the learner calls onUnfollow */
   follow?: boolean;
   onUnfollow?(): void;
+  /** the step to open on (not following): a code step's divergent decision */
+  start?: number;
+  /** who decided beside the kernel: the model, or the learner's function (a code step's grade) */
+  decider?: string;
 }
 
-export function DeadlineQueues({ timeline, replay, follow, onUnfollow }: Props) {
+export function DeadlineQueues({ timeline, replay, follow, onUnfollow, start, decider = "The model" }: Props) {
   const total = timeline.steps;
-  const [k, setK] = useState(follow ? total - 1 : total > 1 ? 1 : 0);
+  const [k, setK] = useState(follow ? total - 1 : start ?? (total > 1 ? 1 : 0));
   useEffect(() => {
     if (follow) setK(total - 1);
   }, [follow, total]);
@@ -112,7 +116,7 @@ export function DeadlineQueues({ timeline, replay, follow, onUnfollow }: Props) 
       )}
       {verdict && verdict.judged && (
         <p className={verdict.sameReasons ? "dd-verdict" : "dd-verdict dd-differs"} data-testid="dd-verdict" data-same={verdict.sameReasons}>
-          The model, deciding from the same lists:{" "}
+          {decider}, deciding from the same lists:{" "}
           {verdict.sameReasons
             ? "the same request, for the same reasons, with the same counters after."
             : verdict.model.rq === null
@@ -122,7 +126,7 @@ export function DeadlineQueues({ timeline, replay, follow, onUnfollow }: Props) 
       )}
       {differences.length > 0 && (
         <p className="muted" data-testid="dd-agreement">
-          The model decided otherwise at decision{differences.length > 1 ? "s" : ""}{" "}
+          {decider} decided otherwise at decision{differences.length > 1 ? "s" : ""}{" "}
           {differences.slice(0, 12).map((i) => (
             <button key={i} type="button" className="linkish" onClick={() => move(i)}>{i + 1}</button>
           ))}

@@ -30,7 +30,12 @@ export default defineTopic({
   },
   graders: {
     specs: [
-      { id: "dd-dispatch", function: "__dd_dispatch_request", summary: "mq-deadline's choice of the next request (batch, direction, starvation, expired deadline), replayed over the learner's kernel's trace" },
+      {
+        id: "dd-dispatch",
+        function: "__dd_dispatch_request",
+        summary: "mq-deadline's choice of the next request (batch, direction, starvation, expired deadline), replayed over the learner's kernel's trace",
+        moment: () => import("./GradeMoment").then((m) => m.DdMoment),
+      },
     ],
     load: () => import("./grader").then((m) => m.topicGraders),
   },
