@@ -79,7 +79,7 @@ describe("a code step, as a learner works on it", () => {
     await editor().fill(starter.replace("(void)entry_type;", "(void)entry_type;\n\tfor (;;) {}"));
     const g = await grade();
     expect(g.verdict).toBe("crash");
-    expect(g.text).toMatch(/your function did not return: the replay ran past 8 s/);
+    expect(g.text).toMatch(/your function did not return: the replay ran past 8 s, in create 1 \("f1"\)/);
     expect(await runInTerminal(page, "echo still here")).toContain("still here");
     // the workload was recorded by this grade: the next ones replay that run
     const again = await grade();

@@ -190,14 +190,21 @@ export async function gradeCode(vm: GradeMachine, grader: CodeGrader, step: Code
     ].join("\n");
     const r = await vm.check(run, RUN_SECONDS + 10);
     const runLog = r.output;
+    // where a replay that crashed or never returned had got to, from what it wrote before
+    const where = async () => {
+      if (!grader.reached) return "";
+      const partial = await vm.readSharedFile(outName).then((b) => dec.decode(b), () => "");
+      const at = grader.reached(input, partial);
+      return at ? `, ${at}` : "";
+    };
     if (r.status === "timeout" || r.status === 143 || r.status === 137 || r.status === 124)
-      return { kind: "crash", message: `your function did not return: the replay ran past ${RUN_SECONDS} s (a loop that never ends?)` };
+      return { kind: "crash", message: `your function did not return: the replay ran past ${RUN_SECONDS} s${await where()} (a loop that never ends?)` };
     if (r.status === 5) return { kind: "error", message: `the build is gone from the guest: ${runLog.trim()}` };
     if (typeof r.status === "number" && r.status > 128) {
       const sig = r.status - 128;
       const segv = grader.explain?.segv ? ` (${grader.explain.segv})` : "";
       const name = { 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE (a division by zero?)", 11: `SIGSEGV${segv}` }[sig] ?? `signal ${sig}`;
-      return { kind: "crash", message: `the replay crashed with ${name}${runLog.trim() ? `: ${runLog.trim()}` : ""}` };
+      return { kind: "crash", message: `the replay crashed with ${name}${await where()}${runLog.trim() ? `: ${runLog.trim()}` : ""}` };
     }
     if (r.status === 1)
       return { kind: "crash", message: `the replay stopped: ${runLog.trim() || "your function left a state the kernel's next event contradicts"}${grader.explain?.refused ? ` (${grader.explain.refused})` : ""}` };

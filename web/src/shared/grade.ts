@@ -71,6 +71,11 @@ export interface CodeGrader<C = unknown> {
   input(trace: string): GradeInput<C>;
   /** the replay program's stdout, judged against the kernel's decisions */
   judge(input: GradeInput<C>, stdout: string): GradeVerdict;
+  /**
+   * Where a replay that crashed or never returned had got to, from the output it left (a
+   * program that writes each decision as it makes it): "in create 12 ("f12")". Null: unknown.
+   */
+  reached?(input: GradeInput<C>, partialStdout: string): string | null;
   /** what a crash of the replay most likely means, in this function's terms */
   explain?: {
     /** SIGSEGV: which pointer or index the learner's function most likely got wrong */

@@ -51,6 +51,7 @@ int main(void)
 			if (nm->nat_block_bitmap[b])
 				printf(" %u:%u", b, (unsigned)nm->free_nid_count[b]);
 		printf("\n");
+		fflush(stdout); /* a crash in this operation leaves the lines before it for the page */
 		if (f2fs_nm_run(nm, op, 1, &done) < 0) {
 			fflush(stdout);
 			fprintf(stderr, "nid_grade: operation %u (%u %u %u) refused\n", k + 1, op[0], op[1], op[2]);

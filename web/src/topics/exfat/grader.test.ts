@@ -72,6 +72,13 @@ describe("the exFAT empty-hint grader", () => {
     expect(v.kind).toBe("diverge");
   });
 
+  it("says which create a replay that crashed or never returned had reached, from the lines it left", () => {
+    const lines = run(setEmptyHint.reference).split("\n");
+    expect(setEmptyHint.reached!(input, lines.slice(0, 2).join("\n") + "\n")).toBe('in create 3 ("f3")');
+    expect(setEmptyHint.reached!(input, "")).toBe('in create 1 ("f1")');
+    expect(setEmptyHint.reached!(input, lines.join("\n"))).toBeNull(); // all done: it stopped after the last
+  });
+
   it("refuses a trace it cannot replay, saying why", () => {
     const marks = text.split("\n");
     const without = (re: RegExp) => marks.filter((l) => !re.test(l)).join("\n");

@@ -184,6 +184,12 @@ export const setEmptyHint: CodeGrader<HintContext> = {
   reference: dirHintC,
   input,
   judge,
+  // hint_grade.c writes each create's line as it is made: a crash is in the create after the last
+  reached({ context }, partial) {
+    const done = partial.split("\n").filter((l) => /^-?\d/.test(l)).length;
+    const c = context.ops.filter((o) => o.op === "c")[done];
+    return c ? `in create ${done + 1} ("${c.name}")` : null;
+  },
   explain: {
     segv: "a slot past the directory's end? candi_empty->eidx + count is at most exfat_dir_entries(ei)",
   },

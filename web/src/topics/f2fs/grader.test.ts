@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { NidTraceError, nidRunOf, scanFreeNidBits } from "./grader";
 import { gradedStep, itCatchesMutants, type Mutant } from "../../shared/grade-native";
 
-const { text, starter, input, grade } = gradedStep(scanFreeNidBits, new URL("../../../../labs/f2fs-clue/lab.md", import.meta.url), new URL("./traces/f2fs-nid-grade.trace.gz", import.meta.url));
+const { text, starter, input, run, grade } = gradedStep(scanFreeNidBits, new URL("../../../../labs/f2fs-clue/lab.md", import.meta.url), new URL("./traces/f2fs-nid-grade.trace.gz", import.meta.url));
 
 /** five mistakes a learner could make in scan_free_nid_bits(), each caught at a named scan */
 const MUTANTS: Mutant[] = [
@@ -57,6 +57,13 @@ describe("the F2FS free-NID scan grader", () => {
     const v = grade(bounded);
     expect(v.kind).toBe("diverge");
     if (v.kind === "diverge") expect(v.at).toBe(5);
+  });
+
+  it("says which operation a replay that crashed or never returned was in, from the lines it left", () => {
+    const out = run(scanFreeNidBits.reference);
+    const cut = out.slice(0, out.indexOf("op 10 ")) + out.slice(out.indexOf("op 10 ")).split("\n")[0] + "\n";
+    expect(scanFreeNidBits.reached!(input, cut)).toBe("in operation 10 (alloc 500)");
+    expect(scanFreeNidBits.reached!(input, "")).toBeNull(); // the mount itself: no operation begun
   });
 
   it("refuses a trace it cannot replay, saying why", () => {

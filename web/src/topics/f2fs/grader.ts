@@ -163,6 +163,12 @@ export const scanFreeNidBits: CodeGrader<NidContext> = {
   reference: nidScanC,
   input,
   judge,
+  // nid_grade.c writes each operation's line as it begins it: a crash is in the last one begun
+  reached({ context }, partial) {
+    const ops = partial.split("\n").filter((l) => l.startsWith("op "));
+    const k = Number(ops.at(-1)?.split(" ")[1] ?? NaN);
+    return k >= 1 && k <= context.said.length ? `in operation ${k} (${context.said[k - 1]})` : null;
+  },
   explain: {
     segv: "a NAT block index past nm->nat_blocks? the walk goes round from the last block to block 0",
     refused: "an operation the model refused after your walk: a NID listed twice?",
