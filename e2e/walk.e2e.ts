@@ -302,7 +302,17 @@ async function walkCodeStep(page: Page, solution: string, where: string, id: str
     expect(await moment.getAttribute("data-at")).toBe(at);
     expect(await moment.getByTestId("dd-verdict").textContent()).toMatch(/^Your function, deciding from the same lists: .*They differ\./);
   }
-  await page.getByTestId("grade-result").scrollIntoViewIfNeeded();
+  if (id === "exfat-empty-hint") {
+    const moment = page.getByTestId("grade-moment");
+    await moment.getByTestId("hint-moment").waitFor({ timeout: 30_000 });
+    const said = (await page.getByTestId("grade-result").textContent())!;
+    const kernel = said.match(/the kernel: (.*?)yours:/s)![1].replace(/\s+/g, " ").trim();
+    expect((await moment.getByTestId("moment-kernel").textContent())!.trim()).toBe(kernel);
+    expect(await moment.getByTestId("moment-yours").textContent()).not.toBe(kernel);
+  }
+  // the shot: the divergence as the learner reads it, and the view of it where there is one
+  if (await page.getByTestId("grade-moment").count()) await page.getByTestId("grade-moment").scrollIntoViewIfNeeded();
+  else await page.getByTestId("grade-result").scrollIntoViewIfNeeded();
   await page.screenshot({ path: join(ARTIFACTS, `code-step-${id}.png`) }); // the first divergence, as a learner sees it
   await page.getByRole("button", { name: /^Show the reference function/ }).click();
   // the reference as the lab wrote it: its function's first line (the kernel's signature)

@@ -21,11 +21,11 @@ import { decodeEvent } from "../../shared/event-table";
 export class HintTraceError extends Error {}
 
 /** one exfat_empty_search: -1 for no hint and for -ENOSPC, as the replay prints them */
-type Search = [examined: number, hint: number, result: number];
+export type Search = [examined: number, hint: number, result: number];
 
 type Op = { op: "c"; name: string; entries: number; searches: Search[] } | { op: "r" | "l"; name: string; create: number };
 
-interface HintContext {
+export interface HintContext {
   dentriesPerClu: number;
   ops: Op[];
 }
@@ -94,15 +94,12 @@ function input(text: string): GradeInput<HintContext> {
   return { stdin: lines.join("\n") + "\n", context: ctx, decisions: ctx.ops.filter((o) => o.op === "c").length };
 }
 
-const searchText = (s: Search) =>
+export const searchText = (s: Search) =>
   `from ${s[1] < 0 ? "entry 0 (no hint)" : `the hint, entry ${s[1]}`}: ${s[0]} examined, ${s[2] < 0 ? "no room (-ENOSPC: the directory grows a cluster)" : `room at entry ${s[2]}`}`;
 const searchesText = (list: Search[]) => list.map(searchText).join("; then ");
 
-/**
- * The directory as the kernel left it before create `at` (every create before it agreed): its
- * slots run by run, and where that create's lookup started.
- */
-export function dirBefore({ dentriesPerClu, ops }: HintContext, at: number): string[] {
+/** The directory's slots as the kernel left them before create `at` (0-based; every create before it agreed), and where its lookup started. */
+export function dirSlotsBefore({ dentriesPerClu, ops }: HintContext, at: number): { slots: string[]; lookupFrom: number } {
   let slots: string[] = new Array(dentriesPerClu).fill("unused");
   const slotOf: number[] = [];
   let lookupFrom = 0;
@@ -124,6 +121,13 @@ export function dirBefore({ dentriesPerClu, ops }: HintContext, at: number): str
       lookupFrom = o.op === "l" && !((slot + n) % dentriesPerClu === 0 && slot + n === slots.length) ? slot + n : 0;
     }
   }
+  return { slots, lookupFrom };
+}
+
+/** The directory before create `at` (0-based) in words: its slots run by run, and where that create's lookup started. */
+export function dirBefore(ctx: HintContext, at: number): string[] {
+  const { dentriesPerClu, ops } = ctx;
+  const { slots, lookupFrom } = dirSlotsBefore(ctx, at);
   const runs: string[] = [];
   for (let i = 0; i < slots.length; ) {
     let j = i;
@@ -140,6 +144,14 @@ export function dirBefore({ dentriesPerClu, ops }: HintContext, at: number): str
   ];
 }
 
+/** One create's searches as the replay printed them (a line of hint_grade.c's output). */
+export function searchesOf(line: string): Search[] {
+  const w = line.trim().split(/\s+/).map(Number);
+  const out: Search[] = [];
+  for (let j = 1; j + 2 < w.length; j += 3) out.push([w[j], w[j + 1], w[j + 2]]);
+  return out;
+}
+
 function judge({ context }: GradeInput<HintContext>, stdout: string): GradeVerdict {
   const creates = context.ops.filter((o): o is Extract<Op, { op: "c" }> => o.op === "c");
   const lines = stdout.trim() ? stdout.trim().split("\n") : [];
@@ -150,8 +162,7 @@ function judge({ context }: GradeInput<HintContext>, stdout: string): GradeVerdi
   lines.forEach((l, i) => {
     const w = l.trim().split(/\s+/).map(Number);
     if (w.some((x) => !Number.isInteger(x)) || (w.length - 1) % 3) throw new HintTraceError(`the replay's line ${i + 1} is not a slot and three numbers per search`);
-    const mine: Search[] = [];
-    for (let j = 1; j < w.length; j += 3) mine.push([w[j], w[j + 1], w[j + 2]]);
+    const mine = searchesOf(l);
     yours.push(mine);
     if (JSON.stringify(mine) === JSON.stringify(creates[i].searches)) agreed++;
     else if (first < 0) first = i;

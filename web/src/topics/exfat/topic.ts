@@ -63,7 +63,12 @@ export default defineTopic({
   },
   graders: {
     specs: [
-      { id: "set-empty-hint", function: "exfat_set_empty_hint", summary: "exFAT's empty-entry hint (hint_femp): which run of free entries a create's lookup leaves for the search, replayed over the learner's kernel's creates" },
+      {
+        id: "set-empty-hint",
+        function: "exfat_set_empty_hint",
+        summary: "exFAT's empty-entry hint (hint_femp): which run of free entries a create's lookup leaves for the search, replayed over the learner's kernel's creates",
+        moment: () => import("./GradeMoment").then((m) => m.HintMoment),
+      },
     ],
     load: () => import("./grader").then((m) => m.topicGraders),
   },
