@@ -310,6 +310,14 @@ async function walkCodeStep(page: Page, solution: string, where: string, id: str
     expect((await moment.getByTestId("moment-kernel").textContent())!.trim()).toBe(kernel);
     expect(await moment.getByTestId("moment-yours").textContent()).not.toBe(kernel);
   }
+  if (id === "f2fs-clue") {
+    const at = Number((await page.getByTestId("grade-result").textContent())!.match(/decision (\d+) of/)![1]);
+    const strips = page.getByTestId("grade-moment").getByTestId("nid-strip");
+    await expect.poll(() => strips.count(), { timeout: 30_000 }).toBe(2);
+    // both sides drawn up to the divergent scan
+    expect(await strips.nth(0).getAttribute("data-scans")).toBe(String(at));
+    expect(await strips.nth(1).getAttribute("data-scans")).toBe(String(at));
+  }
   // the shot: the divergence as the learner reads it, and the view of it where there is one
   if (await page.getByTestId("grade-moment").count()) await page.getByTestId("grade-moment").scrollIntoViewIfNeeded();
   else await page.getByTestId("grade-result").scrollIntoViewIfNeeded();

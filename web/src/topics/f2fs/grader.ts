@@ -26,7 +26,7 @@ import { GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, nidOpWords, type NidOp } from ".
 export class NidTraceError extends Error {}
 
 /** one scan and the operation it came in (0: the mount) */
-interface OpScan {
+export interface OpScan {
   op: number;
   scan: NidScan;
 }
@@ -42,7 +42,7 @@ interface NidContext {
 const MARK = /^fslab: f2fs-nid (mount size=(\d+)M clue=(\d)|alloc (\d+)|sync|unlink-all|shrink)$/;
 
 /** A bitmap scan that found nothing, repeated with the same record, counts once (the view's collapseRepeats). */
-function collapse(list: OpScan[]): OpScan[] {
+export function collapse(list: OpScan[]): OpScan[] {
   const out: OpScan[] = [];
   for (const s of list) {
     const last = out.at(-1)?.scan;
@@ -102,7 +102,8 @@ const PHASE: Record<number, string> = { [NidScanPhase.Bitmap]: "bitmap scan", [N
 const scanText = (s: NidScan | undefined) =>
   !s ? "no scan" : `${PHASE[s.phase] ?? `phase ${s.phase}`} from NID ${s.start} to ${s.end}: ${s.scanned} entries walked, ${s.found} NIDs listed, ${s.blocks} blocks`;
 
-function judge({ context }: GradeInput<NidContext>, stdout: string): GradeVerdict {
+/** nid_grade.c's output: the replay's scans, each with its operation, and the state each operation began from. */
+export function replayScans(stdout: string): { scans: OpScan[]; state: Map<number, string>; ops: number } {
   const yours: OpScan[] = [];
   const state = new Map<number, string>();
   let op = 0;
@@ -121,6 +122,11 @@ function judge({ context }: GradeInput<NidContext>, stdout: string): GradeVerdic
     else if (l.trim()) throw new NidTraceError(`the replay's line "${l.trim().slice(0, 60)}" is neither an operation nor a record`);
   }
   flush();
+  return { scans: yours, state, ops: op };
+}
+
+function judge({ context }: GradeInput<NidContext>, stdout: string): GradeVerdict {
+  const { scans: yours, state, ops: op } = replayScans(stdout);
   if (op !== context.ops.length) throw new NidTraceError(`the replay ran ${op} of the trace's ${context.ops.length} operations`);
   const kernel = collapse(context.kernel);
   const mine = collapse(yours);

@@ -26,7 +26,12 @@ export default defineTopic({
   inspect: { fs: "f2fs", module: "inspect-cli.ts" },
   graders: {
     specs: [
-      { id: "scan-free-nid-bits", function: "scan_free_nid_bits", summary: "F2FS's walk of the free-NID bitmaps, with CLUE's heuristic start (clue bit 2), replayed over the learner's kernel's creates, removals and syncs" },
+      {
+        id: "scan-free-nid-bits",
+        function: "scan_free_nid_bits",
+        summary: "F2FS's walk of the free-NID bitmaps, with CLUE's heuristic start (clue bit 2), replayed over the learner's kernel's creates, removals and syncs",
+        moment: () => import("./GradeMoment").then((m) => m.NidMoment),
+      },
     ],
     load: () => import("./grader").then((m) => m.topicGraders),
   },
