@@ -68,7 +68,7 @@ describe("a code step, as a learner works on it", () => {
     await page.getByTestId(`outline-${CODE_STEP - 1}`).click();
     await page.locator(`.lab-runner[data-step="${CODE_STEP - 1}"]`).waitFor();
     await toCodeStep();
-    await expect.poll(() => page.getByTestId("code-note").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/is not this editor's text/);
+    await expect.poll(() => page.getByTestId("code-note").textContent({ timeout: 1000 }).catch(() => ""), { timeout: 60_000 }).toMatch(/is not this editor's text/);
     expect(await editor().textContent()).not.toContain("edited with the shell");
     await page.getByRole("button", { name: "Reload from the VM" }).click();
     await expect.poll(() => editor().textContent()).toContain("/* edited with the shell */");

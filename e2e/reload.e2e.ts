@@ -6,7 +6,7 @@
 // be opened, where only the marks come back (from localStorage).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { launch, runInTerminal, waitReady } from "./browser";
+import { launch, runInTerminal, terminalText, waitReady } from "./browser";
 import { serveUnderCourse, type CourseSite } from "./course-server";
 
 const LAB = "exfat-discard";
@@ -170,6 +170,27 @@ describe("a reload at any moment brings back the learner's newest kept machine",
     await expect.poll(head, { timeout: 30_000 }).toMatchObject({ newest: `${LAB}/step`, step: `${LAB}/step`, newestKind: "step" });
     expect(await reloadAfter(0, "after a reset over the old layout")).toMatch(/restored your machine from step 2 \(kept as step 2 began/);
     await holdsStep1();
+  });
+
+  it("a machine kept with half a line typed into its shell comes back at a prompt", async () => {
+    // the page keeps a machine whenever a step begins, even while the learner (or a test) is
+    // typing a line: the half line, an unclosed quote in it, is in the kept shell; a restore's
+    // bare newline ran it and bash waited for the rest ("> ") for good
+    await page.getByTestId("start-over").click();
+    await Promise.all([page.waitForEvent("load"), page.getByTestId("start-over").click()]);
+    await ready();
+    await page.getByTestId("vm-terminal").click();
+    await page.keyboard.type("echo 'half a line");
+    await expect.poll(async () => (await terminalText(page)).trimEnd().endsWith("echo 'half a line"), { timeout: 30_000 }).toBe(true);
+    // Next (the step's check fails) offers a skip; skipping begins step 2, and keeps the machine
+    await page.getByTestId("next").click();
+    await page.getByTestId("skip").click({ timeout: 60_000 });
+    await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 60_000 }).toMatch(/^Machine kept as the step began/);
+    const status = await reloadAfter(0, "half a line typed");
+    expect(status).toMatch(/restored your machine from step 2/);
+    // the half line was dropped, not run: no continuation prompt, and the shell takes a command
+    expect((await terminalText(page)).split("\n").some((l) => l.startsWith("> "))).toBe(false);
+    expect(await runInTerminal(page, "echo whole")).toContain("whole");
   });
 
   it("a browser whose IndexedDB cannot be opened: the marks come back from local storage, and the page says the machine does not", async () => {

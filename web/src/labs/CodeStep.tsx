@@ -80,13 +80,24 @@ export function CodeStep({ code, rec, ready, grading, onText, onGrade, onReload,
   latest.current = text;
   useEffect(() => {
     if (!ready || compared.current) return;
-    compared.current = true;
-    void onReload()
-      .then((t) => {
-        if (t !== null && t !== latest.current)
-          setNote(`The guest's ${code.file} is not this editor's text (an edit made in the terminal, or a machine put back to an older moment): Reload from the VM takes the guest's; Compile and grade writes this text there.`);
-      })
-      .catch(() => {}); // the grade writes the file anyway
+    let live = true;
+    // a machine just restored, or busy with the step's own checks, may not answer at once
+    const compare = (tries: number) =>
+      onReload().then(
+        (t) => {
+          if (!live) return;
+          compared.current = true;
+          if (t !== null && t !== latest.current)
+            setNote(`The guest's ${code.file} is not this editor's text (an edit made in the terminal, or a machine put back to an older moment): Reload from the VM takes the guest's; Compile and grade writes this text there.`);
+        },
+        () => {
+          if (live && tries > 1) setTimeout(() => void compare(tries - 1), 3000);
+        },
+      );
+    void compare(3);
+    return () => {
+      live = false;
+    };
   }, [ready]);
   const reload = async () => {
     setNote(null);

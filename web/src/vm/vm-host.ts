@@ -250,7 +250,9 @@ export class VmHost {
         // the saved shell sits at its prompt: the build's, known, is shown as it was printed;
         // a learner's machine is asked for a fresh one
         if (snapshot) {
-          emulator.serial0_send("\n");
+          // Ctrl+U first: a machine kept while a line was being typed into its shell (a learner
+          // mid-word, a test typing) holds that half line, which a bare newline would run
+          emulator.serial0_send("\x15\n");
           this.askAgainForPrompt(emulator, 1);
         } else for (const byte of new TextEncoder().encode(GUEST.savedPrompt)) this.onByte(byte);
       } else this.status("booting", `Booting Linux (${this.coldReason})`);
@@ -274,18 +276,24 @@ export class VmHost {
   }
 
   /**
-   * A learner's restored machine is asked for its prompt with one newline. In two whole-suite
-   * runs in five (reload.e2e) no prompt came in 150 s, and the cause is not known; each 5 s
-   * without one the newline is sent again (an extra prompt line is harmless), and the status
-   * says so, so the next such hang shows whether the guest answered the second ask.
+   * A learner's restored machine is asked for its prompt with Ctrl+U and a newline. A machine
+   * kept while a command was being typed into its shell comes back with half a line in it; a
+   * bare newline ran it, and an unclosed quote in it left bash waiting for the rest ("> ", PS2)
+   * for good (reload.e2e hung so in three whole-suite runs of eight, its terminal showing only
+   * "> " lines: the test types its commands key by key). Each 3 s without a prompt it is asked
+   * again: after a continuation prompt with Ctrl+C, which drops what was typed and prints a
+   * fresh prompt, else with another newline; the status says so.
    */
   private askAgainForPrompt(emulator: V86Emulator, n: number): void {
     setTimeout(() => {
       if (this.watcher.phase !== "userland" || this.emulator !== emulator) return;
-      this.status("userland", `Restoring the saved machine (no prompt yet: asked again, ${n})`);
-      emulator.serial0_send("\n");
-      if (n < 5) this.askAgainForPrompt(emulator, n + 1);
-    }, 5000);
+      // bash wraps its prompts in bracketed-paste switches (ESC [ ? 2004 h): not part of the text
+      const shown = this.tail.replace(/\r/g, "").replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+      const halfLine = /(^|\n)> $/.test(shown);
+      this.status("userland", `Restoring the saved machine (no prompt yet: ${halfLine ? "a half-typed line dropped" : "asked again"}, ${n})`);
+      emulator.serial0_send(halfLine ? "\x03" : "\n");
+      if (n < 8) this.askAgainForPrompt(emulator, n + 1);
+    }, 3000);
   }
 
   /** Type into the guest's serial console. */
