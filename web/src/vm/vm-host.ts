@@ -399,8 +399,9 @@ export class VmHost {
     restoreDevices(this.sd, devices);
     this.trouble.reset();
     if (stopped || !this.emulator.is_running()) await this.emulator.run();
-    // the restored shell sits at its prompt: ask for a fresh one
-    this.emulator.serial0_send("\n");
+    // the restored shell sits at its prompt, perhaps with half a line typed (askAgainForPrompt):
+    // drop that, and ask for a fresh one
+    this.emulator.serial0_send("\x15\n");
   }
 
   /** A file the guest copied into /mnt/host (the 9p share), e.g. a disk image to inspect. */
