@@ -63,6 +63,9 @@ describe("a code step, as a learner works on it", () => {
   });
 
   it("reads an edit made in the terminal with Reload from the VM", async () => {
+    // the restored machine may not have the file yet: the page puts the editor's text there as
+    // the step opens, and never over a file the terminal made first (ensureGuestFile)
+    await expect.poll(() => box().getAttribute("data-file-in"), { timeout: 60_000 }).toBe("1");
     await runInTerminal(page, `printf '%s\\n' '/* edited with the shell */' >> /root/dir_hint.c`);
     expect(await editor().textContent()).not.toContain("edited with the shell");
     await page.getByRole("button", { name: "Reload from the VM" }).click();

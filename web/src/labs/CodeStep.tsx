@@ -18,6 +18,8 @@ export interface CodeStepProps {
   rec: CodeRecord | undefined;
   /** the machine can run a grade (it is up and the step's prediction, if any, answered) */
   ready: boolean;
+  /** the guest has the step's file (written as the step opened, or found there) */
+  fileIn: boolean;
   grading: string | null;
   onText(text: string): void;
   onGrade(text: string): void;
@@ -44,7 +46,7 @@ function Moment({ moment }: { moment: CodeMoment }) {
   );
 }
 
-export function CodeStep({ code, rec, ready, grading, onText, onGrade, onReload, moment }: CodeStepProps) {
+export function CodeStep({ code, rec, ready, fileIn, grading, onText, onGrade, onReload, moment }: CodeStepProps) {
   const [text, setText] = useState(rec?.text ?? code.starter);
   const [note, setNote] = useState<string | null>(null);
   // the progress's text is the learner's: the record gone (Start over) brings the starter back
@@ -72,14 +74,14 @@ export function CodeStep({ code, rec, ready, grading, onText, onGrade, onReload,
     if (pending.current) clearTimeout(pending.current.timer);
     pending.current = { text: t, timer: setTimeout(flush, SAVE_AFTER_MS) };
   };
-  // as the machine is ready: is the guest's file this text? A machine put back to an older
+  // as the guest has the file: is it this text? A machine put back to an older
   // moment (a reload, a reset) holds the file as it was then, and an edit made in the terminal
   // is not in the editor until it is read: say so, and let the learner choose (nothing is lost)
   const compared = useRef(false);
   const latest = useRef(text);
   latest.current = text;
   useEffect(() => {
-    if (!ready || compared.current) return;
+    if (!fileIn || compared.current) return;
     let live = true;
     // a machine just restored, or busy with the step's own checks, may not answer at once
     const compare = (tries: number) =>
@@ -98,7 +100,7 @@ export function CodeStep({ code, rec, ready, grading, onText, onGrade, onReload,
     return () => {
       live = false;
     };
-  }, [ready]);
+  }, [fileIn]);
   const reload = async () => {
     setNote(null);
     const t = await onReload().catch((e) => {
@@ -112,7 +114,7 @@ export function CodeStep({ code, rec, ready, grading, onText, onGrade, onReload,
     }
   };
   return (
-    <section className="code-step" aria-label="Your function" data-testid="code-step" data-grades={rec?.grades ?? 0} data-verdict={last?.kind ?? ""}>
+    <section className="code-step" aria-label="Your function" data-testid="code-step" data-file-in={fileIn ? "1" : "0"} data-grades={rec?.grades ?? 0} data-verdict={last?.kind ?? ""}>
       <p className="muted">
         <code>{code.file}</code> in the guest: this editor and an editor in the terminal edit that one file.
       </p>

@@ -77,7 +77,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
           questions={rec.questions ?? []}
           tries={rec.questionTries ?? []}
           onAnswer={s.answer}
-          code={s.code ? { rec: rec.code, ready: !!vm && !s.predictsOpen, grading: s.grading, onText: s.codeText, onGrade: (t) => void s.gradeFunction(t), onReload: s.reloadCode, moment: s.moment } : null}
+          code={s.code ? { rec: rec.code, ready: !!vm && !s.predictsOpen, fileIn: s.codeFileIn, grading: s.grading, onText: s.codeText, onGrade: (t) => void s.gradeFunction(t), onReload: s.reloadCode, moment: s.moment } : null}
           {...earlier}
         />
 

@@ -82,11 +82,6 @@ export function compileMessages(log: string, file: string): CompileMessage[] {
   return out;
 }
 
-/** Whether the guest has the learner's file. */
-export async function guestFileExists(vm: GradeMachine, file: string): Promise<boolean> {
-  return (await vm.check(`[ -f ${quote(file)} ]`, 10)).status === 0;
-}
-
 /** The learner's file as the guest has it now (null: there is none yet). */
 export async function readGuestFile(vm: GradeMachine, file: string): Promise<string | null> {
   const name = `.fslab-code-${nonce()}`;
@@ -102,6 +97,20 @@ export async function readGuestFile(vm: GradeMachine, file: string): Promise<str
 export async function writeGuestFile(vm: GradeMachine, file: string, text: string): Promise<void> {
   const r = await vm.check(await upload(vm, text, file), 10);
   if (r.status !== 0) throw new Error(`writing ${file} in the guest: ${r.output.trim() || `exit ${r.status}`}`);
+}
+
+/**
+ * Put text in the learner's file only if the guest has none (a code step opening): true if it
+ * was written. One round in the guest, and mv -n, so a file the learner made in the terminal
+ * meanwhile is never replaced (a check, then a write later, once lost their edit).
+ */
+export async function ensureGuestFile(vm: GradeMachine, file: string, text: string): Promise<boolean> {
+  const name = `.fslab-grade-${nonce()}`;
+  await vm.writeSharedFile(name, enc.encode(text));
+  const r = await vm.check(`[ -e ${quote(file)} ] && { rm -f /mnt/host/${name}; exit 7; }\nmkdir -p "$(dirname ${quote(file)})" && mv -n /mnt/host/${name} ${quote(file)} && rm -f /mnt/host/${name}`, 10);
+  if (r.status === 7) return false;
+  if (r.status !== 0) throw new Error(`writing ${file} in the guest: ${r.output.trim() || `exit ${r.status}`}`);
+  return true;
 }
 
 /** Step 1: the workload under the grader's events; the trace's text (also how a grader test's trace was recorded). */
@@ -151,7 +160,6 @@ export interface GradeTraceCache {
  */
 export async function gradeCode(vm: GradeMachine, grader: CodeGrader, step: CodeStepSpec, text?: string, cache: GradeTraceCache = {}): Promise<GradeResult> {
   if (text !== undefined) await writeGuestFile(vm, step.file, text);
-  else if (!(await guestFileExists(vm, step.file))) return { kind: "error", message: `there is no ${step.file} in the guest to grade` };
   const id = nonce();
   const dir = `/tmp/fslab-grade/${id}`;
   const outName = `.fslab-grade-${id}.out`;
@@ -163,13 +171,14 @@ export async function gradeCode(vm: GradeMachine, grader: CodeGrader, step: Code
     const build = [
       ...moves,
       `cd ${dir} || exit 5`,
-      `[ -f ${quote(step.file)} ] || { echo "there is no ${step.file} in the guest to grade"; exit 5; }`,
+      `[ -f ${quote(step.file)} ] || exit 6`,
       `tcc -Wall -Iinclude -o grade ${sources} ${quote(step.file)} > compile.log 2>&1 || { cat compile.log; exit 3; }`,
       "cat compile.log",
     ].join("\n");
     const b = await vm.check(build, COMPILE_SECONDS);
     const messages = compileMessages(b.output, step.file);
     if (b.status === 3) return { kind: "compile", messages, log: b.output.trim() };
+    if (b.status === 6) return { kind: "error", message: `there is no ${step.file} in the guest to grade` };
     if (b.status === "timeout") return { kind: "crash", message: `the build did not finish in ${COMPILE_SECONDS} s` };
     if (b.status !== 0) return { kind: "error", message: `the grader's files did not reach the guest: ${b.output.trim() || `exit ${b.status}`}` };
     const trace = cache.trace ?? (await recordWorkload(vm, grader, step.workload));

@@ -12,7 +12,7 @@ import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from ".
 import { computeKey } from "./keys";
 import { loadCoreWeb } from "../shared/core-web";
 import { TOPICS } from "../topics";
-import { codeStepOf, gradeCode, gradeLines, graderMoment, guestFileExists, loadGrader, readGuestFile, writeGuestFile, type CodeMoment, type GradeTraceCache } from "./code-grade";
+import { codeStepOf, ensureGuestFile, gradeCode, gradeLines, graderMoment, loadGrader, readGuestFile, type CodeMoment, type GradeTraceCache } from "./code-grade";
 
 /** How often an open step's checks run on their own. */
 const POLL_MS = 3000;
@@ -392,16 +392,23 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   };
 
   // a code step opening: the learner's file goes into the guest if it is not there yet, so an
-  // editor in the terminal finds it
+  // editor in the terminal finds it (never over a file made there meanwhile: ensureGuestFile)
+  const [fileIn, setFileIn] = useState<{ vm: VmHandle; step: number } | null>(null);
   useEffect(() => {
     if (!vm || !code) return;
-    void guestFileExists(vm, code.code.file)
-      .then((there) => (there ? undefined : writeGuestFile(vm, code.code.file, progressRef.current.steps[n].code?.text ?? code.code.starter)))
-      .catch(() => {}); // the grade writes it anyway
+    let live = true;
+    void ensureGuestFile(vm, code.code.file, progressRef.current.steps[n].code?.text ?? code.code.starter)
+      .catch(() => {}) // the grade writes it anyway
+      .then(() => live && setFileIn({ vm, step: n }));
+    return () => {
+      live = false;
+    };
   }, [vm, n]);
+  /** the open code step's file is in this machine (written, or found there): what the guest has can be compared */
+  const codeFileIn = !!vm && fileIn?.vm === vm && fileIn.step === n;
 
   /** how long the open step has been open: added to the progress only as it closes */
   const openMs = () => performance.now() - openedAt.current;
 
-  return { code, grading, codeText, reloadCode, gradeFunction, moment: moment?.step === n ? moment : null, progress, progressRef, n, step, rec, passed, checked, predictsOpen, failedAsked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, answer, showHint, earlierUndone, go, next, skip, restored, openMs };
+  return { code, grading, codeText, reloadCode, gradeFunction, codeFileIn, moment: moment?.step === n ? moment : null, progress, progressRef, n, step, rec, passed, checked, predictsOpen, failedAsked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, answer, showHint, earlierUndone, go, next, skip, restored, openMs };
 }
