@@ -19,7 +19,7 @@ import { trackHostFiles, type HostFiles } from "./host-files";
 import { AgentClient, type CheckRun } from "./agent";
 import { SdhciDevice } from "./devices/sdhci";
 import { SdCard, type CardOptions } from "./devices/sd-card";
-import { machineState, restoreDevices, splitMachineState } from "./devices/machine-state";
+import { checkDevices, machineState, splitMachineState } from "./devices/machine-state";
 import { SlotChannel } from "./devices/slot-channel";
 import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, machineStopped, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch, STOPPED_WHAT, TroubleWatcher, type StoppedTrouble } from "./guest";
 
@@ -310,8 +310,9 @@ export class NodeVm {
     this.agent.reset();
     await this.hostFiles?.idle(); // after that, restore anyway
     const { v86, devices } = splitMachineState(state);
+    const sd = checkDevices(devices); // all or nothing: checked before v86 is replaced
     await this.machine.restore_state(v86);
-    restoreDevices(this.sd, devices);
+    this.sd.apply(sd);
     this.trouble.reset();
     if (this.stopped) {
       this.stopped = null;

@@ -16,7 +16,8 @@ import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
 import { SdhciDevice } from "./devices/sdhci";
 import { SlotChannel } from "./devices/slot-channel";
-import { machineState, restoreDevices, splitMachineState } from "./devices/machine-state";
+import { checkDevices, machineState, splitMachineState } from "./devices/machine-state";
+import type { CheckedState } from "./devices/sdhci";
 import { loadStateNow, restoreStateAhead, v86Core, v86WasmUrl, vmUrl, type LoadProgress } from "./fetch-ahead";
 
 export interface VmHostEvents {
@@ -187,11 +188,12 @@ export class VmHost {
   /** Build and start the machine: from a snapshot, the saved state (un-xz'd by fetch-ahead.ts), or v86 fetches the kernel's files. */
   private create(restore: boolean, snapshot: { state: ArrayBuffer } | undefined, state: ArrayBuffer | null): void {
     // a learner's snapshot carries the SD host's state after v86's (machine-state.ts)
-    let devices: ReturnType<typeof splitMachineState>["devices"] = null;
+    // (checked whole before the emulator is built: a bad one replaces nothing)
+    let devices: CheckedState | null = null;
     if (snapshot) {
       const split = splitMachineState(snapshot.state);
       snapshot = { state: split.v86 };
-      devices = split.devices;
+      if (split.devices) devices = checkDevices(split.devices);
     }
     const emulator = typedEmulator(new V86({
       ...machineOptions(),
@@ -214,7 +216,7 @@ export class VmHost {
     emulator.add_listener("emulator-loaded", () => {
       try {
         this.sd.attach(emulator, restore);
-        if (devices) this.sd.restore(devices.sdhci, devices.image);
+        if (devices) this.sd.apply(devices);
       } catch (e) {
         this.fail(`Could not restore the SD card: ${e instanceof Error ? e.message : e}`);
         return;
@@ -395,8 +397,9 @@ export class VmHost {
     const stopped = this.stopped;
     if (stopped) await this.emulator.stop();
     const { v86, devices } = splitMachineState(state);
+    const sd = checkDevices(devices); // all or nothing: checked before v86 is replaced
     await this.emulator.restore_state(v86);
-    restoreDevices(this.sd, devices);
+    this.sd.apply(sd);
     this.trouble.reset();
     if (stopped || !this.emulator.is_running()) await this.emulator.run();
     // the restored shell sits at its prompt, perhaps with half a line typed (askAgainForPrompt):

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { emulatedCard, modelScenario, parseFioJson, parseRuns, RunsError, winner } from "./iosched-runs";
-import { busTimes, DEFAULT_SPEED_HZ } from "../../shared/sd-timing";
+import { busTimes, DEFAULT_SPEED_HZ, requestMs } from "../../shared/sd-timing";
 
 const fixture = (f: string) => readFileSync(new URL(`./fixtures/${f}`, import.meta.url), "utf8");
 
@@ -67,16 +67,26 @@ describe("iosched-run's files", () => {
     expect(s.device.queue_depth).toBe(32);
   });
 
-  it("model the SD card as the emulated one: its latency model's sector times, one request served, the next prepared", () => {
-    const w = modelScenario({ disk: "sd", rw: "randwrite", numjobs: 1, iodepth: 1 }).device;
+  it("model the SD card as the emulated one: its latency model's times, one request served, the next prepared", () => {
+    const w = modelScenario({ disk: "sd", rw: "write", numjobs: 1, iodepth: 1 }).device;
+    const rw = modelScenario({ disk: "sd", rw: "randwrite", numjobs: 1, iodepth: 1 }).device;
     const r = modelScenario({ disk: "sd", rw: "read", numjobs: 1, iodepth: 1 }).device;
-    // a Class 4 card programs 4 MB/s: 512 bytes in 128 µs, bus time included
-    expect(w.per_sector_ns).toBe(128_000);
-    // a read waits the access time, then 2 + 1024 + 16 clocks on 4 lines at 25 MHz
-    expect(r.per_sector_ns).toBe(Math.round((0.05 + 1042 / 25e6 * 1000) * 1e6));
-    expect(r.per_sector_ns).toBe(Math.round((busTimes(DEFAULT_SPEED_HZ, 4).access + busTimes(DEFAULT_SPEED_HZ, 4).block(512)) * 1e6));
+    const t = busTimes(DEFAULT_SPEED_HZ, 4);
+    // an A1 card writes 10 MB/s in sequence: 512 bytes in 51.2 µs, bus time included
+    expect(w.per_sector_ns).toBe(51_200);
+    // a read's block is 2 + 1024 + 16 clocks on 4 lines at 25 MHz
+    expect(r.per_sector_ns).toBe(Math.round((1042 / 25e6) * 1e9));
+    // a 1 MiB request is two commands of 512 KiB, each with its CMD12 (160 clocks each), and a
+    // read waits the card's access time twice
+    expect(r.base_ns).toBe(Math.round((4 * 160 / 25e6 * 1000 + 2 * t.access) * 1e6));
+    expect(w.base_ns).toBe(Math.round(4 * 160 / 25e6 * 1e9));
+    // a random 1 MiB write pays the card's random-write cost once
+    expect(rw.base_ns - w.base_ns).toBe(Math.round(t.randomWrite * 1e6));
+    // A1's figures: a random 4 KiB read in 1/1500 s, a random 4 KiB write in 1/500 s
+    expect(requestMs(t, false, 8)).toBeCloseTo(1000 / 1500, 9);
+    expect(requestMs(t, true, 8, true)).toBeCloseTo(1000 / 500, 9);
     expect([w.queue_depth, w.channels, w.seek_max_sectors]).toEqual([2, 1, 0]);
-    expect(emulatedCard("write").label).toMatch(/Class 4 writes: 4\.0 MB\/s/);
+    expect(emulatedCard("write").label).toMatch(/A1 card's writes: 10\.0 MB\/s/);
     // the SSD keeps its one shape for every pattern
     expect(modelScenario({ disk: "ssd", rw: "write", numjobs: 1, iodepth: 1 }).device).toEqual(modelScenario({ disk: "ssd", rw: "read", numjobs: 1, iodepth: 1 }).device);
   });

@@ -2,7 +2,7 @@
 // /mnt/host/iosched/runs.txt and keeps fio's JSON output beside it. Both are read strictly
 // here: a bad line or file is named, never guessed at.
 import { DEVICES, SCHEDULERS, fioJobs, type BlkDevice, type BlkScenario, type Scheduler } from "./blk-core";
-import { blockCostMs, busTimes, DEFAULT_SPEED_HZ } from "../../shared/sd-timing";
+import { busTimes, DEFAULT_SPEED_HZ, requestMs } from "../../shared/sd-timing";
 
 export type Pattern = "read" | "write" | "randread" | "randwrite";
 export const PATTERNS: readonly Pattern[] = ["read", "write", "randread", "randwrite"];
@@ -10,33 +10,40 @@ export type Disk = "sd" | "ssd";
 
 /**
  * The emulated SD card (the SDHCI host beside the machine) as the block model sees it, from the
- * same latency model the device waits on (shared/sd-timing.ts), at the 25 MHz and 4-bit bus
- * Linux sets for it. A read of a 512-byte block waits the card's access time and the bus; a write
- * the bus and the card's programming (Speed Class 4). The host moves one request at a time
- * while the MMC block driver prepares the next (mmc_blk_rw_wait in drivers/mmc/core/block.c):
- * two leave the scheduler, one is served. A command and its stop (CMD18/25, CMD12) start each
- * request. The model has no CPU, so it leaves out the emulated CPU's programmed I/O (the host has
- * no DMA), which the guest pays 4 bytes at a time.
+ * same latency model the device waits on (shared/sd-timing.ts: an A1 card), at the 25 MHz and
+ * 4-bit bus Linux sets for it. The host takes at most 512 KiB a command (sdhci.c's
+ * max_req_size), so a 1 MiB request is two: each a command, its blocks and a CMD12; a read
+ * waits the card's access time for each, a write's blocks are programmed as they come, and a
+ * random write pays the card's random-write cost once (its second half continues the first).
+ * The host moves one request at a time while the MMC block driver prepares the next
+ * (mmc_blk_rw_wait in drivers/mmc/core/block.c): two leave the scheduler, one is served. The
+ * model has no CPU, so it leaves out the emulated CPU's programmed I/O (the host has no DMA),
+ * which the guest pays 4 bytes at a time.
  */
 export function emulatedCard(rw: Pattern): BlkDevice {
   const t = busTimes(DEFAULT_SPEED_HZ, 4);
   const write = rw.endsWith("write");
-  const blockMs = blockCostMs(t, write);
+  const half = MAX_REQ_SECTORS;
+  const ms = write ? requestMs(t, true, half, rw === "randwrite") + requestMs(t, true, half, false) : 2 * requestMs(t, false, half);
+  const perSector = write ? t.block(512) + t.program : t.block(512);
   return {
-    label: `the emulated SD card (${DEFAULT_SPEED_HZ / 1e6} MHz, 4 bits, ${write ? "Class 4 writes" : "reads"}: ${(512 / blockMs / 1000).toFixed(1)} MB/s)`,
+    label: `the emulated SD card (${DEFAULT_SPEED_HZ / 1e6} MHz, 4 bits, an A1 card's ${write ? "writes" : "reads"}: ${((2 * half * 512) / ms / 1000).toFixed(1)} MB/s in 1 MiB requests)`,
     queue_depth: 2,
     channels: 1,
-    base_ns: Math.round(2 * t.command * 1e6),
-    per_sector_ns: Math.round(blockMs * 1e6),
+    base_ns: Math.round((ms - 2 * half * perSector) * 1e6),
+    per_sector_ns: Math.round(perSector * 1e6),
     seek_max_sectors: 0,
     per_seek_sector_ns: 0,
     capacity_sectors: 2 ** 19,
   };
 }
 
+/** sdhci.c's max_req_size, 512 KiB, in sectors: what one command of the host moves at most */
+export const MAX_REQ_SECTORS = 1024;
+
 /** the guest's disks (step 1 of the lab), and the block model's device for each pattern */
 export const DISKS: Record<Disk, { label: string; model: (rw: Pattern) => BlkDevice }> = {
-  sd: { label: "the SD card, mmcblk0 (SDHC, 25 MHz, 4-bit bus, Class 4, no DMA)", model: emulatedCard },
+  sd: { label: "the SD card, mmcblk0 (SDHC, 25 MHz, 4-bit bus, A1, no DMA)", model: emulatedCard },
   ssd: { label: "SSD-shaped nullb2 (32 tags, 20 µs, 3000 MB/s)", model: () => DEVICES.ssd },
 };
 

@@ -1,14 +1,18 @@
 // A machine's saved state with the devices we add beside v86: v86's own state (it checks its
 // length, so ours cannot go inside it), then the SD host's, then a footer that says so.
 //
-//   [ v86 state ][ SD host JSON ][ card image pages ][ u32 json bytes | u32 image bytes | "FSLABSD1" ]
+//   [ v86 state ][ SD host JSON ][ card image pages ][ u32 json bytes | u32 image bytes, low | u32 image bytes, high | "FSLABSD2" ]
 //
-// A state without the footer (dist/state.bin, saved before a card was ever attached, and
-// snapshots from before the SD host existed) is v86's alone: the host starts empty.
-import { SdhciDevice, type SdhciSnapshot } from "./sdhci";
+// The image's length takes 64 bits: a card of 4 GiB written whole has 4 GiB of pages.
+// "FSLABSD1" (a u32 image length, no high word) is still read. A state without the footer
+// (dist/state.bin, saved before a card was ever attached, and snapshots from before the SD host
+// existed) is v86's alone: the host starts empty.
+import { SdhciDevice, type CheckedState, type SdhciSnapshot } from "./sdhci";
 
-const MAGIC = "FSLABSD1";
-const FOOTER = 8 + MAGIC.length;
+const MAGIC = "FSLABSD2";
+const MAGIC_V1 = "FSLABSD1";
+const FOOTER = 12 + MAGIC.length;
+const FOOTER_V1 = 8 + MAGIC_V1.length;
 
 export interface DeviceState {
   sdhci: SdhciSnapshot;
@@ -23,19 +27,29 @@ export function joinMachineState(v86: ArrayBuffer, dev: DeviceState): ArrayBuffe
   out.set(dev.image, v86.byteLength + json.length);
   const f = new DataView(out.buffer, out.length - FOOTER);
   f.setUint32(0, json.length, true);
-  f.setUint32(4, dev.image.length, true);
-  for (let i = 0; i < MAGIC.length; i++) f.setUint8(8 + i, MAGIC.charCodeAt(i));
+  f.setUint32(4, dev.image.length % 2 ** 32, true);
+  f.setUint32(8, Math.floor(dev.image.length / 2 ** 32), true);
+  for (let i = 0; i < MAGIC.length; i++) f.setUint8(12 + i, MAGIC.charCodeAt(i));
   return out.buffer;
+}
+
+/** Whether the state's last bytes are this magic. */
+function endsWith(state: ArrayBuffer, magic: string): boolean {
+  if (state.byteLength < magic.length) return false;
+  const tail = new Uint8Array(state, state.byteLength - magic.length);
+  for (let i = 0; i < magic.length; i++) if (tail[i] !== magic.charCodeAt(i)) return false;
+  return true;
 }
 
 /** v86's part and ours; throws a clear error for a damaged footer. */
 export function splitMachineState(state: ArrayBuffer): { v86: ArrayBuffer; devices: DeviceState | null } {
-  if (state.byteLength < FOOTER) return { v86: state, devices: null };
-  const f = new DataView(state, state.byteLength - FOOTER);
-  for (let i = 0; i < MAGIC.length; i++) if (f.getUint8(8 + i) !== MAGIC.charCodeAt(i)) return { v86: state, devices: null };
+  const v2 = state.byteLength >= FOOTER && endsWith(state, MAGIC);
+  if (!v2 && !(state.byteLength >= FOOTER_V1 && endsWith(state, MAGIC_V1))) return { v86: state, devices: null };
+  const footer = v2 ? FOOTER : FOOTER_V1;
+  const f = new DataView(state, state.byteLength - footer);
   const jsonLen = f.getUint32(0, true);
-  const imageLen = f.getUint32(4, true);
-  const v86Len = state.byteLength - FOOTER - jsonLen - imageLen;
+  const imageLen = f.getUint32(4, true) + (v2 ? f.getUint32(8, true) * 2 ** 32 : 0);
+  const v86Len = state.byteLength - footer - jsonLen - imageLen;
   if (v86Len < 0) throw new Error("the saved machine's SD card part is damaged: its lengths run past the start of the file");
   let sdhci: SdhciSnapshot;
   try {
@@ -53,8 +67,12 @@ export function machineState(v86: ArrayBuffer, sd: SdhciDevice): ArrayBuffer {
   return joinMachineState(v86, { sdhci: meta, image: data });
 }
 
-/** The SD host put back as a saved machine had it (after v86's restore); a state from before the SD host: an empty slot. */
-export function restoreDevices(sd: SdhciDevice, devices: DeviceState | null): void {
-  if (devices) sd.restore(devices.sdhci, devices.image);
-  else sd.restore(new SdhciDevice().snapshot().meta, new Uint8Array(0));
+/**
+ * The SD host's part of a saved machine, checked whole before anything is restored (v86's part
+ * included): a mismatch or a damaged field throws here, and the running machine stays as it
+ * was. A state from before the SD host: an empty slot.
+ */
+export function checkDevices(devices: DeviceState | null): CheckedState {
+  if (devices) return SdhciDevice.check(devices.sdhci, devices.image);
+  return SdhciDevice.check(new SdhciDevice().snapshot().meta, new Uint8Array(0));
 }

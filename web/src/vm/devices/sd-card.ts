@@ -2,20 +2,23 @@
 // it to a host: its registers (OCR, CID, CSD, SCR, SD Status), its states and the commands
 // Linux's MMC core sends (drivers/mmc/core/sd.c, sd_ops.c, block.c). Behaviour follows QEMU's
 // hw/sd/sd.c where the specification leaves a choice. No timing here: the host (sdhci.ts) owns
-// the clock and the latency model.
+// the clock, and the latency model (shared/sd-timing.ts) the figures the registers report.
 //
 //   idle --ACMD41--> ready --CMD2--> ident --CMD3--> stby --CMD7--> tran
 //   tran --CMD17/18, ACMD13/51, CMD6--> data --(last block | CMD12)--> tran
 //   tran --CMD24/25--> rcv --(last block | CMD12)--> prg --(busy over)--> tran
-//   tran --CMD7(other RCA)--> stby;  any --CMD0--> idle
+//   tran --CMD7(other RCA)--> stby;  any --CMD0--> idle;  addressed --CMD15--> ina (silent
+//   until its power is cycled)
 //
 // The data is a sparse image: 4 KiB pages written at least once, the rest reads as zeros
 // (SCR's DATA_STAT_AFTER_ERASE is 0, so erased blocks read as zeros too).
 
 import { CARD_TYPES, STATES, cardSizeError, parseSize, type CardType, type StateName } from "../../shared/sd-card-spec";
+import { ERASE_OFFSET_S, ERASE_SIZE_AUS, ERASE_TIMEOUT_S } from "../../shared/sd-timing";
 
 export { CARD_TYPES, STATES, parseSize, type CardType };
-export type CardState = StateName;
+/** the specification's numbered states, and inactive (ina), which has no number: it never answers */
+export type CardState = StateName | "ina";
 
 // R1 card status bits (Physical Layer spec 4.10.1)
 export const R1 = {
@@ -43,8 +46,10 @@ export const BLOCK = 512;
 /** What the card answers to one command. `response` null: it did not answer (the host times out). */
 export interface CardReply {
   response: null | { kind: "r1" | "r1b" | "r3" | "r6" | "r7"; value: number } | { kind: "r2"; value: Uint8Array };
-  /** the data phase this command starts, if any */
-  data?: { dir: "read"; blockSize: number } | { dir: "write"; blockSize: number };
+  /** the data phase this command starts, if any (`register`: a register's bytes, not the memory's) */
+  data?: { dir: "read" | "write"; blockSize: number; register?: boolean };
+  /** an erase's bytes: the card is busy erasing them */
+  erased?: number;
   /** the card's state after the command */
   state: CardState;
 }
@@ -53,7 +58,7 @@ export interface CardOptions {
   type: CardType;
   /** bytes: a multiple of 512 KiB (SDHC's C_SIZE unit), at least 1 MiB */
   size: number;
-  /** a serial number for the CID (two cards of one make differ in it) */
+  /** a serial number for the CID (two cards of one make differ in it); drawn at random if not given */
   serial?: number;
 }
 
@@ -77,6 +82,8 @@ export interface CardSnapshot {
   pending: number[] | null;
   pendingAt: number;
   pages: number[];
+  /** blocks the last write command wrote without error (ACMD22); absent in version 1 of the SD host's state */
+  wellWritten?: number;
 }
 
 /** Why a card of this type and size cannot be made here, or null. */
@@ -109,17 +116,25 @@ export class SdCard {
   private pending: Uint8Array | null = null;
   private pendingAt = 0;
   private pages = new Map<number, Uint8Array>();
+  /** blocks the last CMD24/25 wrote without error: ACMD22's answer */
+  private wellWritten = 0;
 
   constructor(o: CardOptions) {
     const bad = cardOptionsError(o);
     if (bad) throw new Error(bad);
     this.type = o.type;
     this.size = o.size;
-    this.serial = o.serial ?? 0x0f5ab001;
+    // each card its own PSN, as each real card has (Linux shows it in /sys/block/mmcblk0/device/serial)
+    this.serial = (o.serial ?? crypto.getRandomValues(new Uint32Array(1))[0]) >>> 0;
   }
 
   get blockAddressed(): boolean {
     return this.type === "sdhc";
+  }
+
+  /** the byte address the next block of a data phase goes to or comes from */
+  get address(): number {
+    return this.addr;
   }
 
   get sectors(): number {
@@ -129,13 +144,14 @@ export class SdCard {
   /** Power removed (or the card pulled out): everything but the data is lost. */
   powerOff(): void {
     this.goIdle();
+  }
+
+  /** CMD0 or power-up: idle, with the RCA, the status and the bus width at their reset values (spec 4.2.1, 4.10.1). */
+  private goIdle(): void {
+    this.state = "idle";
     this.rca = 0;
     this.status = 0;
     this.busWidth = 1;
-  }
-
-  private goIdle(): void {
-    this.state = "idle";
     this.app = false;
     this.opCondCalls = 0;
     this.ready = false;
@@ -161,7 +177,9 @@ export class SdCard {
   /** CID, 16 bytes, most significant first (CRC byte last). */
   cid(): Uint8Array {
     const b = new Uint8Array(16);
-    b[0] = 0x1b; // MID (an invented manufacturer; Linux prints it as manfid)
+    // MID: 0x00, which no maker has (SD-3C assigns IDs from 0x01; 0x1b, used here before, is
+    // Samsung's). Linux prints it as manfid.
+    b[0] = 0x00;
     b[1] = 0x46; // OID "FL"
     b[2] = 0x4c;
     b.set(new TextEncoder().encode("FSLAB"), 3); // PNM, 5 ASCII characters
@@ -178,9 +196,10 @@ export class SdCard {
   /** CSD, 16 bytes: version 2 for SDHC (C_SIZE in 512 KiB), version 1 for SDSC and SD 1.x. */
   csd(): Uint8Array {
     const f = new BitField(128);
-    // command classes 0, 2, 4, 5, 7, 8 and (not on SD 1.0 cards) 10: basic, block read, block
-    // write, erase, lock, application specific, switch
-    const ccc = this.type === "v1" ? 0x1b5 : 0x5b5;
+    // command classes 0, 2, 4, 5, 8 and (not on SD 1.0 cards) 10: basic, block read, block
+    // write, erase, application specific, switch: what the card implements (no class 6 write
+    // protection, no class 7 lock: CMD28-30 and CMD42 are refused)
+    const ccc = this.type === "v1" ? 0x135 : 0x535;
     if (this.type === "sdhc") {
       f.set(126, 2, 1); // CSD_STRUCTURE 1
       f.set(112, 8, 0x0e); // TAAC 1 ms
@@ -201,8 +220,10 @@ export class SdCard {
       f.set(96, 8, 0x32);
       f.set(84, 12, ccc);
       f.set(80, 4, readBlLen);
+      f.set(79, 1, 1); // READ_BL_PARTIAL: always 1 on an SD card (spec 5.3.2)
       f.set(62, 12, cSize);
-      f.set(59, 3, 6); // VDD_R_CURR_MIN/MAX: 100 mA
+      // code 6 in each: VDD_R_CURR_MIN and VDD_W_CURR_MIN 60 mA, VDD_R_CURR_MAX and VDD_W_CURR_MAX 80 mA
+      f.set(59, 3, 6);
       f.set(56, 3, 6);
       f.set(53, 3, 6);
       f.set(50, 3, 6);
@@ -233,19 +254,33 @@ export class SdCard {
     f.set(510, 2, this.busWidth === 4 ? 2 : 0); // DAT_BUS_WIDTH
     f.set(480, 16, 0); // SD_CARD_TYPE: regular read/write card
     f.set(448, 32, 0); // SIZE_OF_PROTECTED_AREA
-    f.set(440, 8, this.type === "v1" ? 0 : 2); // SPEED_CLASS: class 4
-    f.set(432, 8, 4); // PERFORMANCE_MOVE 4 MB/s
+    // the card the latency model follows (shared/sd-timing.ts): Speed Class 10, which A1's
+    // 10 MB/s of sequential writes also is (APP_PERF_CLASS, [339:336], belongs to SD 5.1's
+    // status: this SD 2.00 card does not report it)
+    f.set(440, 8, this.type === "v1" ? 0 : 4); // SPEED_CLASS 4: Class 10
+    f.set(432, 8, 10); // PERFORMANCE_MOVE 10 MB/s
     f.set(428, 4, this.type === "sdhc" ? 9 : 7); // AU_SIZE: 4 MiB (SDHC), 1 MiB
+    f.set(408, 16, ERASE_SIZE_AUS); // ERASE_SIZE: this many units...
+    f.set(402, 6, ERASE_TIMEOUT_S); // ERASE_TIMEOUT: ...take this many seconds to erase
+    f.set(400, 2, ERASE_OFFSET_S); // ERASE_OFFSET
     return f.bytes();
   }
 
-  /** CMD6's switch status in check mode (64 bytes): only the default function of each group. */
-  switchStatus(): Uint8Array {
+  /**
+   * CMD6's switch status (64 bytes) for its argument: only the default function (0) of each
+   * group exists. Per group, a request of 0xF ("no influence") or 0 gives 0, the function the
+   * group is in; any other function is not supported and gives 0xF (spec 4.3.10.4). The set
+   * mode switches to nothing else, so both modes answer alike.
+   */
+  switchStatus(arg = 0x00ffffff): Uint8Array {
     const f = new BitField(512);
     f.set(496, 16, 100); // maximum current: 100 mA
-    for (let g = 0; g < 6; g++) f.set(400 + 16 * g, 16, 0x8001); // group g+1: functions 0 and 15
-    // [399:376] selected function per group: 0 (default) in each
-    f.set(368, 8, 0); // data structure version
+    for (let g = 0; g < 6; g++) {
+      f.set(400 + 16 * g, 16, 0x8001); // group g+1 supports functions 0 and 15
+      const asked = (arg >>> (4 * g)) & 0xf;
+      f.set(376 + 4 * g, 4, asked === 0xf || asked === 0 ? 0 : 0xf); // [399:376] the function selected
+    }
+    f.set(368, 8, 0); // data structure version 0: no busy status
     return f.bytes();
   }
 
@@ -258,6 +293,8 @@ export class SdCard {
     const app = this.app;
     this.app = false;
     const before = this.state;
+    // inactive: the card answers nothing until its power is cycled (spec 4.2.1)
+    if (before === "ina") return { response: null, state: before };
     const stateBits = STATES.indexOf(before) << 9;
     const r1 = (extra = 0): { kind: "r1"; value: number } => {
       const v = (this.status | extra | stateBits | (this.readyForData() ? R1.READY_FOR_DATA : 0) | (app || index === 55 ? R1.APP_CMD : 0)) >>> 0;
@@ -302,7 +339,12 @@ export class SdCard {
         case 23: // SET_WR_BLK_ERASE_COUNT
         case 42: // SET_CLR_CARD_DETECT
           if (before !== "tran") return illegal();
-          if (index === 22) return this.startRegisterRead(new Uint8Array(4), r1());
+          if (index === 22) {
+            // the blocks the last write command wrote without error, most significant byte first
+            const n = new Uint8Array(4);
+            new DataView(n.buffer).setUint32(0, this.wellWritten >>> 0);
+            return this.startRegisterRead(n, r1());
+          }
           return reply(r1());
         default:
           // an ACMD the card does not know is taken as the plain command (spec 4.3.9.1)
@@ -332,7 +374,7 @@ export class SdCard {
       case 6: // SWITCH_FUNC
         // check or set mode alike: only the default functions exist, and the status says so
         if (this.type === "v1" || before !== "tran") return illegal();
-        return this.startRegisterRead(this.switchStatus(), r1());
+        return this.startRegisterRead(this.switchStatus(arg), r1());
       case 7: // SELECT/DESELECT_CARD
         if (addressed()) {
           if (before === "stby") this.state = "tran";
@@ -364,8 +406,9 @@ export class SdCard {
         if (before === "idle" || before === "ready" || before === "ident") return illegal();
         if (!addressed()) return reply(null);
         return reply(r1());
-      case 15: // GO_INACTIVE_STATE
-        if (addressed()) this.state = "idle"; // (inactive: the card answers nothing until power-up)
+      case 15: // GO_INACTIVE_STATE: no response; valid from stby on
+        if (before === "idle" || before === "ready" || before === "ident") return illegal();
+        if (addressed()) this.state = "ina";
         return reply(null);
       case 16: // SET_BLOCKLEN
         if (before !== "tran") return illegal();
@@ -386,6 +429,7 @@ export class SdCard {
         const response = r1();
         this.addr = bytes;
         this.multi = index === 18 || index === 25;
+        if (index >= 24) this.wellWritten = 0;
         this.state = index <= 18 ? "data" : "rcv";
         return reply(response, { dir: index <= 18 ? "read" : "write", blockSize: len });
       }
@@ -410,7 +454,7 @@ export class SdCard {
         this.erase(from, to);
         this.eraseStart = this.eraseEnd = -1;
         this.state = "prg";
-        return reply({ kind: "r1b", value: response.value });
+        return { response: { kind: "r1b", value: response.value }, state: this.state, erased: to - from };
       }
       case 55: // APP_CMD
         if (before !== "idle" && !addressed()) return reply(null);
@@ -432,7 +476,7 @@ export class SdCard {
     this.pendingAt = 0;
     this.multi = false;
     this.state = "data";
-    return { response, data: { dir: "read", blockSize: bytes.length }, state: this.state };
+    return { response, data: { dir: "read", blockSize: bytes.length, register: true }, state: this.state };
   }
 
   /** The next block of a read (the host asks for blockSize bytes); null: out of range, nothing sent. */
@@ -468,13 +512,15 @@ export class SdCard {
     }
     this.write(this.addr, data);
     this.addr += data.length;
+    this.wellWritten++;
     if (!this.multi) this.state = "prg";
     return true;
   }
 
-  /** Programming done (the host's busy time is over): prg -> tran, dis stays dis. */
+  /** Programming done: prg -> tran; a card deselected while it programmed (dis) -> stby (spec 4.3.5). */
   programmed(): void {
     if (this.state === "prg") this.state = "tran";
+    else if (this.state === "dis") this.state = "stby";
   }
 
   // ---------------------------------------------------------------------------------------
@@ -521,8 +567,10 @@ export class SdCard {
       const key = Math.floor(at / PAGE);
       const inPage = at % PAGE;
       const n = Math.min(to - at, PAGE - inPage);
-      if (inPage === 0 && n === PAGE) this.pages.delete(key);
-      else this.pages.get(key)?.fill(0, inPage, inPage + n);
+      const page = this.pages.get(key);
+      if (page && !(inPage === 0 && n === PAGE)) page.fill(0, inPage, inPage + n);
+      // a page erased whole, or left all zeros, holds nothing the image needs to keep
+      if (page && (n === PAGE || isZero(page, 0, PAGE))) this.pages.delete(key);
       at += n;
     }
   }
@@ -557,13 +605,15 @@ export class SdCard {
       pending: this.pending ? [...this.pending] : null,
       pendingAt: this.pendingAt,
       pages: keys,
+      wellWritten: this.wellWritten,
     };
     return { meta, data };
   }
 
+  /** A card as a saved machine had it; every field is checked first (a damaged or foreign state is refused whole). */
   static restore(meta: CardSnapshot, data: Uint8Array): SdCard {
+    checkCardSnapshot(meta);
     if (data.length !== meta.pages.length * PAGE) throw new Error(`the card's image holds ${data.length} bytes, its index ${meta.pages.length} pages`);
-    if (!STATES.includes(meta.state)) throw new Error(`the card's state "${meta.state}" is not one of the specification's`);
     const c = new SdCard({ type: meta.type, size: meta.size, serial: meta.serial });
     Object.assign(c, {
       state: meta.state,
@@ -581,10 +631,39 @@ export class SdCard {
       multi: meta.multi,
       pending: meta.pending ? Uint8Array.from(meta.pending) : null,
       pendingAt: meta.pendingAt,
+      wellWritten: meta.wellWritten ?? 0,
     });
     meta.pages.forEach((k, i) => c.pages.set(k, data.slice(i * PAGE, (i + 1) * PAGE)));
     return c;
   }
+}
+
+const isInt = (v: unknown, min: number, max: number): boolean => typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
+
+/** Throws, naming the field, unless a saved card's every field is in its range. */
+export function checkCardSnapshot(m: CardSnapshot): void {
+  const bad = (field: string, v: unknown) => {
+    throw new Error(`the saved card's ${field} is ${JSON.stringify(v)?.slice(0, 40)}: not a value a card can have`);
+  };
+  if (!m || typeof m !== "object") bad("record", m);
+  if (!CARD_TYPES.includes(m.type)) bad("type", m.type);
+  if (typeof m.size !== "number" || cardOptionsError({ type: m.type, size: m.size })) bad("size", m.size);
+  if (!isInt(m.serial, 0, 0xffffffff)) bad("serial", m.serial);
+  if (!(STATES as readonly string[]).includes(m.state) && m.state !== "ina") bad("state", m.state);
+  if (!isInt(m.rca, 0, 0xffff)) bad("rca", m.rca);
+  if (!isInt(m.status, 0, 0xffffffff)) bad("status", m.status);
+  for (const k of ["app", "ready", "ifCond", "multi"] as const) if (typeof m[k] !== "boolean") bad(k, m[k]);
+  if (!isInt(m.opCondCalls, 0, 2 ** 31)) bad("opCondCalls", m.opCondCalls);
+  if (!isInt(m.blockLen, 1, BLOCK)) bad("blockLen", m.blockLen);
+  if (m.busWidth !== 1 && m.busWidth !== 4) bad("busWidth", m.busWidth);
+  if (!isInt(m.eraseStart, -1, 0xffffffff)) bad("eraseStart", m.eraseStart);
+  if (!isInt(m.eraseEnd, -1, 0xffffffff)) bad("eraseEnd", m.eraseEnd);
+  if (!isInt(m.addr, 0, m.size)) bad("addr", m.addr);
+  if (m.pending !== null && (!Array.isArray(m.pending) || m.pending.length > 64 || !m.pending.every((b) => isInt(b, 0, 255)))) bad("pending", m.pending);
+  if (!isInt(m.pendingAt, 0, m.pending?.length ?? 0)) bad("pendingAt", m.pendingAt);
+  if (m.wellWritten !== undefined && !isInt(m.wellWritten, 0, 0xffffffff)) bad("wellWritten", m.wellWritten);
+  const last = m.size / PAGE - 1;
+  if (!Array.isArray(m.pages) || !m.pages.every((k, i) => isInt(k, 0, last) && (i === 0 || k > m.pages[i - 1]))) bad("page index", "not ascending pages within the card");
 }
 
 /** READ_BL_LEN, C_SIZE and C_SIZE_MULT of a CSD version 1 for a size (bytes). */

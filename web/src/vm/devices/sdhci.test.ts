@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { SdhciDevice, REG, INT, ERR } from "./sdhci";
-import { SdCard, csdV1Geometry, parseSize, cardOptionsError, R1, crc7, type CardType } from "./sd-card";
+import { SdCard, csdV1Geometry, parseSize, cardOptionsError, R1, crc7, type CardType, type CardSnapshot } from "./sd-card";
 import { joinMachineState, splitMachineState } from "./machine-state";
 
 const MiB = 2 ** 20;
@@ -322,5 +322,374 @@ describe("card sizes, one rule for the emulated card and the model's CLI", () =>
     expect(cardOptionsError({ type: "sdhc", size: 8 * 2 ** 30 })).toMatch(/at most 4 GiB/);
     for (const size of [2 ** 19, 64 * MiB + 4096]) expect(cardSizeError("sdhc", size)).toBe(cardOptionsError({ type: "sdhc", size }));
     expect(cardSizeError("v1", 4 * 2 ** 30)).toMatch(/at most 2 GiB/);
+  });
+});
+
+describe("the card's states and registers, as the specification has them", () => {
+  const ready = (type: CardType = "sdhc", size = 64 * MiB) => {
+    const d = new SdhciDevice(card(type, size));
+    const h = new Driver(d);
+    return { d, h, rca: h.init().rca };
+  };
+  const state = (h: Driver, rca: number) => ["idle", "ready", "ident", "stby", "tran", "data", "rcv", "prg", "dis"][(h.cmd(13, rca << 16)! >> 9) & 0xf];
+
+  it("CMD0 puts the RCA, the status and the bus width back to their reset values", () => {
+    const { d, h, rca } = ready();
+    expect(h.acmd(6, 2, rca)).not.toBeNull();
+    expect(d.card!.busWidth).toBe(4);
+    expect(h.cmd(2, 0, "r2")).toBeNull(); // illegal in tran: ILLEGAL_COMMAND kept for the next response
+    h.cmd(0, 0, "none");
+    expect([d.card!.state, d.card!.rca, d.card!.busWidth]).toEqual(["idle", 0, 1]);
+    // the status went with it: the next response (CMD8's R7 aside, CMD55's R1) carries no ILLEGAL_COMMAND
+    expect(h.cmd(55, 0)! & R1.ILLEGAL_COMMAND).toBe(0);
+  });
+
+  it("CMD15 makes an addressed card inactive: it answers nothing, CMD0 included, until a power cycle", () => {
+    const { d, h, rca } = ready();
+    h.cmd(7, 0, "none"); // deselect: stby
+    expect(h.cmd(15, (rca + 1) << 16, "none")).not.toBeUndefined(); // another RCA: nothing happens
+    expect(d.card!.state).toBe("stby");
+    h.cmd(15, rca << 16, "none");
+    expect(d.card!.state).toBe("ina");
+    expect(h.cmd(13, rca << 16)).toBeNull();
+    h.cmd(0, 0, "none");
+    expect(h.cmd(8, 0x1aa)).toBeNull();
+    d.write8(REG.POWER_CONTROL, 0); // power off, on
+    d.write8(REG.POWER_CONTROL, 0x0f);
+    expect(d.card!.state).toBe("idle");
+    expect(h.cmd(8, 0x1aa)).toBe(0x1aa);
+  });
+
+  it("CMD6 answers 0xF for a function the card does not have, and 0 where the host asks for none", () => {
+    const { h, rca } = ready();
+    void rca;
+    // Linux's high-speed switch: group 1, function 1 (mmc_sd_switch, status[16] & 0xF)
+    h.cmd(6, 0x80fffff1, "r1", { read: true, size: 64 });
+    const set = h.readData(64);
+    expect(set[16] & 0xf).toBe(0xf);
+    expect(set[12]).toBe(0x80); // group 1 supports functions 15 and 0 only (Linux reads status[13])
+    expect(set[13]).toBe(0x01);
+    h.cmd(6, 0x00ffffff, "r1", { read: true, size: 64 });
+    expect(h.readData(64)[16] & 0xf).toBe(0);
+  });
+
+  it("ACMD22 counts the blocks the last write wrote", () => {
+    const { h, rca } = ready();
+    h.cmd(25, 100, "r1", { read: false, size: 512, blocks: 3 });
+    h.writeData(new Uint8Array(3 * 512).fill(7), 512);
+    h.cmd(12, 0, "r1b");
+    h.acmd(22, 0, rca, "r1", { read: true, size: 4 });
+    expect([...h.readData(4)]).toEqual([0, 0, 0, 3]);
+  });
+
+  it("erases blocks to zeros, keeps no page left all zeros, and keeps the rest", () => {
+    const { d, h } = ready();
+    const data = Uint8Array.from({ length: 16 * 512 }, (_, i) => (i % 251) + 1);
+    h.cmd(25, 8, "r1", { read: false, size: 512, blocks: 16 }); // blocks 8..23: pages 1, 2
+    h.writeData(data, 512);
+    h.cmd(12, 0, "r1b");
+    expect(d.card!.storedBytes).toBe(2 * 4096);
+    h.cmd(32, 8);
+    h.cmd(33, 19); // blocks 8..19: page 1 whole, page 2's first half
+    h.cmd(38, 0, "r1b");
+    expect(h.status() & INT.TRANSFER_COMPLETE).toBeTruthy();
+    expect(d.card!.read(8 * 512, 12 * 512).every((b) => b === 0)).toBe(true);
+    expect(d.card!.read(20 * 512, 4 * 512)).toEqual(data.subarray(12 * 512));
+    expect(d.card!.storedBytes).toBe(4096);
+    h.cmd(32, 20);
+    h.cmd(33, 23);
+    h.cmd(38, 0, "r1b");
+    expect(d.card!.storedBytes).toBe(0); // page 2 now all zeros: dropped
+    expect(h.cmd(33, 1)! & R1.ERASE_SEQ_ERROR).toBeTruthy(); // END without START
+  });
+
+  it("CMD12 ends the host's data phase as well as the card's", () => {
+    const { d, h, rca } = ready();
+    // an open-ended read (no block count): one block, then the stop
+    h.clear();
+    d.write32(REG.ARGUMENT, 0);
+    h.w16(REG.BLOCK_SIZE, 512);
+    h.w16(REG.TRANSFER_MODE, 0x10 | 0x20); // read, multi, no block count
+    h.w16(REG.COMMAND, (18 << 8) | 2 | 8 | 16 | 0x20);
+    for (let i = 0; i < 128; i++) d.read32(REG.BUFFER);
+    expect(d.read32(REG.PRESENT_STATE) & (1 << 9)).toBeTruthy(); // READ_ACTIVE: the next block
+    h.cmd(12, 0, "r1");
+    expect(d.read32(REG.PRESENT_STATE) & ((1 << 9) | (1 << 1))).toBe(0); // no READ_ACTIVE, no DAT_INHIBIT
+    expect(state(h, rca)).toBe("tran");
+  });
+
+  it("a block count of 0 moves no block; a BLOCK_SIZE that is not the card's is an error", () => {
+    const { d, h, rca } = ready();
+    h.clear();
+    d.write32(REG.ARGUMENT, 0);
+    h.w16(REG.BLOCK_SIZE, 512);
+    h.w16(REG.BLOCK_COUNT, 0);
+    h.w16(REG.TRANSFER_MODE, 0x10 | 0x20 | 0x02);
+    h.w16(REG.COMMAND, (18 << 8) | 2 | 8 | 16 | 0x20);
+    expect(h.status() & INT.TRANSFER_COMPLETE).toBeTruthy();
+    expect(h.status() & INT.BUFFER_READ_READY).toBe(0);
+    expect(d.card!.state).toBe("data"); // until the host's CMD12
+    h.cmd(12, 0, "r1");
+    expect(h.cmd(17, 0, "r1", { read: true, size: 256 })).not.toBeNull();
+    expect(h.status() & (ERR.DATA_END_BIT << 16)).toBeTruthy();
+    expect(h.status() & INT.BUFFER_READ_READY).toBe(0);
+    void rca;
+  });
+
+  it("a card pulled out in the middle of a write: the transfer fails, the slot's power and clock go off, the next card starts afresh", () => {
+    const { d, h } = ready();
+    h.cmd(25, 0, "r1", { read: false, size: 512, blocks: 4 });
+    for (let i = 0; i < 64; i++) d.write32(REG.BUFFER, 0x01020304);
+    const out = d.eject()!;
+    expect(h.status() & (ERR.DATA_TIMEOUT << 16)).toBeTruthy();
+    expect(h.status() & INT.CARD_REMOVAL).toBeTruthy();
+    expect(d.read32(REG.POWER_CONTROL) & 1).toBe(0);
+    expect(d.read32(REG.CLOCK_CONTROL) & 4).toBe(0);
+    expect(d.read32(REG.PRESENT_STATE) & ((1 << 16) | (1 << 1) | (1 << 8))).toBe(0); // no card, no DAT_INHIBIT, no WRITE_ACTIVE
+    expect(out.state).toBe("idle");
+    d.insert(out);
+    const again = new Driver(d); // the driver powers the slot and clocks it again
+    expect(again.init().rca).toBeGreaterThan(0);
+  });
+
+  it("each card has its own CID serial, under no maker's ID; CSD v1 says READ_BL_PARTIAL; no class 7 advertised", () => {
+    const a = card("sdhc").cid(), b = card("sdhc").cid();
+    expect(a[0]).toBe(0x00);
+    expect(a.subarray(9, 13)).not.toEqual(b.subarray(9, 13));
+    const v1 = card("sdsc").csd();
+    expect((v1[6] >> 7) & 1).toBe(1); // bit 79
+    for (const t of ["sdhc", "sdsc", "v1"] as const) {
+      const c = card(t).csd();
+      const ccc = (c[4] << 4) | (c[5] >> 4); // bits [95:84]
+      expect(ccc & (1 << 7)).toBe(0);
+      expect(ccc & 0x35).toBe(0x35); // 0, 2, 4, 5
+    }
+  });
+});
+
+describe("the card's times, each request its own (shared/sd-timing.ts)", () => {
+  /** a device on a clock the test moves */
+  const timed = () => {
+    const d = new SdhciDevice(card("sdhc"));
+    const h = new Driver(d);
+    const { rca } = h.init();
+    h.w16(REG.CLOCK_CONTROL, (1 << 8) | 5); // 25 MHz
+    d.write8(REG.HOST_CONTROL, 2); // 4 bits
+    h.acmd(6, 2, rca);
+    let now = 1000;
+    d.now = () => now;
+    d.timed = true;
+    d.externalClock();
+    const step = (ms: number) => {
+      now += ms;
+      d.tick();
+    };
+    const send = (index: number, arg: number, flags: number, tm = 0, blocks = 1) => {
+      h.clear();
+      d.write32(REG.ARGUMENT, arg);
+      h.w16(REG.BLOCK_SIZE, 512);
+      h.w16(REG.BLOCK_COUNT, blocks);
+      h.w16(REG.TRANSFER_MODE, tm);
+      h.w16(REG.COMMAND, (index << 8) | flags);
+    };
+    return { d, h, rca, step, send, t: d.times(), at: () => now };
+  };
+  const R1F = 2 | 8 | 16, DATA = 0x20;
+
+  it("a command's response comes after its 160 clocks, not at once", () => {
+    const { d, h, rca, step, send, t } = timed();
+    send(13, rca << 16, R1F);
+    expect(h.status() & INT.CMD_COMPLETE).toBe(0);
+    expect(d.read32(REG.PRESENT_STATE) & 1).toBe(1); // CMD_INHIBIT
+    step(t.command * 0.99);
+    expect(h.status() & INT.CMD_COMPLETE).toBe(0);
+    step(t.command * 0.02);
+    expect(h.status() & INT.CMD_COMPLETE).toBeTruthy();
+    expect(t.command).toBeCloseTo(160 / 25e6 * 1000, 12);
+  });
+
+  it("every read pays the card's access time once, and its blocks the bus: two reads in a row, each its own", () => {
+    const { d, h, step, send, t } = timed();
+    for (let k = 0; k < 2; k++) {
+      send(17, k, R1F | DATA, 0x10);
+      step(t.command);
+      expect(h.status() & INT.CMD_COMPLETE).toBeTruthy();
+      step(t.access + t.block(512) - 1e-6);
+      expect(h.status() & INT.BUFFER_READ_READY).toBe(0);
+      step(2e-6);
+      expect(h.status() & INT.BUFFER_READ_READY).toBeTruthy();
+      for (let i = 0; i < 128; i++) d.read32(REG.BUFFER);
+      expect(h.status() & INT.TRANSFER_COMPLETE).toBeTruthy();
+    }
+    // A1's 1500 random reads a second: a 4 KiB read, its command, blocks and stop in 1/1500 s
+    expect(t.command + t.access + 8 * t.block(512) + t.command).toBeCloseTo(1000 / 1500, 9);
+  });
+
+  it("a write that does not continue the last one pays the card's random-write cost; one that does, only its programming", () => {
+    const { d, h, step, send, t } = timed();
+    const write = (block: number) => {
+      send(24, block, 3 | 8 | 16 | DATA, 0);
+      step(t.command);
+      expect(h.status() & INT.BUFFER_WRITE_READY).toBeTruthy();
+      for (let i = 0; i < 128; i++) d.write32(REG.BUFFER, i);
+      expect(d.card!.state).toBe("prg");
+      let waited = 0;
+      while (!(h.status() & INT.TRANSFER_COMPLETE)) {
+        step(0.001);
+        waited += 0.001;
+      }
+      expect(d.card!.state).toBe("tran");
+      return waited;
+    };
+    const random = write(500);
+    const next = write(501);
+    expect(random).toBeCloseTo(t.block(512) + t.program + t.randomWrite, 2);
+    expect(next).toBeCloseTo(t.block(512) + t.program, 2);
+    expect(t.block(512) + t.program).toBeCloseTo(512 / 10e6 * 1000, 9); // 10 MB/s in sequence
+  });
+
+  it("an erase keeps the card busy for its allocation units", () => {
+    const { d, h, step, send } = timed();
+    const erase = (blocks: number) => {
+      send(32, 0, R1F);
+      step(1);
+      send(33, blocks - 1, R1F);
+      step(1);
+      send(38, 0, 3 | 8 | 16);
+      let waited = 0;
+      while (!(h.status() & INT.TRANSFER_COMPLETE)) {
+        step(0.5);
+        waited += 0.5;
+      }
+      expect(d.card!.state).toBe("tran");
+      return waited;
+    };
+    const one = erase(8192); // one 4 MiB unit
+    const four = erase(4 * 8192);
+    expect(four / one).toBeGreaterThan(3.5);
+    expect(four / one).toBeLessThan(4.5);
+  });
+
+  it("a DAT line reset while the card is busy: the host stops waiting, the card finishes programming on its own", () => {
+    const { d, h, rca, step, send, t } = timed();
+    send(24, 7, 3 | 8 | 16 | DATA, 0);
+    step(t.command);
+    for (let i = 0; i < 128; i++) d.write32(REG.BUFFER, i);
+    expect(d.read32(REG.PRESENT_STATE) & 2).toBe(2); // DAT_INHIBIT: busy
+    d.write8(REG.SOFTWARE_RESET, 4);
+    expect(d.read32(REG.PRESENT_STATE) & 2).toBe(0);
+    expect(d.card!.state).toBe("prg");
+    step(t.block(512) + t.program + t.randomWrite + 0.01);
+    expect(d.card!.state).toBe("tran");
+    expect(h.status() & INT.TRANSFER_COMPLETE).toBe(0); // nobody waited
+    void rca;
+  });
+
+  it("CMD12 answered as R1 after a write: the card programs and comes back to tran", () => {
+    const { d, step, send, t } = timed();
+    send(25, 40, R1F | DATA, 0x20 | 0x02, 2);
+    step(t.command);
+    for (let b = 0; b < 2; b++) {
+      for (let i = 0; i < 128; i++) d.write32(REG.BUFFER, i + b);
+      step(t.block(512) + t.program + 0.001);
+    }
+    expect(d.card!.state).toBe("rcv");
+    send(12, 0, R1F); // R1, not R1b: the host does not wait
+    step(t.command);
+    expect(d.card!.state).toBe("prg");
+    step(t.program + t.randomWrite + 0.01);
+    expect(d.card!.state).toBe("tran");
+  });
+
+  it("a machine saved with the card busy keeps the rest of its busy time", () => {
+    const { d, h, step, send, t } = timed();
+    send(24, 900, 3 | 8 | 16 | DATA, 0);
+    step(t.command);
+    for (let i = 0; i < 128; i++) d.write32(REG.BUFFER, i);
+    step(0.5);
+    const { meta, data } = d.snapshot();
+    const e = new SdhciDevice(null);
+    let now = 0;
+    e.now = () => now;
+    e.externalClock();
+    e.restore(JSON.parse(JSON.stringify(meta)), data);
+    expect(e.card!.state).toBe("prg");
+    now = t.block(512) + t.program + t.randomWrite - 0.5 - 0.01;
+    e.tick();
+    expect(e.card!.state).toBe("prg");
+    now += 0.02;
+    e.tick();
+    expect(e.card!.state).toBe("tran");
+    expect(e.read32(REG.INT_STATUS) & INT.TRANSFER_COMPLETE).toBeTruthy();
+    void h;
+  });
+});
+
+describe("a saved SD host is checked whole before anything is restored", () => {
+  const saved = () => {
+    const d = new SdhciDevice(card("sdhc"));
+    const h = new Driver(d);
+    h.init();
+    h.cmd(24, 3, "r1", { read: false, size: 512 });
+    h.writeData(new Uint8Array(512).fill(9), 512);
+    return d.snapshot();
+  };
+
+  it("refuses another version, and a field out of its range, naming it; the device keeps what it had", () => {
+    const { meta, data } = saved();
+    const d = new SdhciDevice(card("sdsc", 2 * MiB));
+    const before = JSON.stringify(d.snapshot().meta);
+    expect(() => d.restore({ ...meta, version: 99 }, data)).toThrow(/version 99 of the SD host/);
+    expect(() => d.restore({ ...meta, card: { ...meta.card!, rca: 0x10000 } }, data)).toThrow(/rca/);
+    expect(() => d.restore({ ...meta, card: { ...meta.card!, state: "lost" as never } }, data)).toThrow(/state/);
+    expect(() => d.restore({ ...meta, card: { ...meta.card!, addr: meta.card!.size + 1 } }, data)).toThrow(/addr/);
+    expect(() => d.restore({ ...meta, regs: meta.regs.slice(1) }, data)).toThrow(/registers/);
+    expect(() => d.restore(meta, data.subarray(1))).toThrow(/image/);
+    expect(JSON.stringify(d.snapshot().meta)).toBe(before);
+  });
+
+  it("reads the state version 1 wrote (a u32 footer, no clock), and a v86 state without ours", () => {
+    const { meta, data } = saved();
+    const v1 = { ...meta, version: 1 } as typeof meta;
+    delete v1.events;
+    delete v1.commandBusy;
+    delete v1.lastWriteEnd;
+    // the old footer: [json][image][u32 json | u32 image | "FSLABSD1"]
+    const json = new TextEncoder().encode(JSON.stringify(v1));
+    const old = new Uint8Array(3 + json.length + data.length + 16);
+    old.set([1, 2, 3]);
+    old.set(json, 3);
+    old.set(data, 3 + json.length);
+    const f = new DataView(old.buffer, old.length - 16);
+    f.setUint32(0, json.length, true);
+    f.setUint32(4, data.length, true);
+    [..."FSLABSD1"].forEach((c, i) => f.setUint8(8 + i, c.charCodeAt(0)));
+    const { v86, devices } = splitMachineState(old.buffer);
+    expect([...new Uint8Array(v86)]).toEqual([1, 2, 3]);
+    const d = new SdhciDevice(null);
+    d.timed = false;
+    d.restore(devices!.sdhci, devices!.image);
+    expect(d.card!.read(3 * 512, 512).every((b) => b === 9)).toBe(true);
+  });
+
+  it("fuzzed: a damaged field is refused or restored, never half of it", () => {
+    const { meta, data } = saved();
+    const fields = Object.keys(meta.card!) as (keyof CardSnapshot)[];
+    fc.assert(
+      fc.property(fc.constantFrom(...fields), fc.oneof(fc.integer({ min: -5, max: 2 ** 33 }), fc.string(), fc.boolean(), fc.constant(null), fc.array(fc.integer())), (field, value) => {
+        const d = new SdhciDevice(null);
+        d.timed = false;
+        const bad = { ...meta, card: { ...meta.card!, [field]: value } } as typeof meta;
+        try {
+          d.restore(bad, data);
+        } catch (e) {
+          expect((e as Error).message).toMatch(/saved (card|SD host)|image|no card type|card holds|multiple of|at most/);
+          expect(d.card).toBeNull();
+          return;
+        }
+        expect(d.card).not.toBeNull();
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -10,19 +10,20 @@
 //   card insert/eject -> CARD_INSERTION / CARD_REMOVAL -> the kernel's mmc_rescan
 //
 // Timing (shared/sd-timing.ts): a command's response and each block's transfer take the time the bus
-// needs at the clock and width Linux set; a written block keeps the card busy (prg) for a
-// programming time. The guest sees the result when that time has passed on the host's clock.
+// needs at the clock and width Linux set; a read waits the card's access time, a written block
+// keeps the card busy (prg) programming, an erase for its allocation units. The guest sees each
+// result when its own time has passed on the device's clock, which v86's loop runs with its own
+// timers (attach(): run_hardware_timers), so a wait under a millisecond is kept as it is and a
+// hidden tab's throttled timers do not stretch it.
 import { SdCard, type CardReply, type CardSnapshot } from "./sd-card";
 import { MMIO_GRANULE, v86Internals, wireOrPciInterrupts, pciIrq, type V86Cpu, type V86Pci } from "./v86-surface";
-import { busTimes, type BusTimes } from "../../shared/sd-timing";
+import { busTimes, eraseMs, type BusTimes } from "../../shared/sd-timing";
 
 /** bus 0, device 13: a free slot whose INTA is routed to the same PIRQ as no other device of ours */
 export const SDHCI_PCI_ID = 13 << 3;
 /** the BAR: v86 keeps memory BARs where the device puts them; 128 KiB-aligned, free in v86's map */
 export const SDHCI_BAR = 0xfea00000;
 const BAR_SIZE = 0x100;
-/** below this a delay is owed, not waited (setTimeout's grain in browsers is 4 ms when nested) */
-const TIMER_GRAIN_MS = 4;
 
 // register offsets (SDHCI spec 2.00, section 2.1)
 export const REG = {
@@ -70,6 +71,7 @@ export const INT = {
 export const ERR = {
   CMD_TIMEOUT: 1 << 0,
   DATA_TIMEOUT: 1 << 4,
+  DATA_END_BIT: 1 << 6,
 } as const;
 // PRESENT_STATE bits
 const PS = {
@@ -97,8 +99,23 @@ const TM = { BLOCK_COUNT_ENABLE: 1 << 1, AUTO_CMD12: 1 << 2, READ: 1 << 4, MULTI
 export const CAPABILITIES = (50 | (1 << 7) | (50 << 8) | (0 << 16) | (1 << 24)) >>> 0;
 export const BASE_CLOCK_HZ = 50_000_000;
 
-/** The device's save format: a snapshot of another version is refused, not misread. */
-export const SDHCI_STATE_VERSION = 1;
+/**
+ * The device's save format: a snapshot of another version is refused, not misread. 2 added the
+ * device clock's events and the card's ACMD22 count; 1 (no events: a busy card was ended at
+ * the restore) is still read.
+ */
+export const SDHCI_STATE_VERSION = 2;
+
+/** What waits on the device's clock: named, so that a saved machine keeps it. */
+export type DeviceEvent =
+  /** a command's response is on the line: CMD_COMPLETE, then its data phase or busy */
+  | { kind: "response"; data: { dir: "read" | "write"; blockSize: number } | null; dataPresent: boolean; busy: boolean }
+  /** a block is in the buffer (read) or the buffer has room (write) */
+  | { kind: "buffer" }
+  /** the last block moved (and the auto CMD12 sent): TRANSFER_COMPLETE, or the card's busy */
+  | { kind: "transfer-end" }
+  /** the card is done programming or erasing: prg -> tran (dis stays dis) */
+  | { kind: "programmed" };
 
 export interface SdhciSnapshot {
   version: number;
@@ -108,8 +125,15 @@ export interface SdhciSnapshot {
   error: number;
   /** the data phase, its block as numbers (JSON) */
   data: (Omit<DataPhase, "buffer"> & { buffer: number[] }) | null;
+  /** the host waits for the card's busy to end (R1b, a write's end) */
   busyUntilCard: boolean;
   card: CardSnapshot | null;
+  /** version 2: what was waiting on the device's clock, in ms from the save */
+  events?: Array<{ in: number; event: DeviceEvent }>;
+  /** version 2: a command's response not yet on the line (CMD_INHIBIT) */
+  commandBusy?: boolean;
+  /** version 2: where the card's last write ended (bytes; -1 none) */
+  lastWriteEnd?: number;
 }
 
 interface DataPhase {
@@ -123,6 +147,8 @@ interface DataPhase {
   at: number;
   /** a block is in the buffer (read) or room for one (write) */
   ready: boolean;
+  /** a write that does not continue the card's last write (its random-write cost, at the end) */
+  random?: boolean;
 }
 
 /** One command as the host saw it: what a trace of the device (and the SD playground) shows. */
@@ -146,9 +172,16 @@ export class SdhciDevice {
   private asserted = false;
   /** the last CMD55 made the next command an application command (for the record) */
   private appNext = false;
-  /** a transfer completion or a busy end waiting on the latency model's clock */
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** what waits on the device's clock, soonest first (after(), tick()) */
+  private events: Array<{ at: number; event: DeviceEvent }> = [];
+  /** v86's loop runs the clock (attach()); without it, a timer does */
+  private hooked = false;
+  private fallback: ReturnType<typeof setTimeout> | null = null;
   private busyUntilCard = false;
+  /** a command sent, its response not yet on the line */
+  private commandBusy = false;
+  /** where the card's last write ended (bytes), for its random-write cost */
+  private lastWriteEnd = -1;
   /** listeners: every command, for traces and tests */
   onCommand: ((r: SdhciCommandRecord) => void) | null = null;
   /** when false the device answers at once (unit tests); the machine keeps the latency model */
@@ -198,6 +231,11 @@ export class SdhciDevice {
     wireOrPciInterrupts(cpu);
     const space = this.pci.register_device({ pci_id: SDHCI_PCI_ID, pci_space: SdhciDevice.pciSpace(), pci_bars: [{ size: BAR_SIZE }], name: "sdhci" });
     if (restored) new Uint8Array(space.buffer)[0x3c] = pciIrq(this.pci, SDHCI_PCI_ID);
+    // the device's clock runs in v86's loop, beside the PIT's and the RTC's: each pass runs what
+    // is due and says how soon the next is, so an idle guest wakes for it
+    const timers = cpu.run_hardware_timers;
+    cpu.run_hardware_timers = (acpi: boolean, now: number) => Math.min(timers.call(cpu, acpi, now), this.tick());
+    this.externalClock();
     const off = (addr: number) => (addr - SDHCI_BAR) >>> 0;
     cpu.io.mmap_register(
       SDHCI_BAR,
@@ -292,6 +330,7 @@ export class SdhciDevice {
   private presentState(): number {
     let v = PS.CARD_STABLE | PS.WRITE_ENABLED | PS.DAT_LEVEL | PS.CMD_LEVEL;
     if (this.card) v |= PS.CARD_PRESENT | PS.CARD_DETECT_PIN;
+    if (this.commandBusy) v |= PS.CMD_INHIBIT;
     const d = this.data;
     if (d || this.busyUntilCard) v |= PS.DAT_INHIBIT | PS.DAT_ACTIVE;
     if (this.busyUntilCard) v &= ~(1 << 20); // DAT0 held low while the card programs
@@ -326,22 +365,29 @@ export class SdhciDevice {
   private resetAll(): void {
     const power = this.regs.getUint8(REG.POWER_CONTROL);
     for (let i = 0; i < 256; i += 4) this.regs.setUint32(i, 0);
-    if (power & 1) this.card?.powerOff(); // reset all removes the bus power
+    if (power & 1) this.card?.powerOff(); // reset all removes the bus power (and the card's programming with it)
     this.normal = this.error = 0;
     this.data = null;
-    this.busyUntilCard = false;
-    this.cancelTimer();
+    this.busyUntilCard = this.commandBusy = false;
+    this.events = [];
     this.updateIrq();
   }
 
   private softwareReset(v: number): void {
     if (v & 1) return this.resetAll();
-    if (v & 2) this.normal &= ~INT.CMD_COMPLETE; // CMD line
+    if (v & 2) {
+      // CMD line: a response on its way is dropped
+      this.normal &= ~INT.CMD_COMPLETE;
+      this.commandBusy = false;
+      this.drop("response");
+    }
     if (v & 4) {
-      // DAT line: the data phase and its status go
+      // DAT line: the host's data phase and its status go. A card that is programming goes on
+      // programming and ends it on its own ("programmed" stays on the clock); the host no
+      // longer waits for it.
       this.data = null;
       this.busyUntilCard = false;
-      this.cancelTimer();
+      this.drop("buffer", "transfer-end");
       this.normal &= ~(INT.TRANSFER_COMPLETE | INT.BUFFER_READ_READY | INT.BUFFER_WRITE_READY);
     }
     this.updateIrq();
@@ -372,7 +418,10 @@ export class SdhciDevice {
     const clocked = (this.regs.getUint16(REG.CLOCK_CONTROL, true) & 4) !== 0;
     const app = this.appNext;
     this.appNext = false;
-    const reply: CardReply = this.card && powered && clocked ? this.card.command(index, arg) : { response: null, state: "idle" };
+    const card = this.card && powered && clocked ? this.card : null;
+    // a write command's start, before the card moves on: does it continue the last write?
+    const startsAt = card?.address ?? -1;
+    const reply: CardReply = card ? card.command(index, arg) : { response: null, state: "idle" };
     this.onCommand?.({ index, arg, app, response: reply.response, state: reply.state });
     if (index === 55 && reply.response) this.appNext = true;
     for (let i = 0; i < 4; i++) this.regs.setUint32(REG.RESPONSE + 4 * i, 0);
@@ -382,25 +431,61 @@ export class SdhciDevice {
       // RESPONSE holds R[127:8] (the CRC byte is not kept), least significant byte first
       for (let k = 0; k < 15; k++) this.regs.setUint8(REG.RESPONSE + k, r.value[14 - k]);
     } else if (r) this.regs.setUint32(REG.RESPONSE, r.value >>> 0, true);
-    this.raise(INT.CMD_COMPLETE);
-    if (dataPresent && reply.data) return this.startData(reply);
-    if (dataPresent) return this.raise(0, ERR.DATA_TIMEOUT); // the card refused: no data comes
-    if (respType === 3) this.busyEnd(reply.state === "prg");
+    // a stop ends the host's data phase too: what was still to move is not moved
+    if (index === 12 && !app && this.data) {
+      this.data = null;
+      this.drop("buffer");
+    }
+    const t = this.times();
+    // the card busy after this command (an erase, a stop after written blocks): it programs on
+    // its own clock, whatever the host waits for
+    if (reply.state === "prg" && !this.events.some((e) => e.event.kind === "programmed")) {
+      const ms = reply.erased !== undefined ? eraseMs(reply.erased) : t.program + (this.randomWrite ? t.randomWrite : 0);
+      this.randomWrite = false;
+      this.after(ms, { kind: "programmed" });
+    }
+    const data = dataPresent && reply.data ? { ...reply.data, ...(reply.data.dir === "write" ? { random: startsAt !== this.lastWriteEnd } : {}) } : null;
+    this.commandBusy = true;
+    this.after(r?.kind === "r2" ? t.command * (248 / 160) : t.command, { kind: "response", data, dataPresent, busy: respType === 3 });
   }
 
-  private startData(reply: CardReply): void {
+  /** The response is on the line: CMD_COMPLETE, then the data phase, or the busy of an R1b. */
+  private responded(e: Extract<DeviceEvent, { kind: "response" }>): void {
+    this.commandBusy = false;
+    this.raise(INT.CMD_COMPLETE);
+    if (e.dataPresent) {
+      if (e.data) return this.startData(e.data);
+      return this.raise(0, ERR.DATA_TIMEOUT); // the card refused: no data comes
+    }
+    if (!e.busy) return;
+    if (this.events.some((x) => x.event.kind === "programmed")) this.busyUntilCard = true;
+    else this.raise(INT.TRANSFER_COMPLETE);
+  }
+
+  /** a write whose start did not continue the card's last write, its cost not yet charged */
+  private randomWrite = false;
+
+  private startData(reply: NonNullable<CardReply["data"]> & { random?: boolean }): void {
     const tm = this.regs.getUint16(REG.TRANSFER_MODE, true);
     const size = this.regs.getUint16(REG.BLOCK_SIZE, true) & 0xfff;
-    const count = tm & TM.MULTI ? (tm & TM.BLOCK_COUNT_ENABLE ? this.regs.getUint16(REG.BLOCK_COUNT, true) : -1) : 1;
-    const blockSize = size || reply.data!.blockSize;
+    const multi = (tm & TM.MULTI) !== 0;
+    const count = multi ? (tm & TM.BLOCK_COUNT_ENABLE ? this.regs.getUint16(REG.BLOCK_COUNT, true) : -1) : 1;
     const read = (tm & TM.READ) !== 0;
+    // the card sends or takes its own block length: a host that expects another finds the
+    // block's end bit where it did not look
+    if (size !== reply.blockSize || read !== (reply.dir === "read")) return this.raise(0, ERR.DATA_END_BIT);
+    // a block count of 0 moves no block (QEMU's sdhci_data_transfer): done at once, the card
+    // still in its data state until the host's CMD12
+    if (count === 0) return this.raise(INT.TRANSFER_COMPLETE);
+    this.randomWrite = !read && reply.random === true;
     // a read's buffer is the card's block (fillReadBuffer); a write's is filled from the data port
-    this.data = { read, blockSize, blocksLeft: count, autoCmd12: (tm & TM.AUTO_CMD12) !== 0 && (tm & TM.MULTI) !== 0, buffer: new Uint8Array(read ? 0 : blockSize), at: 0, ready: false };
-    if (this.data.read) this.fillReadBuffer();
-    else this.after(this.times().block(this.data.blockSize), () => this.bufferReady());
+    this.data = { read, blockSize: size, blocksLeft: count, autoCmd12: (tm & TM.AUTO_CMD12) !== 0 && multi, buffer: new Uint8Array(read ? 0 : size), at: 0, ready: false, random: this.randomWrite };
+    if (read) this.fillReadBuffer(!reply.register);
+    else this.bufferReady(); // room for the first block at once
   }
 
-  private fillReadBuffer(): void {
+  /** The card's next block into the buffer, after the bus time (and, first, the card's access time). */
+  private fillReadBuffer(first: boolean): void {
     const d = this.data!;
     const block = this.card?.readBlock(d.blockSize) ?? null;
     if (!block) {
@@ -410,7 +495,7 @@ export class SdhciDevice {
     d.buffer = block; // the card's own copy: readBlock() returns a new array
     d.at = 0;
     const t = this.times();
-    this.after(t.access + t.block(d.blockSize), () => this.bufferReady());
+    this.after((first ? t.access : 0) + t.block(d.blockSize), { kind: "buffer" });
   }
 
   private bufferReady(): void {
@@ -437,7 +522,7 @@ export class SdhciDevice {
       d.ready = false;
       if (d.blocksLeft > 0) d.blocksLeft--;
       if (d.blocksLeft === 0) this.endTransfer();
-      else this.fillReadBuffer();
+      else this.fillReadBuffer(false);
     }
     return v >>> 0;
   }
@@ -463,55 +548,99 @@ export class SdhciDevice {
       this.data = null;
       return this.raise(0, ERR.DATA_TIMEOUT);
     }
+    this.lastWriteEnd = this.card!.address;
     if (d.blocksLeft > 0) d.blocksLeft--;
     if (d.blocksLeft === 0) return this.endTransfer();
-    // the next block's room: after this one's programming time
+    // room for the next block once this one crossed the bus and was programmed
     const t = this.times();
-    this.after(t.block(d.blockSize) + t.program, () => this.bufferReady());
+    this.after(t.block(d.blockSize) + t.program, { kind: "buffer" });
   }
 
-  /** The last block moved: auto CMD12 if asked, then TRANSFER_COMPLETE (after a write's busy). */
+  /**
+   * The last block moved: the auto CMD12 if asked, then TRANSFER_COMPLETE. A write's last
+   * block crosses the bus and is programmed first (with a random write's cost); a card still
+   * receiving (no auto CMD12) programs after the host's own CMD12.
+   */
   private endTransfer(): void {
     const d = this.data!;
+    const t = this.times();
     if (d.autoCmd12 && this.card) {
       const r = this.card.command(12, 0);
       this.onCommand?.({ index: 12, arg: 0, app: false, response: r.response, state: r.state });
       if (r.response && r.response.kind !== "r2") this.regs.setUint32(REG.RESPONSE + 12, r.response.value >>> 0, true);
     }
     this.data = null;
-    this.busyEnd(!d.read && this.card?.state === "prg");
-  }
-
-  /** TRANSFER_COMPLETE once the card is no longer busy; a write's programming ends it. */
-  private busyEnd(programming: boolean): void {
-    if (!programming) return this.raise(INT.TRANSFER_COMPLETE);
+    const stop = d.autoCmd12 ? t.command : 0;
+    if (d.read) return this.after(stop, { kind: "transfer-end" });
+    const bus = t.block(d.blockSize);
+    if (this.card?.state !== "prg") return this.after(bus + stop, { kind: "transfer-end" });
     this.busyUntilCard = true;
-    this.after(this.times().program, () => {
-      this.busyUntilCard = false;
-      this.card?.programmed();
-      this.raise(INT.TRANSFER_COMPLETE);
-    });
+    this.after(bus + t.program + stop + (this.randomWrite ? t.randomWrite : 0), { kind: "programmed" });
+    this.randomWrite = false;
   }
 
-  /** Delays below a timer's grain are summed and paid together (shared/sd-timing.ts). */
-  private owedMs = 0;
-
-  private after(ms: number, fn: () => void): void {
-    if (!this.timed || ms <= 0) return fn();
-    this.owedMs += ms;
-    if (this.owedMs < TIMER_GRAIN_MS) return fn();
-    const wait = this.owedMs;
-    this.owedMs = 0;
-    this.cancelTimer();
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      fn();
-    }, wait);
+  /** The card is done programming (or erasing); a host waiting on its busy gets TRANSFER_COMPLETE. */
+  private programmed(): void {
+    this.card?.programmed();
+    if (!this.busyUntilCard) return;
+    this.busyUntilCard = false;
+    this.raise(INT.TRANSFER_COMPLETE);
   }
 
-  private cancelTimer(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+  // ---------------------------------------------------------------------------------------
+  // The device's clock
+
+  private run(e: DeviceEvent): void {
+    if (e.kind === "response") this.responded(e);
+    else if (e.kind === "buffer") this.bufferReady();
+    else if (e.kind === "transfer-end") this.raise(INT.TRANSFER_COMPLETE);
+    else this.programmed();
+  }
+
+  /** `event` once `ms` have passed on the device's clock (at once untimed: unit tests). */
+  private after(ms: number, event: DeviceEvent): void {
+    if (!this.timed || ms <= 0) return this.run(event);
+    this.schedule(this.now() + ms, event);
+  }
+
+  private schedule(at: number, event: DeviceEvent): void {
+    let i = this.events.length;
+    while (i > 0 && this.events[i - 1].at > at) i--;
+    this.events.splice(i, 0, { at, event });
+    if (!this.hooked) this.armFallback();
+  }
+
+  private drop(...kinds: DeviceEvent["kind"][]): void {
+    this.events = this.events.filter((e) => !kinds.includes(e.event.kind));
+  }
+
+  /**
+   * Run what is due; returns the ms until the next event (Infinity: none). v86's loop calls it
+   * with its own timers (attach()); its clock and ours are both performance.now().
+   */
+  tick(): number {
+    const now = this.now();
+    while (this.events.length && this.events[0].at <= now) this.run(this.events.shift()!.event);
+    return this.events.length ? Math.max(0, this.events[0].at - now) : Infinity;
+  }
+
+  /** Someone else calls tick() from now on (v86's loop; a test's own clock): no timer of ours. */
+  externalClock(): void {
+    this.hooked = true;
+    if (this.fallback) clearTimeout(this.fallback);
+    this.fallback = null;
+  }
+
+  /** without v86 (a device alone): a timer for the soonest event */
+  private armFallback(): void {
+    if (this.fallback) clearTimeout(this.fallback);
+    this.fallback = null;
+    if (!this.events.length) return;
+    this.fallback = setTimeout(() => {
+      this.fallback = null;
+      this.tick();
+      this.armFallback();
+    }, Math.max(0, this.events[0].at - this.now()));
   }
 
   // ---------------------------------------------------------------------------------------
@@ -525,17 +654,26 @@ export class SdhciDevice {
     this.raise(INT.CARD_INSERTION);
   }
 
-  /** Pull the card out, even in the middle of a transfer (which then times out). */
+  /**
+   * Pull the card out, even in the middle of a transfer (which then times out). The slot's
+   * power and SD clock go off with it, as a controller does on No Card (QEMU's
+   * sdhci_set_inserted); the driver turns them on again for the next card.
+   */
   eject(): SdCard | null {
     const card = this.card;
     this.card = null;
     card?.powerOff();
-    if (this.data || this.busyUntilCard) {
-      this.data = null;
-      this.busyUntilCard = false;
-      this.cancelTimer();
-      this.raise(0, ERR.DATA_TIMEOUT);
-    }
+    this.regs.setUint8(REG.POWER_CONTROL, this.regs.getUint8(REG.POWER_CONTROL) & ~1);
+    this.regs.setUint16(REG.CLOCK_CONTROL, this.regs.getUint16(REG.CLOCK_CONTROL, true) & ~4, true);
+    const moving = this.data !== null || this.busyUntilCard;
+    const answering = this.commandBusy;
+    this.data = null;
+    this.busyUntilCard = this.commandBusy = false;
+    this.events = [];
+    this.randomWrite = false;
+    this.lastWriteEnd = -1;
+    if (answering) this.raise(0, ERR.CMD_TIMEOUT);
+    if (moving) this.raise(0, ERR.DATA_TIMEOUT);
     this.normal &= ~INT.CARD_INSERTION;
     this.raise(INT.CARD_REMOVAL);
     return card;
@@ -547,6 +685,7 @@ export class SdhciDevice {
   snapshot(): { meta: SdhciSnapshot; data: Uint8Array } {
     const card = this.card?.snapshot() ?? null;
     const space = this.pci?.device_spaces[SDHCI_PCI_ID];
+    const now = this.now();
     const meta: SdhciSnapshot = {
       version: SDHCI_STATE_VERSION,
       regs: [...new Uint8Array(this.regs.buffer)],
@@ -556,28 +695,76 @@ export class SdhciDevice {
       data: this.data ? { ...this.data, buffer: [...this.data.buffer.subarray(0, this.data.read ? this.data.blockSize : this.data.at)] } : null,
       busyUntilCard: this.busyUntilCard,
       card: card?.meta ?? null,
+      events: this.events.map((e) => ({ in: Math.max(0, e.at - now), event: e.event })),
+      commandBusy: this.commandBusy,
+      lastWriteEnd: this.lastWriteEnd,
     };
     return { meta, data: card?.data ?? new Uint8Array(0) };
   }
 
+  /**
+   * A saved state checked whole before anything is replaced: every field in its range, the
+   * card rebuilt. Throws with the field named; restore() applies what it returns.
+   */
+  static check(meta: SdhciSnapshot, data: Uint8Array): CheckedState {
+    const bad = (what: string) => {
+      throw new Error(`the saved SD host's ${what}: not a state this page can restore`);
+    };
+    if (!meta || typeof meta !== "object") bad("record is not an object");
+    if (meta.version !== 1 && meta.version !== SDHCI_STATE_VERSION)
+      throw new Error(`the machine was saved with version ${meta.version} of the SD host, and this page reads versions 1 and ${SDHCI_STATE_VERSION}`);
+    const bytes = (v: unknown, n: number) => Array.isArray(v) && v.length === n && v.every((b) => Number.isInteger(b) && b >= 0 && b <= 255);
+    if (!bytes(meta.regs, 256)) bad("registers");
+    if (!bytes(meta.pciSpace, 256) && !(Array.isArray(meta.pciSpace) && meta.pciSpace.length === 0)) bad("PCI configuration");
+    for (const k of ["normal", "error"] as const) if (!Number.isInteger(meta[k]) || meta[k] < 0 || meta[k] > 0xffff) bad(`${k} interrupt status`);
+    if (typeof meta.busyUntilCard !== "boolean") bad("busy flag");
+    const d = meta.data;
+    if (d !== null) {
+      if (!d || typeof d !== "object") bad("data phase");
+      const int = (v: unknown, lo: number, hi: number) => Number.isInteger(v) && (v as number) >= lo && (v as number) <= hi;
+      if (typeof d.read !== "boolean" || typeof d.autoCmd12 !== "boolean" || typeof d.ready !== "boolean") bad("data phase's flags");
+      if (!int(d.blockSize, 1, 512) || !int(d.blocksLeft, -1, 0xffff) || !int(d.at, 0, d.blockSize)) bad("data phase's counts");
+      if (!Array.isArray(d.buffer) || d.buffer.length > d.blockSize || !d.buffer.every((b) => int(b, 0, 255))) bad("data phase's block");
+    }
+    const card = meta.card === null ? null : SdCard.restore(meta.card, data);
+    if (!card && data.length) bad("card image without a card");
+    const events = meta.events ?? [];
+    if (!Array.isArray(events) || events.length > 8) bad("clock's events");
+    const kinds = ["response", "buffer", "transfer-end", "programmed"];
+    for (const e of events) if (!e || typeof e.in !== "number" || !(e.in >= 0 && e.in <= 60_000) || !kinds.includes(e.event?.kind)) bad("clock's events");
+    if (meta.commandBusy !== undefined && typeof meta.commandBusy !== "boolean") bad("command flag");
+    const lastWriteEnd = meta.lastWriteEnd ?? -1;
+    if (!Number.isInteger(lastWriteEnd) || lastWriteEnd < -1 || lastWriteEnd > 2 ** 32) bad("last write's end");
+    return { meta, card, events, lastWriteEnd };
+  }
+
+  /** Put back a saved state: checked whole first (check()), so a bad one changes nothing. */
   restore(meta: SdhciSnapshot, data: Uint8Array): void {
-    if (meta.version !== SDHCI_STATE_VERSION)
-      throw new Error(`the machine was saved with version ${meta.version} of the SD host, and this page has version ${SDHCI_STATE_VERSION}`);
-    this.cancelTimer();
+    this.apply(SdhciDevice.check(meta, data));
+  }
+
+  /** A checked state in place; nothing here throws. */
+  apply({ meta, card, events, lastWriteEnd }: CheckedState): void {
+    this.events = [];
     new Uint8Array(this.regs.buffer).set(meta.regs);
     const space = this.pci?.device_spaces[SDHCI_PCI_ID];
     if (space && meta.pciSpace.length === 256) new Uint8Array(space.buffer, space.byteOffset, 256).set(meta.pciSpace);
     this.normal = meta.normal;
     this.error = meta.error;
     this.data = meta.data ? { ...meta.data, buffer: blockOf(meta.data.buffer, meta.data.blockSize) } : null;
-    this.card = meta.card ? SdCard.restore(meta.card, data) : null;
-    // a busy time that was running ends now: the clock it ran on is gone
-    this.busyUntilCard = false;
-    if (meta.busyUntilCard) {
-      this.card?.programmed();
-      this.raise(INT.TRANSFER_COMPLETE);
+    this.card = card;
+    this.busyUntilCard = meta.busyUntilCard;
+    this.commandBusy = meta.commandBusy ?? false;
+    this.lastWriteEnd = lastWriteEnd;
+    this.randomWrite = this.data?.random ?? false;
+    if (meta.version === 1) {
+      // no clock saved: a busy time that was running ends now, a block waiting is ready
+      if (this.busyUntilCard) this.programmed();
+      if (this.data && !this.data.ready) this.bufferReady();
+    } else {
+      const now = this.now();
+      for (const e of events) this.schedule(now + e.in, e.event);
     }
-    if (this.data && !this.data.ready) this.bufferReady();
     // drive the line as the status says (a raise v86 already restored is repeated: harmless)
     this.asserted = false;
     this.updateIrq();
@@ -587,6 +774,14 @@ export class SdhciDevice {
   get cardState(): string {
     return this.card ? this.card.state : "empty";
   }
+}
+
+/** A saved SD host's state, checked (SdhciDevice.check), ready to apply. */
+export interface CheckedState {
+  meta: SdhciSnapshot;
+  card: SdCard | null;
+  events: NonNullable<SdhciSnapshot["events"]>;
+  lastWriteEnd: number;
 }
 
 /** A saved block (numbers, up to `size` of them) back in a buffer of the block's size. */

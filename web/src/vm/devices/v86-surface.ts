@@ -8,6 +8,8 @@
 //   emulator.v86.cpu.io.mmap_register(addr, size, read8, write8, read32, write32)
 //     (128 KiB granules; a 16-bit access arrives as two byte accesses, low byte first)
 //   pci.raise_irq(pci_id) / pci.lower_irq(pci_id) -> cpu.device_raise_irq/device_lower_irq(irq)
+//   cpu.run_hardware_timers(acpi, now): called by v86's wasm loop through the property, so a
+//     device's clock can run beside the PIT's (sdhci.ts attach())
 
 /** A PCI function as v86's bus keeps it. */
 export interface V86PciDevice {
@@ -45,6 +47,8 @@ export interface V86Io {
 export interface V86Cpu {
   devices: { pci: V86Pci };
   io: V86Io;
+  /** runs the PIT's, RTC's, ACPI's and APIC's timers each pass of v86's loop; returns the ms until the next is due (what an idle guest sleeps) */
+  run_hardware_timers(acpiEnabled: boolean, now: number): number;
   device_raise_irq(irq: number): void;
   device_lower_irq(irq: number): void;
 }
@@ -72,7 +76,7 @@ export function v86Internals(emulator: unknown): V86Cpu {
       if (!(pci.isa_bridge_space8 instanceof Uint8Array)) missing.push("pci.isa_bridge_space8");
     }
     if (typeof cpu.io?.mmap_register !== "function") missing.push("cpu.io.mmap_register()");
-    for (const f of ["device_raise_irq", "device_lower_irq"] as const) if (typeof cpu[f] !== "function") missing.push(`cpu.${f}()`);
+    for (const f of ["device_raise_irq", "device_lower_irq", "run_hardware_timers"] as const) if (typeof cpu[f] !== "function") missing.push(`cpu.${f}()`);
   }
   if (missing.length) throw new Error(`this v86 build does not have what the SD host needs: ${missing.join(", ")} (see web/src/vm/devices/v86-surface.ts)`);
   return cpu as V86Cpu;
