@@ -69,12 +69,39 @@ describe("an SD card in the guest", () => {
     expect(acmd41.at(-1)!.state).toBe("ready");
   });
 
+  it("a discard reaches the card as an erase: its blocks read back as zeros and the image keeps no page of them", async () => {
+    await sh("dd if=/dev/urandom of=/dev/mmcblk0 bs=1M count=8 seek=16 oflag=direct status=none");
+    const before = vm.sd.card!.storedBytes;
+    log.length = 0;
+    await sh(`blkdiscard -f -o ${16 * MiB} -l ${4 * MiB} /dev/mmcblk0`);
+    expect(log.map((r) => r.index)).toEqual(expect.arrayContaining([32, 33, 38]));
+    expect(await sh(`dd if=/dev/mmcblk0 bs=1M skip=16 count=4 iflag=direct status=none | cmp -n ${4 * MiB} - /dev/zero && echo zeros`)).toBe("zeros");
+    expect(await sh(`dd if=/dev/mmcblk0 bs=1M skip=20 count=4 iflag=direct status=none | cmp -s -n ${4 * MiB} - /dev/zero || echo data`)).toBe("data");
+    expect(before - vm.sd.card!.storedBytes).toBe(4 * MiB);
+  });
+
+  it("a card pulled out in the middle of a write: the write fails, nothing hangs, the next card works", async () => {
+    // 16 MiB at the card's 10 MB/s takes well over a second: the card is pulled out (by the
+    // host, as a hand would) once the card has taken a few of its blocks
+    log.length = 0;
+    const writing = vm.run("dd if=/dev/urandom of=/dev/mmcblk0 bs=1M count=16 oflag=direct status=none; echo dd=$?", 120_000);
+    const start = vm.sd.card!.storedBytes;
+    await expect.poll(() => vm.sd.card!.storedBytes - start, { timeout: 60_000, interval: 5 }).toBeGreaterThan(64 * 1024);
+    vm.sd.eject();
+    const r = await writing;
+    expect(r.output).toMatch(/dd=[1-9]/);
+    await sh("for i in $(seq 100); do [ -b /dev/mmcblk0 ] || break; sleep 0.1; done; [ ! -b /dev/mmcblk0 ]");
+    expect(await sh("sdcard insert 64M")).toMatch(/^inserted sdhc 67108864/);
+    await sh("for i in $(seq 100); do [ -b /dev/mmcblk0 ] && break; sleep 0.1; done; [ -b /dev/mmcblk0 ]");
+    expect(await sh("dd if=/dev/mmcblk0 bs=4k count=1 iflag=direct status=none | wc -c")).toBe("4096");
+  });
+
   it("eject and insert from the guest reach the kernel; an eject while mounted is handled", async () => {
-    await sh("mount /dev/mmcblk0 /mnt/sd");
+    await sh("mkfs.exfat /dev/mmcblk0 > /dev/null && mkdir -p /mnt/sd && mount /dev/mmcblk0 /mnt/sd");
     expect(await sh("sdcard eject")).toBe("ejected");
     // the kernel's rescan finds no card and removes the disk under the mounted filesystem
     await sh("for i in $(seq 100); do [ -b /dev/mmcblk0 ] || break; sleep 0.1; done; [ ! -b /dev/mmcblk0 ]");
-    expect(await sh("dmesg | grep -c 'mmc0: card 4567 removed'")).not.toBe("0");
+    expect(await sh("dmesg | grep -c 'mmc0: card [0-9a-f]* removed'")).not.toBe("0");
     // I/O on the mounted volume fails instead of hanging
     const w = await vm.run("echo x > /mnt/sd/after; sync; cat /mnt/sd/after; echo status=$?", 60_000);
     expect(w.output).toMatch(/status=[1-9]|error|No such device/);
@@ -105,7 +132,7 @@ describe("the sd model against the kernel's mmc events", async () => {
         );
         expect(r.status, r.output).toBe(0);
         const kernel = initialisation(recordsFromTrace(r.output.split("\n")));
-        const model = sdAttach(await loadCoreModule("sd"), type, 64 * MiB);
+        const model = sdAttach(await loadCoreModule("sd"), type, 64 * MiB, vm.sd.card!.serial);
         const rows = compareRecords(model, kernel);
         const bad = rows.map((x, i) => (x.differ.length ? `#${i + 1} ${x.differ.join(",")}: model ${JSON.stringify(x.model)} kernel ${JSON.stringify(x.kernel)}` : "")).filter(Boolean);
         expect(bad, bad.join("\n")).toEqual([]);

@@ -7,11 +7,12 @@
 #define ETIMEDOUT 110
 #define CLEAR_ON_READ (R1_OUT_OF_RANGE | R1_ADDRESS_ERROR | R1_BLOCK_LEN_ERROR | R1_ERASE_SEQ_ERROR | R1_ERASE_PARAM | R1_ILLEGAL_COMMAND)
 
-void sd_card_init(struct sd_card *c, enum sd_card_type type, uint64_t size)
+void sd_card_init(struct sd_card *c, enum sd_card_type type, uint64_t size, uint32_t serial)
 {
 	memset(c, 0, sizeof(*c));
 	c->type = type;
 	c->size = size;
+	c->serial = serial;
 	c->state = SD_IDLE;
 	c->bus_width = 1;
 }
@@ -43,9 +44,9 @@ static uint8_t crc7(const uint8_t *d, int n)
 
 void sd_card_cid(const struct sd_card *c, uint8_t b[16])
 {
-	(void)c;
-	static const uint8_t head[8] = { 0x1b, 'F', 'L', 'F', 'S', 'L', 'A', 'B' }; /* MID, OID, PNM */
-	const uint32_t serial = 0x0f5ab001;
+	/* MID 0x00 (no maker's ID), OID "FL", PNM "FSLAB" */
+	static const uint8_t head[8] = { 0x00, 'F', 'L', 'F', 'S', 'L', 'A', 'B' };
+	const uint32_t serial = c->serial;
 	memcpy(b, head, 8);
 	b[8] = 0x10; /* PRV 1.0 */
 	b[9] = (uint8_t)(serial >> 24), b[10] = (uint8_t)(serial >> 16), b[11] = (uint8_t)(serial >> 8), b[12] = (uint8_t)serial;
@@ -57,7 +58,8 @@ void sd_card_cid(const struct sd_card *c, uint8_t b[16])
 void sd_card_csd(const struct sd_card *c, uint8_t b[16])
 {
 	memset(b, 0, 16);
-	uint32_t ccc = c->type == SD_CARD_V1 ? 0x1b5 : 0x5b5;
+	/* classes 0, 2, 4, 5, 8 and (not on SD 1.0) 10: what the card implements (no 6, no 7) */
+	uint32_t ccc = c->type == SD_CARD_V1 ? 0x135 : 0x535;
 	if (c->type == SD_CARD_SDHC) {
 		set_bits(b, 16, 126, 2, 1);
 		set_bits(b, 16, 112, 8, 0x0e);
@@ -87,6 +89,7 @@ found:
 		set_bits(b, 16, 96, 8, 0x32);
 		set_bits(b, 16, 84, 12, ccc);
 		set_bits(b, 16, 80, 4, bl);
+		set_bits(b, 16, 79, 1, 1); /* READ_BL_PARTIAL: always 1 on SD */
 		set_bits(b, 16, 62, 12, csize);
 		set_bits(b, 16, 59, 3, 6);
 		set_bits(b, 16, 56, 3, 6);
@@ -131,6 +134,8 @@ int sd_card_command(struct sd_card *c, uint32_t op, uint32_t arg, uint32_t resp[
 	const int addressed = (arg >> 16) == c->rca && c->rca;
 	memset(resp, 0, 16);
 	*bytes = 0;
+	if (c->inactive)
+		return -ETIMEDOUT; /* inactive: silent until a power cycle */
 	c->app = 0;
 #define ILLEGAL() do { c->status |= R1_ILLEGAL_COMMAND; return -ETIMEDOUT; } while (0)
 	if (app) {
@@ -164,9 +169,16 @@ int sd_card_command(struct sd_card *c, uint32_t op, uint32_t arg, uint32_t resp[
 		}
 	}
 	switch (op) {
-	case 0:
+	case 0: /* idle, with the RCA, status and bus width at their reset values */
 		c->state = SD_IDLE, c->op_cond_calls = 0, c->ready = 0, c->if_cond = 0;
+		c->rca = 0, c->status = 0, c->bus_width = 1;
 		return 0;
+	case 15: /* GO_INACTIVE_STATE: no response */
+		if (before == SD_IDLE || before == SD_READY || before == SD_IDENT)
+			ILLEGAL();
+		if (addressed)
+			c->inactive = 1;
+		return -ETIMEDOUT;
 	case 2:
 		if (before != SD_READY)
 			ILLEGAL();

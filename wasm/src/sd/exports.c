@@ -7,10 +7,10 @@
 static struct sd_record records[MAX_RECORDS];
 static uint32_t decoded[16];
 
-/* records of Linux's initialisation of a card of `type` (0 sdhc, 1 sdsc, 2 v1) and size */
-int fx_sd_attach(int type, uint32_t size_lo, uint32_t size_hi)
+/* records of Linux's initialisation of a card of `type` (0 sdhc, 1 sdsc, 2 v1), size and CID serial */
+int fx_sd_attach(int type, uint32_t size_lo, uint32_t size_hi, uint32_t serial)
 {
-	return sd_attach((enum sd_card_type)type, (uint64_t)size_hi << 32 | size_lo, records, MAX_RECORDS);
+	return sd_attach((enum sd_card_type)type, (uint64_t)size_hi << 32 | size_lo, serial, records, MAX_RECORDS);
 }
 
 /* each record is 11 u32: opcode app arg retries err resp[4] bytes state */

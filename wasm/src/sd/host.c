@@ -84,11 +84,11 @@ static int send_app_op_cond(struct host *h, uint32_t ocr, uint32_t *rocr)
 	return err;
 }
 
-int sd_attach(enum sd_card_type type, uint64_t size, struct sd_record *rec, int max)
+int sd_attach(enum sd_card_type type, uint64_t size, uint32_t serial, struct sd_record *rec, int max)
 {
 	struct host h = { .rec = rec, .max = max };
 	uint32_t r[4], ocr, rocr;
-	sd_card_init(&h.card, type, size);
+	sd_card_init(&h.card, type, size, serial);
 
 	/* mmc_rescan_try_freq */
 	wait_for_cmd(&h, 52, 6u << 9, 0, r);                   /* sdio_reset: read CCCR ABORT ... */

@@ -19,7 +19,7 @@ static int find(const struct sd_record *r, int n, uint32_t op, int app, int nth)
 static void sequence(enum sd_card_type type, const char *expect)
 {
 	struct sd_record r[128];
-	int n = sd_attach(type, 64 * MiB, r, 128);
+	int n = sd_attach(type, 64 * MiB, 0x0f5ab001, r, 128);
 	char got[512] = "";
 	for (int i = 0; i < n; i++) {
 		char one[16];
@@ -39,27 +39,27 @@ int main(void)
 	sequence(SD_CARD_V1, "52! 52! 0 8! 5! 5! 5! 5! 55 A41 0 8! 55 A41 55 A41 2 3 9 7 55 A51 55 A13 55 A6 ");
 
 	struct sd_record r[128];
-	int n = sd_attach(SD_CARD_SDHC, 64 * MiB, r, 128);
+	int n = sd_attach(SD_CARD_SDHC, 64 * MiB, 0x0f5ab001, r, 128);
 	int i41 = find(r, n, 41, 1, 2), i3 = find(r, n, 3, 0, 0), i9 = find(r, n, 9, 0, 0), i2 = find(r, n, 2, 0, 0);
 	CHECK_EQ(r[find(r, n, 41, 1, 1)].arg, 0x48300000); /* HCS | HO2T | 3.2-3.4 V */
 	CHECK_EQ(r[i41].resp[0], 0xc0ff8000);
 	CHECK_EQ(r[i3].resp[0], 0x45670500); /* RCA 0x4567, ident, ready for data */
 	CHECK_EQ(r[find(r, n, 55, 0, 0)].resp[0], 0x400120); /* CMD5's ILLEGAL_COMMAND reported */
 	CHECK_EQ(r[find(r, n, 5, 0, 3)].retries, 0);
-	const uint32_t cid[4] = { 0x1b464c46, 0x534c4142, 0x100f5ab0, 0x101ab00 };
-	const uint32_t csd_hc[4] = { 0x400e0032, 0x5b590000, 0x7f7f80, 0xa400000 };
+	const uint32_t cid[4] = { 0x00464c46, 0x534c4142, 0x100f5ab0, 0x101ab00 };
+	const uint32_t csd_hc[4] = { 0x400e0032, 0x53590000, 0x7f7f80, 0xa400000 };
 	CHECK(!memcmp(r[i2].resp, cid, 16));
 	CHECK(!memcmp(r[i9].resp, csd_hc, 16));
 	CHECK_EQ(r[find(r, n, 51, 1, 0)].bytes, 8);
 	CHECK_EQ(r[n - 1].state, SD_TRAN);
 
-	n = sd_attach(SD_CARD_SDSC, 64 * MiB, r, 128);
-	const uint32_t csd_sc[4] = { 0x260032, 0x5b5903ff, 0xf6d9ff80, 0xa400000 };
+	n = sd_attach(SD_CARD_SDSC, 64 * MiB, 0x0f5ab001, r, 128);
+	const uint32_t csd_sc[4] = { 0x260032, 0x535983ff, 0xf6d9ff80, 0xa400000 };
 	CHECK(!memcmp(r[find(r, n, 9, 0, 0)].resp, csd_sc, 16));
 	CHECK_EQ(r[find(r, n, 41, 1, 2)].resp[0], 0x80ff8000); /* no CCS: byte addressing */
-	n = sd_attach(SD_CARD_V1, 64 * MiB, r, 128);
+	n = sd_attach(SD_CARD_V1, 64 * MiB, 0x0f5ab001, r, 128);
 	CHECK_EQ(r[find(r, n, 41, 1, 1)].arg, 0x300000); /* no CMD8 answer: no HCS */
-	CHECK_EQ(r[find(r, n, 9, 0, 0)].resp[1], 0x1b5903ff); /* no command class 10 */
+	CHECK_EQ(r[find(r, n, 9, 0, 0)].resp[1], 0x135983ff); /* no command class 10 */
 
 	struct sd_csd c;
 	sd_decode_csd(csd_hc, &c);
@@ -76,7 +76,7 @@ int main(void)
 		struct sd_card card;
 		uint8_t b[16];
 		uint32_t w[4];
-		sd_card_init(&card, SD_CARD_SDSC, half * 512 * 1024);
+		sd_card_init(&card, SD_CARD_SDSC, half * 512 * 1024, 1);
 		sd_card_csd(&card, b);
 		for (int k = 0; k < 4; k++)
 			w[k] = (uint32_t)b[4 * k] << 24 | b[4 * k + 1] << 16 | b[4 * k + 2] << 8 | (k == 3 ? 0 : b[4 * k + 3]);

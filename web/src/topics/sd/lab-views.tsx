@@ -70,19 +70,21 @@ export function SdInitLab({ live, vm, onVerdict }: LabViewProps) {
     return { kernel: init, next: init.length ? all[all.indexOf(init.at(-1)!) + 1] : undefined };
   }, [live.version, live.lines]);
   const done = kernel.length > 0 && kernel.at(-1)!.app && kernel.at(-1)!.opcode === 6;
-  const [card, setCard] = useState<{ type: CardType; bytes: number } | null>(null);
+  const [card, setCard] = useState<{ type: CardType; bytes: number; serial?: number } | null>(null);
   const [run, setRun] = useState<SdRun | null>(null);
   const model = run?.records ?? null;
   const { client } = useWorker(sdClient);
   useEffect(() => {
     if (!vm || !done) return;
     const c = parseStatus(vm.sdSlot("status"));
-    if (c) setCard({ type: c.type, bytes: c.bytes });
+    // each card has its own CID serial: the model's card takes this one's
+    const serial = /^ok (0x[0-9a-f]{8})$/.exec(vm.sdSlot("serial"))?.[1];
+    if (c) setCard({ type: c.type, bytes: c.bytes, serial: serial ? Number(serial) : undefined });
   }, [vm, done]);
   useEffect(() => {
     if (!client || !card) return;
-    client.attach(card.type, card.bytes).then(setRun, () => setRun(null));
-  }, [client, card?.type, card?.bytes]);
+    client.attach(card.type, card.bytes, card.serial).then(setRun, () => setRun(null));
+  }, [client, card?.type, card?.bytes, card?.serial]);
   // the kernel's CID and CSD, decoded by the model's own decoders in the worker
   const answers = useMemo(() => registerAnswers(kernel), [kernel]);
   const answersKey = JSON.stringify(answers);

@@ -29,8 +29,11 @@ export interface SdRecord {
 
 const RECORD_WORDS = 11;
 
-export function sdAttach(m: SdModule, type: CardType, size: number): SdRecord[] {
-  const n = m._fx_sd_attach(CARD_TYPES.indexOf(type), size >>> 0, Math.floor(size / 2 ** 32));
+/** the CID serial (PSN) the model's card has when none is given: each emulated card draws its own (sd-card.ts) */
+export const MODEL_SERIAL = 0x0f5ab001;
+
+export function sdAttach(m: SdModule, type: CardType, size: number, serial = MODEL_SERIAL): SdRecord[] {
+  const n = m._fx_sd_attach(CARD_TYPES.indexOf(type), size >>> 0, Math.floor(size / 2 ** 32), serial >>> 0);
   if (n < 0) throw new Error("the model's record buffer is too small");
   const at = m._fx_sd_records() >>> 2;
   const w = m.HEAPU32.slice(at, at + n * RECORD_WORDS);

@@ -21,8 +21,8 @@ const decode = (m: SdModule, cid: readonly number[] | null, csd: readonly number
 });
 
 const handlers = serve(createSd({ locateFile: () => wasmUrl }), {
-  attach: (m, type: CardType, bytes: number): SdRun => {
-    const records = sdAttach(m, type, bytes);
+  attach: (m, type: CardType, bytes: number, serial?: number): SdRun => {
+    const records = sdAttach(m, type, bytes, serial);
     const { cid, csd } = registerAnswers(records);
     return { records, ...decode(m, cid, csd) };
   },

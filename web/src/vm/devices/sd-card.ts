@@ -660,7 +660,7 @@ export function checkCardSnapshot(m: CardSnapshot): void {
   if (!isInt(m.eraseEnd, -1, 0xffffffff)) bad("eraseEnd", m.eraseEnd);
   if (!isInt(m.addr, 0, m.size)) bad("addr", m.addr);
   if (m.pending !== null && (!Array.isArray(m.pending) || m.pending.length > 64 || !m.pending.every((b) => isInt(b, 0, 255)))) bad("pending", m.pending);
-  if (!isInt(m.pendingAt, 0, m.pending?.length ?? 0)) bad("pendingAt", m.pendingAt);
+  if (!isInt(m.pendingAt, 0, m.pending?.length ?? 64)) bad("pendingAt", m.pendingAt); // (kept after a register was sent)
   if (m.wellWritten !== undefined && !isInt(m.wellWritten, 0, 0xffffffff)) bad("wellWritten", m.wellWritten);
   const last = m.size / PAGE - 1;
   if (!Array.isArray(m.pages) || !m.pages.every((k, i) => isInt(k, 0, last) && (i === 0 || k > m.pages[i - 1]))) bad("page index", "not ascending pages within the card");

@@ -10,6 +10,8 @@ export const DEFAULT_CARD = { type: "sdhc" as CardType, size: 64 * 2 ** 20 };
 export function slotRequest(sd: SdhciDevice, line: string): string {
   const [verb, ...args] = line.trim().split(/\s+/);
   if (verb === "status") return `ok ${slotStatus(sd)}`;
+  // the card's CID serial (PSN), for the page's model of the card in the slot (not in the guest's `sdcard`)
+  if (verb === "serial") return sd.card ? `ok 0x${sd.card.serial.toString(16).padStart(8, "0")}` : "error the slot is empty";
   if (verb === "eject") {
     if (!sd.card) return "error the slot is already empty";
     sd.eject();
@@ -22,7 +24,7 @@ export function slotRequest(sd: SdhciDevice, line: string): string {
     sd.insert(new SdCard(parsed));
     return `ok inserted ${slotStatus(sd)}`;
   }
-  return `error unknown request "${verb ?? ""}" (status, insert, eject)`;
+  return `error unknown request "${verb ?? ""}" (status, insert, eject, serial)`;
 }
 
 export function slotStatus(sd: SdhciDevice): string {

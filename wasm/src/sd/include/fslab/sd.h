@@ -41,7 +41,9 @@ struct sd_card {
 	enum sd_state state;
 	uint16_t rca;
 	uint32_t status; /* error bits carried to the next R1 */
+	uint32_t serial; /* the CID's PSN: each card its own */
 	int app, op_cond_calls, ready, if_cond, bus_width;
+	int inactive;    /* CMD15: answers nothing until its power is cycled */
 };
 
 /* one request as the kernel traces it */
@@ -56,7 +58,7 @@ struct sd_record {
 	uint32_t state;    /* the card's state after it (enum sd_state) */
 };
 
-void sd_card_init(struct sd_card *c, enum sd_card_type type, uint64_t size);
+void sd_card_init(struct sd_card *c, enum sd_card_type type, uint64_t size, uint32_t serial);
 /* One command to the card: 0 and its response in resp[], or -110 (no answer). *bytes: data. */
 int sd_card_command(struct sd_card *c, uint32_t opcode, uint32_t arg, uint32_t resp[4], uint32_t *bytes);
 void sd_card_cid(const struct sd_card *c, uint8_t out[16]);
@@ -65,7 +67,7 @@ void sd_card_scr(const struct sd_card *c, uint8_t out[8]);
 
 /* Linux's initialisation of a card in a slot (one SDHCI host: 3.3 V, 4-bit, no UHS, no high
  * speed): the records, at most max; returns how many, or -1 if max is too small. */
-int sd_attach(enum sd_card_type type, uint64_t size, struct sd_record *rec, int max);
+int sd_attach(enum sd_card_type type, uint64_t size, uint32_t serial, struct sd_record *rec, int max);
 
 /* The registers as Linux decodes them (mmc_decode_cid, mmc_decode_csd, mmc_decode_scr). */
 struct sd_cid { uint32_t manfid, oemid, hwrev, fwrev, serial, year, month; char prod_name[6]; };
