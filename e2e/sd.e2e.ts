@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NodeVm } from "../web/src/vm/node-vm";
 import type { SdhciCommandRecord } from "../web/src/vm/devices/sdhci";
+import { busTimes, DEFAULT_SPEED_HZ, requestMs } from "../web/src/shared/sd-timing";
 
 const MiB = 2 ** 20;
 
@@ -67,6 +68,33 @@ describe("an SD card in the guest", () => {
     // ACMD41 is asked until the card says it is powered up
     const acmd41 = log.filter((r) => r.app && r.index === 41 && r.arg !== 0);
     expect(acmd41.at(-1)!.state).toBe("ready");
+  });
+
+  it("fio's random 4 KiB requests at depth 1 take the card's time as the model says, each its own", async () => {
+    // The guest's latency is the card's time (the model: shared/sd-timing.ts) plus the emulated
+    // CPU's (the driver, and 4 KiB moved through the data port 4 bytes at a time). The second is
+    // measured with the card's clock off (vm.sd.timed = false: every wait ends at once); the
+    // tolerance: no request faster than the card's time, and the p50s' difference within
+    // 0.6x to 1.5x the card's time plus 1 ms (the device's clock is looked at once per pass
+    // of v86's loop: 0.05-4 ms).
+    const t = busTimes(DEFAULT_SPEED_HZ, 4);
+    const fio = async (rw: string) => {
+      await sh(`fio --name=q --filename=/dev/mmcblk0 --rw=${rw} --bs=4k --iodepth=1 --direct=1 --ioengine=psync --size=32M --io_size=1M --randseed=7 --percentile_list=50:99 --output-format=json > /mnt/host/qd1.json`);
+      const j = JSON.parse(new TextDecoder().decode(await vm.readSharedFile("qd1.json")));
+      const c = j.jobs[0][rw === "randread" ? "read" : "write"].clat_ns;
+      return { min: c.min / 1e6, p50: c.percentile["50.000000"] / 1e6, p99: c.percentile["99.000000"] / 1e6 };
+    };
+    await fio("randread"); // warm: the emulator's code for this path compiled
+    for (const [rw, card] of [["randread", requestMs(t, false, 8)], ["randwrite", requestMs(t, true, 8, true)]] as const) {
+      const timed = await fio(rw);
+      vm.sd.timed = false;
+      const cpu = await fio(rw).finally(() => (vm.sd.timed = true));
+      const line = `${rw}: card ${card.toFixed(3)} ms (model); measured min ${timed.min.toFixed(3)}, p50 ${timed.p50.toFixed(3)}, p99 ${timed.p99.toFixed(3)}; clock off p50 ${cpu.p50.toFixed(3)}, p99 ${cpu.p99.toFixed(3)} ms`;
+      console.log(line);
+      expect(timed.min, line).toBeGreaterThanOrEqual(card);
+      expect(timed.p50 - cpu.p50, line).toBeGreaterThanOrEqual(0.6 * card);
+      expect(timed.p50 - cpu.p50, line).toBeLessThanOrEqual(1.5 * card + 1);
+    }
   });
 
   it("a discard reaches the card as an erase: its blocks read back as zeros and the image keeps no page of them", async () => {

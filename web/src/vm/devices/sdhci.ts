@@ -19,6 +19,10 @@ import { SdCard, type CardReply, type CardSnapshot } from "./sd-card";
 import { MMIO_GRANULE, v86Internals, wireOrPciInterrupts, pciIrq, type V86Cpu, type V86Pci } from "./v86-surface";
 import { busTimes, eraseMs, type BusTimes } from "../../shared/sd-timing";
 
+/** waits shorter than this run at once, their time added to the request's next wait (after()) */
+const SHORTEST_WAIT_MS = 0.05;
+/** the coarsest grain of the timers v86 sleeps on (a browser's nested timers): tick() wakes this much early */
+const TIMER_GRAIN_MS = 4;
 /** bus 0, device 13: a free slot whose INTA is routed to the same PIRQ as no other device of ours */
 export const SDHCI_PCI_ID = 13 << 3;
 /** the BAR: v86 keeps memory BARs where the device puts them; 128 KiB-aligned, free in v86's map */
@@ -419,9 +423,9 @@ export class SdhciDevice {
     const app = this.appNext;
     this.appNext = false;
     const card = this.card && powered && clocked ? this.card : null;
-    // a write command's start, before the card moves on: does it continue the last write?
-    const startsAt = card?.address ?? -1;
     const reply: CardReply = card ? card.command(index, arg) : { response: null, state: "idle" };
+    // a write command's start (the card's address now): does it continue the last write?
+    const startsAt = reply.data?.dir === "write" && card ? card.address : -1;
     this.onCommand?.({ index, arg, app, response: reply.response, state: reply.state });
     if (index === 55 && reply.response) this.appNext = true;
     for (let i = 0; i < 4; i++) this.regs.setUint32(REG.RESPONSE + 4 * i, 0);
@@ -446,6 +450,7 @@ export class SdhciDevice {
     }
     const data = dataPresent && reply.data ? { ...reply.data, ...(reply.data.dir === "write" ? { random: startsAt !== this.lastWriteEnd } : {}) } : null;
     this.commandBusy = true;
+    this.late = this.owed = 0; // a new request: nothing owed either way
     this.after(r?.kind === "r2" ? t.command * (248 / 160) : t.command, { kind: "response", data, dataPresent, busy: respType === 3 });
   }
 
@@ -597,11 +602,35 @@ export class SdhciDevice {
     else this.programmed();
   }
 
-  /** `event` once `ms` have passed on the device's clock (at once untimed: unit tests). */
+  /**
+   * `event` once `ms` have passed on the device's clock (at once untimed: unit tests). The clock
+   * is looked at once per pass of v86's loop: about every 0.05 ms while the guest waits idle,
+   * every 1-4 ms while it runs. So, within one request (a command and its data):
+   *   - a wait shorter than a pass (a command's 6.4 us) is not waited: its event runs at once and
+   *     the time is added to the request's next wait (`owed`);
+   *   - an event that ran late has its lateness taken off the request's next waits (`late`).
+   * A transfer of many blocks then takes the model's time, not that plus a pass per block. A new
+   * command starts with nothing owed either way (sendCommand), so no request pays another's
+   * time, and none is cheaper than the model; what is left at a request's end (its last event's
+   * lateness, a last wait under a pass) stays with it.
+   */
   private after(ms: number, event: DeviceEvent): void {
     if (!this.timed || ms <= 0) return this.run(event);
+    ms += this.owed;
+    this.owed = 0;
+    const repay = Math.min(this.late, ms);
+    this.late -= repay;
+    ms -= repay;
+    if (ms < SHORTEST_WAIT_MS) {
+      this.owed = ms;
+      return this.run(event);
+    }
     this.schedule(this.now() + ms, event);
   }
+  /** ms the events of the current request ran late, still to be taken off its next waits */
+  private late = 0;
+  /** ms of the current request's waits too short to wait, still to be added to its next */
+  private owed = 0;
 
   private schedule(at: number, event: DeviceEvent): void {
     let i = this.events.length;
@@ -620,8 +649,17 @@ export class SdhciDevice {
    */
   tick(): number {
     const now = this.now();
-    while (this.events.length && this.events[0].at <= now) this.run(this.events.shift()!.event);
-    return this.events.length ? Math.max(0, this.events[0].at - now) : Infinity;
+    while (this.events.length && this.events[0].at <= now) {
+      const e = this.events.shift()!;
+      // (a pass of more than a few ms is the page busy or asleep, not the loop's grain: not repaid)
+      this.late = Math.min(now - e.at, 2);
+      this.run(e.event);
+    }
+    if (!this.events.length) return Infinity;
+    // an idle guest sleeps this long: a timer's grain (1 ms in Node, 4 in a browser's nested
+    // timers) early, then v86 yields at once until the event is due, so it is not a grain late
+    const ms = this.events[0].at - now;
+    return ms > TIMER_GRAIN_MS ? ms - TIMER_GRAIN_MS : 0;
   }
 
   /** Someone else calls tick() from now on (v86's loop; a test's own clock): no timer of ours. */
