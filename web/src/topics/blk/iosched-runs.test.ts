@@ -1,5 +1,6 @@
 // The io-schedulers lab's files, as the guest's iosched-run wrote them (fixtures/: a real run
-// of `iosched-run sd randwrite` on the emulated SD card, /dev/mmcblk0, 256 MiB).
+// of `iosched-run sd randwrite` on the emulated SD card, /dev/mmcblk0, 256 MiB; recorded again
+// 2026-11-29 with the A1 card model).
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
@@ -13,7 +14,8 @@ describe("iosched-run's files", () => {
     const runs = parseRuns(fixture("iosched-runs.txt"));
     expect(runs).toHaveLength(16);
     expect(new Set(runs.map((r) => r.sched))).toEqual(new Set(["none", "mq-deadline", "kyber", "bfq"]));
-    expect(runs.every((r) => r.disk === "sd" && r.rw === "randwrite" && r.bwKiB > 1_000 && r.bwKiB < 4_000)).toBe(true); // under Class 4's 4 MB/s
+    // under the model's 9.8 MB/s for 1 MiB random writes (the card alone), the CPU's copying on top
+    expect(runs.every((r) => r.disk === "sd" && r.rw === "randwrite" && r.bwKiB > 3_000 && r.bwKiB < (9.8e6 / 1024))).toBe(true);
     // the card's data is copied in the host's interrupt handler, timed as irq (IRQ_TIME_ACCOUNTING)
     expect(runs.every((r) => r.irqMs > 0 && r.irqMs <= r.cpuMs && r.cpuMs <= r.wallMs)).toBe(true);
     expect(winner(runs, "sd", "randwrite", 4, 4)).toMatch(/^(none|mq-deadline|kyber|bfq)$/);
