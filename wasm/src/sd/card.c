@@ -143,8 +143,20 @@ int sd_card_command(struct sd_card *c, uint32_t op, uint32_t arg, uint32_t resp[
 		case 6: /* SET_BUS_WIDTH */
 			if (before != SD_TRAN)
 				ILLEGAL();
+			if ((arg & 3) != 0 && (arg & 3) != 2) { /* neither 1 nor 4 bits */
+				resp[0] = r1(c, before, 1, R1_ERASE_PARAM);
+				return 0;
+			}
 			c->bus_width = (arg & 3) == 2 ? 4 : 1;
 			resp[0] = r1(c, before, 1, 0);
+			return 0;
+		case 22: /* SEND_NUM_WR_BLOCKS: 4 bytes (this card writes no data: 0) */
+		case 23: /* SET_WR_BLK_ERASE_COUNT */
+		case 42: /* SET_CLR_CARD_DETECT */
+			if (before != SD_TRAN)
+				ILLEGAL();
+			resp[0] = r1(c, before, 1, 0);
+			*bytes = op == 22 ? 4 : 0;
 			return 0;
 		case 13: /* SD_STATUS */
 		case 51: /* SEND_SCR */
@@ -225,14 +237,18 @@ int sd_card_command(struct sd_card *c, uint32_t op, uint32_t arg, uint32_t resp[
 		c->if_cond = 1;
 		resp[0] = arg & 0xfff;
 		return 0;
-	case 9:
+	case 9:  /* SEND_CSD */
+	case 10: /* SEND_CID */
 		if (before != SD_STBY)
 			ILLEGAL();
 		if (!addressed)
 			return -ETIMEDOUT;
 		{
 			uint8_t b[16];
-			sd_card_csd(c, b);
+			if (op == 9)
+				sd_card_csd(c, b);
+			else
+				sd_card_cid(c, b);
 			r2(b, resp);
 		}
 		return 0;

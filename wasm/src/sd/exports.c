@@ -13,6 +13,26 @@ int fx_sd_attach(int type, uint32_t size_lo, uint32_t size_hi, uint32_t serial)
 	return sd_attach((enum sd_card_type)type, (uint64_t)size_hi << 32 | size_lo, serial, records, MAX_RECORDS);
 }
 
+/* one card driven a command at a time (the emulated card's equivalence test, sd-card-model.test.ts) */
+static struct sd_card card;
+static uint32_t answer[8];
+
+void fx_sd_card_new(int type, uint32_t size_lo, uint32_t size_hi, uint32_t serial)
+{
+	sd_card_init(&card, (enum sd_card_type)type, (uint64_t)size_hi << 32 | size_lo, serial);
+}
+
+/* err resp[4] bytes state inactive */
+const uint32_t *fx_sd_card_command(uint32_t op, uint32_t arg)
+{
+	uint32_t resp[4], bytes;
+	answer[0] = (uint32_t)sd_card_command(&card, op, arg, resp, &bytes);
+	for (int i = 0; i < 4; i++)
+		answer[1 + i] = resp[i];
+	answer[5] = bytes, answer[6] = card.state, answer[7] = card.inactive;
+	return answer;
+}
+
 /* each record is 11 u32: opcode app arg retries err resp[4] bytes state */
 const struct sd_record *fx_sd_records(void) { return records; }
 
