@@ -44,3 +44,28 @@ describe("dev server labs", () => {
     expect((await fetch(`${base}labs/../package.json`)).headers.get("content-type")).not.toMatch(/markdown/);
   });
 });
+
+describe("npm start's first screen", () => {
+  it("is Vite's banner and the URL, with no warning (as a newcomer runs it)", async () => {
+    const { spawn } = await import("node:child_process");
+    const { createServer: listen } = await import("node:net");
+    const port = await new Promise<number>((resolve) => {
+      const s = listen().listen(0, "127.0.0.1", () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const root = new URL("..", import.meta.url).pathname;
+    // the command package.json's "start" runs, after its dependency check
+    const vite = spawn(process.execPath, ["node_modules/vite/bin/vite.js", "--config", "web/vite.config.ts", "--host", "127.0.0.1", "--port", String(port), "--strictPort"], { cwd: root, env: { ...process.env, NO_COLOR: "1" } });
+    let out = "";
+    vite.stdout.on("data", (b) => (out += b));
+    vite.stderr.on("data", (b) => (out += b));
+    try {
+      await expect.poll(() => out, { timeout: 60_000, interval: 100 }).toMatch(/Local:\s+http:\/\/127\.0\.0\.1:\d+\//);
+    } finally {
+      vite.kill();
+    }
+    expect(out).not.toMatch(/\(!\)|warn|deprecat/i);
+  });
+});

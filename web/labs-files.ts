@@ -5,7 +5,7 @@
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Plugin } from "vite";
-import { labIndex, LAB_ID } from "./src/labs/lab-index";
+import { labIndex, LAB_ID } from "./src/labs/lab-index.ts";
 
 const TYPES: Record<string, string> = { md: "text/markdown; charset=utf-8", json: "application/json", png: "image/png", svg: "image/svg+xml", jpg: "image/jpeg", webp: "image/webp" };
 

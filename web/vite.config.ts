@@ -3,8 +3,8 @@
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
-import { vmFiles } from "./vm-files";
-import { labsFiles } from "./labs-files";
+import { vmFiles } from "./vm-files.ts";
+import { labsFiles } from "./labs-files.ts";
 import type { Plugin } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 

@@ -12,8 +12,8 @@ import { createReadStream, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { gzipSync } from "node:zlib";
 import type { Plugin } from "vite";
-import { BIOS_FILES, V86_WASM_GZ } from "./src/vm/guest";
-import { withCompilationHints } from "./src/vm/v86-hints";
+import { BIOS_FILES, V86_WASM_GZ } from "./src/vm/guest.ts";
+import { withCompilationHints } from "./src/vm/v86-hints.ts";
 
 export const VM_FILES = ["bzImage", "rootfs.json", BIOS_FILES.bios, BIOS_FILES.vga_bios, "state.bin.xz"];
 
