@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { join } from "node:path";
 import { ARTIFACTS, labRunner, launch, pressCheck, runInTerminal, screenshot } from "./browser";
+import { busTimes, DEFAULT_SPEED_HZ, requestMs } from "../web/src/shared/sd-timing";
 
 const base = () => inject("baseUrl");
 
@@ -88,6 +89,16 @@ describe("the sd-card lab in Chromium", () => {
     expect(await runInTerminal(page, "cat /sys/block/mmcblk0/size")).toBe(sectors);
     expect(await runInTerminal(page, "mount /dev/mmcblk0 /mnt/sd && md5sum -c /root/sum; umount /mnt/sd", 60_000)).toMatch(/data: OK/);
     expect(await runInTerminal(page, "sdcard status")).toMatch(/^sdsc \d+ tran$/);
+    // the card's time in the page: fio's random 4 KiB reads at depth 1, none faster than the
+    // latency model's card time (each request its own: the device's clock runs in v86's loop)
+    const card = requestMs(busTimes(DEFAULT_SPEED_HZ, 4), false, 8);
+    const field = (f: string) => `tr -d ' \\n' < /tmp/q.json | grep -o '${f}' | head -1 | grep -o '[0-9]*$'`;
+    await runInTerminal(page, "fio --name=q --filename=/dev/mmcblk0 --rw=randread --bs=4k --iodepth=1 --direct=1 --ioengine=psync --size=16M --io_size=1M --randseed=3 --percentile_list=50:99 --output-format=json > /tmp/q.json; echo ran", 120_000);
+    const min = Number(await runInTerminal(page, field('"clat_ns":{"min":[0-9]*'))) / 1e6;
+    const p50 = Number(await runInTerminal(page, field('"50.000000":[0-9]*'))) / 1e6;
+    console.log(`fio in the page: 4 KiB random reads at depth 1 on the card: min ${min.toFixed(3)} ms, p50 ${p50.toFixed(3)} ms; the model's card time ${card.toFixed(3)} ms`);
+    expect(min).toBeGreaterThanOrEqual(card);
+    expect(p50).toBeLessThan(card + 10); // the emulated CPU's part on top (0.4-0.6 ms in Node on the 2-core machine)
     expect(b.errors).toEqual([]);
   }, 600_000);
 });
