@@ -34,9 +34,11 @@ export interface RunnerProps {
   machineRequest?: number;
   /** whether the open step has a prediction not answered yet (the page's views wait for it) */
   onPredictsOpen?(open: boolean): void;
+  /** every change of the learner's progress, as it is stored (an LMS's link reports it) */
+  onProgress?(p: LabProgress): void;
 }
 
-export function LabRunner({ lab, progress: initial, vm, restoredStep, events, clearEvents, verdicts, onStepPassed, resetRequest, machineRequest, onPredictsOpen }: RunnerProps) {
+export function LabRunner({ lab, progress: initial, vm, restoredStep, events, clearEvents, verdicts, onStepPassed, resetRequest, machineRequest, onPredictsOpen, onProgress }: RunnerProps) {
   // what went wrong (storage refused, a reset that could not be done): each once, until dismissed
   const [problems, setProblems] = useState<string[]>([]);
   const setProblem = useCallback((p: string) => setProblems((ps) => (ps.includes(p) ? ps : [...ps, p])), []);
@@ -58,6 +60,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
   useSetupScript(lab, n, vm, restoredStep, setProblem);
   const earlier = { earlierUndone: s.earlierUndone, goTo: s.go, steps: lab.steps };
   useEffect(() => onPredictsOpen?.(s.predictsOpen), [s.predictsOpen]);
+  useEffect(() => onProgress?.(s.progress), [s.progress]);
 
   return (
     <div className="lab-runner" data-step={n} data-passed={passed ? 1 : 0} data-auto-checks={rec.autoChecks} data-challenge={step.challenge ? 1 : 0}>

@@ -116,12 +116,13 @@ describe("progress files", () => {
     const rows = [file("bob", "mq-deadline", 5, true, true), file("ann", "exfat-discard", 1, false), file("ann", "exfat-discard", 9, true), file("ann", "mq-deadline", 3, true), file(undefined, "mq-deadline", 4, true)];
     const g = gradebook(rows);
     const lines = g.csv.trim().split("\n");
-    const groups = (lab: string) => ["passed alone", "passed with solution", "skipped", "steps", "questions right", "questions", "code agrees", "code steps", "code last failure"].map((c) => `${lab} ${c}`);
+    const groups = (lab: string) => ["passed alone", "passed with solution", "skipped", "steps", "questions right", "questions", "code agrees", "code steps", "code last failure", "score", "score max"].map((c) => `${lab} ${c}`);
     expect(lines[0]).toBe(["learner", ...groups("exfat-discard"), ...groups("mq-deadline")].join(","));
+    // the score: a step passed alone, a question right, a code step agreeing, of the steps, questions and code steps
     expect(lines.slice(1)).toEqual([
-      "(no name: anon-mq-deadline-4.json),,,,,,,,,,1,0,1,2,0,0,0,0,",
-      "ann,1,0,1,2,0,0,0,0,,1,0,1,2,0,0,0,0,",
-      "bob,,,,,,,,,,0,1,1,2,0,0,0,0,",
+      "(no name: anon-mq-deadline-4.json),,,,,,,,,,,,1,0,1,2,0,0,0,0,,1,2",
+      "ann,1,0,1,2,0,0,0,0,,1,2,1,0,1,2,0,0,0,0,,1,2",
+      "bob,,,,,,,,,,,,0,1,1,2,0,0,0,0,,0,2",
     ]);
     // ann's older exfat-discard file is not in the gradebook, and the report says so
     expect(g.dropped.map((r) => r.file)).toEqual(["ann-exfat-discard-1.json"]);
@@ -145,8 +146,8 @@ describe("progress files", () => {
     expect(r.stderr).toMatch(/2 progress files, 1 for another version of its lab, 1 unreadable/);
     const csv = spawnSync(process.execPath, [join(repo, "bin/fslab.mjs"), "labs", "report", "--csv", join(dir, "ann.json")], { encoding: "utf8", cwd: repo });
     expect(csv.status).toBe(0);
-    expect(csv.stdout.split("\n")[0]).toBe("learner,exfat-discard passed alone,exfat-discard passed with solution,exfat-discard skipped,exfat-discard steps,exfat-discard questions right,exfat-discard questions,exfat-discard code agrees,exfat-discard code steps,exfat-discard code last failure");
-    expect(csv.stdout.split("\n")[1]).toBe(`(no name: ${join(dir, "ann.json")}),1,0,1,2,0,0,0,0,`);
+    expect(csv.stdout.split("\n")[0]).toBe("learner,exfat-discard passed alone,exfat-discard passed with solution,exfat-discard skipped,exfat-discard steps,exfat-discard questions right,exfat-discard questions,exfat-discard code agrees,exfat-discard code steps,exfat-discard code last failure,exfat-discard score,exfat-discard score max");
+    expect(csv.stdout.split("\n")[1]).toBe(`(no name: ${join(dir, "ann.json")}),1,0,1,2,0,0,0,0,,1,2`);
     expect(csv.stderr).toMatch(/1 file without the learner's name or ID: each is its own learner, named by its file/);
   });
 });
@@ -204,7 +205,7 @@ describe("a code step", () => {
     expect(reportText([row])).toMatch(/code agrees[\s\S]*1\/2 \(5 grades\)/);
     // the last failing grade of each, though step 3's function agrees now
     expect(reportText([row])).toMatch(/last failing grade: step 2: decision 5 of 9: your function chose otherwise; step 3: g\.c:1: error: 'x' undeclared/);
-    expect(gradebook([row]).csv.trim().split("\n")[1]).toBe("ann,0,0,0,3,0,0,1,2,step 2: decision 5 of 9: your function chose otherwise; step 3: g.c:1: error: 'x' undeclared");
+    expect(gradebook([row]).csv.trim().split("\n")[1]).toBe("ann,0,0,0,3,0,0,1,2,step 2: decision 5 of 9: your function chose otherwise; step 3: g.c:1: error: 'x' undeclared,1,5");
     // a code record that is not one is refused by name
     const bad = JSON.parse(JSON.stringify(x));
     bad.steps[1].code.grades = "3";

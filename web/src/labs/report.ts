@@ -250,6 +250,15 @@ export function reportRow(file: string, x: ProgressExport, currentHash?: string,
   };
 }
 
+/**
+ * A row's score, as the gradebook and an LMS (SCORM) get it: a point for each step passed
+ * without its solution, each question answered right and each code step whose last grade agreed
+ * with the learner's kernel, of one for each step, question and code step.
+ */
+export function scoreOf(r: ReportRow): { raw: number; max: number } {
+  return { raw: r.alone + r.questionsRight + r.codeAgreed, max: r.steps + r.questions + r.code };
+}
+
 /** A row's learner as the report names them: a file without a name stands for itself. */
 export const learnerOf = (r: ReportRow) => r.learner ?? `(no name: ${r.file})`;
 
@@ -307,6 +316,8 @@ const GRADE_COLUMNS: Array<[string, (r: ReportRow) => number | string]> = [
   ["code agrees", (r) => r.codeAgreed],
   ["code steps", (r) => r.code],
   ["code last failure", (r) => r.codeFailures.join("; ")],
+  ["score", (r) => scoreOf(r).raw],
+  ["score max", (r) => scoreOf(r).max],
 ];
 
 /**

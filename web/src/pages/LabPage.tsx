@@ -23,6 +23,7 @@ import { prepareV86 } from "../vm/fetch-ahead";
 import { KernelLog } from "../vm/KernelLog";
 import { CourseNav } from "../labs/CourseNav";
 import { useLabFiles } from "../labs/useLabFiles";
+import { applyLms, claimLab, lmsState, reportToLms, type LmsLink, type LmsState } from "../labs/lms-link";
 
 function keepOffline(labId: string) {
   // a preview lab has no file on the site to keep
@@ -48,9 +49,9 @@ interface Session {
   rerun: boolean;
 }
 
-async function openSession(lab: Lab, source: string, machine: Promise<Machine>): Promise<Session> {
+async function openSession(lab: Lab, source: string, machine: Promise<Machine>, lms: LmsLink | null): Promise<Session> {
   const t0 = performance.now();
-  const s = await readSession(lab, source, machine);
+  const s = await readSession(lab, source, machine, lms);
   return { ...s, ms: performance.now() - t0 };
 }
 
@@ -67,6 +68,13 @@ interface Machine {
  * Looked up as soon as the page knows the lab's id, beside the lab's text: the VM's start waits
  * for this, and the text is not needed for it.
  */
+/** The machine for an LMS's learner: another learner's lab in this browser is put away first (claimLab). */
+async function findLabMachine(labId: string, lms: LmsLink | null): Promise<Machine> {
+  const claimed = lms ? await claimLab(labId, lms) : undefined;
+  const m = await findMachine(labId);
+  return claimed ? { ...m, notice: [claimed, m.notice].filter(Boolean).join(" ") } : m;
+}
+
 async function findMachine(labId: string): Promise<Machine> {
   let snap;
   try {
@@ -96,17 +104,21 @@ async function findMachine(labId: string): Promise<Machine> {
   }
 }
 
-async function readSession(lab: Lab, source: string, machine: Promise<Machine>): Promise<Omit<Session, "ms">> {
+async function readSession(lab: Lab, source: string, machine: Promise<Machine>, lms: LmsLink | null): Promise<Omit<Session, "ms">> {
   const hash = await sha256Hex(source);
+  const m = await machine; // (after claimLab, for an LMS's learner: findLabMachine)
   const { progress, notice } = await loadProgress(lab.meta.id, hash, GUEST_BUILD, lab.steps.map((s) => s.title));
-  // whose problem a seeded lab is: drawn as it starts, and kept with its progress from then on
-  if (!progress.identity && lab.meta.seed.length) {
+  // whose problem a seeded lab is: the LMS's learner, or drawn as it starts, and kept with its progress from then on
+  let lmsNotice: string | undefined;
+  if (lms) {
+    lmsNotice = applyLms(progress, lab, lms);
+    saveProgress(progress).catch(() => undefined);
+  } else if (!progress.identity && lab.meta.seed.length) {
     progress.identity = newLabIdentity();
     saveProgress(progress).catch(() => undefined); // a store that refuses says so at the next save
   }
-  const m = await machine;
   // IndexedDB failing to open is one notice, though the progress and the machine both met it
-  const notices = [...new Set([notice, m.notice])].filter((n): n is string => !!n);
+  const notices = [...new Set([notice, m.notice, lmsNotice])].filter((n): n is string => !!n);
   const anyPassed = progress.steps.some((s) => s.passedAt);
   // the passed steps' work is not on the machine that starts: offer to redo it
   const rerun = m.startFrom ? false : m.stored ? anyPassed : anyPassed && progress.step > 0;
@@ -138,7 +150,9 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   // a site lab's id is its folder's (lab-format.ts checks): its machine is looked up at once; a
   // preview's id comes from its text
   const machineId = id === "preview" ? (entry?.lab?.meta.id ?? null) : id;
-  const machine = useMemo(() => (machineId ? findMachine(machineId) : null), [machineId]);
+  // launched from a SCORM package: the LMS says who the learner is (labs/lms-link.ts)
+  const lms = useMemo(() => (embed ? ({ link: null, note: "" } as LmsState) : lmsState()), [embed]);
+  const machine = useMemo(() => (machineId ? findLabMachine(machineId, lms.link) : null), [machineId, lms]);
   // the machine to start, once looked up: the VM starts then, not after the lab's text
   const [found, setFound] = useState<Machine | null>(null);
   useEffect(() => {
@@ -193,9 +207,41 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   useEffect(() => {
     if (!entry?.lab || !machine) return;
     let live = true;
-    openSession(entry.lab, entry.source, machine).then((s) => live && setSession(s));
+    openSession(entry.lab, entry.source, machine, lms.link).then((s) => live && setSession(s));
     return () => void (live = false);
   }, [entry, machine]);
+  // each change of the progress goes to the LMS; a refusal is said once, and reporting stops
+  const [lmsNote, setLmsNote] = useState<string | null>(null);
+  const pageStart = useRef(Date.now());
+  const lastProgress = useRef<LabProgress | null>(null);
+  const onProgress = useCallback(
+    (p: LabProgress) => {
+      lastProgress.current = p;
+      const link = lms.link;
+      if (!link || lmsNote || !entry?.lab) return;
+      try {
+        reportToLms(link, p, seededLab(entry, p.identity) ?? entry.lab, pageStart.current);
+      } catch (e) {
+        setLmsNote(`Your LMS stopped taking your progress (${e instanceof Error ? e.message : e}): it stays in this browser, and the lab goes on.`);
+      }
+    },
+    [lms, lmsNote, entry],
+  );
+  // leaving the page ends the LMS's session, with the progress as it is then
+  useEffect(() => {
+    const link = lms.link;
+    if (!link) return;
+    const end = () => {
+      try {
+        if (lastProgress.current && entry?.lab) reportToLms(link, lastProgress.current, seededLab(entry, lastProgress.current.identity) ?? entry.lab, pageStart.current);
+        link.session.finish();
+      } catch {
+        // the page is going: nothing left to tell the learner
+      }
+    };
+    window.addEventListener("pagehide", end);
+    return () => window.removeEventListener("pagehide", end);
+  }, [lms, entry]);
 
   if (entry === null)
     return (
@@ -248,6 +294,11 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
             {filesIssue}
           </p>
         )}
+        {[lms.note, lmsNote].filter(Boolean).map((n, i) => (
+          <p key={`lms-${i}`} className="notice" role="status" data-testid="lms-notice">
+            {n}
+          </p>
+        ))}
         {session?.notices.map((n, i) => (
           <p key={i} className="notice" role="status" data-testid="lab-notice">
             {n}
@@ -274,6 +325,7 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
             resetRequest={embed?.resetRequest}
             machineRequest={machineAsk}
             onPredictsOpen={setViewsWait}
+            onProgress={onProgress}
           />
         ) : (
           lab && <p className="muted">Looking for your progress…</p>
