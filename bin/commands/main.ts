@@ -29,6 +29,10 @@ ${(await simulateUsageLines()).join("\n")}
   fslab labs report FILE|DIR... [--csv] [--labs DIR]
                                                 one row per learner's progress file ("Download my progress"), sub-folders too;
                                                 lab versions compared with the labs in --labs DIR (default: labs/)
+  fslab export scorm LAB... --out DIR|FILE.zip [--version 1.2|2004] [--labs DIR]
+                                                labs as SCORM packages for an LMS (docs/hosting.md): the built site and an imsmanifest.xml;
+                                                FILE.zip: one package of every lab named, DIR: one per lab (DIR/<lab>.zip); SCORM 1.2
+                                                unless --version 2004 (4th Edition)
   fslab readme [--check]                        rewrite the docs' lists of labs (from labs/), views, playgrounds and embeds (from the topic manifests)
   fslab bench [${partNames().join("|")}]...
                                                 print the benchmarks beside their goals (wasm vs native, frames, boot,
@@ -58,6 +62,8 @@ try {
   else if (cmd === "labs" && args[0] === "key") code = await (await import("./labs-key")).labsKey(args.slice(1));
   else if (cmd === "labs" && args[0] === "grade") code = await (await import("./labs-grade")).labsGrade(args.slice(1));
   else if (cmd === "labs" && args[0] === "test") code = await (await import("./labs-test")).labsTest(args.slice(1));
+  else if (cmd === "export" && args[0] === "scorm") code = await (await import("./export-scorm")).exportScorm(args.slice(1));
+  else if (cmd === "export") throw new UsageError(args[0] ? `no export "${args[0]}" (scorm)` : "export what? (scorm)");
   else if (cmd === "readme") code = await (await import("./readme")).readmeCommand(args);
   else if (cmd === "bench") code = await (await import("./bench")).bench(args);
   else if (cmd === "bench-vm") code = await (await import("./bench-vm")).benchVm(args);

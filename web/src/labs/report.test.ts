@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { freshProgress } from "./progress";
-import { gradebook, parseExport, progressExport, reportRow, reportText, sha256Hex } from "./report";
-import { parseLab } from "./lab-format";
+import { gradebook, parseExport, progressExport, reportRow, reportText, scoreOf, sha256Hex } from "./report";
+import { parseLab, type LabStep } from "./lab-format";
 
 const repo = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -252,5 +252,16 @@ describe("a progress file from anywhere", () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it("leaves a reading step out of the steps to pass, and so out of the score", () => {
+    const p = freshProgress("x", "a".repeat(64), "g", ["One", "Two", "Read"]);
+    p.steps[0].passedAt = 1;
+    p.steps[1].passedAt = 2;
+    const steps = [{ title: "One", blocks: [] }, { title: "Two", blocks: [] }, { title: "Read", blocks: [], reading: true }] as unknown as LabStep[];
+    const row = reportRow("f", progressExport(p, "X", 3, undefined, { steps }));
+    expect([row.passed, row.steps]).toEqual([2, 2]);
+    expect(scoreOf(row)).toEqual({ raw: 2, max: 2 });
+    expect(parseExport(JSON.stringify({ ...progressExport(p, "X", 3, undefined, { steps }), steps: [{ ...progressExport(p, "X", 3).steps[0], reading: "yes" }] }))).toEqual({ error: "step 1's reading is not true or false" });
   });
 });

@@ -25,6 +25,8 @@ export interface StepExport {
   predictions?: Array<{ question: string; guess: string | null; actual: string | null; afterMeasuring?: boolean }>;
   /** a step the learner does alone (<!-- challenge -->) */
   challenge?: boolean;
+  /** a step with nothing to pass (<!-- reading -->): not counted among the steps to pass */
+  reading?: boolean;
   /** the step's last hint (the one closest to the commands) was opened */
   lastHint?: boolean;
   /** each question of the step: the learner's answer and their run's, judged (null: unanswered) */
@@ -102,6 +104,7 @@ export function progressExport(
       lastOutput: s.lastOutput ?? null,
       predictions: (s.predictions ?? []).filter((x): x is PredictionRecord => !!x).map((x) => ({ question: x.question, guess: x.guess, actual: x.actual ?? null, ...(x.afterMeasuring ? { afterMeasuring: true } : {}) })),
       ...(more.steps?.[i]?.challenge ? { challenge: true } : {}),
+      ...(more.steps?.[i]?.reading ? { reading: true } : {}),
       ...(lastHintSeen(s, more.steps?.[i]) ? { lastHint: true } : {}),
       ...(s.code ? { code: { text: s.code.text, grades: s.code.grades, verdict: s.code.last?.kind ?? null, ...(s.code.lastFailure ? { lastFailure: s.code.lastFailure } : {}) } } : {}),
       ...(questionsOf(i).length
@@ -139,6 +142,7 @@ export function parseExport(text: string): ProgressExport | { error: string } {
     if (s.predictions !== undefined && (!Array.isArray(s.predictions) || s.predictions.some((x: any) => !x || typeof x.question !== "string" || (x.guess !== null && typeof x.guess !== "string") || (x.actual !== null && typeof x.actual !== "string") || (x.afterMeasuring !== undefined && typeof x.afterMeasuring !== "boolean"))))
       return { error: `step ${i + 1}'s predictions are not a list of question, guess and actual` };
     if (s.challenge !== undefined && typeof s.challenge !== "boolean") return { error: `step ${i + 1}'s challenge is not true or false` };
+    if (s.reading !== undefined && typeof s.reading !== "boolean") return { error: `step ${i + 1}'s reading is not true or false` };
     if (s.lastHint !== undefined && typeof s.lastHint !== "boolean") return { error: `step ${i + 1}'s lastHint is not true or false` };
     const str = (x: unknown) => x === null || typeof x === "string";
     if (s.questions !== undefined && (!Array.isArray(s.questions) || s.questions.some((x: any) => !x || typeof x.question !== "string" || !str(x.answer) || !str(x.actual) || typeof x.right !== "boolean" || !Number.isInteger(x.tries) || (x.key !== undefined && !str(x.key)))))
@@ -163,6 +167,7 @@ export interface ReportRow {
   challenges: number;
   challengesAlone: number;
   skipped: number;
+  /** the steps to pass (a reading step, with nothing to pass, is not one) */
   steps: number;
   /** questions from the learner's run in the lab, and those answered right */
   questions: number;
@@ -218,19 +223,21 @@ export function reportRow(file: string, x: ProgressExport, currentHash?: string,
     }),
   }));
   x = { ...x, steps };
+  // a reading step has nothing to pass: the steps to pass are the others
+  const toPass = x.steps.filter((s) => !s.reading);
   return {
     file,
     learner: x.learner ?? null,
     lab: x.lab,
-    passed: x.steps.filter((s) => s.result === "passed").length,
-    alone: x.steps.filter((s) => s.result === "passed" && !s.solutionShown).length,
-    withSolution: x.steps.filter((s) => s.result === "passed" && s.solutionShown).length,
+    passed: toPass.filter((s) => s.result === "passed").length,
+    alone: toPass.filter((s) => s.result === "passed" && !s.solutionShown).length,
+    withSolution: toPass.filter((s) => s.result === "passed" && s.solutionShown).length,
     challenges: x.steps.filter((s) => s.challenge).length,
     challengesAlone: x.steps.filter((s) => s.challenge && s.result === "passed" && !s.solutionShown).length,
     questions: sum((s) => s.questions?.length ?? 0),
     questionsRight: sum((s) => (s.questions ?? []).filter((q) => q.right).length),
-    skipped: x.steps.filter((s) => s.result === "skipped").length,
-    steps: x.steps.length,
+    skipped: toPass.filter((s) => s.result === "skipped").length,
+    steps: toPass.length,
     attempts: sum((s) => s.attempts),
     hints: sum((s) => s.hintsShown),
     solutions: sum((s) => (s.solutionShown ? 1 : 0)),

@@ -1,0 +1,24 @@
+// The stand-in LMS's page (lms.html): ?v=1.2|2004&learner=ID&lab=LAB[&suspend=TEXT], the learner and
+// what the LMS kept of their last attempt. Each commit's CMI is kept in window.lmsKept.
+/* global Scorm12API, Scorm2004API */
+const q = new URLSearchParams(location.search);
+const v = q.get("v");
+const learner = q.get("learner");
+const suspend = q.get("suspend") || "";
+window.lmsCommits = 0;
+window.lmsKept = null;
+const api = v === "1.2" ? new Scorm12API({ logLevel: 5 }) : new Scorm2004API({ logLevel: 5 });
+if (v === "1.2") api.loadFromJSON({ core: { student_id: learner, student_name: "Learner, Test", entry: suspend ? "resume" : "ab-initio" }, suspend_data: suspend });
+else api.loadFromJSON({ learner_id: learner, learner_name: "Test Learner", entry: suspend ? "resume" : "ab-initio", suspend_data: suspend });
+if (v === "1.2") window.API = api;
+else window.API_1484_11 = api;
+api.on(v === "1.2" ? "LMSCommit" : "Commit", () => {
+  window.lmsCommits++;
+  window.lmsKept = JSON.parse(api.renderCMIToJSONString());
+});
+api.on(v === "1.2" ? "LMSFinish" : "Terminate", () => {
+  window.lmsFinished = true;
+});
+addEventListener("DOMContentLoaded", () => {
+  document.getElementById("launch").onclick = () => window.open(`pkg/index.html?scorm=${v}#/lab/${q.get("lab")}`, "sco");
+});
