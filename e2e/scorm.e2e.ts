@@ -6,7 +6,7 @@
 // pointer; leaving finishes the session; the learner comes back in another browser and resumes
 // at their step; finishing the lab completes it. SCORM 2004: the same session's values under
 // 2004's names. And the package opened without an LMS runs as the normal lab and says so.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createServer, type Server } from "node:http";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, mkdirSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
@@ -24,10 +24,10 @@ const LEARNER = "s-1001";
 const MIME: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm", ".svg": "image/svg+xml", ".png": "image/png", ".md": "text/markdown", ".xml": "application/xml" };
 
 /** `fslab export scorm` as an instructor runs it; the package unzipped as an LMS serves it, beside the stand-in LMS */
-function packageSite(version: "1.2" | "2004"): string {
+function packageSite(version: "1.2" | "2004", base?: string): string {
   const dir = mkdtempSync(join(tmpdir(), `fslab-scorm-${version}-`));
   const zip = join(dir, "package.zip");
-  const r = spawnSync(process.execPath, [join(REPO, "bin/fslab.mjs"), "export", "scorm", LAB, "--out", zip, "--version", version], { cwd: REPO, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [join(REPO, "bin/fslab.mjs"), "export", "scorm", LAB, "--out", zip, "--version", version, ...(base ? ["--base", base] : [])], { cwd: REPO, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`fslab export scorm failed: ${r.stderr}`);
   for (const [name, bytes] of Object.entries(unzipSync(new Uint8Array(readFileSync(zip))))) {
     const to = join(dir, "pkg", name);
@@ -229,3 +229,47 @@ describe("a lab as a SCORM 2004 package in an LMS", () => {
     }
   }, 600_000);
 });
+
+describe("a SCORM package that loads the lab from the instructor's hosted site (--base)", () => {
+  let site: string;
+  let http: { server: Server; url: string };
+  beforeAll(async () => {
+    // the hosted site is the e2e's own (another origin than the LMS's); the package holds only its launch page
+    site = packageSite("1.2", inject("baseUrl"));
+    http = await serve(site);
+  }, 120_000);
+  afterAll(() => {
+    http?.server.close();
+    rmSync(site, { recursive: true, force: true });
+  });
+
+  it("carries the session over messages: the learner, a passed step, the finish", async () => {
+    const b = await launch();
+    try {
+      const lms = b.page;
+      await lms.goto(`${http.url}lms.html?v=1.2&learner=${LEARNER}&lab=${LAB}&launcher=1`);
+      const [sco] = await Promise.all([lms.waitForEvent("popup"), lms.click("#launch")]);
+      await expect.poll(() => sco.frames().some((f) => f.url().includes("scorm=bridge")), { timeout: 30_000 }).toBe(true);
+      const frame = sco.frames().find((f) => f.url().includes("scorm=bridge"))!;
+      expect(new URL(frame.url()).origin).not.toBe(new URL(http.url).origin);
+      await frame.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+      await expect.poll(() => frame.getByTestId("seed-note").getAttribute("data-identity"), { timeout: 30_000 }).toBe(LEARNER);
+      expect(await frame.getByTestId("lms-notice").count()).toBe(0);
+      const run = frame.locator(".lab-runner .step > .vm-cmd > button").first();
+      await run.click();
+      await expect.poll(() => run.getAttribute("data-phase"), { timeout: 120_000 }).toBe("idle");
+      await frame.getByTestId("check").click();
+      await expect.poll(() => frame.getByTestId("check-status").getAttribute("data-state"), { timeout: 90_000 }).toBe("passed");
+      await expect.poll(async () => (await kept(lms))?.cmi?.core?.lesson_status, { timeout: 30_000 }).toBe("incomplete");
+      const cmi = (await kept(lms))!.cmi;
+      expect(JSON.parse(cmi.suspend_data)).toMatchObject({ lab: LAB, step: 0, passed: [0] });
+      expect(Number(cmi.core.score.raw)).toBe(1);
+      await sco.close({ runBeforeUnload: true });
+      await expect.poll(() => lms.evaluate(() => (window as unknown as { lmsFinished?: boolean }).lmsFinished === true), { timeout: 30_000 }).toBe(true);
+      expect(b.errors).toEqual([]);
+    } finally {
+      await b.close();
+    }
+  }, 600_000);
+});
+

@@ -29,10 +29,11 @@ ${(await simulateUsageLines()).join("\n")}
   fslab labs report FILE|DIR... [--csv] [--labs DIR]
                                                 one row per learner's progress file ("Download my progress"), sub-folders too;
                                                 lab versions compared with the labs in --labs DIR (default: labs/)
-  fslab export scorm LAB... --out DIR|FILE.zip [--version 1.2|2004] [--labs DIR]
+  fslab export scorm LAB... --out DIR|FILE.zip [--version 1.2|2004] [--base URL] [--labs DIR]
                                                 labs as SCORM packages for an LMS (docs/hosting.md): the built site and an imsmanifest.xml;
                                                 FILE.zip: one package of every lab named, DIR: one per lab (DIR/<lab>.zip); SCORM 1.2
-                                                unless --version 2004 (4th Edition)
+                                                unless --version 2004 (4th Edition); --base URL: a small package whose launch page opens
+                                                the labs from a site you host at URL
   fslab readme [--check]                        rewrite the docs' lists of labs (from labs/), views, playgrounds and embeds (from the topic manifests)
   fslab bench [${partNames().join("|")}]...
                                                 print the benchmarks beside their goals (wasm vs native, frames, boot,

@@ -1,5 +1,5 @@
-// The stand-in LMS's page (lms.html): ?v=1.2|2004&learner=ID&lab=LAB[&suspend=TEXT], the learner and
-// what the LMS kept of their last attempt. Each commit's CMI is kept in window.lmsKept.
+// The stand-in LMS's page (lms.html): ?v=1.2|2004&learner=ID&lab=LAB[&suspend=TEXT][&launcher=1], the
+// learner, what the LMS kept of their last attempt, and whether the package is a --base one. Each commit's CMI is kept in window.lmsKept.
 /* global Scorm12API, Scorm2004API */
 const q = new URLSearchParams(location.search);
 const v = q.get("v");
@@ -20,5 +20,7 @@ api.on(v === "1.2" ? "LMSFinish" : "Terminate", () => {
   window.lmsFinished = true;
 });
 addEventListener("DOMContentLoaded", () => {
-  document.getElementById("launch").onclick = () => window.open(`pkg/index.html?scorm=${v}#/lab/${q.get("lab")}`, "sco");
+  // the package's launch: the site inside it, or (a --base package) its launch page
+  const entry = q.get("launcher") ? `pkg/launch.html?lab=${q.get("lab")}` : `pkg/index.html?scorm=${v}#/lab/${q.get("lab")}`;
+  document.getElementById("launch").onclick = () => window.open(entry, "sco");
 });

@@ -1,7 +1,7 @@
 // The lab page's link to an LMS, when it was launched from a SCORM package (scorm.ts): made once
 // per page load, before the learner's progress and machine are looked up, because the LMS says
 // whose they are. Every failure is said in words and leaves the lab running on its own.
-import { findApi, LmsError, LmsSession, parseSuspendData, scormLaunch, lmsReport, type ScormVersion } from "./scorm";
+import { BridgeChannel, findApi, LmsError, LmsSession, parseSuspendData, scormLaunch, lmsReport, type LmsChannel, type ScormVersion } from "./scorm";
 import { clearLab, type LabProgress } from "./progress";
 import { progressExport, reportRow, scoreOf } from "./report";
 import type { Lab } from "./lab-format";
@@ -12,28 +12,36 @@ export interface LmsLink {
   learnerName: string;
   /** suspend_data as the LMS gave it */
   suspend: string;
-  session: LmsSession;
+  session: LmsChannel;
 }
 
 /** The link, or why there is none ("" when the page was not launched from a package). */
 export type LmsState = { link: LmsLink; note?: string } | { link: null; note: string };
 
-let made: LmsState | null = null;
+let made: Promise<LmsState> | null = null;
 
 /** Connect to the LMS once for this page load (a lab page mounted again reuses it). */
-export function lmsState(win: Window = window): LmsState {
-  if (made) return made;
+export function connectLms(win: Window = window): Promise<LmsState> {
+  return (made ??= connect(win));
+}
+
+async function connect(win: Window): Promise<LmsState> {
   const v = scormLaunch(win.location.search);
-  if (!v) return (made = { link: null, note: "" });
-  if (v === "bridge") return (made = { link: null, note: "This lab was launched through a SCORM package's bridge, which this page does not answer yet: it runs on its own, and nothing is reported to your LMS." });
+  if (!v) return { link: null, note: "" };
+  if (v === "bridge") {
+    // in a package's frame (fslab export scorm --base): its launch page holds the API
+    const b = await BridgeChannel.connect(win);
+    if ("error" in b) return { link: null, note: `This lab was launched from a SCORM package, but its LMS is not in reach (${b.error}): it runs on its own, and nothing is reported.` };
+    return { link: { version: b.channel.version, ...b.start, session: b.channel } };
+  }
   const api = findApi(win, v);
-  if (!api) return (made = { link: null, note: `This lab was opened outside an LMS (no SCORM ${v} API in the windows around it): it runs on its own, and nothing is reported to a gradebook.` });
+  if (!api) return { link: null, note: `This lab was opened outside an LMS (no SCORM ${v} API in the windows around it): it runs on its own, and nothing is reported to a gradebook.` };
   const session = new LmsSession(v, api);
   try {
     const s = session.start();
-    return (made = { link: { version: v, ...s, session } });
+    return { link: { version: v, ...s, session } };
   } catch (e) {
-    return (made = { link: null, note: `Your LMS did not start a session (${e instanceof Error ? e.message : e}): the lab runs on its own, and nothing is reported.` });
+    return { link: null, note: `Your LMS did not start a session (${e instanceof Error ? e.message : e}): the lab runs on its own, and nothing is reported.` };
   }
 }
 

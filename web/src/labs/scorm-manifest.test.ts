@@ -76,6 +76,15 @@ describe("a package's imsmanifest.xml", () => {
     });
   }
 
+  it("a package that loads the hosted site: its items open the launch page at their lab, still valid", async () => {
+    for (const version of ["1.2", "2004"] as const) {
+      const xml = scormManifest({ ...input(version), href: "launch.html", files: ["launch.html", "launch.js"], parameters: (id) => `?lab=${id}` });
+      expect((await validate(version, xml)).errors).toEqual([]);
+      expect(xml).toContain('parameters="?lab=write-path"');
+      expect(xml).toContain('href="launch.html"');
+    }
+  });
+
   it("refuses a package with no lab", () => {
     expect(() => scormManifest({ ...input("1.2"), labs: [] })).toThrow(/at least one lab/);
   });

@@ -2,7 +2,8 @@
 // SCORM 1.2 (the IMS Content Packaging 1.1.2 manifest with ADL's adlcp extensions) or SCORM 2004
 // 4th Edition (IMS CP 1.1.4 with adlcp, and IMS Simple Sequencing for the mastery score). One
 // organization; one item (a SCO) per lab, each launching the site's page at its lab with the
-// version's query (`?scorm=1.2#/lab/<id>`, read by labs/scorm.ts). The XML is built from
+// version's query (`?scorm=1.2#/lab/<id>`, read by labs/scorm.ts), or the launch page of a
+// package that loads the hosted site (`launch.html?lab=<id>`, scorm-launch.ts). The XML is built from
 // escaped text only. Validated against the standards' schemas in scorm-manifest.test.ts.
 import type { ScormVersion } from "./scorm";
 import { MASTERY } from "./scorm";
@@ -21,6 +22,8 @@ export interface ManifestInput {
   href: string;
   /** the package's files, relative paths with "/" */
   files: readonly string[];
+  /** what each item adds to `href` to open its lab (default: the site's page at the lab, `?scorm=<version>#/lab/<id>`) */
+  parameters?: (lab: string) => string;
 }
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
@@ -32,7 +35,7 @@ export function scormManifest(m: ManifestInput): string {
   const v12 = m.version === "1.2";
   const items = m.labs
     .map((l) => {
-      const params = esc(`?scorm=${m.version}#/lab/${l.id}`);
+      const params = esc(m.parameters ? m.parameters(l.id) : `?scorm=${m.version}#/lab/${l.id}`);
       const mastery = v12
         ? `\n        <adlcp:masteryscore>${Math.round(MASTERY * 100)}</adlcp:masteryscore>`
         : `\n        <imsss:sequencing>

@@ -3,9 +3,9 @@
 // SCORM 1.2's 4,096-character suspend_data held by us where scorm-again allows 64,000, an LMS
 // that answers errors or disappears, the API found up the frames and the opener, and the times.
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Scorm12API, Scorm2004API } from "scorm-again";
-import { findApi, LmsError, LmsSession, parseSuspendData, SUSPEND_LIMIT, suspendDataOf, timespan12, timespan2004, type LmsReport } from "./scorm";
+import { BridgeChannel, findApi, LmsError, LmsSession, parseSuspendData, SUSPEND_LIMIT, suspendDataOf, timespan12, timespan2004, type LmsReport } from "./scorm";
 import { freshProgress } from "./progress";
 
 const report = (over: Partial<LmsReport> = {}): LmsReport => ({
@@ -128,3 +128,64 @@ describe("finding the API", () => {
     expect(timespan2004(3725.5)).toBe("PT1H2M5.5S");
   });
 });
+
+describe("the bridge to a package's launch page (--base)", () => {
+  /** a lab's window in a frame: its parent, and the messages it is sent */
+  const framed = () => {
+    const listeners: Array<(e: Partial<MessageEvent>) => void> = [];
+    const parent = { postMessage: vi.fn() };
+    const win = {
+      parent,
+      addEventListener: (_t: string, f: (e: Partial<MessageEvent>) => void) => listeners.push(f),
+      removeEventListener: (_t: string, f: (e: Partial<MessageEvent>) => void) => listeners.splice(listeners.indexOf(f), 1),
+    } as unknown as Window;
+    const deliver = (e: Partial<MessageEvent>) => [...listeners].forEach((f) => f(e));
+    return { win, parent, deliver };
+  };
+
+  it("takes the session from its parent alone, pins its origin, and sends the report there", async () => {
+    const { win, parent, deliver } = framed();
+    const connecting = BridgeChannel.connect(win, 5000);
+    expect(parent.postMessage).toHaveBeenCalledWith({ fslab: "scorm", type: "hello" }, "*");
+    const start = { fslab: "scorm", type: "start", version: "1.2", learnerId: "ann", learnerName: "Ann", suspend: "" };
+    deliver({ source: {} as Window, origin: "https://evil.example", data: { ...start, learnerId: "mallory" } }); // another frame
+    deliver({ source: parent as unknown as Window, origin: "https://lms.example", data: { fslab: "other", type: "start" } }); // not ours
+    deliver({ source: parent as unknown as Window, origin: "https://lms.example", data: start });
+    const r = await connecting;
+    if ("error" in r) throw new Error(r.error);
+    expect(r.start).toEqual({ learnerId: "ann", learnerName: "Ann", suspend: "" });
+    r.channel.report(report());
+    expect(parent.postMessage).toHaveBeenLastCalledWith({ fslab: "scorm", type: "report", values: expect.arrayContaining([["cmi.core.score.raw", "1"]]) }, "https://lms.example");
+    // a refusal said by the launch page reaches the page; one from elsewhere does not
+    const said: string[] = [];
+    r.channel.onError = (m) => said.push(m);
+    deliver({ source: parent as unknown as Window, origin: "https://evil.example", data: { fslab: "scorm", type: "reported", error: "forged" } });
+    deliver({ source: parent as unknown as Window, origin: "https://lms.example", data: { fslab: "scorm", type: "reported", error: "the LMS refused cmi.suspend_data (405: Incorrect Data Type)" } });
+    expect(said).toEqual(["the LMS refused cmi.suspend_data (405: Incorrect Data Type)"]);
+    r.channel.finish();
+    expect(parent.postMessage).toHaveBeenLastCalledWith({ fslab: "scorm", type: "finish" }, "https://lms.example");
+  });
+
+  it("a launch page with no LMS, a malformed answer, or none at all: why, in words", async () => {
+    for (const [data, why] of [
+      [{ fslab: "scorm", type: "no-lms", reason: "no SCORM 1.2 API in the windows around this package" }, /no SCORM 1.2 API/],
+      [{ fslab: "scorm", type: "start", version: "3", learnerId: "ann" }, /not a SCORM session/],
+      [{ fslab: "scorm", type: "start", version: "1.2", learnerId: { toString: () => "x" } }, /not a SCORM session/],
+    ] as const) {
+      const { win, parent, deliver } = framed();
+      const connecting = BridgeChannel.connect(win, 5000);
+      deliver({ source: parent as unknown as Window, origin: "https://lms.example", data });
+      expect(await connecting).toEqual({ error: expect.stringMatching(why) });
+    }
+    vi.useFakeTimers();
+    try {
+      const { win } = framed();
+      const connecting = BridgeChannel.connect(win, 5000);
+      vi.advanceTimersByTime(5001);
+      expect(await connecting).toEqual({ error: "no launch page answered in 5 s" });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+

@@ -178,7 +178,7 @@ export function timespan2004(seconds: number): string {
  * message bridge): initialise, read the learner, report, commit, finish. Each call checks the
  * LMS's answer; a failure throws an LmsError with the LMS's own error string.
  */
-export class LmsSession {
+export class LmsSession implements LmsChannel {
   private open = false;
   constructor(
     readonly version: ScormVersion,
@@ -235,31 +235,7 @@ export class LmsSession {
   /** Report the progress and commit it. */
   report(r: LmsReport): void {
     if (!this.open) return;
-    const v12 = this.version === "1.2";
-    if (r.suspend.length > SUSPEND_LIMIT[this.version]) throw new LmsError(`the progress pointer is ${r.suspend.length} characters, over SCORM ${this.version}'s ${SUSPEND_LIMIT[this.version]}`);
-    this.set("cmi.suspend_data", r.suspend);
-    this.set(v12 ? "cmi.core.lesson_location" : "cmi.location", r.location);
-    const scaled = r.score.max > 0 ? r.score.raw / r.score.max : 0;
-    this.set(v12 ? "cmi.core.score.min" : "cmi.score.min", "0");
-    this.set(v12 ? "cmi.core.score.max" : "cmi.score.max", String(r.score.max));
-    this.set(v12 ? "cmi.core.score.raw" : "cmi.score.raw", String(r.score.raw));
-    if (v12) this.set("cmi.core.lesson_status", !r.complete ? "incomplete" : scaled >= MASTERY ? "passed" : "failed");
-    else {
-      this.set("cmi.score.scaled", scaled.toFixed(4).replace(/0+$/, "").replace(/\.$/, ""));
-      this.set("cmi.completion_status", r.complete ? "completed" : "incomplete");
-      this.set("cmi.success_status", !r.complete ? "unknown" : scaled >= MASTERY ? "passed" : "failed");
-    }
-    r.interactions.forEach((q, n) => {
-      const at = `cmi.interactions.${n}`;
-      this.set(`${at}.id`, q.id);
-      this.set(`${at}.type`, "fill-in");
-      this.set(`${at}.correct_responses.0.pattern`, cmiText(q.expected));
-      this.set(v12 ? `${at}.student_response` : `${at}.learner_response`, cmiText(q.answer));
-      this.set(`${at}.result`, q.correct ? "correct" : v12 ? "wrong" : "incorrect");
-      if (!v12) this.set(`${at}.description`, q.description);
-    });
-    this.set(v12 ? "cmi.core.session_time" : "cmi.session_time", v12 ? timespan12(r.sessionSeconds) : timespan2004(r.sessionSeconds));
-    this.set(v12 ? "cmi.core.exit" : "cmi.exit", r.complete ? "" : "suspend");
+    for (const [k, v] of reportValues(this.version, r)) this.set(k, v);
     this.ok(this.call("LMSCommit", "Commit", ""), "to keep the progress (commit)");
   }
 
@@ -268,6 +244,117 @@ export class LmsSession {
     if (!this.open) return;
     this.open = false;
     this.ok(this.call("LMSFinish", "Terminate", ""), "to end the session");
+  }
+}
+
+/**
+ * The data model values a report sets, in order (status after score: an LMS may compute one from
+ * the other), for a version. Throws when the pointer is over the version's suspend_data limit.
+ */
+export function reportValues(version: ScormVersion, r: LmsReport): Array<[string, string]> {
+  const v12 = version === "1.2";
+  if (r.suspend.length > SUSPEND_LIMIT[version]) throw new LmsError(`the progress pointer is ${r.suspend.length} characters, over SCORM ${version}'s ${SUSPEND_LIMIT[version]}`);
+  const out: Array<[string, string]> = [];
+  const set = (k: string, v: string) => out.push([k, v]);
+  set("cmi.suspend_data", r.suspend);
+  set(v12 ? "cmi.core.lesson_location" : "cmi.location", r.location);
+  const scaled = r.score.max > 0 ? r.score.raw / r.score.max : 0;
+  set(v12 ? "cmi.core.score.min" : "cmi.score.min", "0");
+  set(v12 ? "cmi.core.score.max" : "cmi.score.max", String(r.score.max));
+  set(v12 ? "cmi.core.score.raw" : "cmi.score.raw", String(r.score.raw));
+  if (v12) set("cmi.core.lesson_status", !r.complete ? "incomplete" : scaled >= MASTERY ? "passed" : "failed");
+  else {
+    set("cmi.score.scaled", scaled.toFixed(4).replace(/0+$/, "").replace(/\.$/, ""));
+    set("cmi.completion_status", r.complete ? "completed" : "incomplete");
+    set("cmi.success_status", !r.complete ? "unknown" : scaled >= MASTERY ? "passed" : "failed");
+  }
+  r.interactions.forEach((q, n) => {
+    const at = `cmi.interactions.${n}`;
+    set(`${at}.id`, q.id);
+    set(`${at}.type`, "fill-in");
+    set(`${at}.correct_responses.0.pattern`, cmiText(q.expected));
+    set(v12 ? `${at}.student_response` : `${at}.learner_response`, cmiText(q.answer));
+    set(`${at}.result`, q.correct ? "correct" : v12 ? "wrong" : "incorrect");
+    if (!v12) set(`${at}.description`, q.description);
+  });
+  set(v12 ? "cmi.core.session_time" : "cmi.session_time", v12 ? timespan12(r.sessionSeconds) : timespan2004(r.sessionSeconds));
+  set(v12 ? "cmi.core.exit" : "cmi.exit", r.complete ? "" : "suspend");
+  return out;
+}
+
+/**
+ * What a lab's page reports through: the LMS's API in reach (LmsSession), or a package's launch
+ * page over messages (BridgeChannel). `report` throws an LmsError it knows of at once; a bridge's
+ * later refusal comes to `onError`.
+ */
+export interface LmsChannel {
+  report(r: LmsReport): void;
+  finish(): void;
+  onError?: (message: string) => void;
+}
+
+/** A message of the SCORM bridge (scorm-launch.ts), as the lab's page takes it from its parent. */
+function bridgeMessage(data: unknown): { type: string; [k: string]: unknown } | null {
+  const m = data as { fslab?: unknown; type?: unknown } | null;
+  return m && typeof m === "object" && m.fslab === "scorm" && typeof m.type === "string" ? (m as { type: string }) : null;
+}
+
+/**
+ * The lab in a package's frame (`fslab export scorm --base`): the launch page (the parent, the
+ * LMS's origin) holds the API. The first "start" from the parent pins its origin; everything
+ * after is sent to that origin alone, and taken from it alone.
+ */
+export class BridgeChannel implements LmsChannel {
+  onError?: (message: string) => void;
+  private done = false;
+  private constructor(
+    private readonly win: Window,
+    private readonly origin: string,
+    readonly version: ScormVersion,
+  ) {
+    win.addEventListener("message", (e) => {
+      if (e.source !== win.parent || e.origin !== origin) return;
+      const m = bridgeMessage(e.data);
+      if (m?.type === "reported" && typeof m.error === "string" && m.error) this.onError?.(m.error.slice(0, 300));
+    });
+  }
+
+  /** Ask the parent for the session; null and why, when no launcher answers in time. */
+  static connect(win: Window, timeoutMs = 10_000): Promise<{ channel: BridgeChannel; start: LmsStart } | { error: string }> {
+    return new Promise((resolve) => {
+      if (win.parent === win) return resolve({ error: "this page is not in a package's frame" });
+      const timer = setTimeout(() => {
+        win.removeEventListener("message", on);
+        resolve({ error: `no launch page answered in ${timeoutMs / 1000} s` });
+      }, timeoutMs);
+      const on = (e: MessageEvent) => {
+        if (e.source !== win.parent) return;
+        const m = bridgeMessage(e.data);
+        if (!m || (m.type !== "start" && m.type !== "no-lms")) return;
+        clearTimeout(timer);
+        win.removeEventListener("message", on);
+        if (m.type === "no-lms") return resolve({ error: String(m.reason ?? "no LMS").slice(0, 300) });
+        const str = (v: unknown, max: number) => (typeof v === "string" ? v.slice(0, max) : "");
+        const version = m.version === "1.2" || m.version === "2004" ? m.version : null;
+        const learnerId = str(m.learnerId, 200).trim();
+        if (!version || !learnerId) return resolve({ error: "the launch page's answer is not a SCORM session" });
+        resolve({ channel: new BridgeChannel(win, e.origin, version), start: { learnerId, learnerName: str(m.learnerName, 200).trim(), suspend: str(m.suspend, SUSPEND_LIMIT[version] + 1) } });
+      };
+      win.addEventListener("message", on);
+      // the hello carries nothing: any parent may hear it
+      win.parent.postMessage({ fslab: "scorm", type: "hello" }, "*");
+    });
+  }
+
+  report(r: LmsReport): void {
+    if (this.done) return;
+    this.win.parent.postMessage({ fslab: "scorm", type: "report", values: reportValues(this.version, r) }, this.origin);
+  }
+
+  finish(): void {
+    if (this.done) return;
+    this.done = true;
+    this.win.parent.postMessage({ fslab: "scorm", type: "finish" }, this.origin);
   }
 }
 

@@ -23,7 +23,7 @@ import { prepareV86 } from "../vm/fetch-ahead";
 import { KernelLog } from "../vm/KernelLog";
 import { CourseNav } from "../labs/CourseNav";
 import { useLabFiles } from "../labs/useLabFiles";
-import { applyLms, claimLab, lmsState, reportToLms, type LmsLink, type LmsState } from "../labs/lms-link";
+import { applyLms, claimLab, connectLms, reportToLms, type LmsLink, type LmsState } from "../labs/lms-link";
 
 function keepOffline(labId: string) {
   // a preview lab has no file on the site to keep
@@ -69,7 +69,8 @@ interface Machine {
  * for this, and the text is not needed for it.
  */
 /** The machine for an LMS's learner: another learner's lab in this browser is put away first (claimLab). */
-async function findLabMachine(labId: string, lms: LmsLink | null): Promise<Machine> {
+async function findLabMachine(labId: string, lmsState: Promise<LmsState>): Promise<Machine> {
+  const lms = (await lmsState).link;
   const claimed = lms ? await claimLab(labId, lms) : undefined;
   const m = await findMachine(labId);
   return claimed ? { ...m, notice: [claimed, m.notice].filter(Boolean).join(" ") } : m;
@@ -151,8 +152,10 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   // preview's id comes from its text
   const machineId = id === "preview" ? (entry?.lab?.meta.id ?? null) : id;
   // launched from a SCORM package: the LMS says who the learner is (labs/lms-link.ts)
-  const lms = useMemo(() => (embed ? ({ link: null, note: "" } as LmsState) : lmsState()), [embed]);
-  const machine = useMemo(() => (machineId ? findLabMachine(machineId, lms.link) : null), [machineId, lms]);
+  const lmsP = useMemo(() => (embed ? Promise.resolve<LmsState>({ link: null, note: "" }) : connectLms()), [embed]);
+  const [lms, setLms] = useState<LmsState>({ link: null, note: "" });
+  useEffect(() => void lmsP.then(setLms), [lmsP]);
+  const machine = useMemo(() => (machineId ? findLabMachine(machineId, lmsP) : null), [machineId, lmsP]);
   // the machine to start, once looked up: the VM starts then, not after the lab's text
   const [found, setFound] = useState<Machine | null>(null);
   useEffect(() => {
@@ -207,13 +210,17 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   useEffect(() => {
     if (!entry?.lab || !machine) return;
     let live = true;
-    openSession(entry.lab, entry.source, machine, lms.link).then((s) => live && setSession(s));
+    void lmsP.then((l) => openSession(entry.lab!, entry.source, machine, l.link)).then((s) => live && setSession(s));
     return () => void (live = false);
   }, [entry, machine]);
   // each change of the progress goes to the LMS; a refusal is said once, and reporting stops
   const [lmsNote, setLmsNote] = useState<string | null>(null);
   const pageStart = useRef(Date.now());
   const lastProgress = useRef<LabProgress | null>(null);
+  // a bridge's LMS refuses later, by message
+  useEffect(() => {
+    if (lms.link) lms.link.session.onError = (m) => setLmsNote(`Your LMS stopped taking your progress (${m}): it stays in this browser, and the lab goes on.`);
+  }, [lms]);
   const onProgress = useCallback(
     (p: LabProgress) => {
       lastProgress.current = p;
