@@ -51,7 +51,7 @@ describe("a code step, as a learner works on it", () => {
     expect(g.verdict).toBe("compile");
     expect(g.text).toMatch(/dir_hint\.c:\d+: error: /);
     // the editor marks the line the compiler named
-    await expect.poll(() => page.locator(".code-editor .cm-lintRange-error").allTextContents()).toEqual([expect.stringContaining("nope")]);
+    await expect.poll(() => page.locator(".code-editor .cm-lintRange-error").allTextContents(), { timeout: 10_000 }).toEqual([expect.stringContaining("nope")]);
     expect(await page.locator(".code-editor .cm-lint-marker-error").count()).toBe(1);
   });
 
@@ -69,7 +69,8 @@ describe("a code step, as a learner works on it", () => {
     await runInTerminal(page, `printf '%s\\n' '/* edited with the shell */' >> /root/dir_hint.c`);
     expect(await editor().textContent()).not.toContain("edited with the shell");
     await page.getByRole("button", { name: "Reload from the VM" }).click();
-    await expect.poll(() => editor().textContent()).toContain("/* edited with the shell */");
+    // the read is two round trips through the guest's agent: seconds on a busy machine (expect.poll waits 1 s unless told)
+    await expect.poll(() => editor().textContent(), { timeout: 30_000 }).toContain("/* edited with the shell */");
     expect(await page.getByTestId("code-note").textContent()).toMatch(/Read \/root\/dir_hint\.c from the guest/);
   });
 

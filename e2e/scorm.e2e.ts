@@ -71,17 +71,29 @@ const lab = parseLab(readFileSync(join(REPO, `labs/${LAB}/lab.md`), "utf8"), VIE
 const toPass = lab.steps.filter((s) => !s.reading).length;
 const solutionOf = (step: number) => lab.steps[step].blocks.find((x) => x.kind === "solution")!.text;
 
-describe("a lab as a SCORM 1.2 package in an LMS", () => {
-  let site: string;
-  let http: { server: Server; url: string };
+/**
+ * The package served for a describe block: exported, unzipped beside the stand-in LMS, served
+ * from its own origin; gone after the block. `base`: a --base package, the labs from that site.
+ */
+function servedPackage(version: "1.2" | "2004", base?: () => string): { url: string } {
+  const served = { url: "" };
+  let site = "";
+  let server: Server | undefined;
   beforeAll(async () => {
-    site = packageSite("1.2");
-    http = await serve(site);
+    site = packageSite(version, base?.());
+    const s = await serve(site);
+    server = s.server;
+    served.url = s.url;
   }, 120_000);
   afterAll(() => {
-    http?.server.close();
-    rmSync(site, { recursive: true, force: true });
+    server?.close();
+    if (site) rmSync(site, { recursive: true, force: true });
   });
+  return served;
+}
+
+describe("a lab as a SCORM 1.2 package in an LMS", () => {
+  const http = servedPackage("1.2");
 
   let pointer = "";
 
@@ -193,16 +205,7 @@ describe("a lab as a SCORM 1.2 package in an LMS", () => {
 });
 
 describe("a lab as a SCORM 2004 package in an LMS", () => {
-  let site: string;
-  let http: { server: Server; url: string };
-  beforeAll(async () => {
-    site = packageSite("2004");
-    http = await serve(site);
-  }, 120_000);
-  afterAll(() => {
-    http?.server.close();
-    rmSync(site, { recursive: true, force: true });
-  });
+  const http = servedPackage("2004");
 
   it("reports under 2004's names: learner_id, completion and success, the scaled score", async () => {
     const b = await launch();
@@ -231,17 +234,8 @@ describe("a lab as a SCORM 2004 package in an LMS", () => {
 });
 
 describe("a SCORM package that loads the lab from the instructor's hosted site (--base)", () => {
-  let site: string;
-  let http: { server: Server; url: string };
-  beforeAll(async () => {
-    // the hosted site is the e2e's own (another origin than the LMS's); the package holds only its launch page
-    site = packageSite("1.2", inject("baseUrl"));
-    http = await serve(site);
-  }, 120_000);
-  afterAll(() => {
-    http?.server.close();
-    rmSync(site, { recursive: true, force: true });
-  });
+  // the hosted site is the e2e's own (another origin than the LMS's); the package holds only its launch page
+  const http = servedPackage("1.2", () => inject("baseUrl"));
 
   it("carries the session over messages: the learner, a passed step, the finish", async () => {
     const b = await launch();
