@@ -18,143 +18,17 @@
 import { SdCard, type CardReply, type CardSnapshot } from "./sd-card";
 import { MMIO_GRANULE, v86Internals, wireOrPciInterrupts, pciIrq, type V86Cpu, type V86Pci } from "./v86-surface";
 import { busTimes, eraseMs, type BusTimes } from "../../shared/sd-timing";
+import { BAR_SIZE, BASE_CLOCK_HZ, CAPABILITIES, ERR, INT, PS, REG, SDHCI_BAR, SDHCI_PCI_ID, TM, pciSpace } from "./sdhci-regs";
+import { SDHCI_STATE_VERSION, type CheckedState, type DataPhase, type DeviceEvent, type SdhciSnapshot } from "./sdhci-state";
+
+export { SDHCI_STATE_VERSION, type CheckedState, type DeviceEvent, type SdhciSnapshot };
+
+export { BASE_CLOCK_HZ, CAPABILITIES, ERR, INT, REG, SDHCI_BAR, SDHCI_PCI_ID };
 
 /** waits shorter than this run at once, their time added to the request's next wait (after()) */
 const SHORTEST_WAIT_MS = 0.05;
 /** the coarsest grain of the timers v86 sleeps on (a browser's nested timers): tick() wakes this much early */
 const TIMER_GRAIN_MS = 4;
-/** bus 0, device 13: a free slot whose INTA is routed to the same PIRQ as no other device of ours */
-export const SDHCI_PCI_ID = 13 << 3;
-/** the BAR: v86 keeps memory BARs where the device puts them; 128 KiB-aligned, free in v86's map */
-export const SDHCI_BAR = 0xfea00000;
-const BAR_SIZE = 0x100;
-
-// register offsets (SDHCI spec 2.00, section 2.1)
-export const REG = {
-  SDMA_ADDRESS: 0x00,
-  BLOCK_SIZE: 0x04,
-  BLOCK_COUNT: 0x06,
-  ARGUMENT: 0x08,
-  TRANSFER_MODE: 0x0c,
-  COMMAND: 0x0e,
-  RESPONSE: 0x10,
-  BUFFER: 0x20,
-  PRESENT_STATE: 0x24,
-  HOST_CONTROL: 0x28,
-  POWER_CONTROL: 0x29,
-  BLOCK_GAP_CONTROL: 0x2a,
-  WAKE_UP_CONTROL: 0x2b,
-  CLOCK_CONTROL: 0x2c,
-  TIMEOUT_CONTROL: 0x2e,
-  SOFTWARE_RESET: 0x2f,
-  INT_STATUS: 0x30,
-  ERR_STATUS: 0x32,
-  INT_ENABLE: 0x34,
-  ERR_ENABLE: 0x36,
-  SIGNAL_ENABLE: 0x38,
-  ERR_SIGNAL_ENABLE: 0x3a,
-  ACMD12_ERR: 0x3c,
-  CAPABILITIES: 0x40,
-  CAPABILITIES_1: 0x44,
-  MAX_CURRENT: 0x48,
-  SLOT_INT_STATUS: 0xfc,
-  HOST_VERSION: 0xfe,
-} as const;
-
-// NORMAL_INT_STATUS bits
-export const INT = {
-  CMD_COMPLETE: 1 << 0,
-  TRANSFER_COMPLETE: 1 << 1,
-  BUFFER_WRITE_READY: 1 << 4,
-  BUFFER_READ_READY: 1 << 5,
-  CARD_INSERTION: 1 << 6,
-  CARD_REMOVAL: 1 << 7,
-  ERROR: 1 << 15,
-} as const;
-// ERROR_INT_STATUS bits
-export const ERR = {
-  CMD_TIMEOUT: 1 << 0,
-  DATA_TIMEOUT: 1 << 4,
-  DATA_END_BIT: 1 << 6,
-} as const;
-// PRESENT_STATE bits
-const PS = {
-  CMD_INHIBIT: 1 << 0,
-  DAT_INHIBIT: 1 << 1,
-  DAT_ACTIVE: 1 << 2,
-  WRITE_ACTIVE: 1 << 8,
-  READ_ACTIVE: 1 << 9,
-  SPACE_AVAILABLE: 1 << 10,
-  DATA_AVAILABLE: 1 << 11,
-  CARD_PRESENT: 1 << 16,
-  CARD_STABLE: 1 << 17,
-  CARD_DETECT_PIN: 1 << 18,
-  WRITE_ENABLED: 1 << 19,
-  DAT_LEVEL: 0xf << 20,
-  CMD_LEVEL: 1 << 24,
-};
-// TRANSFER_MODE bits
-const TM = { BLOCK_COUNT_ENABLE: 1 << 1, AUTO_CMD12: 1 << 2, READ: 1 << 4, MULTI: 1 << 5 };
-
-/**
- * CAPABILITIES: timeout clock 50 MHz, base clock 50 MHz (25 MHz at divider 2, 390 kHz at 128
- * for identification), 512-byte blocks, 3.3 V only; no SDMA, no ADMA, no high speed.
- */
-export const CAPABILITIES = (50 | (1 << 7) | (50 << 8) | (0 << 16) | (1 << 24)) >>> 0;
-export const BASE_CLOCK_HZ = 50_000_000;
-
-/**
- * The device's save format: a snapshot of another version is refused, not misread. 2 added the
- * device clock's events and the card's ACMD22 count; 1 (no events: a busy card was ended at
- * the restore) is still read.
- */
-export const SDHCI_STATE_VERSION = 2;
-
-/** What waits on the device's clock: named, so that a saved machine keeps it. */
-export type DeviceEvent =
-  /** a command's response is on the line: CMD_COMPLETE, then its data phase or busy */
-  | { kind: "response"; data: { dir: "read" | "write"; blockSize: number } | null; dataPresent: boolean; busy: boolean }
-  /** a block is in the buffer (read) or the buffer has room (write) */
-  | { kind: "buffer" }
-  /** the last block moved (and the auto CMD12 sent): TRANSFER_COMPLETE, or the card's busy */
-  | { kind: "transfer-end" }
-  /** the card is done programming or erasing: prg -> tran (dis stays dis) */
-  | { kind: "programmed" };
-
-export interface SdhciSnapshot {
-  version: number;
-  regs: number[];
-  pciSpace: number[];
-  normal: number;
-  error: number;
-  /** the data phase, its block as numbers (JSON) */
-  data: (Omit<DataPhase, "buffer"> & { buffer: number[] }) | null;
-  /** the host waits for the card's busy to end (R1b, a write's end) */
-  busyUntilCard: boolean;
-  card: CardSnapshot | null;
-  /** version 2: what was waiting on the device's clock, in ms from the save */
-  events?: Array<{ in: number; event: DeviceEvent }>;
-  /** version 2: a command's response not yet on the line (CMD_INHIBIT) */
-  commandBusy?: boolean;
-  /** version 2: where the card's last write ended (bytes; -1 none) */
-  lastWriteEnd?: number;
-}
-
-interface DataPhase {
-  read: boolean;
-  blockSize: number;
-  /** blocks still to move, -1: until the guest stops it (no block count) */
-  blocksLeft: number;
-  autoCmd12: boolean;
-  /** the block in the host's buffer: the guest moves it 4 bytes at a time, so a typed array */
-  buffer: Uint8Array;
-  at: number;
-  /** a block is in the buffer (read) or room for one (write) */
-  ready: boolean;
-  /** a write that does not continue the card's last write (its random-write cost, at the end) */
-  random?: boolean;
-}
-
 /** One command as the host saw it: what a trace of the device (and the SD playground) shows. */
 export interface SdhciCommandRecord {
   index: number;
@@ -200,27 +74,9 @@ export class SdhciDevice {
   // ---------------------------------------------------------------------------------------
   // v86
 
-  /** The PCI configuration space: class 0x0805 (SD host, no DMA), one slot, BAR0 the registers. */
+  /** The PCI configuration space (sdhci-regs.ts). */
   static pciSpace(): number[] {
-    const s = new Array(64 * 4).fill(0);
-    const le16 = (at: number, v: number) => ((s[at] = v & 0xff), (s[at + 1] = v >> 8));
-    le16(0x00, 0x1b36); // Red Hat, as QEMU's sdhci-pci
-    le16(0x02, 0x0007);
-    le16(0x04, 0x0006); // command: memory space, bus master (what SeaBIOS leaves on)
-    s[0x08] = 0x01; // revision
-    s[0x09] = 0x00; // programming interface: SD host without DMA
-    s[0x0a] = 0x05; // SD host controller
-    s[0x0b] = 0x08; // base system peripheral
-    const bar = SDHCI_BAR; // 32-bit, non-prefetchable memory
-    s[0x10] = bar & 0xff;
-    s[0x11] = (bar >>> 8) & 0xff;
-    s[0x12] = (bar >>> 16) & 0xff;
-    s[0x13] = bar >>> 24;
-    le16(0x2c, 0x1af4);
-    le16(0x2e, 0x1100);
-    s[0x3d] = 1; // INTA
-    s[0x40] = 0x00; // sdhci-pci's PCI_SLOT_INFO: one slot, its registers in BAR0
-    return s;
+    return pciSpace();
   }
 
   /**
@@ -812,14 +668,6 @@ export class SdhciDevice {
   get cardState(): string {
     return this.card ? this.card.state : "empty";
   }
-}
-
-/** A saved SD host's state, checked (SdhciDevice.check), ready to apply. */
-export interface CheckedState {
-  meta: SdhciSnapshot;
-  card: SdCard | null;
-  events: NonNullable<SdhciSnapshot["events"]>;
-  lastWriteEnd: number;
 }
 
 /** A saved block (numbers, up to `size` of them) back in a buffer of the block's size. */
