@@ -17,7 +17,7 @@ const lab = parseLab(source, VIEW_IDS, "labs/sd-card/lab.md", "sd-card");
 /** a link whose session keeps what it was told */
 const link = (suspend = ""): LmsLink & { told: LmsReport[] } => {
   const told: LmsReport[] = [];
-  return { version: "1.2", learnerId: "s-1001", learnerName: "", suspend, session: { report: (r) => void told.push(r), finish: () => undefined }, told };
+  return { lab: "sd-card", version: "1.2", learnerId: "s-1001", learnerName: "", suspend, session: { report: (r) => void told.push(r), finish: () => undefined }, told };
 };
 
 describe("what the LMS is told", () => {

@@ -7,6 +7,8 @@ import { progressExport, reportRow, scoreOf } from "./report";
 import type { Lab } from "./lab-format";
 
 export interface LmsLink {
+  /** the lab the package launched (its item's address): the SCO, whose session this is */
+  lab: string;
   version: ScormVersion;
   learnerId: string;
   learnerName: string;
@@ -28,18 +30,19 @@ export function connectLms(win: Window = window): Promise<LmsState> {
 async function connect(win: Window): Promise<LmsState> {
   const v = scormLaunch(win.location.search);
   if (!v) return { link: null, note: "" };
+  const lab = /^#\/lab\/([a-z0-9][a-z0-9-]*)/.exec(win.location.hash)?.[1] ?? "";
   if (v === "bridge") {
     // in a package's frame (fslab export scorm --base): its launch page holds the API
     const b = await BridgeChannel.connect(win);
     if ("error" in b) return { link: null, note: `This lab was launched from a SCORM package, but its LMS is not in reach (${b.error}): it runs on its own, and nothing is reported.` };
-    return { link: { version: b.channel.version, ...b.start, session: b.channel } };
+    return { link: { lab, version: b.channel.version, ...b.start, session: b.channel } };
   }
   const api = findApi(win, v);
   if (!api) return { link: null, note: `This lab was opened outside an LMS (no SCORM ${v} API in the windows around it): it runs on its own, and nothing is reported to a gradebook.` };
   const session = new LmsSession(v, api);
   try {
     const s = session.start();
-    return { link: { version: v, ...s, session } };
+    return { link: { lab, version: v, ...s, session } };
   } catch (e) {
     return { link: null, note: `Your LMS did not start a session (${e instanceof Error ? e.message : e}): the lab runs on its own, and nothing is reported.` };
   }

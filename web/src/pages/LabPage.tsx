@@ -152,7 +152,8 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   // preview's id comes from its text
   const machineId = id === "preview" ? (entry?.lab?.meta.id ?? null) : id;
   // launched from a SCORM package: the LMS says who the learner is (labs/lms-link.ts)
-  const lmsP = useMemo(() => (embed ? Promise.resolve<LmsState>({ link: null, note: "" }) : connectLms()), [embed]);
+  // (for the lab the package launched: another lab opened from its page is not the SCO's)
+  const lmsP = useMemo(() => (embed ? Promise.resolve<LmsState>({ link: null, note: "" }) : connectLms().then((l) => (l.link && l.link.lab !== id ? { link: null, note: "" } : l))), [embed, id]);
   const [lms, setLms] = useState<LmsState>({ link: null, note: "" });
   useEffect(() => void lmsP.then(setLms), [lmsP]);
   const machine = useMemo(() => (machineId ? findLabMachine(machineId, lmsP) : null), [machineId, lmsP]);
