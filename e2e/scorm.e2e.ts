@@ -1,11 +1,12 @@
 // A lab as a SCORM package in an LMS, in Chromium: the package `fslab export scorm` makes
 // (unzipped, as an LMS serves it), beside a stand-in LMS page (e2e/scorm-lms/) that runs
 // scorm-again, the JavaScript runtime LMS builders embed, and opens the lab in a window of its
-// own. SCORM 1.2: the learner's ID from the LMS is their identity (their seeded card), steps
-// passing and a question answered reach the LMS as status, score, interactions and a progress
-// pointer; leaving finishes the session; the learner comes back in another browser and resumes
-// at their step; finishing the lab completes it. SCORM 2004: the same session's values under
-// 2004's names. And the package opened without an LMS runs as the normal lab and says so.
+// own or in a frame of its page. SCORM 1.2: the learner's ID from the LMS is their identity
+// (their seeded card), steps passing and a question answered reach the LMS as status, score,
+// interactions and a progress pointer; leaving finishes the session; the learner comes back in
+// another browser and resumes at their step; finishing the lab completes it. SCORM 2004: the
+// same session's values under 2004's names. The package opened without an LMS runs as the
+// normal lab and says so; a --base package carries the session across two origins.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createServer, type Server } from "node:http";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, mkdirSync, writeFileSync } from "node:fs";
@@ -190,6 +191,28 @@ describe("a lab as a SCORM 1.2 package in an LMS", () => {
       await b.close();
     }
   }, 900_000);
+
+  it("in a frame of the LMS's page: the API found up the frames, a step reported", async () => {
+    const b = await launch();
+    try {
+      const lms = b.page;
+      await lms.goto(`${http.url}lms.html?v=1.2&learner=${LEARNER}&lab=${LAB}&frame=1`);
+      await lms.click("#launch");
+      await expect.poll(() => lms.frames().some((f) => f.url().includes("scorm=1.2")), { timeout: 30_000 }).toBe(true);
+      const frame = lms.frames().find((f) => f.url().includes("scorm=1.2"))!;
+      await frame.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+      await expect.poll(() => frame.getByTestId("seed-note").getAttribute("data-identity"), { timeout: 30_000 }).toBe(LEARNER);
+      const run = frame.locator(".lab-runner .step > .vm-cmd > button").first();
+      await run.click();
+      await expect.poll(() => run.getAttribute("data-phase"), { timeout: 120_000 }).toBe("idle");
+      await frame.getByTestId("check").click();
+      await expect.poll(() => frame.getByTestId("check-status").getAttribute("data-state"), { timeout: 90_000 }).toBe("passed");
+      await expect.poll(async () => JSON.parse((await kept(lms))?.cmi?.suspend_data || "{}").passed, { timeout: 30_000 }).toEqual([0]);
+      expect(b.errors).toEqual([]);
+    } finally {
+      await b.close();
+    }
+  }, 600_000);
 
   it("opened without an LMS, the package runs as the normal lab and says so", async () => {
     const b = await launch();
