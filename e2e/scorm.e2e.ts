@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, normalize } from "node:path";
 import { unzipSync } from "fflate";
-import type { Page } from "playwright-core";
+import type { Frame, Page } from "playwright-core";
 import { labRunner, launch, pressCheck, runInTerminal } from "./browser";
 import { parseLab } from "../web/src/labs/lab-format";
 import { VIEW_IDS } from "../web/src/topics";
@@ -62,6 +62,15 @@ async function openInLms(b: Awaited<ReturnType<typeof launch>>, url: string, ver
   const [sco] = await Promise.all([lms.waitForEvent("popup"), lms.click("#launch")]);
   await sco.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
   return { lms, sco };
+}
+
+/** the lab in a frame (the helpers of browser.ts take a page): its first step's Run, then Check, passed */
+async function passFirstStep(frame: Frame): Promise<void> {
+  const run = frame.locator(".lab-runner .step > .vm-cmd > button").first();
+  await run.click();
+  await expect.poll(() => run.getAttribute("data-phase"), { timeout: 120_000 }).toBe("idle");
+  await frame.getByTestId("check").click();
+  await expect.poll(() => frame.getByTestId("check-status").getAttribute("data-state"), { timeout: 90_000 }).toBe("passed");
 }
 
 /** what the LMS kept at the last commit: its CMI, as scorm-again renders it */
@@ -202,11 +211,7 @@ describe("a lab as a SCORM 1.2 package in an LMS", () => {
       const frame = lms.frames().find((f) => f.url().includes("scorm=1.2"))!;
       await frame.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
       await expect.poll(() => frame.getByTestId("seed-note").getAttribute("data-identity"), { timeout: 30_000 }).toBe(LEARNER);
-      const run = frame.locator(".lab-runner .step > .vm-cmd > button").first();
-      await run.click();
-      await expect.poll(() => run.getAttribute("data-phase"), { timeout: 120_000 }).toBe("idle");
-      await frame.getByTestId("check").click();
-      await expect.poll(() => frame.getByTestId("check-status").getAttribute("data-state"), { timeout: 90_000 }).toBe("passed");
+      await passFirstStep(frame);
       await expect.poll(async () => JSON.parse((await kept(lms))?.cmi?.suspend_data || "{}").passed, { timeout: 30_000 }).toEqual([0]);
       expect(b.errors).toEqual([]);
     } finally {
@@ -272,11 +277,7 @@ describe("a SCORM package that loads the lab from the instructor's hosted site (
       await frame.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
       await expect.poll(() => frame.getByTestId("seed-note").getAttribute("data-identity"), { timeout: 30_000 }).toBe(LEARNER);
       expect(await frame.getByTestId("lms-notice").count()).toBe(0);
-      const run = frame.locator(".lab-runner .step > .vm-cmd > button").first();
-      await run.click();
-      await expect.poll(() => run.getAttribute("data-phase"), { timeout: 120_000 }).toBe("idle");
-      await frame.getByTestId("check").click();
-      await expect.poll(() => frame.getByTestId("check-status").getAttribute("data-state"), { timeout: 90_000 }).toBe("passed");
+      await passFirstStep(frame);
       await expect.poll(async () => (await kept(lms))?.cmi?.core?.lesson_status, { timeout: 30_000 }).toBe("incomplete");
       const cmi = (await kept(lms))!.cmi;
       expect(JSON.parse(cmi.suspend_data)).toMatchObject({ lab: LAB, step: 0, passed: [0] });
