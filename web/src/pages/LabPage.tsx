@@ -68,14 +68,6 @@ interface Machine {
  * Looked up as soon as the page knows the lab's id, beside the lab's text: the VM's start waits
  * for this, and the text is not needed for it.
  */
-/** The machine for an LMS's learner: another learner's lab in this browser is put away first (claimLab). */
-async function findLabMachine(labId: string, lmsState: Promise<LmsState>): Promise<Machine> {
-  const lms = (await lmsState).link;
-  const claimed = lms ? await claimLab(labId, lms) : undefined;
-  const m = await findMachine(labId);
-  return claimed ? { ...m, notice: [claimed, m.notice].filter(Boolean).join(" ") } : m;
-}
-
 async function findMachine(labId: string): Promise<Machine> {
   let snap;
   try {
@@ -105,9 +97,19 @@ async function findMachine(labId: string): Promise<Machine> {
   }
 }
 
+/** The machine for an LMS's learner: another learner's lab in this browser is put away first (claimLab). */
+async function findLabMachine(labId: string, lmsState: Promise<LmsState>): Promise<Machine> {
+  const lms = (await lmsState).link;
+  const claimed = lms ? await claimLab(labId, lms) : undefined;
+  const m = await findMachine(labId);
+  return claimed ? { ...m, notice: [claimed, m.notice].filter(Boolean).join(" ") } : m;
+}
+
 async function readSession(lab: Lab, source: string, machine: Promise<Machine>, lms: LmsLink | null): Promise<Omit<Session, "ms">> {
   const hash = await sha256Hex(source);
-  const m = await machine; // (after claimLab, for an LMS's learner: findLabMachine)
+  // an LMS's learner: another learner's lab in this browser is put away (findLabMachine) before
+  // the progress is read; otherwise the machine's lookup goes on beside the reading
+  const early = lms ? await machine : null;
   const { progress, notice } = await loadProgress(lab.meta.id, hash, GUEST_BUILD, lab.steps.map((s) => s.title));
   // whose problem a seeded lab is: the LMS's learner, or drawn as it starts, and kept with its progress from then on
   let lmsNotice: string | undefined;
@@ -118,6 +120,7 @@ async function readSession(lab: Lab, source: string, machine: Promise<Machine>, 
     progress.identity = newLabIdentity();
     saveProgress(progress).catch(() => undefined); // a store that refuses says so at the next save
   }
+  const m = early ?? (await machine);
   // IndexedDB failing to open is one notice, though the progress and the machine both met it
   const notices = [...new Set([notice, m.notice, lmsNotice])].filter((n): n is string => !!n);
   const anyPassed = progress.steps.some((s) => s.passedAt);
