@@ -61,11 +61,17 @@ const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 let counter = 0;
 const nonce = () => `${Date.now().toString(36)}${(counter++).toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
-/** A file the guest reads once, through the share: the shell that moves it into place. */
-async function upload(vm: GradeMachine, text: string, to: string): Promise<string> {
-  const name = `.fslab-grade-${nonce()}`;
-  await vm.writeSharedFile(name, enc.encode(text));
-  return `mkdir -p "$(dirname ${quote(to)})" && mv /mnt/host/${name} ${quote(to)}`;
+/**
+ * A file the guest reads once, through the share: the shell that moves it into place.
+ * `ifMissing`: only where `to` is not there yet, and never over a file made meanwhile (mv -n);
+ * the shell exits 7 when it was there.
+ */
+async function upload(vm: GradeMachine, text: string, to: string, opts: { ifMissing?: boolean } = {}): Promise<string> {
+  const from = `/mnt/host/.fslab-grade-${nonce()}`;
+  await vm.writeSharedFile(from.slice("/mnt/host/".length), enc.encode(text));
+  const dir = `mkdir -p "$(dirname ${quote(to)})"`;
+  if (!opts.ifMissing) return `${dir} && mv ${from} ${quote(to)}`;
+  return `[ -e ${quote(to)} ] && { rm -f ${from}; exit 7; }\n${dir} && mv -n ${from} ${quote(to)} && rm -f ${from}`;
 }
 
 /** tcc's "FILE:LINE: error: ..." lines; a line number only for the learner's own file. */
@@ -105,9 +111,7 @@ export async function writeGuestFile(vm: GradeMachine, file: string, text: strin
  * meanwhile is never replaced (a check, then a write later, once lost their edit).
  */
 export async function ensureGuestFile(vm: GradeMachine, file: string, text: string): Promise<boolean> {
-  const name = `.fslab-grade-${nonce()}`;
-  await vm.writeSharedFile(name, enc.encode(text));
-  const r = await vm.check(`[ -e ${quote(file)} ] && { rm -f /mnt/host/${name}; exit 7; }\nmkdir -p "$(dirname ${quote(file)})" && mv -n /mnt/host/${name} ${quote(file)} && rm -f /mnt/host/${name}`, 10);
+  const r = await vm.check(await upload(vm, text, file, { ifMissing: true }), 10);
   if (r.status === 7) return false;
   if (r.status !== 0) throw new Error(`writing ${file} in the guest: ${r.output.trim() || `exit ${r.status}`}`);
   return true;
