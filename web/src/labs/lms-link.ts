@@ -1,7 +1,7 @@
 // The lab page's link to an LMS, when it was launched from a SCORM package (scorm.ts): made once
 // per page load, before the learner's progress and machine are looked up, because the LMS says
 // whose they are. Every failure is said in words and leaves the lab running on its own.
-import { BridgeChannel, findApi, LmsError, LmsSession, parseSuspendData, scormLaunch, lmsReport, type LmsChannel, type ScormVersion } from "./scorm";
+import { BridgeChannel, findApi, LmsSession, parseSuspendData, scormLaunch, lmsReport, type LmsChannel, type ScormVersion } from "./scorm";
 import { clearLab, type LabProgress } from "./progress";
 import { progressExport, reportRow, scoreOf } from "./report";
 import type { Lab } from "./lab-format";
@@ -102,5 +102,3 @@ export function reportToLms(link: LmsLink, p: LabProgress, lab: Lab, pageStarted
   const questions = x.steps.flatMap((s, step) => (s.questions ?? []).map((q, k) => ({ step, k, question: q.question, answer: q.answer, expected: q.key ?? q.actual, right: q.right })));
   link.session.report(lmsReport(p, row, questions, (now - pageStartedAt) / 1000, scoreOf(row)));
 }
-
-export { LmsError };

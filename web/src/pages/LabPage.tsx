@@ -225,13 +225,15 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   useEffect(() => {
     if (lms.link) lms.link.session.onError = (m) => setLmsNote(`Your LMS stopped taking your progress (${m}): it stays in this browser, and the lab goes on.`);
   }, [lms]);
+  /** the lab as the learner's problem, for the LMS's report of a progress */
+  const tell = (link: LmsLink, p: LabProgress) => entry?.lab && reportToLms(link, p, seededLab(entry, p.identity) ?? entry.lab, pageStart.current);
   const onProgress = useCallback(
     (p: LabProgress) => {
       lastProgress.current = p;
       const link = lms.link;
-      if (!link || lmsNote || !entry?.lab) return;
+      if (!link || lmsNote) return;
       try {
-        reportToLms(link, p, seededLab(entry, p.identity) ?? entry.lab, pageStart.current);
+        tell(link, p);
       } catch (e) {
         setLmsNote(`Your LMS stopped taking your progress (${e instanceof Error ? e.message : e}): it stays in this browser, and the lab goes on.`);
       }
@@ -244,7 +246,7 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
     if (!link) return;
     const end = () => {
       try {
-        if (lastProgress.current && entry?.lab) reportToLms(link, lastProgress.current, seededLab(entry, lastProgress.current.identity) ?? entry.lab, pageStart.current);
+        if (lastProgress.current) tell(link, lastProgress.current);
         link.session.finish();
       } catch {
         // the page is going: nothing left to tell the learner

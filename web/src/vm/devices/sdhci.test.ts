@@ -492,7 +492,16 @@ describe("the card's times, each request its own (shared/sd-timing.ts)", () => {
       h.w16(REG.TRANSFER_MODE, tm);
       h.w16(REG.COMMAND, (index << 8) | flags);
     };
-    return { d, h, rca, step, send, t: d.times(), at: () => now };
+    /** step the clock by `grain` ms until TRANSFER_COMPLETE: the ms it took */
+    const untilComplete = (grain: number) => {
+      let waited = 0;
+      while (!(h.status() & INT.TRANSFER_COMPLETE)) {
+        step(grain);
+        waited += grain;
+      }
+      return waited;
+    };
+    return { d, h, rca, step, send, untilComplete, t: d.times(), at: () => now };
   };
   const R1F = 2 | 8 | 16, DATA = 0x20;
 
@@ -548,18 +557,14 @@ describe("the card's times, each request its own (shared/sd-timing.ts)", () => {
   });
 
   it("a write that does not continue the last one pays the card's random-write cost; one that does, only its programming", () => {
-    const { d, h, step, send, t } = timed();
+    const { d, h, step, send, untilComplete, t } = timed();
     const write = (block: number) => {
       send(24, block, 3 | 8 | 16 | DATA, 0);
       step(t.command);
       expect(h.status() & INT.BUFFER_WRITE_READY).toBeTruthy();
       for (let i = 0; i < 128; i++) d.write32(REG.BUFFER, i);
       expect(d.card!.state).toBe("prg");
-      let waited = 0;
-      while (!(h.status() & INT.TRANSFER_COMPLETE)) {
-        step(0.001);
-        waited += 0.001;
-      }
+      const waited = untilComplete(0.001);
       expect(d.card!.state).toBe("tran");
       return waited;
     };
@@ -572,18 +577,14 @@ describe("the card's times, each request its own (shared/sd-timing.ts)", () => {
   });
 
   it("an erase keeps the card busy for its allocation units", () => {
-    const { d, h, step, send } = timed();
+    const { d, step, send, untilComplete } = timed();
     const erase = (blocks: number) => {
       send(32, 0, R1F);
       step(1);
       send(33, blocks - 1, R1F);
       step(1);
       send(38, 0, 3 | 8 | 16);
-      let waited = 0;
-      while (!(h.status() & INT.TRANSFER_COMPLETE)) {
-        step(0.5);
-        waited += 0.5;
-      }
+      const waited = untilComplete(0.5);
       expect(d.card!.state).toBe("tran");
       return waited;
     };
