@@ -278,6 +278,36 @@ function claim(id: string): boolean {
 const WALKER = "walk-e2e";
 
 /**
+ * Each question about the learner's own run, answered once the step passed: the page measures
+ * this run's answer, one a learner could give; a keyed one is the model's answer for this
+ * learner, and the kernel's measured answer is held to it.
+ */
+async function answerQuestions(page: Page, step: LabStep, where: string): Promise<void> {
+  const questions = page.locator('.lab-runner [data-testid="question"]');
+  const qs = step.blocks.flatMap((b) => (b.kind === "question" ? [b.question] : []));
+  expect(await questions.count()).toBe(qs.length);
+  for (const [k, q] of qs.entries()) {
+    const box = questions.nth(k);
+    // the key alone answers it: the model's answer for this learner, given, is judged right
+    const key = !q.answer && q.key ? await computeKey(TOPICS, q.key, loadCoreModule) : null;
+    const answer = key ?? (q.choices ? q.choices[0] : "1");
+    if (q.choices) await box.locator("select").selectOption(answer);
+    else await box.locator("input").fill(answer);
+    await box.getByRole("button", { name: "Answer" }).click();
+    await expect.poll(() => box.getAttribute("data-answered"), { timeout: 60_000 }).toBe("1");
+    const actual = (await box.getAttribute("data-actual"))!;
+    if (key !== null) {
+      expect(await box.getAttribute("data-key"), `${where}: the key of "${q.question}"`).toBe(key);
+      expect(await box.getAttribute("data-right"), `${where}: the key given as the answer to "${q.question}"`).toBe("1");
+      continue;
+    }
+    expect(parseGuess(asPrediction(q), actual), `${where}: this run's answer to "${q.question}"`).not.toHaveProperty("error");
+    // a keyed question: the model's answer for this learner is what their kernel measured
+    if (q.key) expect(judgeAnswer(q, actual, (await box.getAttribute("data-key"))!), `${where}: the model's key for "${q.question}" against the kernel's ${actual}`).toBe(true);
+  }
+}
+
+/**
  * A code step as a learner meets it: the starter graded as it stands (it must not pass, and the
  * step stays open), which offers the reference; the reference put in the editor and graded:
  * it agrees with the kernel in every decision, and the step passes.
@@ -410,6 +440,7 @@ describe("every lab, walked through its solutions", () => {
         const code = codeStepOf(step);
         if (code) {
           await walkCodeStep(page, code.solution, where, id);
+          await answerQuestions(page, step, where);
           await shown[id]?.[i]?.(page, lab);
           if (i + 1 < lab.steps.length) {
             await page.getByRole("button", { name: /^Next/ }).click();
@@ -455,27 +486,7 @@ describe("every lab, walked through its solutions", () => {
             got.push(actual);
           }
           (actuals[id] ??= [])[i] = got;
-          // each question about the learner's own run, answered: the page measures this run's
-          // answer, and it is one a learner could give
-          const questions = page.locator('.lab-runner [data-testid="question"]');
-          const qs = step.blocks.flatMap((b) => (b.kind === "question" ? [b.question] : []));
-          expect(await questions.count()).toBe(qs.length);
-          for (const [k, q] of qs.entries()) {
-            const box = questions.nth(k);
-            if (q.choices) await box.locator("select").selectOption(q.choices[0]);
-            else await box.locator("input").fill("1");
-            await box.getByRole("button", { name: "Answer" }).click();
-            await expect.poll(() => box.getAttribute("data-answered"), { timeout: 60_000 }).toBe("1");
-            const actual = (await box.getAttribute("data-actual"))!;
-            if (!q.answer) {
-              // the key alone answers it: judged against the model's answer for this learner
-              expect(await box.getAttribute("data-key"), `${where}: the key of "${q.question}"`).not.toBe("");
-              continue;
-            }
-            expect(parseGuess(asPrediction(q), actual), `${where}: this run's answer to "${q.question}"`).not.toHaveProperty("error");
-            // a keyed question: the model's answer for this learner is what their kernel measured
-            if (q.key) expect(judgeAnswer(q, actual, (await box.getAttribute("data-key"))!), `${where}: the model's key for "${q.question}" against the kernel's ${actual}`).toBe(true);
-          }
+          await answerQuestions(page, step, where);
         }
         await shown[id]?.[i]?.(page, lab);
         if (i + 1 < lab.steps.length) {

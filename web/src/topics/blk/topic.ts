@@ -25,6 +25,11 @@ export default defineTopic({
     specs: [
       { id: "diverge-rule", summary: "the mq-deadline rule a token written to mq_deadline.diverge breaks", params: { token: "the token the lab writes (1 to 4294967295)" } },
       { id: "diverge-line", summary: "the line of block/mq-deadline.c that implements the rule a token breaks", params: { token: "the token the lab writes" } },
+      {
+        id: "reads-between-writes",
+        summary: "the most reads mq-deadline dispatches between two write batches while reads and writes both wait and no deadline passes",
+        params: { fifo_batch: "the queue's fifo_batch (1 to 256)", writes_starved: "the queue's writes_starved (1 to 64)" },
+      },
     ],
     load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
   },
