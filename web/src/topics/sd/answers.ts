@@ -3,6 +3,7 @@ import type { TopicAnswers } from "../../shared/answers";
 import { intParam } from "../../shared/answers";
 import { CARD_TYPES, decodeCsd, sdAttach, type CardType } from "./sd-core";
 import { cardSizeError } from "../../shared/sd-card-spec";
+import { DEFAULT_SPEED_HZ, busTimes, requestMs } from "../../shared/sd-timing";
 
 export const topicAnswers: TopicAnswers<"sd"> = {
   core: "sd",
@@ -20,6 +21,17 @@ export const topicAnswers: TopicAnswers<"sd"> = {
       const cmd9 = sdAttach(m, type as CardType, kib * 1024).find((r) => r.opcode === 9 && !r.app && r.err === 0);
       if (!cmd9) throw new Error(`the model's ${type} card of ${kib} KiB answered no CMD9`);
       return decodeCsd(m, cmd9.resp).sectors;
+    },
+    /**
+     * io-schedulers' card, as Linux runs it (25 MHz, 4 data lines): one command of <kib> KiB
+     * from its command to the end of its busy, what the device charges it (sd-timing.ts, the
+     * same function the emulated card's clock uses). The guest's CPU adds its own time.
+     */
+    "request-us"(_m, p) {
+      const kib = intParam(p, "kib", 1, 1024);
+      const write = intParam(p, "write", 0, 1) === 1;
+      const random = intParam(p, "random", 0, 1) === 1;
+      return Math.round(1000 * requestMs(busTimes(DEFAULT_SPEED_HZ, 4), write, kib * 2, random));
     },
   },
 };

@@ -32,6 +32,11 @@ export default defineTopic({
         summary: "a card's capacity in 512-byte sectors, from the CSD the model's card sends (CMD9)",
         params: { card_kib: "the card's size in KiB", type: "sdsc, sdhc or v1" },
       },
+      {
+        id: "request-us",
+        summary: "the µs the emulated card takes for one read or write command (sd-timing.ts, A1's figures at 25 MHz on 4 lines), from its command to the end of its busy",
+        params: { kib: "the request's size in KiB (1 to 1024)", write: "1 a write, 0 a read", random: "1 a write that does not continue the last one, 0 one that does (reads: either)" },
+      },
     ],
     load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
   },
