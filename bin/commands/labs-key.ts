@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { loadCoreModule } from "../../web/src/shared/node-load";
-import { computeKey, type CoreLoader } from "../../web/src/labs/keys";
+import { computeKey, keyImage, knownAnswers, type CoreLoader } from "../../web/src/labs/keys";
 import { toleranceText } from "../../web/src/labs/question";
 import type { Lab } from "../../web/src/labs/lab-format";
 import type { TopicManifest } from "../../web/src/shared/topic";
@@ -21,9 +21,11 @@ export interface KeyEntry {
   kind: "predict" | "question";
   question: string;
   unit?: string;
-  /** the model's answer for this learner; null: only their run can answer it */
+  /** the model's answer for this learner; null: only their run can answer it (or their disk: `image`) */
   expected: string | null;
   model?: string;
+  /** the key reads the learner's own disk: this image in /mnt/host, as they answer */
+  image?: string;
   /** how a question's answer is judged (give or take, within a share) */
   judged?: string;
 }
@@ -35,7 +37,9 @@ export async function labKey(lab: Lab, topics: readonly TopicManifest[], load: C
     for (const b of s.blocks) {
       if (b.kind !== "predict" && b.kind !== "question") continue;
       const q = b.kind === "predict" ? b.predict : b.question;
-      const expected = q.key ? await computeKey(topics, q.key, load) : null;
+      // a key read from the learner's own disk is theirs alone: it is computed as they answer
+      const image = q.key ? keyImage(q.key, knownAnswers(topics)) : null;
+      const expected = q.key && image === null ? await computeKey(topics, q.key, load) : null;
       out.push({
         step: i + 1,
         title: s.title,
@@ -45,6 +49,7 @@ export async function labKey(lab: Lab, topics: readonly TopicManifest[], load: C
         ...(q.unit ? { unit: q.unit } : {}),
         expected,
         ...(q.key ? { model: q.key.model } : {}),
+        ...(image !== null ? { image } : {}),
         ...(b.kind === "question" && toleranceText(b.question) ? { judged: toleranceText(b.question) } : {}),
       });
     }
@@ -89,7 +94,11 @@ export async function labsKey(argv: string[]): Promise<number> {
   if (lab.meta.seed.length) for (const p of lab.meta.seed) console.log(`  ${p.name} = ${lab.seed.values[p.name]}   (drawn from ${p.text})`);
   else console.log("  (the lab declares no seed: every learner has the same problem)");
   for (const e of entries) {
-    const answer = e.expected === null ? "only the learner's run answers it (no model key)" : `${e.expected}${e.unit ? ` ${e.unit}` : ""}   (${e.model}${e.judged ? `; judged ${e.judged}` : ""})`;
+    const answer = e.image
+      ? `read from the learner's own disk as they answer: /mnt/host/${e.image}, parsed by the inspector   (${e.model}${e.judged ? `; judged ${e.judged}` : ""})`
+      : e.expected === null
+        ? "only the learner's run answers it (no model key)"
+        : `${e.expected}${e.unit ? ` ${e.unit}` : ""}   (${e.model}${e.judged ? `; judged ${e.judged}` : ""})`;
     console.log(`step ${e.step} "${e.title}", ${e.kind === "predict" ? "prediction" : "question"} at line ${e.line}: ${e.question}\n  ${answer}`);
   }
   return 0;

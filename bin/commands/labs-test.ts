@@ -108,7 +108,7 @@ export async function labsTest(argv: string[]): Promise<number> {
       // a stop outside a block's run (a check, a late panic) fails this lab; the next restores
       if (lab.meta.seed.length)
         console.log(`learner ${file}: ${JSON.stringify(lab.seed.identity)}: ${lab.meta.seed.map((p) => `${p.name} = ${lab.seed.values[p.name]}`).join(", ")}`);
-      const r = await walk(vm, lab.steps, file, lab.meta.files, (key) => computeKey(topics, key, loadCoreModule), (id) => loadGrader(topics, id)).catch((e) => {
+      const r = await walk(vm, lab.steps, file, lab.meta.files, (key) => computeKey(topics, key, loadCoreModule, (name) => vm.readSharedFile(name)), (id) => loadGrader(topics, id)).catch((e) => {
         if (!vm.stopped) throw e;
         console.error(`FAIL ${file}: the machine stopped: ${stoppedWords(vm.stopped)}`);
         return { failed: 1, warned: 0 };
@@ -152,7 +152,9 @@ export async function walk(
     const expected = await keyOf(key);
     // a question's own leeway (the journal's few blocks beside a write's): a prediction's key is exact
     if (question ? judgeAnswer(question, measured, expected) : Number(expected) === Number(measured) || expected === measured) {
-      console.log(`key ${where}: the kernel's ${measured} is the model's ${expected} (${key.model}${question && toleranceText(question) !== "exactly" ? `, ${toleranceText(question)}` : ""})`);
+      // an image key (keys.ts) is the learner's disk read by the inspector, not a model's run
+      const whose = typeof key.params.image === "string" ? `the inspector's, from /mnt/host/${key.params.image},` : "the model's";
+      console.log(`key ${where}: the kernel's ${measured} is ${whose} ${expected} (${key.model}${question && toleranceText(question) !== "exactly" ? `, ${toleranceText(question)}` : ""})`);
       return true;
     }
     console.error(`FAIL ${where}: the kernel measured ${measured} where the model's key (${key.model} ${JSON.stringify(key.params)}) says ${expected}: the model and the kernel disagree, or the step's commands do not do the learner's problem`);

@@ -8,7 +8,7 @@ import { parseLab, labErrorLines, LabFormatError, type Lab, type ParseOptions } 
 import { loadTopics } from "../../web/src/topics/node-index";
 import { gradebook, learnerOf, markCopies, parseExport, reportRow, reportText, sha256Hex, type ProgressExport, type QuestionKey, type ReportRow } from "../../web/src/labs/report";
 import { judgeAnswer } from "../../web/src/labs/question";
-import { computeKey } from "../../web/src/labs/keys";
+import { computeKey, keyImage } from "../../web/src/labs/keys";
 import { loadCoreModule } from "../../web/src/shared/node-load";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { labIndex, LAB_ID } from "../../web/src/labs/lab-index";
@@ -249,6 +249,8 @@ export async function labsReport(args: string[]): Promise<number> {
           (s.questions ?? []).map(async (q, k): Promise<QuestionKey> => {
             const mine = qs[k];
             if (!mine?.key || mine.question !== q.question) return null;
+            // a key read from the learner's own disk is the one the page recorded: no copy here
+            if (keyImage(mine.key, knownAnswers(context.topics)) !== null) return null;
             const key = await computeKey(context.topics, mine.key, loadCoreModule);
             return { key, judge: (answer) => judgeAnswer(mine, answer, key) };
           }),

@@ -10,9 +10,22 @@
 //
 // `fslab labs key` prints each learner's keys, `fslab labs test` holds the kernel's measured
 // answer to the key, and the page and the report grade a question's answer against it.
+//
+// A key may read the learner's own disk instead of a model's run (an answer whose manifest
+// entry says `image:`): the block names an image the learner's commands copied to /mnt/host,
+//
+//   key:
+//     model: exfat.file-discards     # the runs of a file on the learner's volume, as it is on disk
+//     image: exfat.img               # /mnt/host/exfat.img, read from their guest as they answer
+//     path: /frag
+//
+// and the inspectors parse it (shared/inspect): the key is what their kernel left on the disk.
+// Only a host with the learner's machine computes it: the page, and `labs test` on its guest;
+// `labs key` says where it is read, and `labs report` keeps the key the page recorded.
 import type { TopicManifest } from "../shared/topic";
-import type { AnswerParams, TopicAnswers } from "../shared/answers";
+import type { AnswerParams, LearnerDisk, TopicAnswers } from "../shared/answers";
 import type { CoreModules } from "@wasm/cores.mjs";
+import { inspectImage } from "../shared/inspect/inspect";
 
 export interface ModelKey {
   /** `<topic>.<answer id>` */
@@ -25,10 +38,29 @@ export interface KnownAnswer {
   id: string;
   params: string[];
   summary: string;
+  /** it reads the learner's disk (AnswerSpec.image): what it reads there */
+  image?: string;
 }
 
 export function knownAnswers(topics: readonly TopicManifest[]): KnownAnswer[] {
-  return topics.flatMap((t) => (t.answers?.specs ?? []).map((s) => ({ id: `${t.id}.${s.id}`, params: Object.keys(s.params), summary: s.summary })));
+  return topics.flatMap((t) =>
+    (t.answers?.specs ?? []).map((s) => ({ id: `${t.id}.${s.id}`, params: [...(s.image ? ["image"] : []), ...Object.keys(s.params)], summary: s.summary, ...(s.image ? { image: s.image } : {}) })),
+  );
+}
+
+/** A file in /mnt/host, as a key names it: a plain name, never a path out of the share. */
+const SHARED_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** The image a key reads on the learner's disk (a file in /mnt/host), or null for a model's key. */
+export function keyImage(key: ModelKey, known: readonly KnownAnswer[]): string | null {
+  return known.find((k) => k.id === key.model)?.image ? String(key.params.image) : null;
+}
+
+/** A key that reads the learner's disk, asked where there is no learner's machine to read. */
+export class NeedsLearnerDisk extends Error {
+  constructor(readonly image: string) {
+    super(`read from the learner's own disk (/mnt/host/${image}) as they answer`);
+  }
 }
 
 const MODEL = /^[a-z0-9][a-z0-9-]*\.[a-z0-9][a-z0-9-]*$/;
@@ -55,20 +87,39 @@ export function keyError(key: ModelKey, known: readonly KnownAnswer[]): string |
   const extra = Object.keys(key.params).filter((p) => !a.params.includes(p));
   if (missing.length) return `key: ${key.model} needs ${missing.join(", ")} (it takes ${a.params.join(", ")})`;
   if (extra.length) return `key: ${key.model} takes no ${extra.join(", ")} (it takes ${a.params.join(", ")})`;
+  if (a.image && !SHARED_NAME.test(String(key.params.image)))
+    return `key: image: names a file the learner's commands copy to /mnt/host (exfat.img), not ${JSON.stringify(key.params.image)}`;
   return null;
 }
 
 /** How a host hands a topic's answers their wasm core (Node: node-load.ts; the page: core-web.ts). */
 export type CoreLoader = <C extends keyof CoreModules>(core: C) => Promise<CoreModules[C]>;
 
-/** A key's value for one learner's problem: the topic's model run on their parameters. */
-export async function computeKey(topics: readonly TopicManifest[], key: ModelKey, load: CoreLoader): Promise<string> {
+/** How a host reads a file of /mnt/host from the learner's machine (VmHandle.readSharedFile). */
+export type SharedReader = (name: string) => Promise<Uint8Array>;
+
+/**
+ * A key's value for one learner's problem: the topic's model run on their parameters, or, for a
+ * key that reads their disk, the image their commands copied to /mnt/host, as the inspectors
+ * parse it (without `read`, NeedsLearnerDisk).
+ */
+export async function computeKey(topics: readonly TopicManifest[], key: ModelKey, load: CoreLoader, read?: SharedReader): Promise<string> {
   const [topicId, id] = key.model.split(".");
   const topic = topics.find((t) => t.id === topicId);
   if (!topic?.answers) throw new Error(`no topic "${topicId}" with model answers`);
+  const image = keyImage(key, knownAnswers([topic]));
+  let disk: LearnerDisk | undefined;
+  if (image !== null) {
+    if (!read) throw new NeedsLearnerDisk(image);
+    const bytes = await read(image).catch((e) => {
+      throw new Error(`/mnt/host/${image} could not be read (${e instanceof Error ? e.message : e}): copy the volume's image there as the step says`);
+    });
+    disk = { name: image, bytes, report: inspectImage(await load("inspect"), bytes) };
+  }
   const answers: TopicAnswers = await topic.answers.load();
   const f = answers.answers[id];
   if (!f) throw new Error(`${topicId}/answers.ts has no answer "${id}"`);
   const module = await load(answers.core);
-  return String((f as (m: unknown, p: AnswerParams) => number | string)(module, key.params));
+  const { image: _name, ...params } = key.params;
+  return String((f as (m: unknown, p: AnswerParams, d?: LearnerDisk) => number | string)(module, image !== null ? params : key.params, disk));
 }

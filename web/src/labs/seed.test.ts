@@ -4,7 +4,9 @@ import fc from "fast-check";
 import { drawSeed, fillLine, hash32, parseSeed } from "./seed";
 import { parseLab } from "./lab-format";
 import { formatErrors } from "./format-errors";
-import { computeKey, keyError, knownAnswers } from "./keys";
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { NeedsLearnerDisk, computeKey, keyError, knownAnswers } from "./keys";
 import { ANSWERS, TOPICS, VIEW_IDS } from "../topics";
 import { loadCoreModule } from "../shared/node-load";
 
@@ -125,5 +127,32 @@ describe("model keys", () => {
     expect(await run(0)).toBe("30");
     expect(await run(1)).toBe("5");
     await expect(computeKey(TOPICS, { model: "exfat.delete-discards", params: { pieces: 0, piece_clusters: 6, batch_discard: 1 } }, loadCoreModule)).rejects.toThrow(/pieces is 0/);
+  });
+
+  // images the real mkfs and the real kernel made (wasm/tests/images/make-images.ts): on exfat-4k,
+  // fragmented.bin is four runs of 4 clusters, contiguous.bin one NoFatChain run of 10
+  const image = (name: string) => gunzipSync(readFileSync(new URL(`../../../wasm/tests/images/${name}.img.gz`, import.meta.url)));
+  const fromDisk = (path: string, batch: number, img = "exfat-4k") =>
+    computeKey(TOPICS, { model: "exfat.file-discards", params: { image: "exfat.img", path, batch_discard: batch } }, loadCoreModule, async (name) => {
+      expect(name).toBe("exfat.img");
+      return image(img);
+    });
+
+  it("exfat.file-discards reads the learner's own volume: the file's chain as the inspector finds it", async () => {
+    expect(await fromDisk("/fragmented.bin", 1)).toBe("4");
+    expect(await fromDisk("/fragmented.bin", 0)).toBe("16");
+    expect(await fromDisk("/contiguous.bin", 1)).toBe("1");
+    expect(await fromDisk("/contiguous.bin", 0)).toBe("10");
+    await expect(fromDisk("/gone.bin", 1)).rejects.toThrow(/exfat.img has no file \/gone.bin/);
+    await expect(fromDisk("/fragmented.bin", 1, "ext4-4k")).rejects.toThrow(/exfat.img is a ext4 volume, not exFAT/);
+  });
+
+  it("a key that reads the disk is refused where there is no learner's machine, and names a plain file of /mnt/host", async () => {
+    const key = { model: "exfat.file-discards", params: { image: "exfat.img", path: "/frag", batch_discard: 1 } };
+    await expect(computeKey(TOPICS, key, loadCoreModule)).rejects.toBeInstanceOf(NeedsLearnerDisk);
+    await expect(computeKey(TOPICS, key, loadCoreModule, () => Promise.reject(new Error("ENOENT")))).rejects.toThrow(/\/mnt\/host\/exfat.img could not be read \(ENOENT\)/);
+    expect(keyError(key, ANSWERS)).toBeNull();
+    expect(keyError({ ...key, params: { ...key.params, image: "../etc/passwd" } }, ANSWERS)).toMatch(/names a file the learner's commands copy to \/mnt\/host/);
+    expect(keyError({ model: key.model, params: { path: "/frag", batch_discard: 1 } }, ANSWERS)).toMatch(/needs image/);
   });
 });

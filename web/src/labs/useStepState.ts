@@ -214,7 +214,8 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     let key: string | undefined;
     if (q.key)
       try {
-        key = await computeKey(TOPICS, q.key, loadCoreWeb);
+        // a key that reads the learner's disk reads it from their machine now
+        key = await computeKey(TOPICS, q.key, loadCoreWeb, vm ? (name) => vm.readSharedFile(name) : undefined);
       } catch (e) {
         return { error: `The model's answer for your problem could not be computed (${e instanceof Error ? e.message : e}): try again.` };
       }

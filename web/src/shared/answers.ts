@@ -5,6 +5,7 @@
 // `fslab labs test` holds against the kernel is the model's own. The module is handed in by the
 // host: Node loads it with node-load.ts, the page with core-web.ts.
 import type { CoreModules } from "@wasm/cores.mjs";
+import type { InspectReport } from "./inspect/inspect";
 /** a parameter's value: a number, or a word (a lab's seed values are these too) */
 export type AnswerParams = Record<string, number | string>;
 
@@ -15,12 +16,26 @@ export interface AnswerSpec {
   summary: string;
   /** the parameters it takes (each required), with what each means */
   params: Record<string, string>;
+  /**
+   * It reads the learner's own disk: the key names an image the learner copied to /mnt/host
+   * (`image: exfat.img`), read from their guest as they answer and parsed by the inspectors; what
+   * this says is what it reads there. Without it the answer is the model's alone.
+   */
+  image?: string;
+}
+
+/** A learner's own disk, as an image answer gets it: the bytes and the inspector's report of them. */
+export interface LearnerDisk {
+  name: string;
+  bytes: Uint8Array;
+  report: InspectReport;
 }
 
 /** A topic's answers module (`answers.ts`): its core and one function per answer id. */
 export interface TopicAnswers<C extends keyof CoreModules = keyof CoreModules> {
   core: C;
-  answers: Record<string, (module: CoreModules[C], p: AnswerParams) => number | string>;
+  /** an image answer (AnswerSpec.image) gets the learner's disk as its third argument */
+  answers: Record<string, (module: CoreModules[C], p: AnswerParams, disk?: LearnerDisk) => number | string>;
 }
 
 /** A number parameter, checked: a whole number within [min, max]. */

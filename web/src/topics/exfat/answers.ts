@@ -29,6 +29,23 @@ export const topicAnswers: TopicAnswers<"exfat"> = {
       }
     },
     /**
+     * A file on the learner's own volume (its image, copied to /mnt/host), deleted under one
+     * policy: the discard requests __exfat_free_cluster() sends for the chain the inspector reads
+     * there. One per cluster up to 6.14 (exfat_clear_bitmap() discarded each); one per run of
+     * consecutive clusters since 6.15, which is how the inspector lists a chain.
+     */
+    "file-discards"(_m, p, disk) {
+      const path = p.path;
+      if (typeof path !== "string" || !path.startsWith("/")) throw new Error(`path is ${JSON.stringify(path)}: a file's path on the volume, from its root (/frag)`);
+      const batched = intParam(p, "batch_discard", 0, 1);
+      if (!disk) throw new Error("file-discards reads the learner's volume: no image was given");
+      if (disk.report.fs !== "exfat") throw new Error(`${disk.name} is a ${disk.report.fs} volume, not exFAT`);
+      const file = disk.report.files.find((f) => f.path === path && !f.dir);
+      if (!file) throw new Error(`${disk.name} has no file ${path} (was the image copied after it was written, and before it was deleted?)`);
+      if (file.chain_error) throw new Error(`${path}'s chain on ${disk.name} is broken (${file.chain_error})`);
+      return batched ? file.runs.length : file.runs.reduce((a, [, n]) => a + n, 0);
+    },
+    /**
      * exfat-empty-hint's workload: f1..f<files> created in a fresh directory, every
      * <remove_every>-th removed, then <long_names> names of 4 entries. The directory entries
      * exfat_find_empty_entry()'s searches read in all (the kernel's empty_entries_examined).

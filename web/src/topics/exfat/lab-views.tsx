@@ -8,12 +8,13 @@ import { DirectoryView } from "./DirectoryView";
 import { KernelEmptySearch } from "./KernelEmptySearch";
 import { DiskView } from "./DiskView";
 
-/** the model's delete on the cluster grid, beside the kernel's discards as they stream in */
-export function ExfatClustersLab({ live, params, onVerdict }: LabViewProps) {
+/** the model's delete on the cluster grid, beside the kernel's discards as they stream in, and the learner's volume on disk */
+export function ExfatClustersLab({ live, vm, params, onVerdict }: LabViewProps) {
   return (
     <div className="view-pair">
       <ExfatView start={params?.clusters !== undefined ? { clusters: Number(params.clusters), runs: Number(params.runs ?? 1), batch: Number(params.batch ?? 1) } : undefined} />
       <KernelDiscards discards={discardsOf(live.events)} stats={live.stats} onVerdict={onVerdict} />
+      <DiskView vm={vm} file="exfat.img" />
     </div>
   );
 }

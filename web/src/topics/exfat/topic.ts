@@ -30,7 +30,7 @@ export default defineTopic({
   views: [
     {
       id: "exfat-clusters",
-      title: "the cluster heap model and the kernel's discards, live",
+      title: "the cluster heap model and the kernel's discards, live, and the learner's volume `/mnt/host/exfat.img` inspected",
       params: EXFAT_CLUSTERS_PARAMS,
       load: () => import("./lab-views").then((m) => m.ExfatClustersLab),
     },
@@ -52,6 +52,12 @@ export default defineTopic({
         id: "delete-discards",
         summary: "discard requests a delete sends: a file written in pieces while a log grows between them, deleted under one policy",
         params: { pieces: "the file's pieces (runs)", piece_clusters: "clusters in each piece", batch_discard: "1: one request per run (6.15); 0: one per cluster (6.14)" },
+      },
+      {
+        id: "file-discards",
+        summary: "discard requests deleting a file of the learner's own volume sends, from its chain as the inspector reads it on their disk",
+        image: "an exFAT volume's image: the file's chain, from its FAT (or its NoFatChain run)",
+        params: { path: "the file's path on the volume (/frag)", batch_discard: "1: one request per run (6.15); 0: one per cluster (6.14)" },
       },
       {
         id: "dir-examined",
