@@ -19,3 +19,9 @@ int fx_ext4_write_file(uint32_t block_size, uint32_t cluster_size, int direct, d
 	out[6] = (double)r.zero_bytes;
 	return ret;
 }
+
+/* The folios of a buffered write (folio.c): their count, the first cap orders in orders[]. */
+int fx_ext4_write_folios(double pos, uint32_t len, uint32_t max_order, uint32_t *orders, int cap)
+{
+	return ext4_write_folios((uint64_t)pos, len, max_order, orders, cap);
+}

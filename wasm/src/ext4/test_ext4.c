@@ -52,5 +52,37 @@ int main(void)
 	CHECK_EQ(ext4_write_file(&lbs, EXT4_BUFFERED, 1 << 20, 4096, 1 << 25, &r), 0);
 	CHECK_EQ(r.zero_bytes, 0);
 	CHECK_EQ(ext4_write_file(&(struct ext4_layout){ 4096, 2048 }, EXT4_DIRECT, 1, 1, 1, &r), -22);
+
+	/* the folios of a buffered write to an uncached range, as the guest's kernel (7.2) called
+	 * ext4_da_write_begin() for it (function_graph, the write-path lab's setup): 4, 16, 64, 128
+	 * KiB at 0 and 256 KiB at 256 KiB, one folio each; 12 KiB at 12: 4 + 8; 20 at 60: 4 + 16;
+	 * 36 at 36: 4 + 8 + 16 + 8; 40 at 80: 16 + 16 + 8 */
+	{
+		uint32_t o[8];
+
+		CHECK_EQ(ext4_write_folios(0, 4096, 8, o, 8), 1);
+		CHECK_EQ(o[0], 0);
+		CHECK_EQ(ext4_write_folios(0, 16384, 8, o, 8), 1);
+		CHECK_EQ(o[0], 2);
+		CHECK_EQ(ext4_write_folios(0, 65536, 8, o, 8), 1);
+		CHECK_EQ(ext4_write_folios(0, 131072, 8, o, 8), 1);
+		CHECK_EQ(ext4_write_folios(262144, 262144, 8, o, 8), 1);
+		CHECK_EQ(o[0], 6);
+		CHECK_EQ(ext4_write_folios(12288, 12288, 8, o, 8), 2);
+		CHECK_EQ(o[0], 0);
+		CHECK_EQ(o[1], 1);
+		CHECK_EQ(ext4_write_folios(61440, 20480, 8, o, 8), 2);
+		CHECK_EQ(o[1], 2);
+		CHECK_EQ(ext4_write_folios(36864, 36864, 8, o, 8), 4);
+		CHECK_EQ(o[0] * 100 + o[1] * 10 + o[2] + o[3] * 1000, 1000 + 0 + 10 + 2);
+		CHECK_EQ(ext4_write_folios(81920, 40960, 8, o, 8), 3);
+		CHECK_EQ(o[0] * 100 + o[1] * 10 + o[2], 221);
+		/* a write beyond the largest folio goes in rounds of it; one page at a time with max 0 */
+		CHECK_EQ(ext4_write_folios(0, 1u << 22, 8, o, 8), 4);
+		CHECK_EQ(ext4_write_folios(0, 65536, 0, o, 8), 16);
+		/* a write that ends inside a page still takes the page */
+		CHECK_EQ(ext4_write_folios(100, 10, 8, o, 8), 1);
+		CHECK_EQ(ext4_write_folios(0, 1, 21, o, 8), -22);
+	}
 	return CHECK_DONE("test_ext4");
 }

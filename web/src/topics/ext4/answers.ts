@@ -1,7 +1,7 @@
 // The ext4 model's answers for a learner's problem (shared/answers.ts).
 import type { TopicAnswers } from "../../shared/answers";
 import { intParam } from "../../shared/answers";
-import { LAYOUTS, ext4WriteFile } from "./ext4-core";
+import { LAYOUTS, ext4WriteFile, ext4WriteFolios } from "./ext4-core";
 
 export const topicAnswers: TopicAnswers<"ext4"> = {
   core: "ext4",
@@ -21,6 +21,16 @@ export const topicAnswers: TopicAnswers<"ext4"> = {
       if (!layout) throw new Error(`block_kib ${block / 1024}: the lab's layouts have 4 or 64 KiB blocks`);
       const w = ext4WriteFile(m, layout, true, total, bs);
       return Math.round((total + w.zero_bytes) / 1024);
+    },
+    /**
+     * write-path's buffered write: <write_kib> KiB at <offset_kib> KiB into a file with nothing
+     * of it cached. The folios the page cache copies it into (large folios, as ext4 has them
+     * since 6.16), one ext4_da_write_begin() each.
+     */
+    "write-folios"(m, p) {
+      const kib = intParam(p, "write_kib", 1, 1024);
+      const at = intParam(p, "offset_kib", 0, 1 << 20);
+      return ext4WriteFolios(m, at * 1024, kib * 1024).length;
     },
   },
 };

@@ -41,3 +41,27 @@ export function ext4WriteFile(m: Ext4Module, layout: Ext4Layout, direct: boolean
     m._fx_free(out);
   }
 }
+
+/**
+ * The guest's largest page-cache folio for an ext4 file: EXT4_MAX_PAGECACHE_ORDER, the smaller
+ * of MAX_PAGECACHE_ORDER (i386 without PAE, with THP: the PMD's 4 MiB, order 10) and 11 plus
+ * the block size's shift less the page's.
+ */
+export const GUEST_MAX_FOLIO_ORDER = 10;
+
+/** The folios a buffered write of `len` bytes at `pos` is copied into, on an uncached range
+ *  (wasm/src/ext4/folio.c): each one's order, one per ext4_da_write_begin() call. */
+export function ext4WriteFolios(m: Ext4Module, pos: number, len: number, maxOrder = GUEST_MAX_FOLIO_ORDER): number[] {
+  if (!Number.isInteger(pos) || pos < 0 || !Number.isInteger(len) || len < 1 || len > 2 ** 31) throw new Ext4Error(`a write of ${len} bytes at ${pos} is not one the model takes`);
+  // never more folios than the pages the write touches
+  const cap = Math.floor((pos + len - 1) / 4096) - Math.floor(pos / 4096) + 1;
+  const out = m._fx_malloc(cap * 4);
+  if (!out) throw new Ext4Error("out of memory for the folio list");
+  try {
+    const n = m._fx_ext4_write_folios(pos, len, maxOrder, out, cap);
+    if (n < 0) throw new Ext4Error(`largest folio order ${maxOrder} refused`);
+    return Array.from(m.HEAPU32.subarray(out >>> 2, (out >>> 2) + n));
+  } finally {
+    m._fx_free(out);
+  }
+}

@@ -25,6 +25,11 @@ export default defineTopic({
         summary: "KiB the device receives for direct writes to a new file: the data and the zeros to each block's end",
         params: { block_kib: "the volume's block size in KiB (4 or 64)", write_kib: "each write's size in KiB (4 or more)", total_kib: "the file's size in KiB" },
       },
+      {
+        id: "write-folios",
+        summary: "page-cache folios a buffered write to an uncached range is copied into (large folios: one ext4_da_write_begin() each)",
+        params: { write_kib: "the write's size in KiB", offset_kib: "where it starts in the file, in KiB" },
+      },
     ],
     load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
   },

@@ -50,4 +50,12 @@ struct ext4_write_result {
 int ext4_write_file(const struct ext4_layout *l, enum ext4_write_mode mode, uint64_t bytes, uint32_t bs,
 		    uint32_t extent_max, struct ext4_write_result *out);
 
+/*
+ * A buffered write of len bytes at pos, to a file with nothing of that range in the page cache:
+ * the folios it is copied into, one per ext4_da_write_begin() (folio.c). orders[] gets each
+ * folio's order (pages = 1 << order) for the first cap of them; returns how many there are, or
+ * -FSLAB_EINVAL for a max_order above 20. max_order: the mapping's largest folio.
+ */
+int ext4_write_folios(uint64_t pos, uint32_t len, unsigned max_order, uint32_t *orders, int cap);
+
 #endif
