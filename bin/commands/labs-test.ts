@@ -27,8 +27,8 @@ import { computeKey, type ModelKey } from "../../web/src/labs/keys";
 import { putLabFiles, setupScript, SETUP_TIMEOUT } from "../../web/src/labs/lab-files";
 import { walkDrift } from "../../web/src/labs/lab-time";
 import { keyLine } from "../../web/src/labs/course";
-import { codeStepOf, gradeCode, gradeLines, loadGrader } from "../../web/src/labs/code-grade";
-import type { CodeGrader } from "../../web/src/shared/grade";
+import { codeStepOf, gradeCode, gradeLines, loadGrader, writeGuestFile, type GradeTraceCache } from "../../web/src/labs/code-grade";
+import { mutate, type CodeGrader } from "../../web/src/shared/grade";
 
 /** The learners a seeded lab is walked for when none is named: three problems, so a key that fits one learner by chance fails another. */
 export const TEST_LEARNERS = ["learner-a", "learner-b", "learner-c"];
@@ -265,7 +265,7 @@ export async function walk(
     }
     await vm.traceSettled(); // the last trace lines on their way
     const code = codeStepOf(step);
-    if (code && graderOf && !(await gradedBoth(vm, code, await graderOf(code.code.grader), `${file}:${code.line}`, i, step.title))) return { failed: 1, warned };
+    if (code && graderOf && !(await gradedAll(vm, code, await graderOf(code.code.grader), `${file}:${code.line}`, i, step.title))) return { failed: 1, warned };
     for (const b of step.blocks) {
       if (b.kind !== "predict") continue;
       const p = b.predict;
@@ -320,24 +320,40 @@ export async function walk(
 }
 
 /**
- * A code step, graded twice as the page would: its starter must not pass (a step the learner
- * passes without writing anything grades nothing), and its reference must agree with the
- * kernel in every judged decision.
+ * A code step, graded as the page would, over one run of its workload (the page too records the
+ * run once and replays it for every later grade): its starter must not pass (a step the learner
+ * passes without writing anything grades nothing), its reference must agree with the kernel in
+ * every judged decision, and each of the grader's mutants of the reference (a flipped
+ * comparison, an off-by-one...) must part from it at a numbered decision, built by the guest's
+ * tcc as a learner's file is.
  */
-async function gradedBoth(vm: WalkVm, code: NonNullable<ReturnType<typeof codeStepOf>>, grader: CodeGrader, where: string, i: number, title: string): Promise<boolean> {
+async function gradedAll(vm: WalkVm, code: NonNullable<ReturnType<typeof codeStepOf>>, grader: CodeGrader, where: string, i: number, title: string): Promise<boolean> {
   const spec = { file: code.code.file, workload: code.workload };
-  const starter = await gradeCode(vm, grader, spec, code.code.starter);
+  const run: GradeTraceCache = {};
+  const starter = await gradeCode(vm, grader, spec, code.code.starter, run);
   if (starter.kind === "agree") {
     console.error(`FAIL ${where}: step ${i + 1} "${title}": the code block's starter already agrees with the kernel in all ${starter.decisions} decisions: there is nothing to write`);
     return false;
   }
   console.log(`code ${where}: step ${i + 1}'s starter does not pass, as it should: ${gradeLines(starter, code.code.file)[0]}`);
-  const reference = await gradeCode(vm, grader, spec, code.solution);
+  const reference = await gradeCode(vm, grader, spec, code.solution, run);
   if (reference.kind !== "agree") {
     console.error(`FAIL ${where}: step ${i + 1} "${title}": its solution does not pass its grading:\n  ${gradeLines(reference, code.code.file).join("\n  ")}`);
     return false;
   }
   console.log(`code ${where}: step ${i + 1}'s solution ${gradeLines(reference, code.code.file)[0]}`);
+  let caught = 0;
+  for (const m of grader.mutants ?? []) {
+    const v = await gradeCode(vm, grader, spec, mutate(grader.reference, m), run);
+    if (v.kind !== "diverge" || v.at < 1) {
+      console.error(`FAIL ${where}: step ${i + 1} "${title}": the mutant "${m.name}" is not caught at a decision: ${gradeLines(v, code.code.file)[0]}`);
+      return false;
+    }
+    caught++;
+  }
+  if (caught) console.log(`code ${where}: step ${i + 1}'s ${caught} mutants of the reference each part from the kernel at a named decision`);
+  // the learner's file as a learner who solved the step left it: the reference, not a mutant
+  await writeGuestFile(vm, spec.file, code.solution);
   return true;
 }
 

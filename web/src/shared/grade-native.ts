@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { CodeGrader, GradeInput, GradeVerdict } from "./grade";
+import { mutate, type CodeGrader, type GradeInput, type GradeVerdict, type Mutant } from "./grade";
 
 /** Build the replay with `learner` as the grader's file under `dir`, run it on `stdin`, and return its output. */
 export function nativeReplay(grader: CodeGrader, learner: string, stdin: string, dir: string): string {
@@ -25,18 +25,6 @@ export function nativeReplay(grader: CodeGrader, learner: string, stdin: string,
 }
 
 /** One mistake a learner could make in the reference: `from` replaced by `to` (each must occur). */
-export interface Mutant {
-  name: string;
-  from: string;
-  to: string;
-}
-
-/** The reference with the mutant's change made; throws if the text to change is not there. */
-export function mutate(reference: string, m: Mutant): string {
-  if (!reference.includes(m.from)) throw new Error(`mutant "${m.name}": the reference has no "${m.from}"`);
-  return reference.replace(m.from, m.to);
-}
-
 /**
  * A code step's grader under test: its lab's starter, the recorded workload trace as the
  * grader's input, a scratch folder for the builds (made before the file's tests, removed after),

@@ -58,9 +58,28 @@ export type GradeVerdict =
     };
 
 /** A topic's graders module (`grader.ts`): one per id. */
+/** A change to a grader's reference that a learner could make: the grader must catch it. */
+export interface Mutant {
+  name: string;
+  from: string;
+  to: string;
+}
+
+/** The reference with the mutant's change made; throws if the text to change is not there. */
+export function mutate(reference: string, m: Mutant): string {
+  if (!reference.includes(m.from)) throw new Error(`mutant "${m.name}": the reference has no "${m.from}"`);
+  return reference.replace(m.from, m.to);
+}
+
 export interface CodeGrader<C = unknown> {
   /** the trace events to record (tracefs system/event names) while the workload runs */
   events: string[];
+  /**
+   * Mistakes a learner could make in the reference (a flipped comparison, an off-by-one, a
+   * missing reset, a wrong constant, swapped branches): each must part from the kernel at a
+   * numbered decision. The topic's grader test grades them natively, `fslab labs test` in the guest.
+   */
+  mutants?: readonly Mutant[];
   /** the C files compiled with the learner's (path under the build directory -> text); headers under include/ */
   sources: Record<string, string>;
   /** the learner's file name in the build, e.g. dd_dispatch.c */

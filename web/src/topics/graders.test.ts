@@ -3,6 +3,7 @@
 // the model's files with a main to replay (none of them defines the learner's function).
 import { describe, expect, it } from "vitest";
 import { TOPICS } from ".";
+import { mutate } from "../shared/grade";
 
 describe("code graders", () => {
   for (const t of TOPICS.filter((x) => x.graders))
@@ -17,6 +18,9 @@ describe("code graders", () => {
         expect(cFiles.some(([, src]) => /\bint main\s*\(/.test(src)), `${spec.id}: a main to replay`).toBe(true);
         for (const [p, src] of cFiles) expect(src, `${spec.id}: ${p} leaves ${spec.function} to the learner`).not.toMatch(defines);
         expect(g.file).toMatch(/^[\w.-]+\.c$/);
+        // at least five mistakes to catch, each a change the reference can take
+        expect(g.mutants?.length ?? 0, `${spec.id}: mutants`).toBeGreaterThanOrEqual(5);
+        for (const m of g.mutants ?? []) expect(mutate(g.reference, m), `${spec.id}: ${m.name}`).not.toBe(g.reference);
       }
     });
 });

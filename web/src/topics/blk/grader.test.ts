@@ -11,7 +11,7 @@ import { loadCoreModule } from "../../shared/node-load";
 import { DD_BECAUSE, DD_PICK, parseBlkTrace } from "./blk-trace";
 import { replayDdDecisions, traceTunables } from "./dd-kernel";
 import { ddDispatch } from "./grader";
-import { gradedStep, itCatchesMutants, type Mutant } from "../../shared/grade-native";
+import { gradedStep, itCatchesMutants } from "../../shared/grade-native";
 
 const text = gunzipSync(readFileSync(new URL("./traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8");
 let modelOut: string[];
@@ -82,13 +82,6 @@ describe("the mq-deadline grader", () => {
 describe("the mq-deadline grader, over the code step's own workload", () => {
   const { starter, grade } = gradedStep(ddDispatch, new URL("../../../../labs/mq-deadline/lab.md", import.meta.url), new URL("./traces/dd-grade.trace.gz", import.meta.url));
 
-  const MUTANTS: Mutant[] = [
-    { name: "a flipped comparison: a batch goes on past fifo_batch", from: "dd->batching < dd->fifo_batch", to: "dd->batching > dd->fifo_batch" },
-    { name: "an off-by-one: writes are forced one read earlier", from: "dd->starved++ >= dd->writes_starved", to: "++dd->starved >= dd->writes_starved" },
-    { name: "a missing reset: a write batch leaves starved counting", from: "\t\tdd->starved = 0;\n", to: "" },
-    { name: "a wrong constant: a new batch starts counted as one request in", from: "\tdd->batching = 0;\n", to: "\tdd->batching = 1;\n" },
-    { name: "swapped branches: the oldest request taken when its deadline has not passed", from: "if (time_after_eq(now, r[pp->fifo_head[dir]].fifo_time) || next == BLK_NIL)", to: "if (!time_after_eq(now, r[pp->fifo_head[dir]].fifo_time) || next == BLK_NIL)" },
-  ];
 
   it("agrees with the kernel in every decision when the function is the kernel's", () => {
     const v = grade(ddDispatch.reference);
@@ -102,5 +95,5 @@ describe("the mq-deadline grader, over the code step's own workload", () => {
     if (v.kind === "diverge") expect(v.at).toBe(1);
   });
 
-  itCatchesMutants(ddDispatch, grade, MUTANTS, () => /^jiffies \d+; fifo_batch 3, writes_starved 4/);
+  itCatchesMutants(ddDispatch, grade, ddDispatch.mutants!, () => /^jiffies \d+; fifo_batch 3, writes_starved 4/);
 });

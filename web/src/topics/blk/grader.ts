@@ -11,7 +11,7 @@ import mqDeadlineC from "../../../../wasm/src/blk/mq_deadline.c?raw";
 import ddReplayC from "../../../../wasm/src/blk/dd_replay.c?raw";
 import ddGradeC from "../../../../wasm/src/blk/grade/dd_grade.c?raw";
 import ddDispatchC from "../../../../wasm/src/blk/dd_dispatch.c?raw";
-import type { CodeGrader, GradeInput, GradeVerdict, TopicGraders } from "../../shared/grade";
+import type { CodeGrader, GradeInput, GradeVerdict, TopicGraders, Mutant } from "../../shared/grade";
 import { BlkTraceError } from "./blk-trace";
 import { ddChoiceLine, ddDecisionInputs, ddReplayWords, ddRunTrace, ddVerdicts, traceTunables, type DdReplayWords } from "./dd-kernel";
 import { GUEST_HZ } from "./trace-replay";
@@ -66,8 +66,18 @@ function judge({ context: { trace, words } }: GradeInput<DdContext>, stdout: str
   };
 }
 
+/** five mistakes a learner could make, each caught at a named decision (labs test grades them in the guest, grader.test.ts natively) */
+const MUTANTS: readonly Mutant[] = [
+  { name: "a flipped comparison: a batch goes on past fifo_batch", from: "dd->batching < dd->fifo_batch", to: "dd->batching > dd->fifo_batch" },
+  { name: "an off-by-one: writes are forced one read earlier", from: "dd->starved++ >= dd->writes_starved", to: "++dd->starved >= dd->writes_starved" },
+  { name: "a missing reset: a write batch leaves starved counting", from: "\t\tdd->starved = 0;\n", to: "" },
+  { name: "a wrong constant: a new batch starts counted as one request in", from: "\tdd->batching = 0;\n", to: "\tdd->batching = 1;\n" },
+  { name: "swapped branches: the oldest request taken when its deadline has not passed", from: "if (time_after_eq(now, r[pp->fifo_head[dir]].fifo_time) || next == BLK_NIL)", to: "if (!time_after_eq(now, r[pp->fifo_head[dir]].fifo_time) || next == BLK_NIL)" },
+];
+
 export const ddDispatch: CodeGrader<DdContext> = {
   events: EVENTS,
+  mutants: MUTANTS,
   sources: {
     "include/fslab/blk.h": blkH,
     "include/fslab/dd_dispatch.h": ddDispatchH,

@@ -6,18 +6,10 @@
 // in the learner's place.
 import { describe, expect, it } from "vitest";
 import { HintTraceError, hintRun, setEmptyHint } from "./grader";
-import { gradedStep, itCatchesMutants, type Mutant } from "../../shared/grade-native";
+import { gradedStep, itCatchesMutants } from "../../shared/grade-native";
 
 const { text, starter, input, run, grade } = gradedStep(setEmptyHint, new URL("../../../../labs/exfat-empty-hint/lab.md", import.meta.url), new URL("./traces/exfat-hint-grade.trace.gz", import.meta.url));
 
-/** five mistakes a learner could make in exfat_set_empty_hint(), each caught at a named create */
-const MUTANTS: Mutant[] = [
-  { name: "a flipped comparison: a hint starting after this entry is kept", from: "ei->hint_femp.eidx <= dentry", to: "ei->hint_femp.eidx >= dentry" },
-  { name: "an off-by-one: the run is taken one entry short", from: "candi_empty->count == num_entries ||", to: "candi_empty->count == num_entries - 1 ||" },
-  { name: "a missing reset: a new run does not start at its first free entry", from: "if (candi_empty->count == 0)\n\t\tcandi_empty->eidx = dentry;", to: "" },
-  { name: "a wrong constant: the deleted entries count to the end", from: "entry_type == SLOT_UNUSED", to: "entry_type == SLOT_DELETED" },
-  { name: "swapped branches: the unused entry counts one, the deleted ones the rest", from: "\t\tcandi_empty->count += total_entries - dentry;\n\telse\n\t\tcandi_empty->count++;", to: "\t\tcandi_empty->count++;\n\telse\n\t\tcandi_empty->count += total_entries - dentry;" },
-];
 
 describe("the exFAT empty-hint grader", () => {
   it("reads the run's operations and each create's searches from the trace", () => {
@@ -63,7 +55,7 @@ describe("the exFAT empty-hint grader", () => {
     expect(v.kernel).toMatch(/^from the hint, entry 6:/); // f3's hole
   });
 
-  itCatchesMutants(setEmptyHint, grade, MUTANTS, (at) => new RegExp(`^create ${at}: "`));
+  itCatchesMutants(setEmptyHint, grade, setEmptyHint.mutants!, (at) => new RegExp(`^create ${at}: "`));
 
   it("catches a run counted one entry at a time up to the directory's end", () => {
     const oneByOne = setEmptyHint.reference.replace("candi_empty->count += total_entries - dentry;", "candi_empty->count++;");

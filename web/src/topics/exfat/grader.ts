@@ -15,7 +15,7 @@ import dirC from "../../../../wasm/src/exfat/dir.c?raw";
 import eventsC from "../../../../wasm/src/common/events.c?raw";
 import hintGradeC from "../../../../wasm/src/exfat/grade/hint_grade.c?raw";
 import dirHintC from "../../../../wasm/src/exfat/dir_hint.c?raw";
-import { gradedTraceLines, type CodeGrader, type GradeInput, type GradeVerdict, type TopicGraders } from "../../shared/grade";
+import { gradedTraceLines, type CodeGrader, type GradeInput, type GradeVerdict, type TopicGraders, type Mutant } from "../../shared/grade";
 import { decodeEvent } from "../../shared/event-table";
 
 export class HintTraceError extends Error {}
@@ -181,8 +181,18 @@ function judge({ context }: GradeInput<HintContext>, stdout: string): GradeVerdi
   };
 }
 
+/** five mistakes a learner could make in exfat_set_empty_hint(), each caught at a named create */
+const MUTANTS: readonly Mutant[] = [
+  { name: "a flipped comparison: a hint starting after this entry is kept", from: "ei->hint_femp.eidx <= dentry", to: "ei->hint_femp.eidx >= dentry" },
+  { name: "an off-by-one: the run is taken one entry short", from: "candi_empty->count == num_entries ||", to: "candi_empty->count == num_entries - 1 ||" },
+  { name: "a missing reset: a new run does not start at its first free entry", from: "if (candi_empty->count == 0)\n\t\tcandi_empty->eidx = dentry;", to: "" },
+  { name: "a wrong constant: the deleted entries count to the end", from: "entry_type == SLOT_UNUSED", to: "entry_type == SLOT_DELETED" },
+  { name: "swapped branches: the unused entry counts one, the deleted ones the rest", from: "\t\tcandi_empty->count += total_entries - dentry;\n\telse\n\t\tcandi_empty->count++;", to: "\t\tcandi_empty->count++;\n\telse\n\t\tcandi_empty->count += total_entries - dentry;" },
+];
+
 export const setEmptyHint: CodeGrader<HintContext> = {
   events: ["exfat/exfat_empty_search"],
+  mutants: MUTANTS,
   sources: {
     "include/fslab/exfat_dir.h": exfatDirH,
     "include/fslab/events.h": eventsH,

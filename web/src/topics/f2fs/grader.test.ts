@@ -6,18 +6,10 @@
 // learner's place, and five mutants of the reference.
 import { describe, expect, it } from "vitest";
 import { NidTraceError, nidRunOf, scanFreeNidBits } from "./grader";
-import { gradedStep, itCatchesMutants, type Mutant } from "../../shared/grade-native";
+import { gradedStep, itCatchesMutants } from "../../shared/grade-native";
 
 const { text, starter, input, run, grade } = gradedStep(scanFreeNidBits, new URL("../../../../labs/f2fs-clue/lab.md", import.meta.url), new URL("./traces/f2fs-nid-grade.trace.gz", import.meta.url));
 
-/** five mistakes a learner could make in scan_free_nid_bits(), each caught at a named scan */
-const MUTANTS: Mutant[] = [
-  { name: "a flipped comparison: the last walk's stop taken only when it is past the volume", from: "nm->next_bitmap_blk < nm->nat_blocks", to: "nm->next_bitmap_blk >= nm->nat_blocks" },
-  { name: "an off-by-one: the walk starts one block after the last one stopped", from: "first = nm->next_bitmap_blk;", to: "first = nm->next_bitmap_blk + 1;" },
-  { name: "a missing reset: the walk goes on past the last block instead of going round to block 0", from: "(i + 1 == nm->nat_blocks) ? 0 : i + 1", to: "(i + 1 == nm->nat_blocks) ? i : i + 1" },
-  { name: "a wrong constant: the list filled to one NAT block's worth", from: ">= MAX_FREE_NIDS", to: ">= NAT_ENTRY_PER_BLOCK" },
-  { name: "swapped branches: the heuristic off when its bit is set", from: "(clue & F2FS_CLUE_HEURISTIC) &&", to: "!(clue & F2FS_CLUE_HEURISTIC) &&" },
-];
 
 describe("the F2FS free-NID scan grader", () => {
   it("reads the run's operations and the kernel's scans of the workload's volume", () => {
@@ -47,7 +39,7 @@ describe("the F2FS free-NID scan grader", () => {
     expect(v.inputs[1]).toMatch(/^as that operation began: \d+ NIDs listed, next_bitmap_blk 15; loaded NAT blocks/);
   });
 
-  itCatchesMutants(scanFreeNidBits, grade, MUTANTS, (at) => new RegExp(`^scan ${at}, in `));
+  itCatchesMutants(scanFreeNidBits, grade, scanFreeNidBits.mutants!, (at) => new RegExp(`^scan ${at}, in `));
 
   it("catches a heuristic walk that does not go round past the last block", () => {
     const noWrap = scanFreeNidBits.reference.replace("i = (i + 1 == nm->nat_blocks) ? 0 : i + 1", "i++");

@@ -18,7 +18,7 @@ import nidC from "../../../../wasm/src/f2fs/nid.c?raw";
 import eventsC from "../../../../wasm/src/common/events.c?raw";
 import nidGradeC from "../../../../wasm/src/f2fs/grade/nid_grade.c?raw";
 import nidScanC from "../../../../wasm/src/f2fs/nid_scan.c?raw";
-import { gradedTraceLines, type CodeGrader, type GradeInput, type GradeVerdict, type TopicGraders } from "../../shared/grade";
+import { gradedTraceLines, type CodeGrader, type GradeInput, type GradeVerdict, type TopicGraders, type Mutant } from "../../shared/grade";
 import { recordsOf } from "../../shared/event-table";
 import { nidScansOf, NidScanPhase, type NidScan } from "../../shared/events";
 import { GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, nidOpWords, type NidOp } from "./nid";
@@ -153,8 +153,18 @@ function judge({ context }: GradeInput<NidContext>, stdout: string): GradeVerdic
   };
 }
 
+/** five mistakes a learner could make in scan_free_nid_bits(), each caught at a named scan */
+const MUTANTS: readonly Mutant[] = [
+  { name: "a flipped comparison: the last walk's stop taken only when it is past the volume", from: "nm->next_bitmap_blk < nm->nat_blocks", to: "nm->next_bitmap_blk >= nm->nat_blocks" },
+  { name: "an off-by-one: the walk starts one block after the last one stopped", from: "first = nm->next_bitmap_blk;", to: "first = nm->next_bitmap_blk + 1;" },
+  { name: "a missing reset: the walk goes on past the last block instead of going round to block 0", from: "(i + 1 == nm->nat_blocks) ? 0 : i + 1", to: "(i + 1 == nm->nat_blocks) ? i : i + 1" },
+  { name: "a wrong constant: the list filled to one NAT block's worth", from: ">= MAX_FREE_NIDS", to: ">= NAT_ENTRY_PER_BLOCK" },
+  { name: "swapped branches: the heuristic off when its bit is set", from: "(clue & F2FS_CLUE_HEURISTIC) &&", to: "!(clue & F2FS_CLUE_HEURISTIC) &&" },
+];
+
 export const scanFreeNidBits: CodeGrader<NidContext> = {
   events: ["f2fs/f2fs_free_nid_scan"],
+  mutants: MUTANTS,
   sources: {
     "include/fslab/f2fs.h": f2fsH,
     "include/fslab/events.h": eventsH,
