@@ -35,42 +35,18 @@
 // all of a file's errors are found in one pass and thrown together (LabFormatError.errors).
 // The views a lab may name are the topic manifests' (the page passes topics/index.ts's ids,
 // the CLI those of topics/node-index.ts): this file names no topic.
-import { readYaml } from "./yaml-block";
-import { parseExpect, type Expectation } from "./expect";
-import { parsePredict, type Prediction } from "./predict";
-import { parseQuestion, type Question } from "./question";
-import { DIFFICULTIES, LAYER_IDS, type Difficulty, type LayerId } from "./stack";
-import { fileNameErrors } from "./lab-files";
-import { durationSeconds } from "./duration";
+import type { Expectation } from "./expect";
+import type { Prediction } from "./predict";
+import type { Question } from "./question";
 import { keyError, type KnownAnswer } from "./keys";
-import { graderError, parseCodeInfo, type CodeSpec, type KnownGrader } from "./code-block";
-import { drawSeed, EXAMPLE_IDENTITY, fillLine, parseSeed, type SeedParam, type SeedValues } from "./seed";
+import { graderError, type CodeSpec, type KnownGrader } from "./code-block";
+import { drawSeed, EXAMPLE_IDENTITY, fillLine, type SeedValues } from "./seed";
+import { readFrontmatter, type LabMeta } from "./lab-meta";
+import { readBlock } from "./lab-blocks";
+
+export type { LabMeta } from "./lab-meta";
 
 
-export interface LabMeta {
-  id: string;
-  title: string;
-  summary: string;
-  time: string;
-  /** seconds a walk of the lab's solutions took in `fslab labs test` (lab-time.ts) */
-  walk?: number;
-  /** seconds the author expects working things out to take: the challenge, predictions, views */
-  think?: number;
-  topics: string[];
-  disks: string[];
-  views: string[];
-  /** the lab's place in the suggested course (1 first); labs without one come after, by id */
-  order?: number;
-  difficulty?: Difficulty;
-  /** labs to do first (ids); the course checks they exist and come earlier (course.ts) */
-  requires: string[];
-  /** the storage-stack layers the lab works at (stack.ts), its card's first */
-  layers: LayerId[];
-  /** files the lab ships in its folder's files/, put in the guest under /lab/ (lab-files.ts) */
-  files: string[];
-  /** the per-learner parameters (`seed:`, seed.ts): each learner's values fill the steps' {{templates}} */
-  seed: SeedParam[];
-}
 
 export type LabBlock =
   | { kind: "markdown"; text: string; line: number }
@@ -88,9 +64,8 @@ export type LabBlock =
 
 export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict", "learned", "question", "shortcut", "code", "workload"] as const;
 /** A check's time limit in seconds when its fence names none. */
-export const CHECK_TIMEOUT = 10;
+export { CHECK_TIMEOUT } from "./lab-blocks";
 /** Frontmatter keys: the first three are required, the rest have defaults. */
-const KEYS = ["title", "summary", "id", "time", "walk", "think", "topics", "disks", "views", "order", "difficulty", "requires", "layers", "files", "seed"];
 
 export type BlockTag = (typeof BLOCK_TAGS)[number];
 
@@ -268,7 +243,7 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
   if (lines[0] !== "---") throw err(1, 'a lab starts with YAML frontmatter: a first line of "---"');
   const end = lines.indexOf("---", 1);
   if (end < 0) throw err(1, 'the frontmatter has no closing "---" line');
-  const meta = frontmatter();
+  const meta = readFrontmatter(lines, end, knownViews, fail, folderId);
   // the learner's values in place of the steps' {{templates}}, line for line (no value holds a
   // line break), so every later error still names the author's line
   const identity = opts.identity ?? EXAMPLE_IDENTITY;
@@ -336,7 +311,7 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
         const text = body.join("\n").trim();
         if (!text) refuse(n, `empty ${f.tag} block`);
         else if (inStep(n, `a ${f.tag} block`)) {
-          const b = block(f.tag, text, f.options, n, body);
+          const b = readBlock(f.tag, text, f.options, n, body, refuse);
           if (b) steps.at(-1)!.blocks.push(b);
           else refusedIn.add(steps.at(-1)!);
         }
@@ -462,132 +437,7 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
     for (const b of of("shortcut")) fail(b.line, `a code step's outcome is its grade: a shortcut cannot pass it (fslab labs test grades the starter, which must not pass)`);
   }
 
-  /** The frontmatter's keys, each checked; null if it could not be read at all. */
-  function frontmatter(): LabMeta | null {
-    const read = readYaml(lines.slice(1, end).join("\n"));
-    if ("error" in read) {
-      fail(read.line + 1, `frontmatter: ${read.error}`);
-      return null;
-    }
-    let fm: any;
-    try {
-      fm = read.doc.toJS();
-    } catch (e) {
-      fail(2, `frontmatter could not be read: ${String((e as Error)?.message ?? e).split("\n")[0]}`);
-      return null;
-    }
-    if (!fm || typeof fm !== "object" || Array.isArray(fm)) {
-      fail(2, "frontmatter must be a mapping of keys");
-      return null;
-    }
-    const lineOf = (key: string) => {
-      const i = lines.slice(1, end).findIndex((l) => l.startsWith(`${key}:`));
-      return i < 0 ? 1 : i + 2;
-    };
-    for (const key of Object.keys(fm)) if (!KEYS.includes(key)) fail(lineOf(key), `unknown frontmatter key "${key}" (known: ${KEYS.join(", ")})`);
-    const str = (key: string, fallback?: string) => {
-      if (fm[key] === undefined && fallback !== undefined) return fallback;
-      if (typeof fm[key] !== "string" || !fm[key].trim()) {
-        fail(lineOf(key), `frontmatter needs "${key}" (a non-empty string)`);
-        return fallback ?? "";
-      }
-      return fm[key].trim() as string;
-    };
-    const list = (key: string) => {
-      const v = fm[key] ?? [];
-      if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) {
-        fail(lineOf(key), `"${key}" must be a list of strings`);
-        return [];
-      }
-      return v as string[];
-    };
-    let time = "";
-    if (fm.time !== undefined && !(typeof fm.time === "number" && fm.time > 0) && typeof fm.time !== "string")
-      fail(lineOf("time"), `"time" is minutes (a number) or a text such as "15 min"`);
-    else time = typeof fm.time === "number" ? `${fm.time} min` : str("time", "");
-    const m: LabMeta = {
-      // a lab file opened on its own (a preview) has no folder to name it
-      id: str("id", folderId ?? "lab"),
-      title: str("title"),
-      summary: str("summary", ""),
-      time,
-      topics: list("topics"),
-      disks: list("disks"),
-      views: list("views"),
-      requires: list("requires"),
-      layers: [],
-      files: list("files"),
-      seed: [],
-    };
-    const seed = parseSeed(fm.seed);
-    for (const e of seed.errors) fail(lineOf("seed"), e);
-    m.seed = seed.params;
-    for (const key of ["walk", "think"] as const) {
-      if (fm[key] === undefined) continue;
-      const s = durationSeconds(fm[key]);
-      if (s === null) fail(lineOf(key), `"${key}" is a duration: "40 s", "1.5 min" or minutes as a number, not ${JSON.stringify(fm[key])}`);
-      else m[key] = s;
-    }
-    for (const e of fileNameErrors(m.files)) fail(lineOf("files"), `files: ${e}`);
-    if (fm.order !== undefined) {
-      if (Number.isInteger(fm.order) && fm.order >= 1) m.order = fm.order;
-      else fail(lineOf("order"), `"order" is the lab's place in the course: a whole number from 1, not ${JSON.stringify(fm.order)}`);
-    }
-    if (fm.difficulty !== undefined) {
-      if ((DIFFICULTIES as readonly unknown[]).includes(fm.difficulty)) m.difficulty = fm.difficulty;
-      else fail(lineOf("difficulty"), `"difficulty" is one of ${DIFFICULTIES.join(", ")}, not ${JSON.stringify(fm.difficulty)}`);
-    }
-    for (const r of m.requires)
-      if (!/^[a-z0-9][a-z0-9-]*$/.test(r)) fail(lineOf("requires"), `"requires" lists lab ids (folder names), and "${r}" is none`);
-      else if (r === m.id) fail(lineOf("requires"), `a lab cannot require itself ("${r}")`);
-    for (const l of list("layers")) {
-      if (!LAYER_IDS.includes(l)) fail(lineOf("layers"), `unknown layer "${l}" (the stack, top to bottom: ${LAYER_IDS.join(", ")})`);
-      else if (m.layers.includes(l as LayerId)) fail(lineOf("layers"), `layer "${l}" is listed twice`);
-      else m.layers.push(l as LayerId);
-    }
-    if (!/^[a-z0-9][a-z0-9-]*$/.test(m.id)) fail(lineOf("id"), `id "${m.id}" must be lowercase letters, digits and dashes`);
-    else if (folderId && m.id !== folderId) fail(lineOf("id"), `id "${m.id}" does not match its folder "${folderId}"`);
-    for (const v of m.views) if (!knownViews.includes(v)) fail(lineOf("views"), `unknown view "${v}" (known: ${knownViews.join(", ")})`);
-    return m;
-  }
 
-  /** One of our blocks, its options and body checked; null (with the error kept) if refused. */
-  function block(tag: BlockTag, text: string, info: string, n: number, body: string[]): LabBlock | null {
-    if (tag === "check") {
-      const m = info.match(/^(?:timeout=(\d+))?$/);
-      if (!m) return refuse(n, `a check fence takes only "timeout=<seconds>", not "${info}"`), null;
-      const timeout = m[1] ? Number(m[1]) : CHECK_TIMEOUT;
-      if (timeout < 1 || timeout > 600) return refuse(n, `a check's timeout is 1 to 600 seconds, not ${timeout}`), null;
-      return { kind: "check", text, line: n, timeout };
-    }
-    if (tag === "hint" && info) {
-      const m = info.match(/^fail=(?:"([^"]*)"|'([^']*)')$/);
-      const fail = m ? (m[1] ?? m[2]).trim() : "";
-      if (!m) return refuse(n, `a hint fence takes only fail="<text of a FAIL: line>" (the hint is offered when the step's check printed it), not "${info}"`), null;
-      if (!fail) return refuse(n, `hint fail="": give a piece of the FAIL: line the hint answers`), null;
-      return { kind: "hint", text, line: n, fail };
-    }
-    if (tag === "code") {
-      const r = parseCodeInfo(info, body.join("\n").replace(/^\n+|\s+$/g, "") + "\n");
-      if ("error" in r) return refuse(n, r.error), null;
-      return { kind: "code", text, line: n, code: r.code };
-    }
-    if (info) return refuse(n, `a ${tag} fence takes nothing after its tag, not "${info}"`), null;
-    if (tag === "question") {
-      const r = parseQuestion(body.join("\n"));
-      if ("error" in r) return refuse(n + r.line, `question: ${r.error}`), null;
-      return { kind: "question", text, line: n, question: r.question };
-    }
-    if (tag === "expect") {
-      const r = parseExpect(body.join("\n"));
-      if ("error" in r) return refuse(n + r.line, `expect: ${r.error}`), null;
-      return { kind: "expect", text, line: n, expect: r.expect };
-    }
-    if (tag === "predict") {
-      const r = parsePredict(body.join("\n"));
-      if ("error" in r) return refuse(n + r.line, `predict: ${r.error}`), null;
-      return { kind: "predict", text, line: n, predict: r.predict };
-    }
-    return { kind: tag, text, line: n };
-  }
+
+
 }

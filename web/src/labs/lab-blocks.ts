@@ -1,0 +1,53 @@
+// One fenced block of a lab file (lab-format.ts), read by its tag: its options and its YAML or
+// code checked, every error at its line.
+import { parseExpect } from "./expect";
+import { parsePredict } from "./predict";
+import { parseQuestion } from "./question";
+import { parseCodeInfo } from "./code-block";
+import type { BlockTag, LabBlock } from "./lab-format";
+
+/** A check's time limit in seconds when its fence names none. */
+export const CHECK_TIMEOUT = 10;
+
+/**
+ * One of our blocks (a fence of a BLOCK_TAGS tag at line n, its info string after the tag, its
+ * body lines), its options and body checked; null if refused, with the error handed to refuse.
+ */
+export function readBlock(tag: BlockTag, text: string, info: string, n: number, body: string[], refuse: (line: number, msg: string) => void): LabBlock | null {
+  if (tag === "check") {
+    const m = info.match(/^(?:timeout=(\d+))?$/);
+    if (!m) return refuse(n, `a check fence takes only "timeout=<seconds>", not "${info}"`), null;
+    const timeout = m[1] ? Number(m[1]) : CHECK_TIMEOUT;
+    if (timeout < 1 || timeout > 600) return refuse(n, `a check's timeout is 1 to 600 seconds, not ${timeout}`), null;
+    return { kind: "check", text, line: n, timeout };
+  }
+  if (tag === "hint" && info) {
+    const m = info.match(/^fail=(?:"([^"]*)"|'([^']*)')$/);
+    const fail = m ? (m[1] ?? m[2]).trim() : "";
+    if (!m) return refuse(n, `a hint fence takes only fail="<text of a FAIL: line>" (the hint is offered when the step's check printed it), not "${info}"`), null;
+    if (!fail) return refuse(n, `hint fail="": give a piece of the FAIL: line the hint answers`), null;
+    return { kind: "hint", text, line: n, fail };
+  }
+  if (tag === "code") {
+    const r = parseCodeInfo(info, body.join("\n").replace(/^\n+|\s+$/g, "") + "\n");
+    if ("error" in r) return refuse(n, r.error), null;
+    return { kind: "code", text, line: n, code: r.code };
+  }
+  if (info) return refuse(n, `a ${tag} fence takes nothing after its tag, not "${info}"`), null;
+  if (tag === "question") {
+    const r = parseQuestion(body.join("\n"));
+    if ("error" in r) return refuse(n + r.line, `question: ${r.error}`), null;
+    return { kind: "question", text, line: n, question: r.question };
+  }
+  if (tag === "expect") {
+    const r = parseExpect(body.join("\n"));
+    if ("error" in r) return refuse(n + r.line, `expect: ${r.error}`), null;
+    return { kind: "expect", text, line: n, expect: r.expect };
+  }
+  if (tag === "predict") {
+    const r = parsePredict(body.join("\n"));
+    if ("error" in r) return refuse(n + r.line, `predict: ${r.error}`), null;
+    return { kind: "predict", text, line: n, predict: r.predict };
+  }
+  return { kind: tag, text, line: n };
+}
