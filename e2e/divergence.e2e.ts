@@ -10,7 +10,8 @@ import { parseLab, type Lab } from "../web/src/labs/lab-format";
 import { commandsOf } from "../web/src/labs/checks";
 import { ANSWERS, VIEW_IDS } from "../web/src/topics";
 import { loadCoreModule } from "../web/src/shared/node-load";
-import { ddRunStart, ddRunTrace, dispatchRuns, replayDdDecisions, splitRuns } from "../web/src/topics/blk/dd-kernel";
+import { replayDdDecisions } from "../web/src/topics/blk/dd-kernel";
+import { ddRunStart, ddRunTrace, dispatchRuns, splitRuns } from "../web/src/topics/blk/dd-runs";
 import { ddRunVerdict } from "../web/src/topics/blk/KernelDeadline";
 import { DIVERGE_RULES, divergeRule, ruleOfDivergence, type DivergeRule } from "../web/src/topics/blk/divergence";
 

@@ -5,7 +5,8 @@
 import { useMemo } from "react";
 import type { GradeMomentProps } from "../../shared/grade";
 import { DeadlineQueues } from "./DeadlineQueues";
-import { ddReplayWords, ddRunTrace, ddVerdicts, kernelDdTimeline, traceTunables } from "./dd-kernel";
+import { ddReplayWords, ddVerdicts, kernelDdTimeline, traceTunables } from "./dd-kernel";
+import { ddRunTrace } from "./dd-runs";
 import { GUEST_HZ } from "./trace-replay";
 
 export function DdMoment({ trace, stdout, at }: GradeMomentProps) {

@@ -20,7 +20,8 @@ import type { BlkModule } from "@wasm/blk.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { DD_DEFAULTS } from "./blk-core";
 import { BlkTraceError, parseBlkTrace, type BlkTrace } from "./blk-trace";
-import { DD_FRESH, ddEndState, ddRunStart, kernelDdTimeline, replayDdDecisions, runsBefore, splitRuns, traceTunables } from "./dd-kernel";
+import { DD_FRESH, ddEndState, kernelDdTimeline, replayDdDecisions, traceTunables } from "./dd-kernel";
+import { ddRunStart, runsBefore, splitRuns } from "./dd-runs";
 import { rewindLine } from "../../shared/event-table";
 
 const text = gunzipSync(readFileSync(new URL("./traces/blk-nullb-dd.trace.gz", import.meta.url))).toString("utf8");

@@ -10,79 +10,9 @@
 import type { BlkModule } from "@wasm/blk.mjs";
 import { DD_DEFAULTS, type DdList, type DdState, type DdTimeline, type DdTunables } from "./blk-core";
 import { BlkOp } from "../../shared/events";
-import { REWIND_LINE } from "../../shared/event-table";
 import { allocU32 } from "../../shared/wasm-mem";
-import { BlkTraceError, DD_BECAUSE, DD_PICK, onDevice, parseBlkTrace, type BlkTrace, type DdBecause, type DdDispatch, type DdPick, type SchedEvent } from "./blk-trace";
+import { BlkTraceError, DD_BECAUSE, DD_PICK, type BlkTrace, type DdBecause, type DdDispatch, type DdPick, type SchedEvent } from "./blk-trace";
 import { GUEST_HZ } from "./trace-replay";
-
-/** A line a lab writes to trace_marker before each run, so a stream can be cut into runs, each with its tunables. */
-export const RUN_MARK = /tracing_mark_write: fslab: iosched /;
-
-/** tracefs lines cut before each RUN_MARK line: one run each (lines before the first mark make a run of their own). */
-export function splitRuns(lines: string[]): string[][] {
-  const runs: string[][] = [[]];
-  for (const l of lines) {
-    if (RUN_MARK.test(l) && runs[runs.length - 1].length) runs.push([]);
-    runs[runs.length - 1].push(l);
-  }
-  return runs.filter((r) => r.length);
-}
-
-/** The runs of splitRuns() with mq-deadline dispatches in them, by index: the ones a panel shows. */
-export function dispatchRuns(all: readonly string[][]): number[] {
-  return all.flatMap((r, i) => (r.some((l) => l.includes(" dd_dispatch_request: ")) ? [i] : []));
-}
-
-/** A run's lines as a trace of the device mq-deadline dispatched on (other devices' block events are left out). */
-export function ddRunTrace(lines: readonly string[]): BlkTrace {
-  const t = parseBlkTrace(lines.join("\n"));
-  const dev = t.requests.find((r) => r.dd)?.dev;
-  return dev ? onDevice(t, dev) : t;
-}
-
-/**
- * Where shown run `k` starts (shown: dispatchRuns(all); traces: their ddRunTrace()s, up to k):
- * the scheduler was switched on before the first run, and each later run starts where the one
- * before it on the same machine ended, not a run a reset undid (runsBefore). `before` lists
- * those shown runs, by their index in `shown`.
- */
-export function ddRunStart(all: readonly string[][], shown: readonly number[], traces: readonly BlkTrace[], k: number): { before: number[]; start: DdStart } {
-  const live = liveLinesBefore(all, shown[k]);
-  const before = [...live.keys()].map((i) => shown.indexOf(i)).filter((j) => j >= 0);
-  // a run a reset cut short (a command after the run's own, undone) carried only its kept part
-  const start = before.reduce((s, j) => {
-    const kept = live.get(shown[j])!;
-    return ddEndState(kept.length === all[shown[j]].length ? traces[j] : ddRunTrace(kept), s);
-  }, DD_FRESH);
-  return { before, start };
-}
-
-/**
- * The lines of each run before run `k` still on the timeline of the machine that ran `k`, by
- * run, in order: a rewind line (REWIND_LINE: the machine was put back to a snapshot, "Reset this
- * step") undoes the lines before it, counting back over what earlier rewinds left.
- */
-function liveLinesBefore(runs: readonly string[][], k: number): Map<number, string[]> {
-  const live: Array<{ run: number; line: string }> = [];
-  for (let j = 0; j < k; j++)
-    for (const l of runs[j]) {
-      const m = l.match(REWIND_LINE);
-      if (!m) live.push({ run: j, line: l });
-      else live.splice(Math.max(0, live.length - Number(m[1])));
-    }
-  const out = new Map<number, string[]>();
-  for (const { run, line } of live) out.set(run, [...(out.get(run) ?? []), line]);
-  return out;
-}
-
-/**
- * The runs before run `k` that the machine which ran `k` went through, in order: the runs whose
- * scheduler state it carried, wholly or in part (a run whose last lines a reset undid carried
- * the state of the part before them; one a reset undid wholly never reached it).
- */
-export function runsBefore(runs: readonly string[][], k: number): number[] {
-  return [...liveLinesBefore(runs, k).keys()];
-}
 
 export interface DdChoice {
   rq: number | null; // null: the model would dispatch nothing

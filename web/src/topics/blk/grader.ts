@@ -13,7 +13,8 @@ import ddGradeC from "../../../../wasm/src/blk/grade/dd_grade.c?raw";
 import ddDispatchC from "../../../../wasm/src/blk/dd_dispatch.c?raw";
 import type { CodeGrader, GradeInput, GradeVerdict, TopicGraders, Mutant } from "../../shared/grade";
 import { BlkTraceError } from "./blk-trace";
-import { ddChoiceLine, ddDecisionInputs, ddReplayWords, ddRunTrace, ddVerdicts, traceTunables, type DdReplayWords } from "./dd-kernel";
+import { ddChoiceLine, ddDecisionInputs, ddReplayWords, ddVerdicts, traceTunables, type DdReplayWords } from "./dd-kernel";
+import { ddRunTrace } from "./dd-runs";
 import { GUEST_HZ } from "./trace-replay";
 import type { BlkTrace } from "./blk-trace";
 
