@@ -1,10 +1,27 @@
 // One fenced block of a lab file (lab-format.ts), read by its tag: its options and its YAML or
 // code checked, every error at its line.
-import { parseExpect } from "./expect";
-import { parsePredict } from "./predict";
-import { parseQuestion } from "./question";
-import { parseCodeInfo } from "./code-block";
-import type { BlockTag, LabBlock } from "./lab-format";
+import { parseExpect, type Expectation } from "./expect";
+import { parsePredict, type Prediction } from "./predict";
+import { parseQuestion, type Question } from "./question";
+import { parseCodeInfo, type CodeSpec } from "./code-block";
+
+export type LabBlock =
+  | { kind: "markdown"; text: string; line: number }
+  | { kind: "vm"; text: string; line: number }
+  | { kind: "check"; text: string; line: number; timeout: number }
+  | { kind: "expect"; text: string; line: number; expect: Expectation[] }
+  | { kind: "hint"; text: string; line: number; fail?: string }
+  | { kind: "solution"; text: string; line: number }
+  | { kind: "predict"; text: string; line: number; predict: Prediction }
+  | { kind: "learned"; text: string; line: number }
+  | { kind: "question"; text: string; line: number; question: Question }
+  | { kind: "shortcut"; text: string; line: number }
+  | { kind: "code"; text: string; line: number; code: CodeSpec }
+  | { kind: "workload"; text: string; line: number };
+
+/** The tags of our fenced blocks (lab-format.ts's header says what each holds). */
+export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict", "learned", "question", "shortcut", "code", "workload"] as const;
+export type BlockTag = (typeof BLOCK_TAGS)[number];
 
 /** A check's time limit in seconds when its fence names none. */
 export const CHECK_TIMEOUT = 10;

@@ -35,39 +35,15 @@
 // all of a file's errors are found in one pass and thrown together (LabFormatError.errors).
 // The views a lab may name are the topic manifests' (the page passes topics/index.ts's ids,
 // the CLI those of topics/node-index.ts): this file names no topic.
-import type { Expectation } from "./expect";
-import type { Prediction } from "./predict";
-import type { Question } from "./question";
 import { keyError, type KnownAnswer } from "./keys";
-import { graderError, type CodeSpec, type KnownGrader } from "./code-block";
+import { graderError, type KnownGrader } from "./code-block";
 import { drawSeed, EXAMPLE_IDENTITY, fillLine, type SeedValues } from "./seed";
 import { readFrontmatter, type LabMeta } from "./lab-meta";
-import { readBlock } from "./lab-blocks";
+import { BLOCK_TAGS, readBlock, type BlockTag, type LabBlock } from "./lab-blocks";
 
+// the frontmatter (lab-meta.ts) and the blocks (lab-blocks.ts) are read in their own files
 export type { LabMeta } from "./lab-meta";
-
-
-
-export type LabBlock =
-  | { kind: "markdown"; text: string; line: number }
-  | { kind: "vm"; text: string; line: number }
-  | { kind: "check"; text: string; line: number; timeout: number }
-  | { kind: "expect"; text: string; line: number; expect: Expectation[] }
-  | { kind: "hint"; text: string; line: number; fail?: string }
-  | { kind: "solution"; text: string; line: number }
-  | { kind: "predict"; text: string; line: number; predict: Prediction }
-  | { kind: "learned"; text: string; line: number }
-  | { kind: "question"; text: string; line: number; question: Question }
-  | { kind: "shortcut"; text: string; line: number }
-  | { kind: "code"; text: string; line: number; code: CodeSpec }
-  | { kind: "workload"; text: string; line: number };
-
-export const BLOCK_TAGS = ["vm", "check", "expect", "hint", "solution", "predict", "learned", "question", "shortcut", "code", "workload"] as const;
-/** A check's time limit in seconds when its fence names none. */
-export { CHECK_TIMEOUT } from "./lab-blocks";
-/** Frontmatter keys: the first three are required, the rest have defaults. */
-
-export type BlockTag = (typeof BLOCK_TAGS)[number];
+export { BLOCK_TAGS, CHECK_TIMEOUT, type BlockTag, type LabBlock } from "./lab-blocks";
 
 /**
  * Languages a plain code block may declare: shown to the learner as code, never run. A tag
