@@ -31,6 +31,7 @@ export interface LabMeta {
   seed: SeedParam[];
 }
 
+/** Frontmatter keys: the first three are required, the rest have defaults. */
 const KEYS = ["title", "summary", "id", "time", "walk", "think", "topics", "disks", "views", "order", "difficulty", "requires", "layers", "files", "seed"];
 
 /**
