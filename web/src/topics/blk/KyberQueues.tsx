@@ -5,7 +5,8 @@
 // Below, what the timer did: the domains' depths over time, one point per kyber_timer_fn().
 import { useMemo, useState, type ReactElement } from "react";
 import { curveStepAfter, line, scaleLinear } from "d3";
-import { KYBER_DOMAINS, parseKyberState, ROW, ROW_WIDTH, type BlkSteps, type KyberTimerRun } from "./blk-core";
+import { ROW, ROW_WIDTH, type BlkSteps } from "./blk-core";
+import { KYBER_DOMAINS, parseKyberState, type KyberTimerRun } from "./kyber";
 import { StepControls } from "../../shared/view/StepControls";
 import { TableAlt } from "../../shared/view/TableAlt";
 import { useWidth } from "../../shared/view/useWidth";

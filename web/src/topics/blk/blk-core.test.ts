@@ -3,7 +3,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { BlkModule } from "@wasm/blk.mjs";
 import { loadCoreModule } from "../../shared/node-load";
-import { BlkError, DEVICES, fioJobs, parseDdState, parseKyberState, simulateBlk, stepBlk, KYBER_DEPTH, ROW, ROW_WIDTH, type BlkJob } from "./blk-core";
+import { BlkError, DEVICES, fioJobs, parseDdState, simulateBlk, stepBlk, ROW, ROW_WIDTH, type BlkJob } from "./blk-core";
+import { parseKyberState, KYBER_DEPTH } from "./kyber";
 
 let m: BlkModule;
 beforeAll(async () => {
