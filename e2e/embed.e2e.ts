@@ -260,11 +260,11 @@ describe("the built site elsewhere", () => {
     }
   });
 
-  it("after one visit, a lab reloads offline: the app from the service worker, the VM from its cache", async () => {
+  it("after one visit, a lab reloads offline: the app from the service worker, the VM from its cache, a code step graded", async () => {
     const b = await launch({ serviceWorkers: "allow" });
     try {
       const page = b.page;
-      await page.goto(`${base()}#/lab/exfat-discard`);
+      await page.goto(`${base()}#/lab/exfat-empty-hint`);
       await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
       await page.evaluate(() => navigator.serviceWorker.ready);
       const kept = () => page.evaluate(async () => [(await (await caches.open("fslab-labs")).keys()).length, (await (await caches.open("fslab-vm")).keys()).length]);
@@ -288,6 +288,17 @@ describe("the built site elsewhere", () => {
         const file = await runInTerminal(page, "f=$(command -v mkfs.f2fs); ls -l $f; head -c 16 $f | od -An -c").catch((e) => String(e));
         throw new Error(`mkfs.f2fs -V printed ${JSON.stringify(version)}; the guest reads the file as:\n${file}\nterminal ends with:\n${(await terminalText(page)).slice(-800)}`);
       }
+      // the lab's code step, still offline: its editor and grader chunks from the service
+      // worker, the guest's tcc and headers from the VM's cache; the reference agrees
+      await page.getByTestId("outline-4").click();
+      const editor = page.locator(".code-editor .cm-content");
+      await editor.waitFor({ timeout: 30_000 });
+      const lab = readFileSync(join(repo, "labs/exfat-empty-hint/lab.md"), "utf8");
+      await editor.fill(lab.slice(lab.indexOf("## Write the hint yourself")).match(/```solution\n([\s\S]*?)\n```/)![1]);
+      await page.getByTestId("grade").click();
+      const box = page.getByTestId("code-step");
+      await expect.poll(() => box.getAttribute("data-grades"), { timeout: 240_000, interval: 500 }).toBe("1");
+      expect(await box.getAttribute("data-verdict"), (await page.getByTestId("grade-result").textContent()) ?? "").toBe("agree");
       await b.ctx.setOffline(false);
     } finally {
       await b.close();
