@@ -4,7 +4,7 @@
 // grade the reference, a lab's starter and mutants of the reference in a fraction of a second
 // (warnings off: a starter leaves variables for the learner to use).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { mutate, type CodeGrader, type GradeInput, type GradeVerdict, type Mutant } from "./grade";
 
 /** Build the replay with `learner` as the grader's file under `dir`, run it on `stdin`, and return its output. */
-export function nativeReplay(grader: CodeGrader, learner: string, stdin: string, dir: string): string {
+export function nativeReplay(grader: CodeGrader, learner: string, stdin: string, dir: string, opts: { timeout?: number } = {}): string {
   const build = mkdtempSync(join(dir, "b-"));
   for (const [p, src] of Object.entries(grader.sources)) {
     mkdirSync(dirname(join(build, p)), { recursive: true });
@@ -21,10 +21,21 @@ export function nativeReplay(grader: CodeGrader, learner: string, stdin: string,
   writeFileSync(join(build, grader.file), learner);
   const cFiles = [...Object.keys(grader.sources).filter((p) => p.endsWith(".c")), grader.file];
   execFileSync("cc", ["-std=gnu99", "-w", "-Iinclude", "-o", "grade", ...cFiles], { cwd: build });
-  return execFileSync(join(build, "grade"), { input: stdin, encoding: "utf8", maxBuffer: 64 << 20 });
+  if (!opts.timeout) return execFileSync(join(build, "grade"), { input: stdin, encoding: "utf8", maxBuffer: 64 << 20 });
+  // as the guest runs it: coreutils' `timeout` stops it with SIGTERM, its output going to a file
+  // (Node's own timeout closes the pipe first, and the program's last words die of SIGPIPE)
+  const out = join(build, "stdout.txt");
+  const fd = openSync(out, "w");
+  try {
+    execFileSync("timeout", [String(opts.timeout / 1000), join(build, "grade")], { input: stdin, stdio: ["pipe", fd, "pipe"] });
+  } catch (e) {
+    throw Object.assign(e as Error, { stdout: readFileSync(out, "utf8") });
+  } finally {
+    closeSync(fd);
+  }
+  return readFileSync(out, "utf8");
 }
 
-/** One mistake a learner could make in the reference: `from` replaced by `to` (each must occur). */
 /**
  * A code step's grader under test: its lab's starter, the recorded workload trace as the
  * grader's input, a scratch folder for the builds (made before the file's tests, removed after),
@@ -41,7 +52,7 @@ export function gradedStep<C>(grader: CodeGrader<C>, lab: URL, trace: URL) {
     dir = mkdtempSync(join(tmpdir(), "fslab-grade-"));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const run = (learner: string): string => nativeReplay(grader, learner, input.stdin, dir);
+  const run = (learner: string, opts: { timeout?: number } = {}): string => nativeReplay(grader, learner, input.stdin, dir, opts);
   const grade = (learner: string): GradeVerdict => grader.judge(input, run(learner));
   return { text, starter: fence[1], input, run, grade };
 }

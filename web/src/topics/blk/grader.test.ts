@@ -80,8 +80,7 @@ describe("the mq-deadline grader", () => {
 // by the host's C compiler: the reference agrees, the lab's starter and five mutants of the
 // reference each part from the kernel at a named decision.
 describe("the mq-deadline grader, over the code step's own workload", () => {
-  const { starter, grade } = gradedStep(ddDispatch, new URL("../../../../labs/mq-deadline/lab.md", import.meta.url), new URL("./traces/dd-grade.trace.gz", import.meta.url));
-
+  const { starter, grade, input, run } = gradedStep(ddDispatch, new URL("../../../../labs/mq-deadline/lab.md", import.meta.url), new URL("./traces/dd-grade.trace.gz", import.meta.url));
 
   it("agrees with the kernel in every decision when the function is the kernel's", () => {
     const v = grade(ddDispatch.reference);
@@ -96,4 +95,31 @@ describe("the mq-deadline grader, over the code step's own workload", () => {
   });
 
   itCatchesMutants(ddDispatch, grade, ddDispatch.mutants!, () => /^jiffies \d+; fifo_batch 3, writes_starved 4/);
+
+  // a function that dies, or never returns (the guest's `timeout` sends SIGTERM): dd_grade.c
+  // says how many decisions were made before, and the grade names the one it died in
+  const dying = (how: string) =>
+    ddDispatch.reference.replace("\tstruct deadline_data *dd = &s->dd;\n", `\tstruct deadline_data *dd = &s->dd;\n\tstatic int calls;\n\tif (++calls == 40) { ${how} }\n`);
+  const partialOf = (learner: string, opts: { timeout?: number } = {}) => {
+    try {
+      run(learner, opts);
+    } catch (e) {
+      return String((e as { stdout?: string }).stdout ?? "");
+    }
+    throw new Error("the replay did not die");
+  };
+
+  it("names the decision a crash happened in", () => {
+    const out = partialOf(dying("*(volatile int *)0 = 0;"));
+    const k = Number(out.match(/^reached (\d+)$/m)?.[1]);
+    // the 40th call of the function: a decision may call it once per priority level
+    expect(k).toBeGreaterThan(0);
+    expect(k).toBeLessThan(40);
+    expect(ddDispatch.reached!(input, out)).toBe(`in decision ${k + 1} of ${input.context.words.kernel.length}`);
+  });
+
+  it("names the decision a function that never returns was in, once it is stopped", () => {
+    const out = partialOf(dying("for (;;) {}"), { timeout: 2000 });
+    expect(ddDispatch.reached!(input, out)).toMatch(/^in decision \d+ of \d+$/);
+  });
 });

@@ -91,6 +91,11 @@ export const ddDispatch: CodeGrader<DdContext> = {
   reference: ddDispatchC,
   input,
   judge,
+  // dd_grade.c writes "reached <k>" when it dies: the decisions made before the one it died in
+  reached({ context: { words } }, partial) {
+    const m = partial.match(/^reached (\d+)$/m);
+    return m ? `in decision ${Number(m[1]) + 1} of ${words.kernel.length}` : null;
+  },
   explain: {
     segv: "a request index that is BLK_NIL, or past the array?",
     refused: "does your function take the request it returns off the lists, as deadline_move_request() does?",
