@@ -211,7 +211,10 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     const learned = page.getByTestId("learned");
     expect(await learned.getAttribute("data-shown")).toBe("0");
     const predict = page.getByTestId("predict");
-    const del = page.locator(".lab-runner .step > .vm-cmd > button").nth(0);
+    // the rewrite and the volume's copy come first (the prediction is read off that disk)
+    const copy = page.locator(".lab-runner .step > .vm-cmd > button").nth(0);
+    const del = page.locator(".lab-runner .step > .vm-cmd > button").nth(1);
+    expect(await copy.isDisabled()).toBe(false);
     expect(await del.isDisabled()).toBe(true);
     // the lab's view would show the answer: out of sight (and of the keyboard) until the guess
     expect(await page.getByTestId("view-exfat-clusters").getAttribute("data-waiting")).toBe("1");
@@ -233,7 +236,8 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     expect(await page.getByTestId("view-exfat-clusters").getAttribute("data-waiting")).toBe("0");
     // the form is gone: the keyboard is on what was recorded
     expect(await predict.nth(0).getByRole("status").evaluate((el) => el === document.activeElement && /You predicted 16/.test(el.textContent ?? ""))).toBe(true);
-    await run(2); // written again, deleted batched
+    await run(2); // written again, the volume copied to /mnt/host
+    await run(3); // deleted batched
     await expect.poll(checkState, { timeout: 60_000 }).toBe("passed");
     expect(await learned.getAttribute("data-shown")).toBe("1");
     expect(await learned.textContent()).toMatch(/^What you learnedUp to Linux 6\.14.*one request per cluster the old way and one per run the new way/s);
