@@ -1,10 +1,10 @@
 // fslab readme [--check]: rewrite the generated sections of docs/ (the labs in labs/, the views
 // a lab may name, the playgrounds, what can be embedded, with their parameters:
-// web/src/topics/readme.ts says which file holds which) from the labs and the topic manifests,
+// readme-sections.ts says which file holds which) from the labs and the topic manifests,
 // or (--check) exit 1 if they differ.
 import { readFileSync, writeFileSync } from "node:fs";
 import { loadTopics } from "../../web/src/topics/node-index";
-import { GENERATED_IN, generatedSections, rewriteReadme } from "../../web/src/topics/readme";
+import { GENERATED_IN, generatedSections, rewriteReadme } from "./readme-sections";
 import { findLabs, readLab, viewIds } from "./labs";
 import type { Lab } from "../../web/src/labs/lab-format";
 

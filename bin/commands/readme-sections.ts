@@ -1,11 +1,12 @@
 // The documents' lists that come from the topic manifests (the views a lab may name, the
 // playground routes, what can be embedded) and from the labs (docs/labs.md's list, in the
 // course's order), between <!-- generated:NAME --> and <!-- /generated:NAME --> markers.
-// `fslab readme` rewrites them; readme.test.ts fails when a document has fallen behind.
-import type { TopicManifest } from "../shared/topic";
-import { describeParam } from "../shared/params";
-import type { Lab } from "../labs/lab-format";
-import { courseOrder } from "../labs/course";
+// `fslab readme` (readme.ts) rewrites them; readme-sections.test.ts fails when a document has
+// fallen behind.
+import type { TopicManifest } from "../../web/src/shared/topic";
+import { describeParam } from "../../web/src/shared/params";
+import type { Lab } from "../../web/src/labs/lab-format";
+import { courseOrder } from "../../web/src/labs/course";
 
 /** A title ends a sentence: a full stop unless it has its own mark. */
 const sentence = (s: string) => (/[.?!]$/.test(s) ? s : `${s}.`);

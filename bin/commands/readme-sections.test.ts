@@ -2,13 +2,13 @@
 // list of labs is the labs'.
 import { readdirSync, existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { TOPICS } from ".";
-import { GENERATED_IN, generatedSections, labList, rewriteReadme, wrapItem } from "./readme";
-import { parseLab } from "../labs/lab-format";
-import { courseOrder } from "../labs/course";
+import { TOPICS } from "../../web/src/topics";
+import { GENERATED_IN, generatedSections, labList, rewriteReadme, wrapItem } from "./readme-sections";
+import { parseLab } from "../../web/src/labs/lab-format";
+import { courseOrder } from "../../web/src/labs/course";
 
-const doc = (file: string) => readFileSync(new URL(`../../../${file}`, import.meta.url), "utf8");
-const LABS_DIR = new URL("../../../labs/", import.meta.url);
+const doc = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), "utf8");
+const LABS_DIR = new URL("../../labs/", import.meta.url);
 const VIEWS = TOPICS.flatMap((t) => t.views.map((v) => v.id));
 const LABS = readdirSync(LABS_DIR)
   .filter((d) => existsSync(new URL(`${d}/lab.md`, LABS_DIR)))
@@ -78,7 +78,7 @@ describe("the README and docs/", () => {
   });
 
   it("every relative link in the README and docs/ reaches a file, and its #anchor a heading there", () => {
-    const files = ["README.md", ...readdirSync(new URL("../../../docs/", import.meta.url)).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+    const files = ["README.md", ...readdirSync(new URL("../../docs/", import.meta.url)).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
     // GitHub's anchor for a heading: lower case, punctuation dropped, spaces as dashes
     const slug = (h: string) => h.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, "").replace(/ /g, "-");
     let links = 0;
@@ -88,7 +88,7 @@ describe("the README and docs/", () => {
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
         if (/^[a-z]+:/.test(target)) continue;
         const [path, anchor] = target.split("#");
-        const to = path ? new URL(`../../../${dir}${path}`, import.meta.url) : new URL(`../../../${file}`, import.meta.url);
+        const to = path ? new URL(`../../${dir}${path}`, import.meta.url) : new URL(`../../${file}`, import.meta.url);
         expect(existsSync(to), `${file}: ${target}`).toBe(true);
         if (anchor) {
           const headings = readFileSync(to, "utf8").split("\n").filter((l) => /^#+ /.test(l)).map((l) => slug(l.replace(/^#+ /, "")));
