@@ -2,6 +2,8 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { NativeBench } from "./native";
+import type { CoreModules } from "@wasm/cores.mjs";
+import { loadCoreModule } from "../web/src/shared/node-load";
 import { describeRatio, pairRatios, spread, type Goal } from "./paired";
 
 /** One part of `fslab bench`: the module bench/parts/<name>.ts exports it as `part`. */
@@ -25,6 +27,19 @@ export const goal = (ok: boolean, text: string) => `(goal: ${text}${ok ? ", met"
 export async function nativeBench(target: string, stdio: "inherit" | "pipe" = "inherit"): Promise<NativeBench> {
   execFileSync("make", ["-s", "-C", WASM_DIR, target], { stdio });
   return NativeBench.start(`${WASM_DIR}${target}`);
+}
+
+/**
+ * A core's bench against its native build: the native bench started, the core's wasm module
+ * loaded, both handed to `run`, the native process closed after, whatever happened.
+ */
+export async function withNativeBench<C extends keyof CoreModules>(target: string, core: C, run: (native: NativeBench, module: CoreModules[C]) => Promise<void>): Promise<void> {
+  const native = await nativeBench(target);
+  try {
+    await run(native, await loadCoreModule(core));
+  } finally {
+    await native.close();
+  }
 }
 
 /** the cores' goal (issue 16): wasm within 1.2x of the same C built natively (by gcc) */

@@ -1,9 +1,8 @@
 // fslab bench blk: blk-mq + mq-deadline on 1,000,000 requests, the same C natively
 // (wasm/src/blk/bench_blk.c) and as wasm, their runs alternating (bench/paired.ts).
-import { loadCoreModule } from "../../web/src/shared/node-load";
 import { BLK_CASE, wasmBlkRunMs } from "../blk-dispatch";
 import { interleave } from "../paired";
-import { nativeBench, nativeRow, type BenchPart } from "../report";
+import { nativeRow, withNativeBench, type BenchPart } from "../report";
 
 /** pairs (a run is ~0.25 s natively) */
 const BLK_PAIRS = 9;
@@ -12,14 +11,10 @@ export const part: BenchPart = {
   order: 2,
   summary: "blk-mq + mq-deadline on 1,000,000 requests: natively and as wasm",
   async run() {
-    const native = await nativeBench("build/native/bench_blk");
-    try {
-      const module = await loadCoreModule("blk");
+    await withNativeBench("build/native/bench_blk", "blk", async (native, module) => {
       const [n, w] = await interleave(BLK_PAIRS, [() => native.sample(BLK_CASE), () => wasmBlkRunMs(module)], 1);
       console.log("blk-mq + mq-deadline (4 jobs x iodepth 4, random 4 KiB reads, one-tag disk), same C, native and wasm runs alternating after one warm-up pair:");
       console.log(nativeRow(BLK_CASE, n, w));
-    } finally {
-      await native.close();
-    }
+    });
   },
 };
