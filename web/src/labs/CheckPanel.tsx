@@ -3,7 +3,7 @@
 import { describeExpectation } from "./expect";
 import { outcomeText, type CheckOutcome } from "./checks";
 import type { LabStep } from "./lab-format";
-import type { VmHandle } from "../vm/VmConsole";
+import type { VmHandle } from "../shared/machine";
 import { useFocusAfter } from "./StepBody";
 
 export function CheckPanel({ step, outcome, checking, waitingShell, passed, vm, onCheck }: { step: LabStep; outcome: CheckOutcome | null; checking: boolean; waitingShell: boolean; passed: boolean; vm: VmHandle | null; onCheck(): void }) {

@@ -9,7 +9,7 @@ import { keepLearner, storedLearner } from "./learner";
 import type { Timing } from "./useStepMachine";
 import { RunButton, type Earlier } from "./RunButton";
 import { hintsOf, nextHint } from "./hints";
-import type { VmHandle } from "../vm/VmConsole";
+import type { VmHandle } from "../shared/machine";
 
 export function LabOutline({ lab, progress, n, go }: { lab: Lab; progress: LabProgress; n: number; go(to: number): void }) {
   const passedCount = progress.steps.filter((s) => s.passedAt).length;

@@ -8,7 +8,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { Lab } from "./lab-format";
 import type { SeenEvent, Verdict } from "./expect";
 import type { LabProgress } from "./progress";
-import type { VmHandle } from "../vm/VmConsole";
+import type { VmHandle } from "../shared/machine";
 import { useStepState } from "./useStepState";
 import { useStepMachine } from "./useStepMachine";
 import { StepBody } from "./StepBody";

@@ -2,7 +2,7 @@
 // learner's to finish and names an earlier step the block builds on that is not done.
 import { useState } from "react";
 import type { LabStep } from "./lab-format";
-import type { VmHandle } from "../vm/VmConsole";
+import type { VmHandle } from "../shared/machine";
 
 export interface Earlier {
   /** the first earlier step whose checks fail in the guest now, or null; `checking` is called before a check runs */

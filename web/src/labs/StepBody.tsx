@@ -4,7 +4,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { renderInlineMarkdown, renderMarkdown } from "./markdown";
 import type { LabStep } from "./lab-format";
-import type { VmHandle } from "../vm/VmConsole";
+import type { VmHandle } from "../shared/machine";
 import { near, parseGuess, type Prediction, type PredictionRecord } from "./predict";
 import { RunButton, type Earlier } from "./RunButton";
 import { judgeAnswer, parseAnswer, toleranceText, type Question, type QuestionRecord } from "./question";

@@ -3,7 +3,7 @@
 import type { LabStep } from "./lab-format";
 import { describeExpectation, judge, type Expectation, type SeenEvent, type Verdict } from "./expect";
 import { failLines } from "../vm/agent";
-import type { VmHandle } from "../vm/VmConsole";
+import type { VmHandle } from "../shared/machine";
 
 export interface CheckItem {
   /** what was checked, for the learner */

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { dropSnapshots, getSnapshot, putSnapshot, stepIsNewest } from "./progress";
 import { gunzip, gzip, HERE } from "../vm/snapshot";
-import type { VmHandle } from "../vm/VmConsole";
+import type { VmHandle } from "../shared/machine";
 
 export interface Timing {
   snapshotMs?: number;

@@ -6,7 +6,7 @@ import type { Lab } from "./lab-format";
 import type { SeenEvent, Verdict } from "./expect";
 import { hasChecks, outcomeText, runChecks, type CheckOutcome } from "./checks";
 import { saveProgress, StoreError, type LabProgress } from "./progress";
-import type { VmHandle } from "../vm/VmConsole";
+import type { VmHandle } from "../shared/machine";
 import { commandActual, countedActual, type Prediction, type PredictionRecord } from "./predict";
 import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from "./question";
 import { computeKey } from "./keys";

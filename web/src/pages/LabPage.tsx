@@ -10,7 +10,8 @@ import { loadProgress, newestSnapshot, openStore, saveProgress, type LabProgress
 import { seenEvent, type SeenEvent, type Verdict } from "../labs/expect";
 import { sha256Hex } from "../labs/report";
 import type { Lab } from "../labs/lab-format";
-import { VmConsole, type StartFrom, type VmHandle } from "../vm/VmConsole";
+import { VmConsole, type StartFrom } from "../vm/VmConsole";
+import type { VmHandle } from "../shared/machine";
 import { GUEST_BUILD, gunzip, snapshotMismatch } from "../vm/snapshot";
 import { view } from "../topics";
 import { lazyOf } from "../shared/lazy";

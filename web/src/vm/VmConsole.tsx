@@ -9,8 +9,7 @@ import { VmHost } from "./vm-host";
 import { machineStopped, STOPPED_WHAT, type BootStatus, type GuestTrouble } from "./guest";
 import type { TraceStats, VmHandle } from "../shared/machine";
 
-// the handle is declared in shared/ (topics and labs use it), implemented here
-export type { VmHandle };
+// the handle is declared in shared/machine.ts (topics and labs import it there), implemented here
 
 
 export interface StartFrom {
