@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { DD_DEFAULTS, DEVICES, KYBER_DEFAULTS, SCHED_CODE, deviceWords, tunableWords, type Scheduler } from "../../web/src/topics/blk/blk-core";
 import { onDevice, parseBlkTrace, type BlkTrace } from "../../web/src/topics/blk/blk-trace";
-import { ddReplayWords, splitRuns } from "../../web/src/topics/blk/dd-kernel";
+import { ddReplayWords } from "../../web/src/topics/blk/dd-kernel";
+import { splitRuns } from "../../web/src/topics/blk/dd-runs";
 import { GUEST_HZ, blkTraceWords } from "../../web/src/topics/blk/trace-replay";
 
 const out = process.argv[2];
