@@ -151,6 +151,8 @@ const shown: Record<string, Record<number, (page: Page, lab: Lab) => Promise<voi
       const valid = Number(lab.seed.values.files) + 2;
       expect(await page.getByTestId("f2fs-disk-summary").textContent()).toMatch(new RegExp(`^${valid} valid NIDs .* the checkpoint's valid_node_count agrees`));
       expect(await page.getByTestId("f2fs-disk-verdict").getAttribute("data-differ")).toBe("0");
+      // the step's question, keyed by the same disk as the page read it for the learner
+      expect(await page.locator('.lab-runner [data-testid="question"]').getAttribute("data-key")).toBe(String(valid));
     },
   },
   "mq-deadline": {
@@ -299,8 +301,10 @@ async function answerQuestions(page: Page, step: LabStep, where: string): Promis
   expect(await questions.count()).toBe(qs.length);
   for (const [k, q] of qs.entries()) {
     const box = questions.nth(k);
-    // the key alone answers it: the model's answer for this learner, given, is judged right
-    const key = !q.answer && q.key ? await computeKey(TOPICS, q.key, loadCoreModule) : null;
+    // the key alone answers it: the model's answer for this learner, given, is judged right (a
+    // key read from the learner's disk is the page's to read: held by the lab's `shown` hook)
+    const fromDisk = !!q.key && keyImage(q.key, knownAnswers(TOPICS)) !== null;
+    const key = !q.answer && q.key && !fromDisk ? await computeKey(TOPICS, q.key, loadCoreModule) : null;
     const answer = key ?? (q.choices ? q.choices[0] : "1");
     if (q.choices) await box.locator("select").selectOption(answer);
     else await box.locator("input").fill(answer);
@@ -310,6 +314,10 @@ async function answerQuestions(page: Page, step: LabStep, where: string): Promis
     if (key !== null) {
       expect(await box.getAttribute("data-key"), `${where}: the key of "${q.question}"`).toBe(key);
       expect(await box.getAttribute("data-right"), `${where}: the key given as the answer to "${q.question}"`).toBe("1");
+      continue;
+    }
+    if (fromDisk && !q.answer) {
+      expect(await box.getAttribute("data-key"), `${where}: the key of "${q.question}", read from the disk`).toMatch(/\S/);
       continue;
     }
     expect(parseGuess(asPrediction(q), actual), `${where}: this run's answer to "${q.question}"`).not.toHaveProperty("error");

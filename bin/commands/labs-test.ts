@@ -302,7 +302,8 @@ export async function walk(
       if (!b.question.answer) {
         // the key alone answers it (no run measures it): the author sees this learner's key
         const key = b.question.key && keyOf ? await keyOf(b.question.key) : "(no key)";
-        console.log(`question ${file}:${b.line}: step ${i + 1} "${step.title}": ${q.question} ${key} for this learner (the model's key; no run measures it)`);
+        const whose = typeof b.question.key?.params.image === "string" ? `read from /mnt/host/${b.question.key.params.image} by the inspector` : "the model's key";
+        console.log(`question ${file}:${b.line}: step ${i + 1} "${step.title}": ${q.question} ${key} for this learner (${whose}; no run measures it)`);
         continue;
       }
       const actual = "command" in q.actual ? commandActual((await vm.agent.run(q.actual.command, 30)).output) : countedActual(q, collect());

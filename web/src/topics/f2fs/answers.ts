@@ -21,6 +21,13 @@ export const topicAnswers: TopicAnswers<"f2fs"> = {
       // every scan's record, the mount's first: the kernel adds each one's count to the counter
       return labRun(m, p).scans.reduce((n, s) => n + s.scanned, 0);
     },
+    /** the valid NAT entries of the learner's own volume, as the inspector reads its metadata area */
+    "valid-nids"(_m, _p, disk) {
+      if (!disk) throw new Error("valid-nids reads the learner's volume: no image was given");
+      if (disk.report.fs !== "f2fs") throw new Error(`${disk.name} is a ${disk.report.fs} volume, not F2FS`);
+      if (disk.report.nat.unreadable_blocks) throw new Error(`${disk.report.nat.unreadable_blocks} of ${disk.name}'s NAT blocks cannot be read: copy the whole metadata area`);
+      return disk.report.nat.valid_nids;
+    },
     /** NAT entry scans a background caller put off to the next checkpoint (the kernel's clue_nat_deferred) */
     "nat-deferred"(m, p) {
       return labRun(m, p).counters.nat_deferred;

@@ -43,6 +43,12 @@ export default defineTopic({
         params: { files: "files created in each round", sync_every: "a sync after every this many creates", clue: "the clue mask (0: upstream, 4: lazy NAT update)" },
       },
       {
+        id: "valid-nids",
+        summary: "the NIDs in use on the learner's own volume: its NAT (each block's current copy, the checkpoint's journal on top) as the F2FS inspector reads it",
+        image: "an F2FS volume's metadata area (superblock to main_blkaddr)",
+        params: {},
+      },
+      {
         id: "nat-deferred",
         summary: "NAT entry scans a background caller deferred to the checkpoint over the same steps",
         params: { files: "files created in each round", sync_every: "a sync after every this many creates", clue: "the clue mask (0: upstream, 4: lazy NAT update)" },
