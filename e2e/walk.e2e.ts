@@ -34,7 +34,7 @@ import { commandsOf, guestJudged } from "../web/src/labs/checks";
 import { codeStepOf } from "../web/src/labs/code-grade";
 import { parseGuess } from "../web/src/labs/predict";
 import { asPrediction, judgeAnswer } from "../web/src/labs/question";
-import { computeKey, keyImage, knownAnswers } from "../web/src/labs/keys";
+import { computeKey, keyImage, knownAnswers, type ModelKey } from "../web/src/labs/keys";
 import { parseExport } from "../web/src/labs/report";
 import { TOPICS, VIEW_IDS } from "../web/src/topics";
 import { loadCoreModule } from "../web/src/shared/node-load";
@@ -287,6 +287,10 @@ function claim(id: string): boolean {
   }
 }
 
+/** a key read from the learner's disk (keys.ts), which only the page (or a guest) can compute */
+const KNOWN = knownAnswers(TOPICS);
+const readsDisk = (key: ModelKey) => keyImage(key, KNOWN) !== null;
+
 /** who walks the labs: the page draws a seeded lab's problem from this name, as the test does */
 const WALKER = "walk-e2e";
 
@@ -303,7 +307,7 @@ async function answerQuestions(page: Page, step: LabStep, where: string): Promis
     const box = questions.nth(k);
     // the key alone answers it: the model's answer for this learner, given, is judged right (a
     // key read from the learner's disk is the page's to read: held by the lab's `shown` hook)
-    const fromDisk = !!q.key && keyImage(q.key, knownAnswers(TOPICS)) !== null;
+    const fromDisk = !!q.key && readsDisk(q.key);
     const key = !q.answer && q.key && !fromDisk ? await computeKey(TOPICS, q.key, loadCoreModule) : null;
     const answer = key ?? (q.choices ? q.choices[0] : "1");
     if (q.choices) await box.locator("select").selectOption(answer);
@@ -502,7 +506,7 @@ describe("every lab, walked through its solutions", () => {
             expect(parseGuess(p, actual), `${where}: the kernel's answer to "${p.question}"`).not.toHaveProperty("error");
             // a keyed prediction: the model's answer for this learner is what their kernel did
             // (a key read from the learner's disk is held by the lab's disk view, in `shown`)
-            if (p.key && keyImage(p.key, knownAnswers(TOPICS)) === null) expect(await computeKey(TOPICS, p.key, loadCoreModule), `${where}: the model's key for "${p.question}" against the kernel`).toBe(actual);
+            if (p.key && !readsDisk(p.key)) expect(await computeKey(TOPICS, p.key, loadCoreModule), `${where}: the model's key for "${p.question}" against the kernel`).toBe(actual);
             got.push(actual);
           }
           (actuals[id] ??= [])[i] = got;

@@ -33,12 +33,13 @@ export interface KeyEntry {
 /** Every keyed block of a lab read for one learner, with the model's answer for them. */
 export async function labKey(lab: Lab, topics: readonly TopicManifest[], load: CoreLoader = loadCoreModule): Promise<KeyEntry[]> {
   const out: KeyEntry[] = [];
+  const known = knownAnswers(topics);
   for (const [i, s] of lab.steps.entries())
     for (const b of s.blocks) {
       if (b.kind !== "predict" && b.kind !== "question") continue;
       const q = b.kind === "predict" ? b.predict : b.question;
       // a key read from the learner's own disk is theirs alone: it is computed as they answer
-      const image = q.key ? keyImage(q.key, knownAnswers(topics)) : null;
+      const image = q.key ? keyImage(q.key, known) : null;
       const expected = q.key && image === null ? await computeKey(topics, q.key, load) : null;
       out.push({
         step: i + 1,

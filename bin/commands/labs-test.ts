@@ -23,7 +23,7 @@ import { NodeVm, stoppedWords } from "../../web/src/vm/node-vm";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { findLabs, labContext, readLab, readLabFiles } from "./labs";
 import { loadCoreModule } from "../../web/src/shared/node-load";
-import { computeKey, type ModelKey } from "../../web/src/labs/keys";
+import { computeKey, keyImage, type ModelKey } from "../../web/src/labs/keys";
 import { putLabFiles, setupScript, SETUP_TIMEOUT } from "../../web/src/labs/lab-files";
 import { walkDrift } from "../../web/src/labs/lab-time";
 import { keyLine } from "../../web/src/labs/course";
@@ -108,7 +108,7 @@ export async function labsTest(argv: string[]): Promise<number> {
       // a stop outside a block's run (a check, a late panic) fails this lab; the next restores
       if (lab.meta.seed.length)
         console.log(`learner ${file}: ${JSON.stringify(lab.seed.identity)}: ${lab.meta.seed.map((p) => `${p.name} = ${lab.seed.values[p.name]}`).join(", ")}`);
-      const r = await walk(vm, lab.steps, file, lab.meta.files, (key) => computeKey(topics, key, loadCoreModule, (name) => vm.readSharedFile(name)), (id) => loadGrader(topics, id)).catch((e) => {
+      const r = await walk(vm, lab.steps, file, lab.meta.files, (key) => computeKey(topics, key, loadCoreModule, (name) => vm.readSharedFile(name)), (id) => loadGrader(topics, id), (key) => keyImage(key, answers)).catch((e) => {
         if (!vm.stopped) throw e;
         console.error(`FAIL ${file}: the machine stopped: ${stoppedWords(vm.stopped)}`);
         return { failed: 1, warned: 0 };
@@ -145,6 +145,8 @@ export async function walk(
   files: readonly string[] = [],
   keyOf?: (key: ModelKey) => Promise<string>,
   graderOf?: (id: string) => Promise<CodeGrader>,
+  /** the image a key reads on the learner's disk (keys.ts keyImage), null for a model's key */
+  imageOf: (key: ModelKey) => string | null = () => null,
 ): Promise<{ failed: number; warned: number }> {
   /** a measured answer against the model's key for this learner: the model must agree with the kernel */
   const held = async (key: ModelKey | undefined, measured: string, where: string, question?: Question): Promise<boolean> => {
@@ -152,8 +154,9 @@ export async function walk(
     const expected = await keyOf(key);
     // a question's own leeway (the journal's few blocks beside a write's): a prediction's key is exact
     if (question ? judgeAnswer(question, measured, expected) : Number(expected) === Number(measured) || expected === measured) {
-      // an image key (keys.ts) is the learner's disk read by the inspector, not a model's run
-      const whose = typeof key.params.image === "string" ? `the inspector's, from /mnt/host/${key.params.image},` : "the model's";
+      // an image key is the learner's disk read by the inspector, not a model's run
+      const image = imageOf(key);
+      const whose = image !== null ? `the inspector's, from /mnt/host/${image},` : "the model's";
       console.log(`key ${where}: the kernel's ${measured} is ${whose} ${expected} (${key.model}${question && toleranceText(question) !== "exactly" ? `, ${toleranceText(question)}` : ""})`);
       return true;
     }
@@ -302,7 +305,8 @@ export async function walk(
       if (!b.question.answer) {
         // the key alone answers it (no run measures it): the author sees this learner's key
         const key = b.question.key && keyOf ? await keyOf(b.question.key) : "(no key)";
-        const whose = typeof b.question.key?.params.image === "string" ? `read from /mnt/host/${b.question.key.params.image} by the inspector` : "the model's key";
+        const image = b.question.key ? imageOf(b.question.key) : null;
+        const whose = image !== null ? `read from /mnt/host/${image} by the inspector` : "the model's key";
         console.log(`question ${file}:${b.line}: step ${i + 1} "${step.title}": ${q.question} ${key} for this learner (${whose}; no run measures it)`);
         continue;
       }

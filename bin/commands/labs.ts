@@ -250,7 +250,7 @@ export async function labsReport(args: string[]): Promise<number> {
             const mine = qs[k];
             if (!mine?.key || mine.question !== q.question) return null;
             // a key read from the learner's own disk is the one the page recorded: no copy here
-            if (keyImage(mine.key, knownAnswers(context.topics)) !== null) return null;
+            if (keyImage(mine.key, context.answers) !== null) return null;
             const key = await computeKey(context.topics, mine.key, loadCoreModule);
             return { key, judge: (answer) => judgeAnswer(mine, answer, key) };
           }),

@@ -38,6 +38,16 @@ export interface TopicAnswers<C extends keyof CoreModules = keyof CoreModules> {
   answers: Record<string, (module: CoreModules[C], p: AnswerParams, disk?: LearnerDisk) => number | string>;
 }
 
+/**
+ * An image answer's disk, checked to be there and of the filesystem it reads (`name` for the
+ * learner: "exFAT"): its inspector report, typed for that filesystem.
+ */
+export function diskReport<F extends InspectReport["fs"]>(disk: LearnerDisk | undefined, fs: F, name: string): Extract<InspectReport, { fs: F }> {
+  if (!disk) throw new Error("this answer reads the learner's volume: no image was given");
+  if (disk.report.fs !== fs) throw new Error(`${disk.name} is a ${disk.report.fs} volume, not ${name}`);
+  return disk.report as Extract<InspectReport, { fs: F }>;
+}
+
 /** A number parameter, checked: a whole number within [min, max]. */
 export function intParam(p: AnswerParams, name: string, min: number, max: number): number {
   const v = p[name];

@@ -57,7 +57,6 @@ export type GradeVerdict =
       yours: string;
     };
 
-/** A topic's graders module (`grader.ts`): one per id. */
 /** A change to a grader's reference that a learner could make: the grader must catch it. */
 export interface Mutant {
   name: string;
@@ -104,6 +103,7 @@ export interface CodeGrader<C = unknown> {
   };
 }
 
+/** A topic's graders module (`grader.ts`): one per id. */
 export type TopicGraders = Record<string, CodeGrader>;
 
 /**

@@ -1,7 +1,7 @@
 // The exfat model's answers for a learner's problem (shared/answers.ts): the labs' workloads
 // replayed on the core (wasm/src/exfat), so each learner's key is the model's, not a constant.
 import type { TopicAnswers } from "../../shared/answers";
-import { intParam } from "../../shared/answers";
+import { diskReport, intParam } from "../../shared/answers";
 import { DiscardPolicy } from "../../shared/events";
 import { ExfatCore } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
@@ -38,11 +38,9 @@ export const topicAnswers: TopicAnswers<"exfat"> = {
       const path = p.path;
       if (typeof path !== "string" || !path.startsWith("/")) throw new Error(`path is ${JSON.stringify(path)}: a file's path on the volume, from its root (/frag)`);
       const batched = intParam(p, "batch_discard", 0, 1);
-      if (!disk) throw new Error("file-discards reads the learner's volume: no image was given");
-      if (disk.report.fs !== "exfat") throw new Error(`${disk.name} is a ${disk.report.fs} volume, not exFAT`);
-      const file = disk.report.files.find((f) => f.path === path && !f.dir);
-      if (!file) throw new Error(`${disk.name} has no file ${path} (was the image copied after it was written, and before it was deleted?)`);
-      if (file.chain_error) throw new Error(`${path}'s chain on ${disk.name} is broken (${file.chain_error})`);
+      const file = diskReport(disk, "exfat", "exFAT").files.find((f) => f.path === path && !f.dir);
+      if (!file) throw new Error(`${disk!.name} has no file ${path} (was the image copied after it was written, and before it was deleted?)`);
+      if (file.chain_error) throw new Error(`${path}'s chain on ${disk!.name} is broken (${file.chain_error})`);
       return batched ? file.runs.length : file.runs.reduce((a, [, n]) => a + n, 0);
     },
     /**

@@ -1,7 +1,7 @@
 // The free-NID model's answers for a learner's problem (shared/answers.ts): the f2fs-clue lab's
 // steps replayed on the core (wasm/src/f2fs), so each learner's key is the model's, not a constant.
 import type { TopicAnswers } from "../../shared/answers";
-import { intParam } from "../../shared/answers";
+import { diskReport, intParam } from "../../shared/answers";
 import { nidRun, oneWriterScript, type NidRun } from "./nid";
 import type { F2fsModule } from "@wasm/f2fs.mjs";
 
@@ -23,10 +23,9 @@ export const topicAnswers: TopicAnswers<"f2fs"> = {
     },
     /** the valid NAT entries of the learner's own volume, as the inspector reads its metadata area */
     "valid-nids"(_m, _p, disk) {
-      if (!disk) throw new Error("valid-nids reads the learner's volume: no image was given");
-      if (disk.report.fs !== "f2fs") throw new Error(`${disk.name} is a ${disk.report.fs} volume, not F2FS`);
-      if (disk.report.nat.unreadable_blocks) throw new Error(`${disk.report.nat.unreadable_blocks} of ${disk.name}'s NAT blocks cannot be read: copy the whole metadata area`);
-      return disk.report.nat.valid_nids;
+      const { nat } = diskReport(disk, "f2fs", "F2FS");
+      if (nat.unreadable_blocks) throw new Error(`${nat.unreadable_blocks} of ${disk!.name}'s NAT blocks cannot be read: copy the whole metadata area`);
+      return nat.valid_nids;
     },
     /** NAT entry scans a background caller put off to the next checkpoint (the kernel's clue_nat_deferred) */
     "nat-deferred"(m, p) {
