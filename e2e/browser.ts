@@ -36,7 +36,7 @@ export async function launch(opts: { serviceWorkers?: "allow" | "block"; width?:
     // V8's default tiering, 75 s; --wasm-tiering-budget raised 10x and 100x, 77-84 s;
     // --no-liftoff, 78 s. The tests judge what the page does, not its speed; `npm run bench`
     // (bench/site.ts) keeps Chromium's defaults, as a learner's browser has them, and ignores the
-    // hints' section there. Node compiles the whole core with TurboFan (node-vm.ts).
+    // hints' section there. Node lets V8 tier the core and gives the JIT's modules Liftoff only (node-vm.ts).
     args: ["--js-flags=--wasm-compilation-hints --wasm-tier-up-filter=0", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   const page = ctx.pages()[0] ?? (await ctx.newPage());

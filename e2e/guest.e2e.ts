@@ -2,7 +2,7 @@
 // boot, seen through the events fslab-trace streams and the counters in sysfs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { rootfsStoredNames } from "../kernel-image/rootfs/chunks.mjs";
@@ -184,6 +184,26 @@ describe("a memory hog in the guest", () => {
       }
     }
   });
+});
+
+describe("the saved state's plain bytes, kept in the user's cache", () => {
+  it("are written by the first restore and read by the next; a cut file is un-xz'd and written again", () => {
+    const cache = mkdtempSync(join(tmpdir(), "fslab-cache-"));
+    const rawBytes: number = JSON.parse(readFileSync("kernel-image/dist/manifest.json", "utf8")).state.raw_bytes;
+    const kept = () => readdirSync(join(cache, "fslab")).map((f) => statSync(join(cache, "fslab", f)).size);
+    const vm = () => spawnSync("node", ["bin/fslab.mjs", "vm", "--", "echo answered"], { encoding: "utf8", timeout: 110_000, env: { ...process.env, XDG_CACHE_HOME: cache } });
+    try {
+      expect(vm().stdout).toBe("answered\n");
+      expect(kept()).toEqual([rawBytes]); // one whole file, no temporary one left
+      expect(vm().stdout).toBe("answered\n");
+      const [file] = readdirSync(join(cache, "fslab"));
+      truncateSync(join(cache, "fslab", file), rawBytes >> 1);
+      expect(vm().stdout).toBe("answered\n");
+      expect(kept()).toEqual([rawBytes]);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  }, 240_000);
 });
 
 describe("a guest that stops: a panic, a reboot, a halt", () => {

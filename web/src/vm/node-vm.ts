@@ -4,9 +4,11 @@
 //   NodeVm.boot() -> V86 (files read from kernel-image/dist) -> serial0 -> BootWatcher -> ready
 //   NodeVm.run(cmd) -> the command, base64-encoded, typed into bash with echo off
 //     -> output framed by \x1e markers -> { output, status }
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { homedir } from "node:os";
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { existsSync, readFileSync } from "node:fs";
@@ -57,16 +59,43 @@ let v86Module: Promise<WebAssembly.Module> | null = null;
 let plainState: Promise<ArrayBuffer> | null = null;
 
 /**
- * dist's saved state un-xz'd (saved-state.ts), once per process: 0.3 s each time. Machines share
- * the bytes, which v86 only reads (its restore copies each buffer out of them).
+ * dist's saved state un-xz'd (saved-state.ts), once per process. Un-xz'ing takes 0.3 s of this
+ * thread, a third of a restore's time in `fslab vm`: the plain bytes are kept in the user's cache
+ * (stateCacheFile) under the xz file's hash, so only the first restore of a state pays it.
+ * Machines share the bytes, which v86 only reads (its restore copies each buffer out of them).
  */
 function savedState(): Promise<ArrayBuffer> {
-  plainState ??= readFile(DIST + STATE_FILE).then((b) => {
+  plainState ??= readFile(DIST + STATE_FILE).then(async (b) => {
     const manifest = JSON.parse(readFileSync(DIST + "manifest.json", "utf8"));
-    return unxzState(new Blob([b]).stream(), manifest.state.raw_bytes);
+    const rawBytes: number = manifest.state.raw_bytes;
+    const cached = stateCacheFile(b);
+    const kept = await readFile(cached).catch(() => null);
+    // written whole by a rename, so a file of the right length is the state
+    if (kept?.byteLength === rawBytes) return kept.buffer.slice(kept.byteOffset, kept.byteOffset + kept.byteLength) as ArrayBuffer;
+    const plain = await unxzState(new Blob([b]).stream(), rawBytes);
+    await keepInCache(cached, plain);
+    return plain;
   });
   plainState.catch(() => (plainState = null));
   return plainState;
+}
+
+/** Where the plain bytes of the saved state `xz` are kept: $XDG_CACHE_HOME/fslab (or ~/.cache/fslab). */
+export function stateCacheFile(xz: Uint8Array): string {
+  const dir = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(dir, "fslab", `state-${createHash("sha256").update(xz).digest("hex").slice(0, 24)}.bin`);
+}
+
+/** Write `bytes` to `file` whole or not at all (a temporary file renamed); a cache that cannot be written is skipped. */
+async function keepInCache(file: string, bytes: ArrayBuffer): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    await mkdir(resolve(file, ".."), { recursive: true });
+    await writeFile(tmp, new Uint8Array(bytes));
+    await rename(tmp, file);
+  } catch {
+    // a read-only home or a full disk: the next restore un-xz's again
+  }
 }
 
 /** v86's core, compiled once per process, instantiated per machine (v86-exports.ts). */
@@ -77,17 +106,20 @@ async function instantiateV86(imports: WebAssembly.Imports): Promise<WebAssembly
 }
 
 /**
- * v86's core with TurboFan, and from then on Liftoff only, for the modules v86's JIT makes.
+ * v86's core with V8's own tiers (Liftoff at once, TurboFan in the background for its hot
+ * functions), and from then on Liftoff only, for the modules v86's JIT makes.
  *
  * The JIT turns hot guest code into many small wasm modules. V8 compiles each with Liftoff,
  * then again with TurboFan on background threads once it runs hot: on a walk of the labs that
  * second compile doubled the CPU the process used (1.6 cores against 0.9, exfat-empty-hint)
  * and did not make the guest faster (wall 37 s against 32 s). So Liftoff only for them. But
  * v86's own core (the interpreter, the page lookups, main_loop: over 40% of a guest's CPU in a
- * profile) is one module, compiled once: TurboFan's code for it costs 1.5 s of CPU here and
- * takes 15-25% off the CPU of every guest command after it (bash, tmpfs, ext4 workloads,
- * 2026-11-28). V8 picks a module's tier when it compiles it, so the flags change between the
- * two: eager TurboFan for the core, then Liftoff only.
+ * profile) is one module that wants TurboFan: with Liftoff only, 4000 files written on ext4 took
+ * 15-16 s against 11 s. V8 picks a module's tiering when it compiles it, so the flag changes
+ * after the core's compile, and the core's hot functions still tier up. Compiling all of the
+ * core with TurboFan up front (as before 2026-11-29) cost 1.5 s of CPU and 0.6-0.8 s of wall
+ * before the guest could start: `fslab vm -- true` took 1.1 s against 0.8 s now, and writing
+ * 2000 to 8000 files was no faster for it (7.8/18.6 s against 7.0-7.5/19.2 s; 2 cores).
  *
  * V8's flags are the whole process's, set here and not on import: a process that only imports
  * this file (`fslab bench` loads every part before the cores' native-against-wasm runs) keeps
@@ -95,13 +127,9 @@ async function instantiateV86(imports: WebAssembly.Imports): Promise<WebAssembly
  */
 async function compileV86(): Promise<WebAssembly.Module> {
   const bytes = await readFile(require.resolve("v86/build/v86.wasm"));
-  setFlagsFromString("--no-liftoff");
-  setFlagsFromString("--no-wasm-lazy-compilation");
   try {
     return await WebAssembly.compile(bytes);
   } finally {
-    setFlagsFromString("--liftoff");
-    setFlagsFromString("--wasm-lazy-compilation");
     setFlagsFromString("--liftoff-only");
   }
 }
@@ -150,13 +178,14 @@ export class NodeVm {
 
   /** Boot to the shell prompt; rejects with the reason (panic, timeout) if it cannot. */
   async boot(opts: BootOptions = {}): Promise<void> {
+    const t0 = performance.now();
+    // the core's compile (background threads, the longest part of a restore) first, beside
+    // v86's import and the state's read (this thread)
+    if (!opts.v86ZeroesMemory) v86Module ??= compileV86();
     const { V86 } = await import("v86");
     const timeoutMs = opts.timeoutMs ?? GUEST.bootTimeoutMs;
-    const t0 = performance.now();
     const watcher = new BootWatcher();
     const restore = !opts.cold && nodeStateMismatch() === null;
-    // the core's compile (background threads) beside the state's un-xz (this thread)
-    if (!opts.v86ZeroesMemory) v86Module ??= compileV86();
     const emulator = typedEmulator(new V86({
       ...machineOptions(),
       wasm_fn: opts.v86ZeroesMemory ? undefined : instantiateV86,
