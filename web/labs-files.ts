@@ -1,9 +1,13 @@
 // The labs reach the page as plain files under labs/, read at run time (src/labs/registry.ts):
 //   dev:   GET /labs/index.json is made from the folders of labs/; GET /labs/<id>/<file> streams it
-//   build: labs/index.json and every file of every lab folder are emitted to web/dist/labs/
+//   build: labs/index.json and every file of every lab folder are emitted to web/dist/labs/,
+//          then `fslab labs index` writes index.json again with the home page's cards
+//          (labs/course-cards.ts), made by the same command an instructor runs
 // so a hosted site takes a new lab without a rebuild: copy the folder, run `fslab labs index`.
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
 import { labIndex, LAB_ID } from "./src/labs/lab-index.ts";
 
@@ -46,6 +50,16 @@ export function labsFiles(dir: string): Plugin {
         }
       };
       for (const id of ids) emit(id, "");
+    },
+    writeBundle(options) {
+      // the cards: the CLI parses each lab as the page would (exit 1: a lab with errors, whose
+      // card then holds them); without them every visit to the home page would parse the labs
+      const labs = join(options.dir!, "labs");
+      const cli = fileURLToPath(new URL("../bin/fslab.mjs", import.meta.url));
+      const r = spawnSync(process.execPath, [cli, "labs", "index", labs], { encoding: "utf8" });
+      const index = JSON.parse(readFileSync(join(labs, "index.json"), "utf8"));
+      if ((r.status !== 0 && r.status !== 1) || !index.cards)
+        throw new Error(`fslab labs index ${labs} did not write the course's cards (exit ${r.status}): ${(r.stderr || r.error?.message || "").trim()}`);
     },
   };
 }

@@ -19,6 +19,8 @@ import { timeError, timeWarning } from "../../web/src/labs/lab-time";
 import { knownAnswers, type KnownAnswer } from "../../web/src/labs/keys";
 import { knownGraders, type KnownGrader } from "../../web/src/labs/code-block";
 import type { TopicManifest } from "../../web/src/shared/topic";
+import { cardOf } from "../../web/src/labs/course-card-make";
+import type { CourseCard } from "../../web/src/labs/course-cards";
 
 export interface FoundLab {
   /** the lab's folder name: its id must match it (none for a lab file not called lab.md) */
@@ -296,6 +298,28 @@ export async function labsReport(args: string[]): Promise<number> {
 }
 
 /**
+ * The home page's card of each lab (course-cards.ts), made from its lab.md as the page would
+ * parse it (file named labs/<id>/lab.md, the manifests' views, answers and graders).
+ */
+export function courseCards(dir: string, ids: string[], ctx: { views: string[]; answers: KnownAnswer[]; graders: KnownGrader[] }): Record<string, CourseCard> {
+  const cards: Record<string, CourseCard> = {};
+  for (const id of ids) {
+    let source: string;
+    try {
+      source = readFileSync(join(dir, id, "lab.md"), "utf8");
+    } catch {
+      continue; // the page finds out for itself
+    }
+    try {
+      cards[id] = cardOf(source, { lab: parseLab(source, ctx.views, `labs/${id}/lab.md`, id, { answers: ctx.answers, graders: ctx.graders }) });
+    } catch (e) {
+      cards[id] = cardOf(source, { error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  return cards;
+}
+
+/**
  * fslab labs index PATH: write index.json, the list of lab folders the page reads at run time,
  * into a site's labs folder, so a lab copied into a hosted site (web/dist/labs/ or wherever it
  * is served) appears without a rebuild. PATH is that labs folder (every lab in it is checked),
@@ -315,7 +339,8 @@ export async function labsIndex(args: string[]): Promise<number> {
     return 1;
   }
   const dir = target.root;
-  const views = await viewIds();
+  const ctx = await labContext();
+  const views = ctx.views;
   let bad = 0;
   for (const l of target.labs) {
     const r = readLab(l, views);
@@ -332,7 +357,7 @@ export async function labsIndex(args: string[]): Promise<number> {
     }
   if (target.kind === "labs") for (const d of target.notLabs) console.error(`${d}: not listed (a lab folder holds a lab.md)`);
   const index = join(dir, "index.json");
-  writeFileSync(index, JSON.stringify(labIndex(ids), null, 2) + "\n");
+  writeFileSync(index, JSON.stringify(labIndex(ids, courseCards(dir, ids, ctx)), null, 2) + "\n");
   const checked = target.kind === "labs" ? (bad ? `, ${bad} with errors (shown on the page as such)` : "") : `; ${bad ? "the lab checked has errors (the page shows them)" : "1 lab valid"}`;
   console.log(`wrote ${shown(index)}: ${plural(ids.length, "lab")}${checked}`);
   return bad ? 1 : 0;

@@ -7,8 +7,9 @@
 // Pages come from the manifests (topics/index.ts) and load lazily, each its own chunk.
 import { Suspense, lazy, useEffect, useState } from "react";
 import { Home } from "./pages/Home";
-import { loadLab } from "./labs/registry";
 import { bench, playground } from "./topics";
+import { fetchLabText, readLabIndex } from "./labs/course-list";
+import { LAB_ID } from "./labs/lab-index";
 import { Loaded } from "./shared/Loaded";
 import { UpdateBanner } from "./update";
 
@@ -39,7 +40,11 @@ export function App() {
   // the lab's text fetched beside its page's chunk, not after it: the chunk (v86, xterm.js)
   // takes 50-150 ms to arrive and run, and the text is then there for the page's first render
   useEffect(() => {
-    if (labId && labId !== "preview") void loadLab(labId).catch(() => undefined);
+    // (an id that is no folder name is never fetched: it would make a URL of its own)
+    if (labId && labId !== "preview" && LAB_ID.test(labId)) {
+      void fetchLabText(`${labId}/lab.md`).catch(() => undefined);
+      void readLabIndex();
+    }
   }, [labId]);
   if (route.startsWith("/embed/"))
     return (

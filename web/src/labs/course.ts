@@ -4,6 +4,9 @@
 // checked across a labs folder (`fslab labs check`), each error naming file:line.
 import { LabFormatError, type Lab } from "./lab-format";
 import { DIFFICULTIES } from "./stack";
+import { courseOrder } from "./course-order";
+
+export { courseOrder, neighbours } from "./course-order";
 
 export interface CourseLab {
   /** the lab's file as messages name it (labs/<id>/lab.md) */
@@ -11,20 +14,6 @@ export interface CourseLab {
   /** its text: errors point at the frontmatter line of the key they are about */
   source: string;
   lab: Lab;
-}
-
-/** The labs in the suggested order: by `order:`, then those without one, by id. */
-export function courseOrder<T extends { lab: Lab }>(labs: readonly T[]): T[] {
-  const key = (l: T) => l.lab.meta.order ?? Number.POSITIVE_INFINITY;
-  return [...labs].sort((a, b) => key(a) - key(b) || a.lab.meta.id.localeCompare(b.lab.meta.id));
-}
-
-/** The lab before and after `id` on the course's path (none at its ends, or for a lab not in it). */
-export function neighbours<T extends { lab: Lab }>(labs: readonly T[], id: string): { index: number; prev?: T; next?: T } {
-  const path = courseOrder(labs);
-  const i = path.findIndex((l) => l.lab.meta.id === id);
-  if (i < 0) return { index: -1 };
-  return { index: i, prev: path[i - 1], next: path[i + 1] };
 }
 
 /** The line of a frontmatter key in a lab file (1 if it is not there). */

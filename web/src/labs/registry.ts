@@ -1,12 +1,13 @@
 // The site's labs, read at run time from labs/ beside index.html (labs/index.json, then each
-// labs/<id>/lab.md), so a lab copied into a hosted site appears without a rebuild. Each lab
+// labs/<id>/lab.md, fetched by course-list.ts), so a lab copied into a hosted site appears
+// without a rebuild. Each lab
 // is parsed on its own: a broken one shows its error, file:line, and hides no other. A lab
 // file opened from the author's own disk is kept here too, for a preview.
 import { useEffect, useState } from "react";
 import { parseLab, type Lab } from "./lab-format";
-import { LAB_ID, parseLabIndex } from "./lab-index";
+import { LAB_ID } from "./lab-index";
+import { fetchLabText as fetchText, readLabIndex as readIndex } from "./course-list";
 import { ANSWERS, GRADERS, VIEW_IDS } from "../topics";
-import { siteUrl } from "../shared/site";
 
 export interface LabEntry {
   id: string;
@@ -26,8 +27,6 @@ export interface LabList {
   /** the index itself could not be read */
   error?: string;
 }
-
-const url = (path: string) => siteUrl(`labs/${path}`);
 
 export function entryOf(id: string, source: string, file: string, folder?: string): LabEntry {
   try {
@@ -58,31 +57,6 @@ export function seededLab(entry: LabEntry, identity: string | undefined): Lab | 
 }
 
 const seeded = new WeakMap<LabEntry, Map<string, Lab>>();
-
-/** each file asked of the server once per page load: a lab page reads its lab, then the course's */
-const fetched = new Map<string, Promise<string>>();
-
-function fetchText(path: string): Promise<string> {
-  let p = fetched.get(path);
-  if (!p) {
-    p = (async () => {
-      const r = await fetch(url(path), { cache: "no-cache" });
-      if (!r.ok) throw new Error(`labs/${path}: the server answered ${r.status} ${r.statusText}`.trim());
-      return r.text();
-    })();
-    fetched.set(path, p);
-  }
-  return p;
-}
-
-/** labs/index.json parsed, or what is wrong with it */
-async function readIndex(): Promise<{ labs: string[] } | { error: string }> {
-  try {
-    return parseLabIndex(await fetchText("index.json"));
-  } catch (e) {
-    return { error: `The list of labs could not be read: ${e instanceof Error ? e.message : e}` };
-  }
-}
 
 /** One lab's file parsed; a file that could not be fetched is that lab's error. */
 async function readEntry(id: string, text: Promise<string>): Promise<LabEntry> {
@@ -139,16 +113,6 @@ export function setPreview(source: string, fileName: string): LabEntry {
   if (e.lab) e.lab = { ...e.lab, meta: { ...e.lab.meta, id: `preview-${e.lab.meta.id}` } };
   preview = { ...e, preview: true };
   return preview;
-}
-
-export function useLabs(): LabList | null {
-  const [list, setList] = useState<LabList | null>(null);
-  useEffect(() => {
-    let live = true;
-    void loadLabs().then((l) => live && setList(l));
-    return () => void (live = false);
-  }, []);
-  return list;
 }
 
 /** One lab by id ("preview" for the author's own file); undefined while it loads. */

@@ -1,7 +1,8 @@
 // A lab's per-learner problem (seed.ts) and the model answers its blocks name (keys.ts).
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { drawSeed, fillLine, hash32, parseSeed } from "./seed";
+import { drawSeed, fillLine, parseSeed } from "./seed";
+import { hash32 } from "../shared/hash";
 import { parseLab } from "./lab-format";
 import { formatErrors } from "./format-errors";
 import { readFileSync } from "node:fs";

@@ -12,6 +12,7 @@
 // The draw is a pure function of (identity, lab id, parameter name): FNV-1a over the three, then
 // a 32-bit mix, modulo the number of values. Nothing here is secret: an instructor can print any
 // learner's values; what the draw prevents is copying a neighbour's number.
+import { hash32 } from "../shared/hash";
 
 export type SeedValue = number | string;
 
@@ -71,21 +72,6 @@ function seedValues(spec: unknown): { values: SeedValue[] } | { error: string } 
   if (count > MAX_VALUES) return { error: `the range has ${count} values: at most ${MAX_VALUES}` };
   if ((to - from) % by) return { error: `${to} is not reached from ${from} in steps of ${by}` };
   return { values: Array.from({ length: count }, (_, i) => from + i * by) };
-}
-
-/** FNV-1a over a string's UTF-16 code units, then murmur3's finalizer for a good spread. */
-export function hash32(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
 
 /** One learner's values for a lab: a pure function of their identity, the lab's id and each parameter's name. */

@@ -4,14 +4,13 @@
 // for screen readers and the keyboard. Pointing at a card or tabbing to it shows its
 // prerequisites, the layers it works at and the learner's progress in words below the picture.
 import { useEffect, useId, useMemo, useRef, useState } from "react";
-import type { Lab } from "../labs/lab-format";
+import type { CardMeta, Inline } from "../labs/course-cards";
 import type { LabProgress } from "../labs/progress";
 import { allProgress } from "../labs/progress";
-import { courseOrder } from "../labs/course";
+import { courseOrder } from "../labs/course-order";
 import { layerName } from "../labs/stack";
 import type { PlaygroundSpec } from "../shared/topic";
 import { courseLayout, type CourseItem } from "./course-layout";
-import { renderInlineMarkdown } from "../labs/markdown";
 
 export interface LabStanding {
   passed: number;
@@ -19,12 +18,19 @@ export interface LabStanding {
   state: "done" | "started" | "new";
 }
 
+/** A lab as the course shows it: its card (course-cards.ts). */
+export interface CourseLab {
+  meta: CardMeta;
+  /** its steps' titles */
+  steps: string[];
+}
+
 /** How far the learner got in a lab, counted on the lab's steps as they are now (by title). */
-export function standing(lab: Lab, p: LabProgress | undefined): LabStanding {
+export function standing(lab: CourseLab, p: LabProgress | undefined): LabStanding {
   const steps = lab.steps.length;
   if (!p) return { passed: 0, steps, state: "new" };
   const passedTitles = new Set(p.steps.filter((s) => s.passedAt).map((s) => s.title));
-  const passed = lab.steps.filter((s) => passedTitles.has(s.title)).length;
+  const passed = lab.steps.filter((title) => passedTitles.has(title)).length;
   const touched = p.steps.some((s) => s.passedAt || s.skippedAt || s.attempts || s.openMs > 0);
   return { passed, steps, state: passed === steps && steps > 0 ? "done" : touched || passed ? "started" : "new" };
 }
@@ -60,7 +66,32 @@ function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
 
 const DIFFICULTY_DOTS: Record<string, string> = { introductory: "●○○", intermediate: "●●○", advanced: "●●●" };
 
-export function Course({ labs, playgrounds }: { labs: Lab[]; playgrounds: PlaygroundSpec[] }) {
+/** A card's summary: React elements, never HTML (the card was parsed where it was made). */
+function InlineText({ nodes }: { nodes: readonly Inline[] }) {
+  return (
+    <>
+      {nodes.map((n, i) =>
+        typeof n === "string" ? (
+          n
+        ) : "code" in n ? (
+          <code key={i}>{n.code}</code>
+        ) : "em" in n ? (
+          <em key={i}><InlineText nodes={n.em} /></em>
+        ) : "strong" in n ? (
+          <strong key={i}><InlineText nodes={n.strong} /></strong>
+        ) : "del" in n ? (
+          <del key={i}><InlineText nodes={n.del} /></del>
+        ) : /^https?:/i.test(n.href) ? (
+          <a key={i} href={n.href} target="_blank" rel="noopener noreferrer"><InlineText nodes={n.a} /></a>
+        ) : (
+          <a key={i} href={n.href}><InlineText nodes={n.a} /></a>
+        ),
+      )}
+    </>
+  );
+}
+
+export function Course({ labs, playgrounds }: { labs: CourseLab[]; playgrounds: PlaygroundSpec[] }) {
   const progress = useAllProgress();
   const path = useMemo(() => courseOrder(labs.map((lab) => ({ lab }))).map((l) => l.lab), [labs]);
   const byId = useMemo(() => new Map(path.map((l) => [l.meta.id, l])), [path]);
@@ -83,7 +114,7 @@ export function Course({ labs, playgrounds }: { labs: Lab[]; playgrounds: Playgr
   const layout = useMemo(() => (width ? courseLayout(width, items) : null), [width, items]);
   const [active, setActive] = useState<string | null>(null);
   const detailId = useId();
-  const stand = (l: Lab) => standing(l, progress?.get(l.meta.id));
+  const stand = (l: CourseLab) => standing(l, progress?.get(l.meta.id));
   const unplaced = path.filter((l) => !l.meta.layers.length);
 
   const describe = (id: string | null) => {
@@ -241,7 +272,7 @@ export function Course({ labs, playgrounds }: { labs: Lab[]; playgrounds: Playgr
                   <td>{i + 1}</td>
                   <th scope="row">
                     <a href={`#/lab/${l.meta.id}`}>{l.meta.title}</a>
-                    {l.meta.summary && <span className="course-summary" dangerouslySetInnerHTML={{ __html: renderInlineMarkdown(l.meta.summary) }} />}
+                    {l.meta.summary.length > 0 && <span className="course-summary"><InlineText nodes={l.meta.summary} /></span>}
                   </th>
                   <td>{l.meta.layers.map(layerName).join(", ") || "—"}</td>
                   <td>

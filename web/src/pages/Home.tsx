@@ -1,18 +1,19 @@
-import { setPreview, useLabs } from "../labs/registry";
+import { useCourse } from "../labs/course-list";
 import { LabErrors } from "../labs/LabErrors";
 import { layerName } from "../labs/stack";
 import { PLAYGROUNDS } from "../topics";
 import { Course } from "./Course";
 
 export function Home() {
-  const list = useLabs();
+  const list = useCourse();
   const open = async (file: File | undefined) => {
     if (!file) return;
+    const { setPreview } = await import("../labs/registry"); // the parser, for an author's file only
     setPreview(await file.text(), file.name);
     location.hash = "#/lab/preview";
   };
-  const labs = list?.labs.flatMap((e) => (e.lab ? [e.lab] : [])) ?? [];
-  const broken = list?.labs.filter((e) => !e.lab) ?? [];
+  const labs = list?.labs.flatMap(({ card }) => ("meta" in card ? [card] : [])) ?? [];
+  const broken = list?.labs.flatMap(({ id, card }) => ("error" in card ? [{ id, error: card.error }] : [])) ?? [];
   return (
     <section className="home">
       {!list && <p className="muted">Loading the labs…</p>}

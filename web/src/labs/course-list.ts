@@ -1,0 +1,86 @@
+// The site's course for the home page: labs/index.json (the labs and their cards), then each
+// labs/<id>/lab.md, fetched as before. A lab whose card was made from the text just fetched
+// (course-cards.ts) is shown from its card; one without (dropped in or edited after the index was
+// written) is parsed here, with the parser loaded only then. The fetches are shared with the
+// registry (registry.ts), which parses a lab for its page.
+import { useEffect, useState } from "react";
+import { parseLabIndex, type LabIndex } from "./lab-index";
+import { cardKey, readCards, type CourseCard } from "./course-cards";
+import { siteUrl } from "../shared/site";
+
+/** each file asked of the server once per page load: a lab page reads its lab, then the course's */
+const fetched = new Map<string, Promise<string>>();
+
+/** labs/<path> as text, fetched once per page load */
+export function fetchLabText(path: string): Promise<string> {
+  let p = fetched.get(path);
+  if (!p) {
+    p = (async () => {
+      const r = await fetch(siteUrl(`labs/${path}`), { cache: "no-cache" });
+      if (!r.ok) throw new Error(`labs/${path}: the server answered ${r.status} ${r.statusText}`.trim());
+      return r.text();
+    })();
+    fetched.set(path, p);
+  }
+  return p;
+}
+
+/** labs/index.json parsed, or what is wrong with it */
+export async function readLabIndex(): Promise<LabIndex | { error: string }> {
+  try {
+    return parseLabIndex(await fetchLabText("index.json"));
+  } catch (e) {
+    return { error: `The list of labs could not be read: ${e instanceof Error ? e.message : e}` };
+  }
+}
+
+export interface CourseEntry {
+  id: string;
+  card: CourseCard;
+  /** shown from the card the index holds (not parsed in the page) */
+  fromIndex: boolean;
+}
+
+export interface CourseList {
+  labs: CourseEntry[];
+  /** the index itself could not be read */
+  error?: string;
+}
+
+let loading: Promise<CourseList> | null = null;
+
+/** The site's labs as cards (read once per page load). */
+export function loadCourse(): Promise<CourseList> {
+  loading ??= (async () => {
+    const index = await readLabIndex();
+    if ("error" in index) return { labs: [], error: index.error };
+    const cards = readCards(index.cards);
+    return {
+      labs: await Promise.all(
+        index.labs.map(async (id): Promise<CourseEntry> => {
+          let source: string;
+          try {
+            source = await fetchLabText(`${id}/lab.md`);
+          } catch (e) {
+            return { id, card: { key: "", error: e instanceof Error ? e.message : String(e) }, fromIndex: false };
+          }
+          const card = cards.get(id);
+          if (card?.key === cardKey(source)) return { id, card, fromIndex: true };
+          const { parsedCard } = await import("./course-parse");
+          return { id, card: parsedCard(id, source), fromIndex: false };
+        }),
+      ),
+    };
+  })();
+  return loading;
+}
+
+export function useCourse(): CourseList | null {
+  const [list, setList] = useState<CourseList | null>(null);
+  useEffect(() => {
+    let live = true;
+    void loadCourse().then((l) => live && setList(l));
+    return () => void (live = false);
+  }, []);
+  return list;
+}
