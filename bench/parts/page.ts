@@ -23,7 +23,7 @@ export const part: BenchPart = {
     const total = sumBytes(all);
     const beforePrompt = sumBytes(all.filter((f) => f.at <= l.bytes.doneAt));
     console.log(
-      `  lab page ${l.route}: ${mbytes(total)} over the wire on a first visit, all it fetches until the network is quiet ${goal(total <= 5e6, "at most 5 MB")}` +
+      `  lab page ${l.route}: ${mbytes(total)} over the wire on a first visit, all it fetches until the network is quiet ${goal(total <= 4e6, "at most 4 MB")}` +
         ` (${mbytes(beforePrompt)} of it arrived before the prompt answered, the rest while it did; which parts come first varies from visit to visit): ` +
         `saved state ${mbytes(by(/state\.bin/))}, wasm ${mbytes(by(/\.wasm(\.gz)?$/))}, JavaScript ${mbytes(sumBytes(l.bytes.js))}, ` +
         `root filesystem files ${mbytes(by(/\/vm\/rootfs\//))} (${all.filter((f) => /\/vm\/rootfs\//.test(f.url)).length} fetched), ` +
@@ -41,7 +41,7 @@ export const part: BenchPart = {
     console.log(`  warm cache${l.warm.controlled ? " (from the service worker)" : " (HTTP cache; no service worker yet)"}, the median visit:  ${split(l.warm)}`);
     console.log(
       `  warm visits' answers (${l.warmAnswers.map((t) => t.toFixed(0)).join(", ")} ms): ` +
-        describeSpread(l.warmAnswers, { atMost: 500 }, { what: "visits", digits: 0, unit: " ms" }),
+        describeSpread(l.warmAnswers, { atMost: 300 }, { what: "visits", digits: 0, unit: " ms" }),
     );
     console.log(
       `  the page's own cold boot ("Cold boot") right after each warm visit answered, from its start to the prompt: ${l.coldMs.map((t) => (t / 1000).toFixed(2) + " s").join(", ")}; ` +
