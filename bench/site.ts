@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { preview } from "vite";
 import { chromium, type BrowserContext } from "playwright-core";
+import { leaveWhenAsked } from "../e2e/leave";
 
 export const REPO = fileURLToPath(new URL("..", import.meta.url));
 const CONFIG = `${REPO}web/vite.config.ts`;
@@ -34,6 +35,7 @@ export async function withBuiltSite<T>(fn: (site: Site) => Promise<T>): Promise<
           viewport: { width: 1280, height: 900 },
           args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
         });
+        leaveWhenAsked(ctx);
         open.push({ ctx, profile });
         return ctx;
       },

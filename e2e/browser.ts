@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { readFileSync } from "node:fs";
 import { parseLab } from "../web/src/labs/lab-format";
 import { VIEW_IDS } from "../web/src/topics";
+import { leaveWhenAsked } from "./leave";
 
 export const ARTIFACTS = new URL("../test-results/", import.meta.url).pathname;
 
@@ -39,6 +40,7 @@ export async function launch(opts: { serviceWorkers?: "allow" | "block"; width?:
     // hints' section there. Node lets V8 tier the core and gives the JIT's modules Liftoff only (node-vm.ts).
     args: ["--js-flags=--wasm-compilation-hints --wasm-tier-up-filter=0", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
+  leaveWhenAsked(ctx);
   const page = ctx.pages()[0] ?? (await ctx.newPage());
   // uncaught errors in the page: printed, and kept for tests that expect none
   const errors: string[] = [];

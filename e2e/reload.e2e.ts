@@ -1,11 +1,12 @@
 // A learner's machine survives a reload at any moment: the built site, served under /course/
-// by a plain static server, reloaded 0, 0.5, 1 and 2 s after the page said it kept the machine
+// by a plain static server, reloaded 0, 1 and 3 s after step 1's check passed (the browser asks
+// while the machine is being kept), 0, 0.5, 1 and 2 s after the page said it kept the machine
 // as step 1 passed, and as long after Next (while step 2's start is being compressed and
 // stored); once with the compressing worker ended in the middle of its work; and once from a
 // store in the layout of an older version of the page; and in a browser whose IndexedDB cannot
 // be opened, where only the marks come back (from localStorage).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
+import type { Dialog, Page } from "playwright-core";
 import { launch, runInTerminal, terminalText, waitReady } from "./browser";
 import { serveUnderCourse, type CourseSite } from "./course-server";
 
@@ -79,15 +80,57 @@ describe("a reload at any moment brings back the learner's newest kept machine",
       await holdsStep1();
     });
 
+  it("a reload 0, 1 and 3 s after the check passed: while the machine is being kept the browser asks first; once kept, it comes back", async () => {
+    for (const d of [0, 1, 3]) {
+      await page.getByTestId("start-over").click();
+      await Promise.all([page.waitForEvent("load"), page.getByTestId("start-over").click()]);
+      await ready();
+      await page.locator(".lab-runner .step > .vm-cmd > button").first().click();
+      await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 60_000 }).toBe("passed");
+      if (d) await page.waitForTimeout(d * 1000); // the deliberate delay
+      // the learner answers "Stay" if asked; a reload not asked for goes ahead
+      let asked: (type: string) => void = () => undefined;
+      const stay = (dialog: Dialog) => {
+        void dialog.dismiss().catch(() => undefined);
+        asked(dialog.type());
+      };
+      page.on("dialog", stay);
+      let first: string;
+      try {
+        const loaded = page.waitForEvent("load", { timeout: 60_000 }).then(() => "load");
+        await page.evaluate(() => setTimeout(() => location.reload(), 0));
+        first = await Promise.race([new Promise<string>((r) => (asked = r)), loaded]);
+      } finally {
+        page.off("dialog", stay); // later dialogs (the tests after this) are answered "Leave"
+      }
+      seen.push(`reload ${d} s after the pass: ${first === "load" ? "not asked" : `asked (${first})`}`);
+      if (d === 0) expect(first).toBe("beforeunload"); // the gzip and store take a second or more
+      if (first !== "load") {
+        expect(first).toBe("beforeunload");
+        // stayed: the machine is kept, then a reload is not asked about
+        await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 60_000 }).toMatch(/^Machine kept as step 1 passed/);
+        expect(await reloadAfter(0, `reload once kept, ${d} s`)).toMatch(/restored your machine from step 1 \(kept as step 1 passed/);
+      } else {
+        await ready();
+        expect(await vmStatus()).toMatch(/restored your machine from step 1 \(kept as step 1 passed/);
+      }
+      expect(await step()).toBe("0");
+      await holdsStep1();
+    }
+  });
+
   it("Next and a reload in the same moment: the page opens on the step Next went to", async () => {
     await passStep1();
     // the click and the reload in one task of the page's: IndexedDB's write of the new step is
     // still under way as the page unloads (which aborts it); the journal in localStorage is not
+    // (the store of step 2's start is under way: the browser asks, the test's browser answers
+    // "Leave" (leave.ts), and the load may come before evaluate returns)
+    const loaded = page.waitForEvent("load");
     await page.evaluate(() => {
       (document.querySelector('[data-testid="next"]') as HTMLButtonElement).click();
       setTimeout(() => location.reload(), 0);
     });
-    await page.waitForEvent("load");
+    await loaded;
     await ready();
     seen.push(`next and reload at once: ${((await vmStatus()) ?? "").replace(/\s+/g, " ").slice(0, 120)}`);
     expect(await step()).toBe("1");

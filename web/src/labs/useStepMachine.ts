@@ -58,6 +58,25 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
    * state, its gzip (once done) and the shell's line count then. Dropped by a restore.
    */
   const passed = useRef<{ step: number; vm: VmHandle; raw: ArrayBuffer; lines: number; gz: Promise<Blob> } | null>(null);
+  /** machines being saved, compressed and stored: until they land a reload would bring back an older one */
+  const keeping = useRef(0);
+  const track = <T,>(p: Promise<T>): Promise<T> => {
+    keeping.current++;
+    void p.finally(() => keeping.current--).catch(() => undefined);
+    return p;
+  };
+
+  // Leaving the page (a reload, a closed tab) while a machine is being kept: the browser asks
+  // first, so the learner's newest machine is not lost for a moment's haste (1-2 s after a pass).
+  useEffect(() => {
+    const ask = (e: BeforeUnloadEvent) => {
+      if (keeping.current === 0) return;
+      e.preventDefault();
+      e.returnValue = ""; // older browsers ask only when this is set
+    };
+    window.addEventListener("beforeunload", ask);
+    return () => window.removeEventListener("beforeunload", ask);
+  }, []);
 
   /** Keep the machine: in memory for "Reset this step", in IndexedDB for a reload. */
   const snapshot = useCallback(
@@ -69,7 +88,7 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
       // and makes the count differ either way (the next step's start is then saved anew)
       const lines = vm.shellLines();
       const shellBusy = vm.shellBusy();
-      const saving = vm.saveState(); // now: the machine as it is at this moment
+      const saving = track(vm.saveState()); // now: the machine as it is at this moment
       // a reset waits for the step's machine to be saved, not for its gzip and store
       if (kind === "step") pendingSnap.current = saving.then(() => undefined, () => undefined);
       const state = await saving;
@@ -98,7 +117,7 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
           if (kind === "step") setTiming((t) => ({ ...t, snapshotStep: at }));
         }
       });
-      storing.current = stored.catch(() => undefined);
+      storing.current = track(stored).catch(() => undefined);
       await stored;
     },
     [vm, labId],
@@ -146,7 +165,7 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
           setTiming((t) => ({ ...t, snapshotStep: n })); // kept in memory for a reset either way
         }
       });
-      storing.current = stored.catch(() => undefined);
+      storing.current = track(stored).catch(() => undefined);
       stored.catch((e) => setProblem(e instanceof Error ? e.message : String(e)));
       return;
     }
@@ -202,7 +221,7 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
       // the newest machine is this one again: its stored copy made the newest, once the step's
       // own gzip and store (queued on `storing`) have landed
       const resetAt = Date.now();
-      storing.current = storing.current.then(() => stepIsNewest(labId, n, resetAt)).then(() => undefined, () => undefined);
+      storing.current = track(storing.current.then(() => stepIsNewest(labId, n, resetAt))).then(() => undefined, () => undefined);
     } catch (e) {
       setProblem(`${after === "crash" ? "The machine could not be restored" : "This step could not be reset"}: ${e instanceof Error ? e.message : e}`);
     } finally {
