@@ -8,7 +8,7 @@
 import { Suspense, lazy, useEffect, useState } from "react";
 import { Home } from "./pages/Home";
 import { bench, playground } from "./topics";
-import { fetchLabText, readLabIndex } from "./labs/course-list";
+import { fetchLabText, readLabIndex } from "./labs/lab-fetch";
 import { LAB_ID } from "./labs/lab-index";
 import { Loaded } from "./shared/Loaded";
 import { UpdateBanner } from "./update";

@@ -1,38 +1,11 @@
 // The site's course for the home page: labs/index.json (the labs and their cards), then each
 // labs/<id>/lab.md, fetched as before. A lab whose card was made from the text just fetched
 // (course-cards.ts) is shown from its card; one without (dropped in or edited after the index was
-// written) is parsed here, with the parser loaded only then. The fetches are shared with the
-// registry (registry.ts), which parses a lab for its page.
+// written) is parsed here, with the parser loaded only then. The fetches (lab-fetch.ts) are
+// shared with the registry (registry.ts), which parses a lab for its page.
 import { useEffect, useState } from "react";
-import { parseLabIndex, type LabIndex } from "./lab-index";
+import { fetchLabText, readLabIndex } from "./lab-fetch";
 import { cardKey, readCards, type CourseCard } from "./course-cards";
-import { siteUrl } from "../shared/site";
-
-/** each file asked of the server once per page load: a lab page reads its lab, then the course's */
-const fetched = new Map<string, Promise<string>>();
-
-/** labs/<path> as text, fetched once per page load */
-export function fetchLabText(path: string): Promise<string> {
-  let p = fetched.get(path);
-  if (!p) {
-    p = (async () => {
-      const r = await fetch(siteUrl(`labs/${path}`), { cache: "no-cache" });
-      if (!r.ok) throw new Error(`labs/${path}: the server answered ${r.status} ${r.statusText}`.trim());
-      return r.text();
-    })();
-    fetched.set(path, p);
-  }
-  return p;
-}
-
-/** labs/index.json parsed, or what is wrong with it */
-export async function readLabIndex(): Promise<LabIndex | { error: string }> {
-  try {
-    return parseLabIndex(await fetchLabText("index.json"));
-  } catch (e) {
-    return { error: `The list of labs could not be read: ${e instanceof Error ? e.message : e}` };
-  }
-}
 
 export interface CourseEntry {
   id: string;

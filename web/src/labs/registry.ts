@@ -6,7 +6,7 @@
 import { useEffect, useState } from "react";
 import { parseLab, type Lab } from "./lab-format";
 import { LAB_ID } from "./lab-index";
-import { fetchLabText as fetchText, readLabIndex as readIndex } from "./course-list";
+import { fetchLabText as fetchText, readLabIndex as readIndex } from "./lab-fetch";
 import { ANSWERS, GRADERS, VIEW_IDS } from "../topics";
 
 export interface LabEntry {
