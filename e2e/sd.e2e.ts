@@ -15,7 +15,8 @@ describe("an SD card in the guest", () => {
   beforeAll(async () => {
     vm = new NodeVm();
     vm.sd.onCommand = (r) => log.push(r);
-    await vm.boot({ sd: { type: "sdhc", size: 64 * MiB } });
+    // an SDHC card, its smallest size up to the emulated card's largest: block addressing
+    await vm.boot({ sd: { type: "sdhc", size: 4 * 1024 * MiB } });
     await vm.sdReady();
   }, 180_000);
   afterAll(() => vm?.destroy());
@@ -27,7 +28,7 @@ describe("an SD card in the guest", () => {
   };
 
   it("mmcblk0 has the size asked for and is non-rotational", async () => {
-    expect(await sh("cat /sys/block/mmcblk0/size /sys/block/mmcblk0/queue/rotational")).toBe("131072\n0");
+    expect(await sh("cat /sys/block/mmcblk0/size /sys/block/mmcblk0/queue/rotational")).toBe("8388608\n0");
     expect(await sh("cat /sys/block/mmcblk0/device/type")).toBe("SD");
   });
 
@@ -74,9 +75,10 @@ describe("an SD card in the guest", () => {
     // The guest's latency is the card's time (the model: shared/sd-timing.ts) plus the emulated
     // CPU's (the driver, and 4 KiB moved through the data port 4 bytes at a time). The second is
     // measured with the card's clock off (vm.sd.timed = false: every wait ends at once); the
-    // tolerance: no request faster than the card's time, and the p50s' difference within
-    // 0.6x to 1.5x the card's time plus 1 ms (the device's clock is looked at once per pass
-    // of v86's loop: 0.05-4 ms).
+    // tolerance: no request faster than the card's time, the p50s' difference within 0.6x to
+    // 1.5x the card's time plus 1 ms (the device's clock is looked at once per pass of v86's
+    // loop: 0.05-4 ms), and the p99s' at most 1.5x the card's time plus 4 ms (one request in a
+    // hundred may wait a whole pass; the host's own stalls show in both runs of a pair).
     const t = busTimes(DEFAULT_SPEED_HZ, 4);
     const fio = async (rw: string) => {
       await sh(`fio --name=q --filename=/dev/mmcblk0 --rw=${rw} --bs=4k --iodepth=1 --direct=1 --ioengine=psync --size=32M --io_size=1M --randseed=7 --percentile_list=50:99 --output-format=json > /mnt/host/qd1.json`);
@@ -99,10 +101,12 @@ describe("an SD card in the guest", () => {
         console.log(line);
         expect(timed.min, line).toBeGreaterThanOrEqual(card);
         const gap = timed.p50 - cpu.p50;
-        if (gap >= 0.6 * card && gap <= 1.5 * card + 1) break;
+        const tail = timed.p99 - cpu.p99;
+        if (gap >= 0.6 * card && gap <= 1.5 * card + 1 && tail <= 1.5 * card + 4) break;
         if (pair === 3) {
           expect(gap, line).toBeGreaterThanOrEqual(0.6 * card);
           expect(gap, line).toBeLessThanOrEqual(1.5 * card + 1);
+          expect(tail, line).toBeLessThanOrEqual(1.5 * card + 4);
         }
       }
     }
@@ -130,7 +134,7 @@ describe("an SD card in the guest", () => {
     const r = await writing;
     expect(r.output).toMatch(/dd=[1-9]/);
     await sh("for i in $(seq 100); do [ -b /dev/mmcblk0 ] || break; sleep 0.1; done; [ ! -b /dev/mmcblk0 ]");
-    expect(await sh("sdcard insert 64M")).toMatch(/^inserted sdhc 67108864/);
+    expect(await sh("sdcard insert 64M")).toMatch(/^inserted sdsc 67108864/); // the default type for a size up to 2 GiB
     await sh("for i in $(seq 100); do [ -b /dev/mmcblk0 ] && break; sleep 0.1; done; [ -b /dev/mmcblk0 ]");
     expect(await sh("dd if=/dev/mmcblk0 bs=4k count=1 iflag=direct status=none | wc -c")).toBe("4096");
   });
@@ -146,6 +150,11 @@ describe("an SD card in the guest", () => {
     expect(w.output).toMatch(/status=[1-9]|error|No such device/);
     await sh("umount /mnt/sd || umount -l /mnt/sd");
     expect(await sh("sdcard status")).toBe("empty");
+    // SDHC starts above 2 GiB (CSD 2.0's smallest C_SIZE): a smaller one is refused, with the reason
+    const small = await vm.run("sdcard insert 1G sdhc", 60_000);
+    expect(small.status).toBe(1);
+    expect(small.output.trim()).toBe("sdcard: an SDHC card holds more than 2 GiB (2056.5 MiB at least): use an SDSC card (sdsc) for a smaller one");
+    expect(await sh("sdcard status")).toBe("empty");
     expect(await sh("sdcard insert 32M sdsc")).toMatch(/^inserted sdsc 33554432/);
     await sh("for i in $(seq 100); do [ -b /dev/mmcblk0 ] && break; sleep 0.1; done; cat /sys/block/mmcblk0/size");
     expect(await sh("cat /sys/block/mmcblk0/size")).toBe("65536");
@@ -158,12 +167,12 @@ describe("an SD card in the guest", () => {
 describe("the sd model against the kernel's mmc events", async () => {
   const { loadCoreModule } = await import("../web/src/shared/node-load");
   const { sdAttach } = await import("../web/src/topics/sd/sd-core");
-  const { recordsFromTrace, initialisation, compareRecords } = await import("../web/src/topics/sd/sd-trace");
+  const { recordsFromTrace, initialisation, compareRecords, RECORDED_CARD_BYTES } = await import("../web/src/topics/sd/sd-trace");
   for (const type of ["sdhc", "sdsc", "v1"] as const) {
     it(`${type}: record for record`, async () => {
       const vm = new NodeVm();
       try {
-        await vm.boot({ sd: { type, size: 64 * MiB } });
+        await vm.boot({ sd: { type, size: RECORDED_CARD_BYTES[type] } });
         const r = await vm.run(
           `modprobe mmc_core && T=/sys/kernel/tracing && echo 1 > $T/events/mmc/mmc_request_start/enable && echo 1 > $T/events/mmc/mmc_request_done/enable &&
            modprobe sdhci-pci && modprobe mmc_block && for i in $(seq 100); do [ -b /dev/mmcblk0 ] && break; sleep 0.1; done; [ -b /dev/mmcblk0 ] && cat $T/trace`,
@@ -171,7 +180,7 @@ describe("the sd model against the kernel's mmc events", async () => {
         );
         expect(r.status, r.output).toBe(0);
         const kernel = initialisation(recordsFromTrace(r.output.split("\n")));
-        const model = sdAttach(await loadCoreModule("sd"), type, 64 * MiB, vm.sd.card!.serial);
+        const model = sdAttach(await loadCoreModule("sd"), type, RECORDED_CARD_BYTES[type], vm.sd.card!.serial);
         const rows = compareRecords(model, kernel);
         const bad = rows.map((x, i) => (x.differ.length ? `#${i + 1} ${x.differ.join(",")}: model ${JSON.stringify(x.model)} kernel ${JSON.stringify(x.kernel)}` : "")).filter(Boolean);
         expect(bad, bad.join("\n")).toEqual([]);

@@ -26,5 +26,15 @@ export function cardSizeError(type: CardType, size: number): string | null {
   if (size % (512 * 1024)) return "a card's size is a multiple of 512 KiB";
   // SDSC's CSD v1 counts C_SIZE (12 bits) x 2^(C_SIZE_MULT+2) x READ_BL_LEN, up to 2 GiB
   if (type !== "sdhc" && size > 2 ** 31) return "an SDSC card holds at most 2 GiB: use an SDHC card";
+  if (type === "sdhc" && size < SDHC_MIN_BYTES) return "an SDHC card holds more than 2 GiB (2056.5 MiB at least): use an SDSC card (sdsc) for a smaller one";
   return null;
 }
+
+/** The type a size with none named is: SDHC above SDSC's 2 GiB, SDSC up to it. */
+export const typeForSize = (size: number): CardType => (size > 2 ** 31 ? "sdhc" : "sdsc");
+
+/**
+ * The smallest SDHC card: CSD 2.0's C_SIZE runs from 0x1010 (the Physical Layer Specification,
+ * 5.3.3: SDHC covers more than 2 GB up to 32 GB), the capacity (C_SIZE + 1) x 512 KiB.
+ */
+export const SDHC_MIN_BYTES = (0x1010 + 1) * 512 * 1024;

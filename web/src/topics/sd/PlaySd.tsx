@@ -13,6 +13,7 @@ import { StepControls } from "../../shared/view/StepControls";
 import { TableAlt } from "../../shared/view/TableAlt";
 import { useWorker } from "../../shared/useWorker";
 import { SD_PARAMS } from "./params";
+import { cardSizeError } from "../../shared/sd-card-spec";
 import { sdClient, type SdRun } from "./sd-client";
 import { CARD_LABEL, CARD_TYPES, commandName, hex, type CardType } from "./sd-core";
 import { SdSequence, answerWords } from "./SdSequence";
@@ -21,7 +22,6 @@ import { SdRegister } from "./SdRegisters";
 import { CID_FIELDS, CSD_FIELDS, compareFields } from "./sd-compare";
 
 export function PlaySd({ query }: { query: string }) {
-  // the field's range (1-2048 MiB) is every size each card type may have: no rule between fields
   const params = useParams(SD_PARAMS, query, "sd");
   const { client } = useWorker(sdClient);
   const [run, setRun] = useState<SdRun | null>(null);
@@ -30,9 +30,16 @@ export function PlaySd({ query }: { query: string }) {
   const [guess, setGuess] = useState("");
   const [revealed, setRevealed] = useState(false);
   const { card, mib } = params.values;
+  // the rule between the two fields: an SDSC card holds up to 2 GiB, an SDHC card more
+  const sizeError = params.valid ? cardSizeError(card as CardType, mib * 2 ** 20) : null;
 
   useEffect(() => {
     if (!client || !params.valid) return;
+    if (sizeError) {
+      setRun(null);
+      setError(sizeError);
+      return;
+    }
     let live = true;
     client.attach(card as CardType, mib * 2 ** 20).then(
       (r) => {
@@ -46,7 +53,7 @@ export function PlaySd({ query }: { query: string }) {
     return () => {
       live = false;
     };
-  }, [client, card, mib, params.valid]);
+  }, [client, card, mib, params.valid, sizeError]);
 
   const records = run?.records ?? [];
   const shownCount = revealed ? records.length : null;

@@ -4,19 +4,20 @@
 import { parseArgs } from "node:util";
 import { loadCoreModule } from "../../shared/node-load";
 import { UsageError } from "../../shared/cli-args";
-import { cardSizeError, parseSize } from "../../shared/sd-card-spec";
+import { cardSizeError, parseSize, typeForSize } from "../../shared/sd-card-spec";
 import { CARD_TYPES, commandName, decodeCsd, hex, r1Words, sdAttach, type CardType } from "./sd-core";
 
 async function simulateSdCommand(argv: string[]): Promise<number> {
   const { values: v, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { card: { type: "string", default: "sdhc" }, size: { type: "string", default: "64M" }, json: { type: "boolean", default: false } },
+    options: { card: { type: "string" }, size: { type: "string", default: "64M" }, json: { type: "boolean", default: false } },
   });
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  if (!(CARD_TYPES as readonly string[]).includes(v.card!)) throw new UsageError(`--card: "${v.card}" is not one of ${CARD_TYPES.join(", ")}`);
+  if (v.card !== undefined && !(CARD_TYPES as readonly string[]).includes(v.card)) throw new UsageError(`--card: "${v.card}" is not one of ${CARD_TYPES.join(", ")}`);
   const size = parseSize(v.size!);
   if (size === null) throw new UsageError(`--size: "${v.size}" is not a size (64M, 1G)`);
+  v.card ??= typeForSize(size); // none named: SDSC up to 2 GiB, SDHC above
   const bad = cardSizeError(v.card as CardType, size);
   if (bad) throw new UsageError(`--size: ${v.size}: ${bad}`);
   const m = await loadCoreModule("sd");
@@ -54,7 +55,8 @@ async function simulateSdCommand(argv: string[]): Promise<number> {
 const USAGE_SD = `usage: fslab simulate sd [--card sdhc|sdsc|v1] [--size 64M] [--json]
   The requests Linux sends to initialise an SD card found in an SDHCI slot, in order, with the
   card's answer and its state after each: what the guest's mmc_request_start/done events show
-  for fslab's emulated card (e2e/sd.e2e.ts holds them equal).`;
+  for fslab's emulated card (e2e/sd.e2e.ts holds them equal). Without --card, a size up to 2 GiB
+  is an SDSC card and a larger one SDHC (which starts at 2056.5 MiB).`;
 
 export const cli = {
   sd: { run: simulateSdCommand, usage: USAGE_SD },

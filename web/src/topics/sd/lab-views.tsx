@@ -28,7 +28,7 @@ function Slot({ vm }: Pick<LabViewProps, "vm">) {
   const [status, setStatus] = useState("ok empty");
   const [said, setSaid] = useState<string | null>(null);
   const [size, setSize] = useState("64M");
-  const [type, setType] = useState<CardType>("sdhc");
+  const [type, setType] = useState<CardType>("sdsc");
   useEffect(() => {
     if (!vm) return;
     const poll = () => setStatus(vm.sdSlot("status"));

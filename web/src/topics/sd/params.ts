@@ -3,6 +3,7 @@
 import { int, oneOf } from "../../shared/params";
 
 export const SD_PARAMS = {
-  card: oneOf("the card", ["sdhc", "sdsc", "v1"] as const, "sdhc"),
-  mib: int("its size in MiB", 1, 2048, 64),
+  card: oneOf("the card", ["sdhc", "sdsc", "v1"] as const, "sdsc"),
+  // up to SDHC's 32 GiB; which sizes a type may have is the card's own rule (sd-card-spec.ts)
+  mib: int("its size in MiB", 1, 32768, 64),
 };

@@ -5,10 +5,9 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadCoreModule } from "../../shared/node-load";
 import { decodeCid, decodeCsd, sdAttach, type SdRecord } from "./sd-core";
-import { initialisation, recordsFromTrace } from "./sd-trace";
+import { initialisation, recordsFromTrace, RECORDED_CARD_BYTES } from "./sd-trace";
 import { CID_FIELDS, CSD_FIELDS, compareFields, compareStates, kernelStateAt, kernelStates, registerAnswers } from "./sd-compare";
 
-const MIB64 = 64 * 2 ** 20;
 const TYPES = ["sdhc", "sdsc", "v1"] as const;
 
 /** the recorded initialisation, and the request after it (the block driver's first read) */
@@ -26,7 +25,7 @@ describe("the card's state from the kernel's records", () => {
   for (const type of TYPES)
     it(`${type}: every state the answers report is the model's, through to tran`, async () => {
       const m = await loadCoreModule("sd");
-      const model = sdAttach(m, type, MIB64);
+      const model = sdAttach(m, type, RECORDED_CARD_BYTES[type]);
       const { kernel, next } = recorded(type);
       const states = kernelStates(kernel, next);
       const rows = compareStates(model, states);
@@ -49,7 +48,7 @@ describe("the card's state from the kernel's records", () => {
 
   it("a changed CURRENT_STATE in one answer is a difference, at the request before it", async () => {
     const m = await loadCoreModule("sd");
-    const model = sdAttach(m, "sdhc", MIB64);
+    const model = sdAttach(m, "sdhc", RECORDED_CARD_BYTES.sdhc);
     const { kernel, next } = recorded("sdhc");
     const cmd7 = kernel.findIndex((r) => r.opcode === 7);
     expect(kernel[cmd7 + 1].resp[0]).toBe(0x920); // CMD55 received in tran
@@ -65,18 +64,18 @@ describe("the CID and CSD from the kernel's records", () => {
     it(`${type}: decoded by the core, field for field the model's`, async () => {
       const m = await loadCoreModule("sd");
       const a = registerAnswers(recorded(type).kernel);
-      const b = registerAnswers(sdAttach(m, type, MIB64));
+      const b = registerAnswers(sdAttach(m, type, RECORDED_CARD_BYTES[type]));
       expect(a.cid && a.csd).toBeTruthy();
       const cid = compareFields(CID_FIELDS, [decodeCid(m, a.cid!), decodeCid(m, b.cid!)]);
       const csd = compareFields(CSD_FIELDS, [decodeCsd(m, a.csd!), decodeCsd(m, b.csd!)]);
       expect([...cid, ...csd].filter((r) => r.differ)).toEqual([]);
-      expect(csd.find((r) => r.name === "capacity")!.values[0]).toBe("131072 sectors (67108864 bytes)");
+      expect(csd.find((r) => r.name === "capacity")!.values[0]).toBe(`${RECORDED_CARD_BYTES[type] / 512} sectors (${RECORDED_CARD_BYTES[type]} bytes)`);
       expect(csd.find((r) => r.name === "CSD_STRUCTURE")!.values[0]).toMatch(type === "sdhc" ? /^1 / : /^0 /);
     });
 
   it("a changed answer word shows as the fields it holds", async () => {
     const m = await loadCoreModule("sd");
-    const model = registerAnswers(sdAttach(m, "sdhc", MIB64));
+    const model = registerAnswers(sdAttach(m, "sdhc", RECORDED_CARD_BYTES.sdhc));
     const kernel = recorded("sdhc").kernel;
     const cmd9 = kernel.findIndex((r) => r.opcode === 9);
     const cmd2 = kernel.findIndex((r) => r.opcode === 2);

@@ -1,10 +1,10 @@
-// The kernel's mmc events as recorded in the guest (Linux 7.2, fslab's emulated card, 64 MiB,
+// The kernel's mmc events as recorded in the guest (Linux 7.2, fslab's emulated card, 64 MiB or 4 GiB,
 // fixtures/<type>-init.trace: `cat trace` after modprobe sdhci-pci mmc_block) read into records,
 // and the sd model held equal to them. The live version of this test: e2e/sd.e2e.ts.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadCoreModule } from "../../shared/node-load";
-import { compareRecords, initialisation, recordsFromTrace } from "./sd-trace";
+import { compareRecords, initialisation, recordsFromTrace, RECORDED_CARD_BYTES } from "./sd-trace";
 import { decodeCsd, sdAttach } from "./sd-core";
 
 const trace = (t: string) => readFileSync(new URL(`./fixtures/${t}-init.trace`, import.meta.url), "utf8").split("\n");
@@ -23,16 +23,16 @@ describe("the kernel's mmc events", () => {
   for (const type of ["sdhc", "sdsc", "v1"] as const)
     it(`the model equals the recorded ${type} initialisation, request for request`, async () => {
       const m = await loadCoreModule("sd");
-      const model = sdAttach(m, type, 64 * 2 ** 20);
+      const model = sdAttach(m, type, RECORDED_CARD_BYTES[type]);
       const kernel = initialisation(recordsFromTrace(trace(type)));
       expect(compareRecords(model, kernel).filter((r) => r.differ.length)).toEqual([]);
       const csd = kernel.find((r) => r.opcode === 9)!;
-      expect(decodeCsd(m, csd.resp).sectors).toBe(131072);
+      expect(decodeCsd(m, csd.resp).sectors).toBe(RECORDED_CARD_BYTES[type] / 512);
     });
 
   it("marks what differs", async () => {
     const m = await loadCoreModule("sd");
-    const model = sdAttach(m, "sdhc", 64 * 2 ** 20);
+    const model = sdAttach(m, "sdhc", RECORDED_CARD_BYTES.sdhc);
     const kernel = initialisation(recordsFromTrace(trace("sdsc"))); // another card: CSD and OCR differ
     const differ = compareRecords(model, kernel).filter((r) => r.differ.length);
     expect(differ.map((r) => r.model!.opcode)).toEqual([41, 9]);

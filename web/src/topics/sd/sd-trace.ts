@@ -3,6 +3,13 @@
 // and its mmc_request_done (error, response, bytes). An ACMD is a request that follows a CMD55
 // the card answered with APP_CMD set.
 import type { SdRecord } from "./sd-core";
+import type { CardType } from "../../shared/sd-card-spec";
+
+/**
+ * The cards fixtures/<type>-init.trace were recorded with (record-fixtures.ts): 64 MiB, and 4 GiB
+ * for SDHC, whose smallest card holds more than 2 GiB. Tests give the model the same.
+ */
+export const RECORDED_CARD_BYTES: Record<CardType, number> = { sdhc: 2 ** 32, sdsc: 2 ** 26, v1: 2 ** 26 };
 
 const START = /mmc_request_start: (\S+): start struct mmc_request\[[^\]]*\]: cmd_opcode=(\d+) cmd_arg=0x([0-9a-f]+) cmd_flags=0x[0-9a-f]+ cmd_retries=(\d+)/;
 const DONE = /mmc_request_done: (\S+): end struct mmc_request\[[^\]]*\]: cmd_opcode=(\d+) cmd_err=(-?\d+) cmd_resp=0x([0-9a-f]+) 0x([0-9a-f]+) 0x([0-9a-f]+) 0x([0-9a-f]+) .*bytes_xfered=(\d+)/;

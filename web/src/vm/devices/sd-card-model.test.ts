@@ -70,8 +70,9 @@ describe("the emulated card and the model's card answer alike", () => {
 
   const run = (type: CardType, steps: readonly (typeof INIT)[number][] | { kind: "cmd" | "acmd"; op: number; arg: number; rca?: boolean }[]) => {
     const serial = 0x1234abcd;
-    const card = new SdCard({ type, size: 64 * MiB, serial });
-    m._fx_sd_card_new(CARD_TYPES.indexOf(type), 64 * MiB, 0, serial);
+    const size = type === "sdhc" ? 4096 * MiB : 64 * MiB; // SDHC holds more than 2 GiB
+    const card = new SdCard({ type, size, serial });
+    m._fx_sd_card_new(CARD_TYPES.indexOf(type), size >>> 0, Math.floor(size / 2 ** 32), serial);
     const trail: string[] = [];
     const both = (op: number, arg: number) => {
       const d = deviceCommand(card, op, arg);

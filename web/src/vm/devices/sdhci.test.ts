@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { SdhciDevice, REG, INT, ERR } from "./sdhci";
 import { SdCard, csdV1Geometry, parseSize, cardOptionsError, R1, crc7, type CardType, type CardSnapshot } from "./sd-card";
+import { parseCardSpec } from "./slot-channel";
+import { SDHC_MIN_BYTES } from "../../shared/sd-card-spec";
 import { joinMachineState, splitMachineState } from "./machine-state";
 
 const MiB = 2 ** 20;
@@ -111,15 +113,20 @@ class Driver {
   }
 }
 
-const card = (type: CardType, size = 64 * MiB) => new SdCard({ type, size });
+/** 64 MiB, or for SDHC 4 GiB (its smallest card holds more than 2 GiB; the image is sparse) */
+const sizeFor = (type: CardType) => (type === "sdhc" ? 4096 * MiB : 64 * MiB);
+const card = (type: CardType, size = sizeFor(type)) => new SdCard({ type, size });
 
 describe("SD card registers", () => {
   it("CSD version 2 gives the capacity Linux computes from C_SIZE", () => {
-    const c = card("sdhc", 64 * MiB).csd();
+    const c = card("sdhc", 4096 * MiB).csd();
     expect(c[0] >> 6).toBe(1); // CSD_STRUCTURE
     // C_SIZE: bits [69:48] -> bytes 7..9 of the 16
     const cSize = ((c[7] & 0x3f) << 16) | (c[8] << 8) | c[9];
-    expect((cSize + 1) * 1024).toBe(131072); // sectors, as mmc_decode_csd: (1 + C_SIZE) << 10
+    expect((cSize + 1) * 1024).toBe(8388608); // sectors, as mmc_decode_csd: (1 + C_SIZE) << 10
+    // the smallest SDHC card: C_SIZE 0x1010
+    const min = card("sdhc", SDHC_MIN_BYTES).csd();
+    expect(((min[7] & 0x3f) << 16) | (min[8] << 8) | min[9]).toBe(0x1010);
   });
   it("CSD version 1 for every SDSC size a multiple of 512 KiB up to 2 GiB", () => {
     fc.assert(
@@ -219,10 +226,10 @@ describe("the host and card, driven as sdhci.c does", () => {
   });
 
   it("reports OUT_OF_RANGE and sends no data past the end", () => {
-    const d = new SdhciDevice(card("sdhc", 2 * MiB));
+    const d = new SdhciDevice(card("sdhc"));
     const h = new Driver(d);
     h.init();
-    const r = h.cmd(17, 4096, "r1", { read: true, size: 512 })!;
+    const r = h.cmd(17, (4096 * MiB) / 512, "r1", { read: true, size: 512 })!; // the block after the last
     expect(r & R1.OUT_OF_RANGE).toBeTruthy();
     expect(h.status() & (ERR.DATA_TIMEOUT << 16)).toBeTruthy();
     expect(d.card!.state).toBe("tran");
@@ -322,11 +329,24 @@ describe("card sizes, one rule for the emulated card and the model's CLI", () =>
     expect(cardOptionsError({ type: "sdhc", size: 8 * 2 ** 30 })).toMatch(/at most 4 GiB/);
     for (const size of [2 ** 19, 64 * MiB + 4096]) expect(cardSizeError("sdhc", size)).toBe(cardOptionsError({ type: "sdhc", size }));
     expect(cardSizeError("v1", 4 * 2 ** 30)).toMatch(/at most 2 GiB/);
+    // SDHC is more than 2 GiB: from C_SIZE 0x1010, 2056.5 MiB
+    expect(SDHC_MIN_BYTES).toBe(2056.5 * MiB);
+    expect(cardSizeError("sdhc", SDHC_MIN_BYTES)).toBeNull();
+    for (const size of [SDHC_MIN_BYTES - 512 * 1024, 2048 * MiB, 64 * MiB]) expect(cardOptionsError({ type: "sdhc", size })).toMatch(/^an SDHC card holds more than 2 GiB/);
+  });
+
+  it("a size with no type named is SDSC up to 2 GiB and SDHC above it", () => {
+    expect(parseCardSpec("")).toEqual({ type: "sdsc", size: 64 * MiB });
+    expect(parseCardSpec("2G")).toEqual({ type: "sdsc", size: 2048 * MiB });
+    expect(parseCardSpec("4G")).toEqual({ type: "sdhc", size: 4096 * MiB });
+    expect(parseCardSpec("2056M")).toEqual({ error: expect.stringMatching(/^an SDHC card holds more than 2 GiB/) });
+    expect(parseCardSpec("1G,sdhc")).toEqual({ error: expect.stringMatching(/^an SDHC card holds more than 2 GiB/) });
+    expect(parseCardSpec("sdhc,3G")).toEqual({ type: "sdhc", size: 3072 * MiB });
   });
 });
 
 describe("the card's states and registers, as the specification has them", () => {
-  const ready = (type: CardType = "sdhc", size = 64 * MiB) => {
+  const ready = (type: CardType = "sdhc", size = sizeFor(type)) => {
     const d = new SdhciDevice(card(type, size));
     const h = new Driver(d);
     return { d, h, rca: h.init().rca };

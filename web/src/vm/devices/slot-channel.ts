@@ -2,9 +2,12 @@
 // for the slot over virtio-console port 3: one request line, one answer line. The page's
 // Insert/Eject buttons and `fslab vm --sd` act on the same SdhciDevice.
 import { SdCard, cardOptionsError, parseSize, CARD_TYPES, type CardType } from "./sd-card";
+import { typeForSize } from "../../shared/sd-card-spec";
 import type { SdhciDevice } from "./sdhci";
 
-export const DEFAULT_CARD = { type: "sdhc" as CardType, size: 64 * 2 ** 20 };
+/** `sdcard insert` with no size: 64 MiB, which only an SDSC card can be (SDHC starts above 2 GiB) */
+export const DEFAULT_CARD = { type: "sdsc" as CardType, size: 64 * 2 ** 20 };
+
 
 /** What the host answers to one request line from the guest. */
 export function slotRequest(sd: SdhciDevice, line: string): string {
@@ -32,18 +35,19 @@ export function slotStatus(sd: SdhciDevice): string {
   return c ? `${c.type} ${c.size} ${c.state}` : "empty";
 }
 
-/** "64M", "64M,sdsc", "sdsc,1G", "" (the default card) -> options, or why not. */
+/** "64M", "64M,sdsc", "sdsc,1G", "4G" (SDHC), "" (the default card) -> options, or why not. */
 export function parseCardSpec(spec: string): { type: CardType; size: number } | { error: string } {
   let size = DEFAULT_CARD.size;
-  let type = DEFAULT_CARD.type;
+  let named: CardType | undefined;
   for (const part of spec.split(",").map((s) => s.trim()).filter(Boolean)) {
-    if ((CARD_TYPES as readonly string[]).includes(part.toLowerCase())) type = part.toLowerCase() as CardType;
+    if ((CARD_TYPES as readonly string[]).includes(part.toLowerCase())) named = part.toLowerCase() as CardType;
     else {
       const n = parseSize(part);
       if (n === null) return { error: `"${part}" is neither a size (64M, 1G) nor a card type (${CARD_TYPES.join(", ")})` };
       size = n;
     }
   }
+  const type = named ?? typeForSize(size);
   const bad = cardOptionsError({ type, size });
   return bad ? { error: bad } : { type, size };
 }
