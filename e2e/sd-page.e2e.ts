@@ -2,7 +2,8 @@
 // verdict (the kernel's initialisation beside the model's, live), the card's state and its CID
 // and CSD read from the kernel's records beside the model's (pictures at 1440 and 360 px), an
 // exFAT volume written to the card, and the card and its data back after a reload (the step's
-// snapshot carries the SD host and the card's image after v86's state).
+// snapshot carries the SD host and the card's image after v86's state); a tab the browser froze
+// says that its measurements include the pause.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { join } from "node:path";
@@ -101,4 +102,20 @@ describe("the sd-card lab in Chromium", () => {
     expect(p50).toBeLessThan(card + 10); // the emulated CPU's part on top (0.4-0.6 ms in Node on the 2-core machine)
     expect(b.errors).toEqual([]);
   }, 600_000);
+
+  it("a tab the browser froze says so: times measured across the pause include it; the machine goes on", async () => {
+    expect(await page.getByTestId("vm-paused").count()).toBe(0);
+    // A browser freezes only a hidden tab, and headless Chromium has none (a page behind another,
+    // or a minimised window, stays visible, its timers unthrottled, and CDP's lifecycle state
+    // leaves a visible page running): the page gets the two events a freeze sends it, 2 s apart.
+    await page.evaluate(() => document.dispatchEvent(new Event("freeze")));
+    await new Promise((r) => setTimeout(r, 2000)); // the deliberate pause
+    await page.evaluate(() => document.dispatchEvent(new Event("resume")));
+    await expect.poll(() => page.getByTestId("vm-paused").textContent(), { timeout: 30_000 }).toMatch(/^The browser froze this tab for (\d+\.\d) s/);
+    const s = Number((await page.getByTestId("vm-paused").textContent())!.match(/for (\d+\.\d) s/)![1]);
+    expect(s).toBeGreaterThanOrEqual(1.9);
+    expect(await runInTerminal(page, "sdcard status")).toMatch(/^sdsc \d+ tran$/);
+    await page.getByTestId("vm-paused").getByRole("button", { name: "Dismiss" }).click();
+    expect(await page.getByTestId("vm-paused").count()).toBe(0);
+  }, 120_000);
 });

@@ -190,6 +190,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
     if (serious(trouble)) troubleRef.current?.querySelector("button")?.focus();
   }, [trouble]);
 
+  const paused = useFrozenPauses();
   const stoppedBy = machineStopped(trouble) ? trouble : null;
   return (
     <section className="vm" aria-label="Linux terminal">
@@ -226,6 +227,14 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
           </button>
         )}
       </div>
+      {paused !== null && (
+        <p className="notice" role="status" data-testid="vm-paused">
+          The browser froze this tab for {(paused.ms / 1000).toFixed(1)} s (a tab in the background may be): the machine stood
+          still meanwhile, and a time measured across the pause (fio&apos;s latencies, a benchmark) includes it. Run such a
+          measurement again with the tab in front.{" "}
+          <button type="button" onClick={paused.dismiss}>Dismiss</button>
+        </p>
+      )}
       <div className="vm-terminal" data-testid="vm-terminal" ref={termEl} />
       <p className="vm-keys muted" id="vm-keys" ref={termHint} style={{ visibility: "hidden" }} data-testid="vm-keys">
         Tab completes in the shell. To leave the terminal with the keyboard: <kbd>Esc</kbd> then <kbd>Tab</kbd> (or <kbd>Shift</kbd>+<kbd>Tab</kbd>).
@@ -293,4 +302,29 @@ function Elapsed({ ms }: { ms: number }) {
       · {((performance.now() - since) / 1000).toFixed(0)} s
     </span>
   );
+}
+
+/**
+ * How long the browser last froze the page (the Page Lifecycle API's freeze and resume: a
+ * background tab may be frozen to save power), while the machine ran. A hidden tab alone does
+ * not stop the machine: v86 paces itself through its worker, whose timers a background tab does
+ * not throttle, so the emulated card's clock goes on with the guest's.
+ */
+function useFrozenPauses(): { ms: number; dismiss(): void } | null {
+  const [paused, setPaused] = useState<number | null>(null);
+  useEffect(() => {
+    let frozenAt: number | null = null;
+    const freeze = () => (frozenAt = Date.now()); // performance.now() stands still in a frozen page on some browsers
+    const resume = () => {
+      if (frozenAt !== null) setPaused(Date.now() - frozenAt);
+      frozenAt = null;
+    };
+    document.addEventListener("freeze", freeze);
+    document.addEventListener("resume", resume);
+    return () => {
+      document.removeEventListener("freeze", freeze);
+      document.removeEventListener("resume", resume);
+    };
+  }, []);
+  return paused === null ? null : { ms: paused, dismiss: () => setPaused(null) };
 }
