@@ -12,17 +12,13 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { existsSync, readFileSync } from "node:fs";
-import { TraceChannel } from "./trace-channel";
 import { withFreshMemory } from "./v86-exports";
 import { pace } from "./v86-pace";
 import { typedEmulator, type V86Emulator } from "./v86-emulator";
 import { unxzState } from "./saved-state";
-import { trackHostFiles, type HostFiles } from "./host-files";
-import { AgentClient, type CheckRun } from "./agent";
-import { SdhciDevice } from "./devices/sdhci";
+import type { CheckRun } from "./agent";
+import { MachineParts } from "./machine-parts";
 import { SdCard, type CardOptions } from "./devices/sd-card";
-import { checkDevices, machineState, splitMachineState } from "./devices/machine-state";
-import { SlotChannel } from "./devices/slot-channel";
 import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, machineStopped, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch, STOPPED_WHAT, TroubleWatcher, type StoppedTrouble } from "./guest";
 
 const BUILT = fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
@@ -164,17 +160,17 @@ export class NodeVm {
   get output(): string {
     return this.text;
   }
-  /** the root filesystem's downloads in flight, once the machine is built */
-  private hostFiles: HostFiles | null = null;
+  /** the ports, the SD host and the saved state, wired as the page's host wires them */
+  private parts = new MachineParts();
   /** Events from the guest's fslab-trace (virtio-console port 1, /dev/hvc1). */
-  readonly trace = new TraceChannel();
+  readonly trace = this.parts.trace;
   /** What stopped the machine (a panic, a reboot, a halt) since it booted or was restored. */
   stopped: StoppedTrouble | null = null;
   private trouble = new TroubleWatcher();
   /** The SD host controller beside v86 (devices/sdhci.ts): insert and eject cards here. */
-  readonly sd = new SdhciDevice();
+  readonly sd = this.parts.sd;
   /** The guest's check agent (virtio-console port 2, /dev/hvc2). */
-  readonly agent = new AgentClient((bytes) => this.emulator?.bus.send("virtio-console2-input-bytes", bytes));
+  readonly agent = this.parts.agent;
 
   /** Boot to the shell prompt; rejects with the reason (panic, timeout) if it cannot. */
   async boot(opts: BootOptions = {}): Promise<void> {
@@ -201,7 +197,7 @@ export class NodeVm {
     const loaded = new Promise<void>((r) =>
       emulator.add_listener("emulator-loaded", () => {
         pace(emulator.v86);
-        this.hostFiles = trackHostFiles(emulator);
+        this.parts.loaded(emulator);
         r();
       }),
     );
@@ -210,14 +206,9 @@ export class NodeVm {
       this.sd.attach(emulator, restore);
       return;
     }
-    emulator.add_listener("virtio-console1-output-bytes", (bytes: Uint8Array) => {
-      this.trace.feed(bytes);
+    this.parts.wire(emulator, () => {
       for (const w of this.waiters.splice(0)) w();
     });
-    emulator.add_listener("virtio-console2-output-bytes", (bytes: Uint8Array) => this.agent.feed(bytes));
-    // the guest's `sdcard` command: the slot, on port 3
-    const slot = new SlotChannel(this.sd, (b) => this.emulator?.bus.send("virtio-console3-input-bytes", b));
-    emulator.add_listener("virtio-console3-output-bytes", (bytes: Uint8Array) => slot.feed(bytes));
     emulator.add_listener("serial0-output-byte", (byte: number) => {
       const s = this.decoder.decode(Uint8Array.of(byte), { stream: true });
       this.text += s;
@@ -311,7 +302,7 @@ export class NodeVm {
 
   /** The root filesystem's downloads in flight (host-files.ts). */
   get hostFilesPending(): number {
-    return this.hostFiles?.pending ?? 0;
+    return this.parts.hostFiles?.pending ?? 0;
   }
 
   /** The guest's memory, a view (read it while the machine is stopped). */
@@ -327,21 +318,12 @@ export class NodeVm {
    */
   async saveState(opts: { v86Only?: boolean } = {}): Promise<ArrayBuffer> {
     // between checks: a check's half-done work (a mount) is not the learner's machine
-    return this.agent.between(async () => {
-      await this.hostFiles?.readyToSave();
-      const v86: ArrayBuffer = await this.machine.save_state();
-      return opts.v86Only ? v86 : machineState(v86, this.sd);
-    });
+    return this.parts.save(this.machine, opts.v86Only);
   }
 
   /** Put the machine back to a state saveState() returned. */
   async restoreState(state: ArrayBuffer): Promise<void> {
-    this.agent.reset();
-    await this.hostFiles?.idle(); // after that, restore anyway
-    const { v86, devices } = splitMachineState(state);
-    const sd = checkDevices(devices); // all or nothing: checked before v86 is replaced
-    await this.machine.restore_state(v86);
-    this.sd.apply(sd);
+    await this.parts.restore(this.machine, state);
     this.trouble.reset();
     if (this.stopped) {
       this.stopped = null;
@@ -398,7 +380,7 @@ export class NodeVm {
   async destroy(): Promise<void> {
     // a file download answered after the machine is gone would wake it (host-files.ts)
     await this.emulator?.stop();
-    await this.hostFiles?.idle();
+    await this.parts.hostFiles?.idle();
     await this.emulator?.destroy();
     this.emulator = null;
   }

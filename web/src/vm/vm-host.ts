@@ -8,15 +8,13 @@ import { pace } from "./v86-pace";
 import { typedEmulator, type V86Emulator } from "./v86-emulator";
 import { state as savedState } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
-import { TraceChannel, type TraceStats } from "./trace-channel";
-import { AgentClient } from "./agent";
+import type { TraceStats } from "./trace-channel";
 import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, machineStopped, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo, type StoppedTrouble } from "./guest";
 import { siteUrl } from "../shared/site";
 import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
-import { SdhciDevice } from "./devices/sdhci";
-import { SlotChannel } from "./devices/slot-channel";
-import { checkDevices, machineState, splitMachineState } from "./devices/machine-state";
+import { checkDevices, splitMachineState } from "./devices/machine-state";
+import { MachineParts } from "./machine-parts";
 import type { CheckedState } from "./devices/sdhci";
 import { loadStateNow, restoreStateAhead, v86Core, v86WasmUrl, vmUrl, type LoadProgress } from "./fetch-ahead";
 
@@ -114,18 +112,18 @@ export class VmHost {
   private busy = false;
   private lines = 0;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
-  private trace = new TraceChannel();
-  /** The guest's check agent (virtio-console port 2, /dev/hvc2): a lab's checks run there. */
+  /** the ports, the SD host and the saved state, wired as Node's host wires them */
+  private parts = new MachineParts();
+  private trace = this.parts.trace;
   /** The SD host beside v86 (devices/sdhci.ts): the page's Insert/Eject and the guest's `sdcard` act on it. */
-  readonly sd = new SdhciDevice();
-  readonly agent = new AgentClient((bytes) => this.emulator?.bus.send("virtio-console2-input-bytes", bytes));
+  readonly sd = this.parts.sd;
+  /** The guest's check agent (virtio-console port 2, /dev/hvc2): a lab's checks run there. */
+  readonly agent = this.parts.agent;
   /** Why this start is a cold boot (null when restoring the saved state). */
   coldReason: string | null = null;
   /** What was restored when it was a learner's snapshot, not the build's saved machine. */
   restoredFrom: string | null = null;
   private loaded = false; // v86 has built the machine ("emulator-loaded")
-  /** the root filesystem's downloads in flight (host-files.ts), once the machine is built */
-  private hostFiles: HostFiles | null = null;
   /** counts boots and teardowns: a machine waiting for files fetched ahead belongs to one */
   private generation = 0;
 
@@ -229,7 +227,7 @@ export class VmHost {
       }
       void emulator.run();
       this.loaded = true;
-      this.hostFiles = trackHostFiles(emulator);
+      this.parts.loaded(emulator);
       markVm("loaded"); // files downloaded, wasm compiled, the state decompressed and restored
     });
     emulator.add_listener("download-progress", (e) => {
@@ -260,13 +258,7 @@ export class VmHost {
       } else this.status("booting", `Booting Linux (${this.coldReason})`);
     });
     emulator.add_listener("serial0-output-byte", (byte: number) => this.onByte(byte));
-    emulator.add_listener("virtio-console2-output-bytes", (bytes: Uint8Array) => this.agent.feed(bytes));
-    // port 3: the guest's `sdcard` command asks for the slot
-    const slot = new SlotChannel(this.sd, (b) => emulator.bus.send("virtio-console3-input-bytes", b));
-    emulator.add_listener("virtio-console3-output-bytes", (bytes: Uint8Array) => slot.feed(bytes));
-    // port 1 (the guest's /dev/hvc1); v86's typings name only port 0's event
-    emulator.add_listener("virtio-console1-output-bytes", (bytes: Uint8Array) => {
-      this.trace.feed(bytes);
+    this.parts.wire(emulator, () => {
       const records = this.trace.take();
       const lines = this.trace.takeLines();
       if (records.length || lines.length || this.trace.stats.overrun !== null) this.events.onTrace?.(records, { ...this.trace.stats }, lines);
@@ -378,28 +370,22 @@ export class VmHost {
     if (!this.emulator || this.watcher.phase !== "ready") throw new Error("the VM is not running");
     const emulator = this.emulator;
     // between checks: a check's half-done work (a mount) is not the learner's machine
-    return this.agent.between(async () => {
-      await this.hostFiles?.readyToSave();
-      return machineState(await emulator.save_state(), this.sd);
-    });
+    return this.parts.save(emulator);
   }
 
   /** Put the machine back to a saved state; checks in flight are given up. */
   async restoreState(state: ArrayBuffer): Promise<void> {
     if (!this.emulator) throw new Error("the VM is not running");
-    this.agent.reset();
     this.releaseIdle(); // whatever was running is gone
     const emulator = this.emulator;
-    await this.hostFiles?.idle(); // after that, restore anyway
-    if (this.emulator !== emulator) throw new Error("the VM was stopped");
-    // a machine we stopped (a panic, a halt) is stopped for sure before it is replaced (v86
-    // stops at its next tick), and the restored one runs
-    const stopped = this.stopped;
-    if (stopped) await this.emulator.stop();
-    const { v86, devices } = splitMachineState(state);
-    const sd = checkDevices(devices); // all or nothing: checked before v86 is replaced
-    await this.emulator.restore_state(v86);
-    this.sd.apply(sd);
+    let stopped = false;
+    await this.parts.restore(emulator, state, async () => {
+      if (this.emulator !== emulator) throw new Error("the VM was stopped");
+      // a machine we stopped (a panic, a halt) is stopped for sure before it is replaced (v86
+      // stops at its next tick), and the restored one runs
+      stopped = this.stopped;
+      if (stopped) await emulator.stop();
+    });
     this.trouble.reset();
     if (stopped || !this.emulator.is_running()) await this.emulator.run();
     // the restored shell sits at its prompt, perhaps with half a line typed (askAgainForPrompt):
@@ -440,7 +426,7 @@ export class VmHost {
       e.add_listener("emulator-loaded", () => void VmHost.teardown(e, trackHostFiles(e)));
       return;
     }
-    await VmHost.teardown(e, this.hostFiles);
+    await VmHost.teardown(e, this.parts.hostFiles);
   }
 
   private static async teardown(e: V86Emulator, files: HostFiles | null): Promise<void> {
