@@ -2,7 +2,7 @@
 // boot, seen through the events fslab-trace streams and the counters in sysfs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { rootfsStoredNames } from "../kernel-image/rootfs/chunks.mjs";
@@ -187,19 +187,27 @@ describe("a memory hog in the guest", () => {
 });
 
 describe("the saved state's plain bytes, kept in the user's cache", () => {
-  it("are written by the first restore and read by the next; a cut file is un-xz'd and written again", () => {
+  it("are written by the first restore and read by the next; a cut file is un-xz'd and written again; old states go", () => {
     const cache = mkdtempSync(join(tmpdir(), "fslab-cache-"));
+    const dir = join(cache, "fslab");
     const rawBytes: number = JSON.parse(readFileSync("kernel-image/dist/manifest.json", "utf8")).state.raw_bytes;
-    const kept = () => readdirSync(join(cache, "fslab")).map((f) => statSync(join(cache, "fslab", f)).size);
+    // three states of other builds, a day, two and three old
+    mkdirSync(dir);
+    for (const [name, days] of [["state-aaaa.bin", 1], ["state-bbbb.bin", 2], ["state-cccc.bin", 3]] as const) {
+      writeFileSync(join(dir, name), "x");
+      utimesSync(join(dir, name), new Date(Date.now() - days * 86_400_000), new Date(Date.now() - days * 86_400_000));
+    }
+    const ours = () => readdirSync(dir).filter((f) => !/^state-(aaaa|bbbb|cccc)\.bin$/.test(f));
     const vm = () => spawnSync("node", ["bin/fslab.mjs", "vm", "--", "echo answered"], { encoding: "utf8", timeout: 110_000, env: { ...process.env, XDG_CACHE_HOME: cache } });
     try {
       expect(vm().stdout).toBe("answered\n");
-      expect(kept()).toEqual([rawBytes]); // one whole file, no temporary one left
+      expect(ours().map((f) => statSync(join(dir, f)).size)).toEqual([rawBytes]); // one whole file, no temporary one left
+      expect(readdirSync(dir).sort()).toEqual([...ours(), "state-aaaa.bin", "state-bbbb.bin"].sort()); // the newest three kept
       expect(vm().stdout).toBe("answered\n");
-      const [file] = readdirSync(join(cache, "fslab"));
-      truncateSync(join(cache, "fslab", file), rawBytes >> 1);
+      const [file] = ours();
+      truncateSync(join(dir, file), rawBytes >> 1);
       expect(vm().stdout).toBe("answered\n");
-      expect(kept()).toEqual([rawBytes]);
+      expect(ours().map((f) => statSync(join(dir, f)).size)).toEqual([rawBytes]);
     } finally {
       rmSync(cache, { recursive: true, force: true });
     }

@@ -4,7 +4,7 @@
 //   NodeVm.boot() -> V86 (files read from kernel-image/dist) -> serial0 -> BootWatcher -> ready
 //   NodeVm.run(cmd) -> the command, base64-encoded, typed into bash with echo off
 //     -> output framed by \x1e markers -> { output, status }
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { join, resolve } from "node:path";
 import { homedir } from "node:os";
@@ -82,13 +82,24 @@ export function stateCacheFile(xz: Uint8Array): string {
   return join(dir, "fslab", `state-${createHash("sha256").update(xz).digest("hex").slice(0, 24)}.bin`);
 }
 
-/** Write `bytes` to `file` whole or not at all (a temporary file renamed); a cache that cannot be written is skipped. */
+/** the states kept: this checkout's, and a few others (another checkout, the state before a rebuild) */
+const KEPT_STATES = 3;
+
+/**
+ * Write `bytes` to `file` whole or not at all (a temporary file renamed), then drop all but the
+ * newest few states (16 MB each); a cache that cannot be written is skipped.
+ */
 async function keepInCache(file: string, bytes: ArrayBuffer): Promise<void> {
+  const dir = resolve(file, "..");
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    await mkdir(resolve(file, ".."), { recursive: true });
+    await mkdir(dir, { recursive: true });
     await writeFile(tmp, new Uint8Array(bytes));
     await rename(tmp, file);
+    const states = await Promise.all(
+      (await readdir(dir)).filter((f) => /^state-[0-9a-f]+\.bin$/.test(f)).map(async (f) => ({ f, t: (await stat(join(dir, f))).mtimeMs })),
+    );
+    for (const { f } of states.sort((a, b) => b.t - a.t).slice(KEPT_STATES)) await unlink(join(dir, f)).catch(() => undefined);
   } catch {
     // a read-only home or a full disk: the next restore un-xz's again
   }
