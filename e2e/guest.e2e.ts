@@ -203,7 +203,13 @@ describe("the saved state's plain bytes, kept in the user's cache", () => {
       expect(vm().stdout).toBe("answered\n");
       expect(ours().map((f) => statSync(join(dir, f)).size)).toEqual([rawBytes]); // one whole file, no temporary one left
       expect(readdirSync(dir).sort()).toEqual([...ours(), "state-aaaa.bin", "state-bbbb.bin"].sort()); // the newest three kept
+      // the next restore reads the file: it is not written again
+      const [first] = ours();
+      const before = statSync(join(dir, first));
+      utimesSync(join(dir, first), new Date(0), new Date(0));
       expect(vm().stdout).toBe("answered\n");
+      expect(statSync(join(dir, first)).mtimeMs).toBe(0);
+      expect(statSync(join(dir, first)).ino).toBe(before.ino);
       const [file] = ours();
       truncateSync(join(dir, file), rawBytes >> 1);
       expect(vm().stdout).toBe("answered\n");

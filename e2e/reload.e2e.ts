@@ -119,6 +119,26 @@ describe("a reload at any moment brings back the learner's newest kept machine",
     }
   });
 
+  it("Start over at once after a pass asks nothing: the machines being kept are thrown away anyway", async () => {
+    await page.getByTestId("start-over").click();
+    await Promise.all([page.waitForEvent("load"), page.getByTestId("start-over").click()]);
+    await ready();
+    await page.locator(".lab-runner .step > .vm-cmd > button").first().click();
+    await expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 60_000 }).toBe("passed");
+    const asked: string[] = [];
+    const note = (d: Dialog) => void asked.push(d.type());
+    page.on("dialog", note);
+    try {
+      await page.getByTestId("start-over").click();
+      await Promise.all([page.waitForEvent("load"), page.getByTestId("start-over").click()]);
+    } finally {
+      page.off("dialog", note);
+    }
+    expect(asked).toEqual([]);
+    await ready();
+    expect(await step()).toBe("0");
+  });
+
   it("Next and a reload in the same moment: the page opens on the step Next went to", async () => {
     await passStep1();
     // the click and the reload in one task of the page's: IndexedDB's write of the new step is

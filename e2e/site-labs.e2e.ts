@@ -59,6 +59,9 @@ describe("labs read by the built site at run time", () => {
     }
     expect(scripts.length).toBeGreaterThan(2);
     expect(scripts.filter((s) => /^(course-parse|registry|lab-format)-/.test(s))).toEqual([]);
+    // nor in any chunk it loads: yaml's and marked's own strings are in none of them
+    const parsers = scripts.filter((s) => /YAMLParseError|marked\(\): input parameter is undefined or null/.test(readFileSync(join(repo, "web/dist/assets", s), "utf8")));
+    expect(parsers).toEqual([]);
     const cards = JSON.parse(index).cards;
     expect(Object.keys(cards).sort()).toEqual(JSON.parse(index).labs);
     // the summary drawn from the card's inline Markdown

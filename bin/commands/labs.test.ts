@@ -11,7 +11,8 @@ import { walk, type WalkVm } from "./labs-test";
 import { parseLab } from "../../web/src/labs/lab-format";
 import { freshProgress } from "../../web/src/labs/progress";
 import { progressExport, sha256Hex } from "../../web/src/labs/report";
-import { cardKey, readCards } from "../../web/src/labs/course-cards";
+import { cardKey, readCards, readContext } from "../../web/src/labs/course-cards";
+import { ANSWERS, GRADERS, VIEW_IDS } from "../../web/src/topics";
 
 const repo = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -134,7 +135,7 @@ describe("fslab labs index", { timeout: 30_000 }, () => {
     const written = JSON.parse(readFileSync(join(dir, "index.json"), "utf8"));
     expect(written.labs).toEqual(["a", "b"]);
     // the home page's cards (course-cards.ts): a's, and b's errors as the page shows them
-    expect(written.cards.a).toMatchObject({ key: cardKey(readFileSync(join(dir, "a/lab.md"), "utf8")), meta: { id: "a" }, steps: [expect.any(String)] });
+    expect(written.cards.a).toMatchObject({ key: cardKey(readFileSync(join(dir, "a/lab.md"), "utf8"), readContext(VIEW_IDS, ANSWERS, GRADERS)), meta: { id: "a" }, steps: [expect.any(String)] });
     expect(written.cards.b).toEqual({ key: expect.any(String), error: expect.stringContaining("labs/b/lab.md:") });
     expect(readCards(written.cards).size).toBe(2);
     expect(out).toEqual([`wrote ${rel("index.json")}: 2 labs, 1 with errors (shown on the page as such)`]);

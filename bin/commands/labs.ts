@@ -20,7 +20,7 @@ import { knownAnswers, type KnownAnswer } from "../../web/src/labs/keys";
 import { knownGraders, type KnownGrader } from "../../web/src/labs/code-block";
 import type { TopicManifest } from "../../web/src/shared/topic";
 import { cardOf } from "../../web/src/labs/course-card-make";
-import type { CourseCard } from "../../web/src/labs/course-cards";
+import { readContext, type CourseCard } from "../../web/src/labs/course-cards";
 
 export interface FoundLab {
   /** the lab's folder name: its id must match it (none for a lab file not called lab.md) */
@@ -303,6 +303,7 @@ export async function labsReport(args: string[]): Promise<number> {
  */
 export function courseCards(dir: string, ids: string[], ctx: { views: string[]; answers: KnownAnswer[]; graders: KnownGrader[] }): Record<string, CourseCard> {
   const cards: Record<string, CourseCard> = {};
+  const context = readContext(ctx.views, ctx.answers, ctx.graders);
   for (const id of ids) {
     let source: string;
     try {
@@ -310,10 +311,11 @@ export function courseCards(dir: string, ids: string[], ctx: { views: string[]; 
     } catch {
       continue; // the page finds out for itself
     }
+    source = source.replace(/^\uFEFF/, ""); // as the page's fetch gives the text: no byte-order mark
     try {
-      cards[id] = cardOf(source, { lab: parseLab(source, ctx.views, `labs/${id}/lab.md`, id, { answers: ctx.answers, graders: ctx.graders }) });
+      cards[id] = cardOf(source, { lab: parseLab(source, ctx.views, `labs/${id}/lab.md`, id, { answers: ctx.answers, graders: ctx.graders }) }, context);
     } catch (e) {
-      cards[id] = cardOf(source, { error: e instanceof Error ? e.message : String(e) });
+      cards[id] = cardOf(source, { error: e instanceof Error ? e.message : String(e) }, context);
     }
   }
   return cards;
@@ -343,7 +345,7 @@ export async function labsIndex(args: string[]): Promise<number> {
   const views = ctx.views;
   let bad = 0;
   for (const l of target.labs) {
-    const r = readLab(l, views);
+    const r = readLab(l, views, { answers: ctx.answers, graders: ctx.graders });
     if (r.errors) {
       for (const line of r.errors) console.error(line);
       bad++;

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { renderMarkdown } from "./markdown";
 import type { Lab, LabStep } from "./lab-format";
 import { clearLab, type LabProgress, type StepRecord } from "./progress";
+import { leaveOnPurpose } from "./useStepMachine";
 import { progressExport } from "./report";
 import { keepLearner, storedLearner } from "./learner";
 import type { Timing } from "./useStepMachine";
@@ -152,6 +153,7 @@ export function LabTools({ lab, vm, busy, progress, openStep, resetStep }: { lab
   const startOver = async () => {
     if (!confirmStartOver) return setConfirmStartOver(true);
     await clearLab(lab.meta.id).catch(() => undefined);
+    leaveOnPurpose(); // a machine still being kept is thrown away with the rest: no "Leave site?"
     location.reload(); // a fresh page: the lab's own saved machine, step 1
   };
   const download = () => {

@@ -54,9 +54,9 @@ function inlines(tokens: readonly Token[]): Inline[] {
   return out;
 }
 
-/** The card of a lab's text: its meta and steps' titles, or the error the page would show. */
-export function cardOf(source: string, parsed: { lab?: Lab; error?: string }): CourseCard {
-  const key = cardKey(source);
+/** The card of a lab's text, read against `context` (readContext): its meta and steps' titles, or the error the page would show. */
+export function cardOf(source: string, parsed: { lab?: Lab; error?: string }, context: string): CourseCard {
+  const key = cardKey(source, context);
   if (!parsed.lab) return { key, error: parsed.error ?? "the lab could not be read" };
   const m = parsed.lab.meta;
   return {

@@ -4,12 +4,15 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { cardKey, readCards, safeHref, type CourseCard, type Inline } from "./course-cards";
+import { cardKey, readCards, readContext, safeHref, type CourseCard, type Inline } from "./course-cards";
+import { ANSWERS, GRADERS, VIEW_IDS } from "../topics";
 import { cardOf, inlineOf } from "./course-card-make";
 import { entryOf } from "./registry";
 
 const LABS = join(__dirname, "../../../labs");
 const ids = readdirSync(LABS).filter((d) => existsSync(join(LABS, d, "lab.md")));
+/** what this build reads a lab against */
+const CTX = readContext(VIEW_IDS, ANSWERS, GRADERS);
 
 /** every href a card's inline text holds */
 const hrefs = (nodes: readonly Inline[]): string[] =>
@@ -21,12 +24,12 @@ describe("a lab's card", () => {
     for (const id of ids) {
       const source = readFileSync(join(LABS, id, "lab.md"), "utf8");
       const entry = entryOf(id, source, `labs/${id}/lab.md`, id);
-      const card = cardOf(source, entry);
+      const card = cardOf(source, entry, CTX);
       if (!("meta" in card)) throw new Error(`${id}: ${card.error}`);
       expect(card.meta.title).toBe(entry.lab!.meta.title);
       expect(card.steps).toEqual(entry.lab!.steps.map((s) => s.title));
       expect(card.meta.layers).toEqual(entry.lab!.meta.layers);
-      expect(card.key).toBe(cardKey(source));
+      expect(card.key).toBe(cardKey(source, CTX));
       written[id] = card;
     }
     expect(readCards(JSON.parse(JSON.stringify(written)))).toEqual(new Map(Object.entries(written)));
@@ -34,15 +37,20 @@ describe("a lab's card", () => {
 
   it("keeps a broken lab's error, as the page shows it", () => {
     const source = "---\ntitle: Broken\ncolour: blue\n---\n## S\ntext\n";
-    const card = cardOf(source, entryOf("broken", source, "labs/broken/lab.md", "broken"));
-    expect(card).toEqual({ key: cardKey(source), error: expect.stringMatching(/labs\/broken\/lab\.md:3: unknown frontmatter key "colour"/) });
+    const card = cardOf(source, entryOf("broken", source, "labs/broken/lab.md", "broken"), CTX);
+    expect(card).toEqual({ key: cardKey(source, CTX), error: expect.stringMatching(/labs\/broken\/lab\.md:3: unknown frontmatter key "colour"/) });
     expect(readCards({ broken: card }).get("broken")).toEqual(card);
   });
 
-  it("tells one text from another: an edit of one character changes the key", () => {
+  it("tells one text from another, and one fslab's reading from another's", () => {
     const source = readFileSync(join(LABS, ids[0], "lab.md"), "utf8");
-    expect(cardKey(source.replace("a", "b"))).not.toBe(cardKey(source));
-    expect(cardKey(source + " ")).not.toBe(cardKey(source));
+    expect(cardKey(source.replace("a", "b"), CTX)).not.toBe(cardKey(source, CTX));
+    expect(cardKey(source + " ", CTX)).not.toBe(cardKey(source, CTX));
+    // a card made by an fslab with one view, answer or grader more or less (another version's labs index)
+    for (const other of [readContext([...VIEW_IDS, "new-view"], ANSWERS, GRADERS), readContext(VIEW_IDS, ANSWERS.slice(1), GRADERS), readContext(VIEW_IDS, ANSWERS, [...GRADERS, { id: "x.y", function: "f" }])])
+      expect(cardKey(source, other)).not.toBe(cardKey(source, CTX));
+    // the order the topics list them in is not a difference
+    expect(readContext([...VIEW_IDS].reverse(), [...ANSWERS].reverse(), GRADERS)).toBe(CTX);
   });
 });
 

@@ -28,8 +28,18 @@ export interface CardMeta {
 /** A lab as the course shows it; or the lab's errors, as the page would show them. */
 export type CourseCard = { key: string; meta: CardMeta; steps: string[] } | { key: string; error: string };
 
-/** Which text a card was made from: the page compares it with the lab.md it fetched. */
-export const cardKey = (source: string): string => `${source.length}:${hash32(source).toString(36)}`;
+/**
+ * What a lab is read against: the views, model answers and graders the topics declare. A card
+ * made by another fslab (an instructor's `npx fslab labs index` of another version) may judge a
+ * lab otherwise than this page's parser would, so the key names them too.
+ */
+export function readContext(views: readonly string[], answers: readonly { id: string; params: readonly string[] }[], graders: readonly { id: string; function: string }[]): string {
+  const names = [...views.map((v) => `v:${v}`), ...answers.map((a) => `a:${a.id}(${a.params.join(",")})`), ...graders.map((g) => `g:${g.id}=${g.function}`)].sort();
+  return hash32(names.join("\n")).toString(36);
+}
+
+/** Which text a card was made from, read against what: the page compares it with the lab.md it fetched. */
+export const cardKey = (source: string, context: string): string => `${source.length}:${hash32(source).toString(36)}:${context}`;
 
 /** A link's target a card may hold: the web, mail, or a path of this site (no other scheme). */
 export const safeHref = (href: string): boolean => /^(https?:|mailto:)/i.test(href) || !/^[^/?#]*:/.test(href);

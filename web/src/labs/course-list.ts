@@ -5,7 +5,8 @@
 // shared with the registry (registry.ts), which parses a lab for its page.
 import { useEffect, useState } from "react";
 import { fetchLabText, readLabIndex } from "./lab-fetch";
-import { cardKey, readCards, type CourseCard } from "./course-cards";
+import { cardKey, readCards, readContext, type CourseCard } from "./course-cards";
+import { ANSWERS, GRADERS, VIEW_IDS } from "../topics";
 
 export interface CourseEntry {
   id: string;
@@ -28,6 +29,7 @@ export function loadCourse(): Promise<CourseList> {
     const index = await readLabIndex();
     if ("error" in index) return { labs: [], error: index.error };
     const cards = readCards(index.cards);
+    const context = readContext(VIEW_IDS, ANSWERS, GRADERS);
     return {
       labs: await Promise.all(
         index.labs.map(async (id): Promise<CourseEntry> => {
@@ -38,9 +40,14 @@ export function loadCourse(): Promise<CourseList> {
             return { id, card: { key: "", error: e instanceof Error ? e.message : String(e) }, fromIndex: false };
           }
           const card = cards.get(id);
-          if (card?.key === cardKey(source)) return { id, card, fromIndex: true };
-          const { parsedCard } = await import("./course-parse");
-          return { id, card: parsedCard(id, source), fromIndex: false };
+          if (card?.key === cardKey(source, context)) return { id, card, fromIndex: true };
+          try {
+            const { parsedCard } = await import("./course-parse");
+            return { id, card: parsedCard(id, source, context), fromIndex: false };
+          } catch (e) {
+            // the parser's chunk did not come (a redeploy, offline before the service worker): this lab only
+            return { id, card: { key: "", error: `labs/${id}/lab.md could not be read: the page's lab parser did not load (${e instanceof Error ? e.message : e})` }, fromIndex: false };
+          }
         }),
       ),
     };

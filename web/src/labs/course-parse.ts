@@ -4,4 +4,4 @@ import { entryOf } from "./registry";
 import { cardOf } from "./course-card-make";
 import type { CourseCard } from "./course-cards";
 
-export const parsedCard = (id: string, source: string): CourseCard => cardOf(source, entryOf(id, source, `labs/${id}/lab.md`, id));
+export const parsedCard = (id: string, source: string, context: string): CourseCard => cardOf(source, entryOf(id, source, `labs/${id}/lab.md`, id), context);

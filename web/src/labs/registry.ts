@@ -1,5 +1,5 @@
 // The site's labs, read at run time from labs/ beside index.html (labs/index.json, then each
-// labs/<id>/lab.md, fetched by course-list.ts), so a lab copied into a hosted site appears
+// labs/<id>/lab.md, fetched by lab-fetch.ts), so a lab copied into a hosted site appears
 // without a rebuild. Each lab
 // is parsed on its own: a broken one shows its error, file:line, and hides no other. A lab
 // file opened from the author's own disk is kept here too, for a preview.

@@ -36,6 +36,14 @@ export interface StepMachineOptions {
   machineRequest?: number;
 }
 
+/** the page is being left on purpose ("Start over" throws the kept machines away): no question asked */
+let leavingOnPurpose = false;
+
+/** Leave without the browser's question: what is being kept is not wanted (leaveOnPurpose before a reload). */
+export function leaveOnPurpose(): void {
+  leavingOnPurpose = true;
+}
+
 /** A snapshot's gzip failed: what a reload brings back instead. */
 const notKept = (when: string, e: unknown) =>
   new Error(`The machine could not be kept ${when}: ${e instanceof Error ? e.message : e}. A reload brings back the machine kept before it.`);
@@ -70,7 +78,7 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
   // first, so the learner's newest machine is not lost for a moment's haste (1-2 s after a pass).
   useEffect(() => {
     const ask = (e: BeforeUnloadEvent) => {
-      if (keeping.current === 0) return;
+      if (keeping.current === 0 || leavingOnPurpose) return;
       e.preventDefault();
       e.returnValue = ""; // older browsers ask only when this is set
     };

@@ -18,7 +18,7 @@ import { lazyOf } from "../shared/lazy";
 import type { LiveTrace } from "../shared/topic";
 import type { TraceStats } from "../vm/trace-channel";
 import { LiveBuffer } from "../shared/live-buffer";
-import { keepLabOffline } from "../vm/vm-host";
+import { keepLabOffline } from "../vm/keep-offline";
 import { serviceWorkerRegistered } from "../update";
 import { prepareV86 } from "../vm/fetch-ahead";
 import { KernelLog } from "../vm/KernelLog";

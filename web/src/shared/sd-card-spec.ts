@@ -25,6 +25,7 @@ export function cardSizeError(type: CardType, size: number): string | null {
   // SDHC's CSD v2 counts in 512 KiB (C_SIZE); v1's units divide 512 KiB too
   if (size % (512 * 1024)) return "a card's size is a multiple of 512 KiB";
   // SDSC's CSD v1 counts C_SIZE (12 bits) x 2^(C_SIZE_MULT+2) x READ_BL_LEN, up to 2 GiB
+  if (size > 2 ** 31 && size < SDHC_MIN_BYTES) return "no SD card holds more than 2 GiB and less than 2056.5 MiB (SDSC's largest, SDHC's smallest)";
   if (type !== "sdhc" && size > 2 ** 31) return "an SDSC card holds at most 2 GiB: use an SDHC card";
   if (type === "sdhc" && size < SDHC_MIN_BYTES) return "an SDHC card holds more than 2 GiB (2056.5 MiB at least): use an SDSC card (sdsc) for a smaller one";
   return null;

@@ -1,5 +1,6 @@
 // How long the SD bus and the card take, at the clock and bus width Linux set. The card the
-// model follows: an SDHC card of Application Performance Class 1 (A1) run at default speed,
+// model follows: an SDHC card of Application Performance Class 1 (A1) run at default speed (an
+// emulated SDSC card, 2 GiB or less, is timed the same: A1 classes no SDSC card),
 // at A1's minimum figures (SD Specification 5.1; the SD Association's "Application Performance
 // Class", https://www.sdcard.org/developers/sd-standard-overview/application-performance-class/):
 // 1500 random 4 KiB reads and 500 random 4 KiB writes a second, and 10 MB/s of sustained

@@ -34,6 +34,11 @@ export class MachineParts {
     emulator.add_listener("virtio-console3-output-bytes", (bytes: Uint8Array) => slot.feed(bytes));
   }
 
+  /** The emulator is gone (its host destroyed it): the agent's requests go nowhere, as before it was wired. */
+  detach(): void {
+    this.emulator = null;
+  }
+
   /** v86 has built the machine ("emulator-loaded"): its file downloads are followed from now on. */
   loaded(emulator: V86Emulator): void {
     this.hostFiles = trackHostFiles(emulator);

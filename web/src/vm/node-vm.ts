@@ -97,9 +97,12 @@ async function keepInCache(file: string, bytes: ArrayBuffer): Promise<void> {
     await writeFile(tmp, new Uint8Array(bytes));
     await rename(tmp, file);
     const states = await Promise.all(
-      (await readdir(dir)).filter((f) => /^state-[0-9a-f]+\.bin$/.test(f)).map(async (f) => ({ f, t: (await stat(join(dir, f))).mtimeMs })),
+      (await readdir(dir)).filter((f) => /^state-[0-9a-f]+\.bin(\.\d+\.tmp)?$/.test(f)).map(async (f) => ({ f, t: (await stat(join(dir, f))).mtimeMs })),
     );
-    for (const { f } of states.sort((a, b) => b.t - a.t).slice(KEPT_STATES)) await unlink(join(dir, f)).catch(() => undefined);
+    // and a temporary file a process left (killed while writing it) an hour on
+    for (const { f } of states.filter((s) => s.f.endsWith(".tmp") && s.t < Date.now() - 3_600_000)) await unlink(join(dir, f)).catch(() => undefined);
+    const whole = states.filter((s) => !s.f.endsWith(".tmp"));
+    for (const { f } of whole.sort((a, b) => b.t - a.t).slice(KEPT_STATES)) await unlink(join(dir, f)).catch(() => undefined);
   } catch {
     // a read-only home or a full disk: the next restore un-xz's again
   }
@@ -394,6 +397,7 @@ export class NodeVm {
     await this.parts.hostFiles?.idle();
     await this.emulator?.destroy();
     this.emulator = null;
+    this.parts.detach();
   }
 
   private until(done: () => boolean, timeoutMs: number, why: () => string): Promise<void> {

@@ -9,14 +9,15 @@ import { typedEmulator, type V86Emulator } from "./v86-emulator";
 import { state as savedState } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import type { TraceStats } from "./trace-channel";
-import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, rootfsFiles, machineStopped, oomLines, STATE_FILE, stateMismatch, TroubleWatcher, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo, type StoppedTrouble } from "./guest";
+import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, machineStopped, STATE_FILE, stateMismatch, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
 import { siteUrl } from "../shared/site";
 import { withFreshMemory } from "./v86-exports";
 import { trackHostFiles, type HostFiles } from "./host-files";
 import { checkDevices, splitMachineState } from "./devices/machine-state";
+import { PageTrouble, refusal } from "./page-trouble";
 import { MachineParts } from "./machine-parts";
 import type { CheckedState } from "./devices/sdhci";
-import { loadStateNow, restoreStateAhead, v86Core, v86WasmUrl, vmUrl, type LoadProgress } from "./fetch-ahead";
+import { loadStateNow, restoreStateAhead, v86Core, vmUrl, type LoadProgress } from "./fetch-ahead";
 
 export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
@@ -25,48 +26,6 @@ export interface VmHostEvents {
   onTrouble?(trouble: GuestTrouble): void;
   /** Kernel events from fslab-trace, parsed into the models' records, as they arrive. */
   onTrace?(records: Uint32Array, stats: TraceStats, lines: string[]): void;
-}
-
-const ROOTFS_KEEP_DELAY_MS = 3000;
-
-/** The caches the service worker serves vm/ and labs/ from (web/vite.config.ts). */
-const VM_CACHE = "fslab-vm";
-const LABS_CACHE = "fslab-labs";
-
-/**
- * Keep what a lab needs to come back offline in the service worker's caches: the files a
- * restore needs, and the lab's text with the list of labs, whether or not the service worker
- * controlled the page when they were fetched (a first visit straight to a lab). A class on a
- * flaky network then reloads without the network. Nothing to do without the Cache API.
- */
-export async function keepLabOffline(labId: string): Promise<number> {
-  if (typeof caches === "undefined" || !navigator.serviceWorker) return 0;
-  let added = 0;
-  const keep = async (cacheName: string, url: string, always: boolean) => {
-    const cache = await caches.open(cacheName);
-    if (!always && (await cache.match(url))) return;
-    // the lab's text asked of the server again (an instructor may have changed it); a VM file's
-    // URL carries its hash or v86's version, so the copy the page has just downloaded, in the
-    // HTTP cache however stale its headers say it is, is that file: no second request (a server
-    // that sends no Last-Modified or ETag would otherwise send the 4.7 MB state again)
-    const r = await fetch(url, { cache: always ? "no-cache" : "force-cache" });
-    if (r.ok) {
-      await cache.put(url, r);
-      added++;
-    }
-  };
-  for (const path of ["labs/index.json", `labs/${labId}/lab.md`]) await keep(LABS_CACHE, siteUrl(path), true);
-  await keep(VM_CACHE, vmUrl(STATE_FILE), false);
-  await keep(VM_CACHE, v86WasmUrl(), false);
-  // the root filesystem's files, which the guest fetches the first time it reads each: all of
-  // them, one at a time, so that a tool first run offline is there too. After a pause: the
-  // learner's first commands (and the files they fetch) go first.
-  await new Promise((r) => setTimeout(r, ROOTFS_KEEP_DELAY_MS));
-  await keep(VM_CACHE, vmUrl(ROOTFS_JSON), false);
-  const listed = await (await caches.open(VM_CACHE)).match(vmUrl(ROOTFS_JSON));
-  const tree = await (listed ?? (await fetch(vmUrl(ROOTFS_JSON)))).json();
-  for (const name of rootfsFiles(tree)) await keep(VM_CACHE, siteUrl(`vm/${ROOTFS_DIR}${name}`), false);
-  return added;
 }
 
 /**
@@ -83,11 +42,6 @@ async function instantiateV86(imports: WebAssembly.Imports): Promise<WebAssembly
   return withFreshMemory(exports, GUEST.memorySize);
 }
 
-/** Why a stopped machine refuses the learner's commands or the lab's checks, with the kernel's line. */
-function refusal(t: StoppedTrouble, what: "commands" | "checks"): string {
-  return `the machine stopped (${t.headline}); restore it to run ${what}`;
-}
-
 /** performance.mark("fslab:vm-<what>"), the newest of each kept (a page boots more than once). */
 function markVm(what: "boot" | "compiled" | "loaded" | "started" | "prompt"): void {
   performance.clearMarks(`fslab:vm-${what}`);
@@ -97,9 +51,6 @@ function markVm(what: "boot" | "compiled" | "loaded" | "started" | "prompt"): vo
 export class VmHost {
   private emulator: V86Emulator | null = null;
   private watcher = new BootWatcher();
-  private trouble = new TroubleWatcher();
-  private troubleTimer: ReturnType<typeof setTimeout> | null = null;
-  private quietTimer: ReturnType<typeof setTimeout> | null = null;
   private started = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private pending: number[] = [];
@@ -119,6 +70,19 @@ export class VmHost {
   readonly sd = this.parts.sd;
   /** The guest's check agent (virtio-console port 2, /dev/hvc2): a lab's checks run there. */
   readonly agent = this.parts.agent;
+  /** after the shell is up: a panic, an oops, a full disk, the OOM killer, a hung shell (page-trouble.ts) */
+  private troubles = new PageTrouble({
+    agent: this.agent,
+    tail: () => this.tail,
+    running: () => !!this.emulator?.is_running(),
+    stop: (t) => {
+      void this.emulator?.stop();
+      this.agent.stop(refusal(t, "checks")); // none will be answered
+      this.releaseIdle(); // nor will a command come back to its prompt
+    },
+    report: (t) => this.events.onTrouble?.(t),
+  });
+  private trouble = this.troubles.watcher;
   /** Why this start is a cold boot (null when restoring the saved state). */
   coldReason: string | null = null;
   /** What was restored when it was a learner's snapshot, not the build's saved machine. */
@@ -413,11 +377,11 @@ export class VmHost {
   async destroy(): Promise<void> {
     this.generation++; // a machine still waiting for its files is never built
     if (this.timer) clearTimeout(this.timer);
-    if (this.quietTimer) clearTimeout(this.quietTimer);
-    if (this.troubleTimer) clearTimeout(this.troubleTimer);
+    this.troubles.stopTimers();
     this.releaseIdle(); // (a check waiting for the shell gives up with the machine's agent)
     const e = this.emulator;
     this.emulator = null;
+    this.parts.detach();
     if (!e) return;
     // Still downloading: v86 goes on to build and start the machine when the files arrive,
     // and a machine destroyed before that would then post to its closed timer worker (an
@@ -454,7 +418,7 @@ export class VmHost {
       const text = this.decoder.decode(bytes, { stream: true });
       this.tail = (this.tail + text).slice(-256);
       this.checkIdle();
-      if (this.watcher.phase === "ready") this.watchTrouble(text);
+      if (this.watcher.phase === "ready") this.troubles.feed(text);
       const phase = this.watcher.feed(text);
       if (phase === "userland") this.status("userland", "Starting the shell");
       else if (phase === "ready") {
@@ -464,54 +428,6 @@ export class VmHost {
         this.status("ready", `Ready in ${((performance.now() - this.started) / 1000).toFixed(1)} s (${how})`);
       } else if (phase === "failed") this.fail(this.watcher.failure!);
     });
-  }
-
-  /** After the shell is up: a panic or an oops reported with the kernel's text, a full disk in RAM in words. */
-  private watchTrouble(text: string): void {
-    const report = (t: GuestTrouble) => {
-      // a panicked kernel only spins in panic(), a halted one in its halt loop, a restarted one
-      // in the BIOS left in RAM: stop it, so it does not take a CPU core until restored
-      if (machineStopped(t)) {
-        void this.emulator?.stop();
-        this.agent.stop(refusal(t, "checks")); // none will be answered
-        this.releaseIdle(); // nor will a command come back to its prompt
-      }
-      this.events.onTrouble?.(t);
-    };
-    const t = this.trouble.feed(text);
-    if (t) report(t);
-    // a shell quiet for a minute and not at its prompt: say so (a command may wait for input, or be stuck)
-    if (this.quietTimer) clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => {
-      if (this.trouble.reported || GUEST.prompt.test(this.tail) || !this.emulator?.is_running()) return;
-      this.events.onTrouble?.({ kind: "hung", headline: `nothing printed for ${GUEST.quietMs / 1000} s, and no prompt`, text: "" });
-    }, GUEST.quietMs);
-    if (this.trouble.killed) {
-      this.trouble.killed = false;
-      void this.askOom().then((oom) => oom && report(oom));
-    }
-    if (this.troubleTimer) clearTimeout(this.troubleTimer);
-    // a report whose closing line does not come (the machine hung mid-way) is given after 1 s of quiet
-    this.troubleTimer = setTimeout(() => {
-      const late = this.trouble.settle();
-      if (late) report(late);
-    }, 1000);
-  }
-
-  /** the kernel log's newest out-of-memory line already reported, so each kill is told once */
-  private lastOom = "";
-
-  /** After bash said "Killed": was it the kernel's out-of-memory killer? Its own lines, if so. */
-  private async askOom(): Promise<GuestTrouble | null> {
-    // the agent returns at most 8 KiB: only the lines that matter (oomLines picks them again)
-    const r = await this.agent.run("dmesg | grep -E 'Out of memory|oom-kill:|oom_reaper' | tail -n 6; true", 10).catch(() => null);
-    if (!r || r.status !== 0) return null;
-    const lines = oomLines(r.output);
-    const newest = lines.at(-1);
-    if (!newest || newest === this.lastOom) return null;
-    this.lastOom = newest;
-    const killed = lines.filter((l) => /Out of memory: Killed process/.test(l)).at(-1) ?? newest;
-    return { kind: "oom", headline: killed.replace(/^\[\s*\d+\.\d+\] /, ""), text: lines.slice(-6).join("\n") };
   }
 
   private fail(message: string): void {

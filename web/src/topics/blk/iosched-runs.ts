@@ -43,7 +43,7 @@ export const MAX_REQ_SECTORS = 1024;
 
 /** the guest's disks (step 1 of the lab), and the block model's device for each pattern */
 export const DISKS: Record<Disk, { label: string; model: (rw: Pattern) => BlkDevice }> = {
-  sd: { label: "the SD card, mmcblk0 (SDSC, 25 MHz, 4-bit bus, A1, no DMA)", model: emulatedCard },
+  sd: { label: "the SD card, mmcblk0 (SDSC, 25 MHz, 4-bit bus, timed as A1, no DMA)", model: emulatedCard },
   ssd: { label: "SSD-shaped nullb2 (32 tags, 20 µs, 3000 MB/s)", model: () => DEVICES.ssd },
 };
 

@@ -6,7 +6,7 @@ import type { SdRecord } from "./sd-core";
 import type { CardType } from "../../shared/sd-card-spec";
 
 /**
- * The cards fixtures/<type>-init.trace were recorded with (record-fixtures.ts): 64 MiB, and 4 GiB
+ * The cards fixtures/<type>-init.trace were recorded with (e2e/record-sd-fixtures.ts): 64 MiB, and 4 GiB
  * for SDHC, whose smallest card holds more than 2 GiB. Tests give the model the same.
  */
 export const RECORDED_CARD_BYTES: Record<CardType, number> = { sdhc: 2 ** 32, sdsc: 2 ** 26, v1: 2 ** 26 };

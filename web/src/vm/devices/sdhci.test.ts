@@ -332,14 +332,17 @@ describe("card sizes, one rule for the emulated card and the model's CLI", () =>
     // SDHC is more than 2 GiB: from C_SIZE 0x1010, 2056.5 MiB
     expect(SDHC_MIN_BYTES).toBe(2056.5 * MiB);
     expect(cardSizeError("sdhc", SDHC_MIN_BYTES)).toBeNull();
-    for (const size of [SDHC_MIN_BYTES - 512 * 1024, 2048 * MiB, 64 * MiB]) expect(cardOptionsError({ type: "sdhc", size })).toMatch(/^an SDHC card holds more than 2 GiB/);
+    for (const size of [2048 * MiB, 64 * MiB]) expect(cardOptionsError({ type: "sdhc", size })).toMatch(/^an SDHC card holds more than 2 GiB .*use an SDSC card/);
+    // between the two, no card: neither error sends the learner to the other type
+    expect(cardOptionsError({ type: "sdhc", size: SDHC_MIN_BYTES - 512 * 1024 })).toMatch(/^no SD card holds more than 2 GiB and less than 2056\.5 MiB/);
+    expect(cardOptionsError({ type: "sdsc", size: SDHC_MIN_BYTES - 512 * 1024 })).toMatch(/^no SD card holds/);
   });
 
   it("a size with no type named is SDSC up to 2 GiB and SDHC above it", () => {
     expect(parseCardSpec("")).toEqual({ type: "sdsc", size: 64 * MiB });
     expect(parseCardSpec("2G")).toEqual({ type: "sdsc", size: 2048 * MiB });
     expect(parseCardSpec("4G")).toEqual({ type: "sdhc", size: 4096 * MiB });
-    expect(parseCardSpec("2056M")).toEqual({ error: expect.stringMatching(/^an SDHC card holds more than 2 GiB/) });
+    expect(parseCardSpec("2056M")).toEqual({ error: expect.stringMatching(/^no SD card holds more than 2 GiB and less than 2056\.5 MiB/) });
     expect(parseCardSpec("1G,sdhc")).toEqual({ error: expect.stringMatching(/^an SDHC card holds more than 2 GiB/) });
     expect(parseCardSpec("sdhc,3G")).toEqual({ type: "sdhc", size: 3072 * MiB });
   });

@@ -1,11 +1,12 @@
-// Records fixtures/<type>-init.trace again from the guest's kernel: the mmc events of the
+// Records web/src/topics/sd/fixtures/<type>-init.trace again from the guest's kernel: the mmc events of the
 // initialisation of each card type (RECORDED_CARD_BYTES, the model's default serial), as
 // `cat trace` prints them after modprobe sdhci-pci mmc_block. Run after a guest rebuild or a
-// change to the emulated card: node --import tsx web/src/topics/sd/record-fixtures.ts
+// change to the emulated card: node --import tsx e2e/record-sd-fixtures.ts (beside the e2e
+// tests, which may use the guest's Node host; the sd topic may not)
 import { writeFileSync } from "node:fs";
-import { NodeVm } from "../../vm/node-vm";
-import { CARD_TYPES } from "../../shared/sd-card-spec";
-import { RECORDED_CARD_BYTES } from "./sd-trace";
+import { NodeVm } from "../web/src/vm/node-vm";
+import { CARD_TYPES } from "../web/src/shared/sd-card-spec";
+import { RECORDED_CARD_BYTES } from "../web/src/topics/sd/sd-trace";
 
 /** the serial the model's card has when none is given (wasm/src/sd/card.c) */
 const MODEL_SERIAL = 0x0f5ab001;
@@ -24,7 +25,7 @@ for (const type of CARD_TYPES) {
       const m = l.match(/(mmc_request_(?:start|done): .*)$/);
       return m ? [m[1].replace(/\r$/, "")] : [];
     });
-    writeFileSync(new URL(`./fixtures/${type}-init.trace`, import.meta.url), lines.join("\n") + "\n");
+    writeFileSync(new URL(`../web/src/topics/sd/fixtures/${type}-init.trace`, import.meta.url), lines.join("\n") + "\n");
     console.log(`fixtures/${type}-init.trace: ${lines.length} events`);
   } finally {
     await vm.destroy();
