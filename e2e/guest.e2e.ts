@@ -580,23 +580,32 @@ describe("f2fs clue", { timeout: 600_000 }, () => {
   });
 
   it("lazy NAT update (4) walks the bitmap once per debt: later background calls skip the empty walk", async () => {
-    await sh(freshF2fs);
-    const d = await f2fsDir();
-    // 3500 creates leave 136 of the mount's 3636 NIDs, below the 455 a background call refills
-    // at; the lab's sync every 500 files, so the last sync writes 500 files' nodes back
-    await sh(`echo 4 > ${d}/clue; mkdir /mnt/f/a; for i in $(seq 1 3000); do : > /mnt/f/a/f$i; [ $((i % 500)) = 0 ] && sync; done
-      for i in $(seq 3001 3500); do : > /mnt/f/a/f$i; done`);
-    const before = +(await sh(`cat ${d}/clue_walks_avoided`));
-    // one sync: node writeback calls the background build three times, then the checkpoint
-    const scans = nidScansOf(await traced("sync", "f2fs/f2fs_free_nid_scan"));
-    const phases = scans.map((s) => s.phase);
-    // one walk (it finds nothing: every bit is listed), the deferral, the checkpoint's NAT scan;
-    // the first version of the patch walked again at every background call of the sync
-    expect(phases, JSON.stringify(scans)).toEqual([NidScanPhase.Bitmap, NidScanPhase.Deferred, NidScanPhase.Nat]);
-    expect(+(await sh(`cat ${d}/clue_walks_avoided`))).toBeGreaterThan(before);
-    // a walk that went all the way round says so: it visited every one of the 512 NAT blocks
-    expect(scans[0]).toMatchObject({ start: 0, end: 0, found: 0, blocks: 512, sync: false });
-    expect(scans[2]).toMatchObject({ start: 3640, end: 7280, found: 3640, blocks: 8 });
+    // How many times node writeback calls the background build in one sync is the flusher's
+    // timing: three here as a rule, once in a clean-clone run (nothing then to skip). A second
+    // walk would show in every try's trace; the skips are asked of up to three tries.
+    for (let attempt = 1; ; attempt++) {
+      await sh(freshF2fs);
+      const d = await f2fsDir();
+      // 3500 creates leave 136 of the mount's 3636 NIDs, below the 455 a background call refills
+      // at; the lab's sync every 500 files, so the last sync writes 500 files' nodes back
+      await sh(`echo 4 > ${d}/clue; mkdir /mnt/f/a; for i in $(seq 1 3000); do : > /mnt/f/a/f$i; [ $((i % 500)) = 0 ] && sync; done
+        for i in $(seq 3001 3500); do : > /mnt/f/a/f$i; done`);
+      const before = +(await sh(`cat ${d}/clue_walks_avoided`));
+      // one sync: node writeback calls the background build (three times, as a rule), then the checkpoint
+      const scans = nidScansOf(await traced("sync", "f2fs/f2fs_free_nid_scan"));
+      const phases = scans.map((s) => s.phase);
+      // one walk (it finds nothing: every bit is listed), the deferral, the checkpoint's NAT scan;
+      // the first version of the patch walked again at every background call of the sync
+      expect(phases, JSON.stringify(scans)).toEqual([NidScanPhase.Bitmap, NidScanPhase.Deferred, NidScanPhase.Nat]);
+      // a walk that went all the way round says so: it visited every one of the 512 NAT blocks
+      expect(scans[0]).toMatchObject({ start: 0, end: 0, found: 0, blocks: 512, sync: false });
+      expect(scans[2]).toMatchObject({ start: 3640, end: 7280, found: 3640, blocks: 8 });
+      const avoided = +(await sh(`cat ${d}/clue_walks_avoided`)) - before;
+      if (avoided > 0 || attempt === 3) {
+        expect(avoided, `walks avoided in try ${attempt}`).toBeGreaterThan(0);
+        break;
+      }
+    }
   });
 
   it("names each scan's caller: writeback, the checkpoint that pays a deferred scan, the mount", async () => {
