@@ -11,8 +11,6 @@ import { ANSWERS, GRADERS, VIEW_IDS } from "../topics";
 export interface CourseEntry {
   id: string;
   card: CourseCard;
-  /** shown from the card the index holds (not parsed in the page) */
-  fromIndex: boolean;
 }
 
 export interface CourseList {
@@ -37,16 +35,16 @@ export function loadCourse(): Promise<CourseList> {
           try {
             source = await fetchLabText(`${id}/lab.md`);
           } catch (e) {
-            return { id, card: { key: "", error: e instanceof Error ? e.message : String(e) }, fromIndex: false };
+            return { id, card: { key: "", error: e instanceof Error ? e.message : String(e) } };
           }
           const card = cards.get(id);
-          if (card?.key === cardKey(source, context)) return { id, card, fromIndex: true };
+          if (card?.key === cardKey(source, context)) return { id, card };
           try {
             const { parsedCard } = await import("./course-parse");
-            return { id, card: parsedCard(id, source, context), fromIndex: false };
+            return { id, card: parsedCard(id, source, context) };
           } catch (e) {
             // the parser's chunk did not come (a redeploy, offline before the service worker): this lab only
-            return { id, card: { key: "", error: `labs/${id}/lab.md could not be read: the page's lab parser did not load (${e instanceof Error ? e.message : e})` }, fromIndex: false };
+            return { id, card: { key: "", error: `labs/${id}/lab.md could not be read: the page's lab parser did not load (${e instanceof Error ? e.message : e})` } };
           }
         }),
       ),

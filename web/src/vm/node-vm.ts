@@ -77,7 +77,7 @@ function savedState(): Promise<ArrayBuffer> {
 }
 
 /** Where the plain bytes of the saved state `xz` are kept: $XDG_CACHE_HOME/fslab (or ~/.cache/fslab). */
-export function stateCacheFile(xz: Uint8Array): string {
+function stateCacheFile(xz: Uint8Array): string {
   const dir = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
   return join(dir, "fslab", `state-${createHash("sha256").update(xz).digest("hex").slice(0, 24)}.bin`);
 }
