@@ -121,37 +121,40 @@ async function tailHasLine(page: Page, line: string, rows = 200): Promise<boolea
 let runs = 0;
 
 /**
- * A new end marker, and the command that prints it. The command is typed with the marker
- * split by quotes, so its echo on screen is never the marker's own line: only its output is.
+ * A new marker, and the command that prints it. The command is typed with the marker split by
+ * quotes, so its echo on screen is never the marker's own line: only its output is.
  */
-function endMarker(): { marker: string; echo: string } {
-  const marker = `:fslab-done-${++runs}:`;
+function endMarker(kind = "done"): { marker: string; echo: string } {
+  const marker = `:fslab-${kind}-${++runs}:`;
   return { marker, echo: `echo '${marker.slice(0, 6)}''${marker.slice(6)}'` };
 }
 
 /**
  * Type a command into the guest's shell and wait until it has run, returning its output. The
- * command is followed by an echo of a marker whose typed form (quoted) differs from its output,
- * so text typed ahead while an earlier command still runs, or an earlier prompt, cannot be
- * taken for the end.
+ * command runs between the echoes of two markers, and its output is what the shell printed
+ * between them: text typed ahead, an earlier prompt, or the typed line's echo (drawn again by
+ * readline, or with a row overwritten; lab.e2e once read "" so, in one whole-suite run) is
+ * never taken for it.
  */
 export async function runInTerminal(page: Page, command: string, timeoutMs = 30_000): Promise<string> {
+  const from = endMarker("from");
   const { marker, echo } = endMarker();
   await page.getByTestId("vm-terminal").click();
-  await page.keyboard.type(`${command}; ${echo}\n`);
+  await page.keyboard.type(`${from.echo}; ${command}; ${echo}\n`);
   const deadline = Date.now() + timeoutMs;
   // at a line's end, not a line of its own: a row that exactly fills the width can be marked
-  // wrapped after a refit, and terminalText then joins the marker to the output before it (the
-  // typed echo, quoted, never matches)
+  // wrapped after a refit, and terminalText then joins the marker to the output before it
   const done = new RegExp(`${marker}$`, "m");
+  const start = new RegExp(`${from.marker}$`, "m");
   for (;;) {
     // the whole buffer is read once the marker is in its tail
     const now = (await tailHasLine(page, marker)) ? await terminalText(page) : "";
     const end = now.search(done);
     if (end >= 0) {
       const out = now.slice(0, end);
-      const echo = out.lastIndexOf(command);
-      return out.slice(echo < 0 ? 0 : out.indexOf("\n", echo) + 1).trim();
+      const begin = out.search(start);
+      if (begin < 0) throw new Error(`"${command}" ran, but its start marker is not on the screen:\n${now.slice(-800)}`);
+      return out.slice(begin + from.marker.length).replace(/^\n/, "").trim();
     }
     if (Date.now() > deadline) throw new Error(`"${command}" did not finish within ${timeoutMs} ms; terminal ends with:\n${(await terminalText(page)).slice(-500)}`);
     await page.waitForTimeout(100);
