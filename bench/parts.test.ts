@@ -66,5 +66,9 @@ describe("fslab bench's parts", () => {
     const r = spawnSync(process.execPath, [`${REPO}bin/fslab.mjs`, "bench", "heap"], { encoding: "utf8", cwd: REPO, env: { ...process.env, FSLAB_BENCH_HEAP_MINUTES: "0" } });
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/^fslab bench: FSLAB_BENCH_HEAP_MINUTES must be a whole number of minutes, not "0"/);
+    // a native part asks for its fresh processes' count first (bench/processes.ts)
+    const p = spawnSync(process.execPath, [`${REPO}bin/fslab.mjs`, "bench", "blk"], { encoding: "utf8", cwd: REPO, env: { ...process.env, FSLAB_BENCH_PROCESSES: "1.5" } });
+    expect(p.status, p.stderr).toBe(2);
+    expect(p.stderr).toMatch(/^fslab bench: FSLAB_BENCH_PROCESSES must be a whole number from 1 to 50, not "1.5"/);
   });
 });

@@ -44,6 +44,3 @@ export async function withNativeBench<C extends keyof CoreModules>(target: strin
 
 /** the cores' goal (issue 16): wasm within 1.2x of the same C built natively (by gcc) */
 export const NEAR_NATIVE: Goal = { atMost: 1.2 };
-/** a wasm-against-native row: each side's median time, then the pairs' ratio against the goal */
-export const nativeRow = (name: string, native: number[], wasm: number[], goal: Goal | null = NEAR_NATIVE) =>
-  `  ${name.padEnd(48)} ${fmt(spread(native).median).padStart(10)} ${fmt(spread(wasm).median).padStart(10)}  ${describeRatio(pairRatios(wasm, native), goal)}`;
