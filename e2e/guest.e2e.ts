@@ -277,7 +277,7 @@ describe("a guest that stops: a panic, a reboot, a halt", () => {
 
 describe("the check agent on /dev/hvc2", () => {
   it("runs a script out of the shell's sight: status, output with FAIL: lines, UTF-8", async () => {
-    expect(await vm.agent.ready()).toBe(1);
+    expect(await vm.agent.ready()).toBe(2);
     const r = await vm.agent.run("echo ok; echo 'FAIL: /mnt/x/frag does not exist yet' >&2; echo 日本; exit 3");
     expect(r.status).toBe(3);
     expect(r.output).toBe("ok\nFAIL: /mnt/x/frag does not exist yet\n日本\n");
@@ -288,7 +288,7 @@ describe("the check agent on /dev/hvc2", () => {
     vm.type("cd /tmp && export LEARNER=1\n"); // in the shell itself, not run()'s child bash
     expect((await vm.agent.run("cd /etc; export LEARNER=2; pwd; echo ${LEARNER}")).output).toBe("/etc\n2\n");
     expect(await sh("pwd; echo $LEARNER")).toBe("/tmp\n1\n");
-    // the check's child too: it ran in its own session, and all of it was killed
+    // the check's child too: it ran in its own process group, and all of it was killed
     const slow = await vm.agent.run("sleep 30 & echo started; sleep 30", 1);
     expect(slow.status).toBe("timeout");
     expect(slow.output).toBe("started\n");

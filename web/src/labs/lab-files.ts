@@ -36,9 +36,10 @@ export function fileSizeErrors(sizes: ReadonlyArray<{ name: string; bytes: numbe
 }
 
 /**
- * Bytes per request to the guest: each is a script the check agent runs, base64 twice over, as
- * one line on its virtio-console port. 48 KiB pieces (a 87 KB line) got no answer in 40 s in
- * the real guest; a check's few KB do: 3 KiB pieces make lines of about 5.5 KB.
+ * Bytes per request to the guest: each is a script the check agent runs, the piece in base64
+ * inside it, as one line on its virtio-console port (base64's letters travel as they are).
+ * 48 KiB pieces (an 87 KB line, when the line was base64 twice over) got no answer in 40 s in
+ * the real guest; a check's few KB do: 3 KiB pieces make lines of about 4.2 KB.
  */
 export const CHUNK_BYTES = 3 * 1024;
 

@@ -3,7 +3,10 @@
 // checks in flight given up when the machine is restored. The agent itself is tested in the
 // guest (e2e/guest.e2e.ts).
 import { describe, expect, it } from "vitest";
-import { AgentClient, AgentError, failLines } from "./agent";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { AgentClient, AgentError, failLines, fromAgentOutput, toPrintfB } from "./agent";
 
 describe("AgentClient", () => {
   it("says a machine without an agent has none, and how to get one", async () => {
@@ -26,10 +29,11 @@ describe("AgentClient", () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(writes.slice(1).every((w) => w.length <= 1024)).toBe(true);
     const line = new TextDecoder().decode(Uint8Array.from(writes.slice(1).flatMap((w) => [...w])));
-    const [id, limit, b64] = line.trim().split(" ");
-    expect([id, limit, atob(b64)]).toEqual(["r2", "5", script]);
-    a.feed(new TextEncoder().encode(`r2 1 12 ${btoa("FAIL: not yet\n")}\n`));
-    expect(await run).toMatchObject({ status: 1, output: "FAIL: not yet\n", guestMs: 12 });
+    const [id, limit, field, ...rest] = line.replace(/\n$/, "").split(" ");
+    expect([id, limit, field, rest]).toEqual(["r2", "5", toPrintfB(script), []]);
+    // the output's spaces split the reply's line: they are put back
+    a.feed(new TextEncoder().encode("r2 1 12 FAIL: not  yet\\n\n"));
+    expect(await run).toMatchObject({ status: 1, output: "FAIL: not  yet\n", guestMs: 12 });
     expect(failLines("ok\nFAIL: one\nFAIL:   two  \nFAIL:\n")).toEqual(["one", "two"]);
   });
 
@@ -76,5 +80,38 @@ describe("AgentClient", () => {
     await Promise.all([first, second]);
     expect([...order].sort()).toEqual(["check 1 answered", "check 2 answered", "snapshot"]);
     expect(order.indexOf("snapshot")).toBeLessThan(order.indexOf("check 2 answered"));
+  });
+
+  // The agent's own lines, run by this machine's bash (the guest's is Debian's too): what the
+  // host writes is the script printf %b writes back, and what the agent prints reads back as
+  // the output, byte for byte (but NUL, which a shell variable cannot hold)
+  const agent = readFileSync(new URL("../../../kernel-image/rootfs/overlay/usr/local/sbin/fslab-agent", import.meta.url), "utf8");
+  const line = (re: RegExp) => agent.split("\n").find((l) => re.test(l))!.trim();
+  const texts = fc.string({ unit: "binary", maxLength: 300 }).filter((t) => !t.includes("\0"));
+
+  it("writes a script the agent's printf %b turns back into the same bytes", () => {
+    expect(line(/printf '%b'/)).toBe(`printf '%b' "$script" > /run/fslab-agent.sh`);
+    fc.assert(
+      fc.property(texts, (text) => {
+        const field = toPrintfB(text);
+        expect(field).not.toMatch(/[\s]/);
+        const back = execFileSync("bash", ["-c", `printf '%b' "$1"`, "-", field]);
+        expect(back.toString("utf8")).toBe(text);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("reads back the output the agent escapes, with its spaces and line ends", () => {
+    const escapes = agent.split("\n").filter((l) => /^\s*out=\$\{out\/\//.test(l)).map((l) => l.trim());
+    expect(escapes).toHaveLength(3);
+    fc.assert(
+      fc.property(texts, (text) => {
+        const field = execFileSync("bash", ["-c", `out="$1"; ${escapes.join("; ")}; printf '%s' "$out"`, "-", text]).toString("utf8");
+        expect(field).not.toMatch(/[\n\r]/);
+        expect(fromAgentOutput(field)).toBe(text);
+      }),
+      { numRuns: 40 },
+    );
   });
 });

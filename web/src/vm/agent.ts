@@ -2,8 +2,12 @@
 // on virtio-console port 2 (/dev/hvc2): a lab's `check` blocks run there, out of the learner's
 // sight. One request at a time, one line each way:
 //
-//   host -> guest  "<id> ping"                      guest -> host  "<id> pong <version>"
-//   host -> guest  "<id> <seconds> <script b64>"    guest -> host  "<id> <status|timeout> <ms> <output b64>"
+//   host -> guest  "<id> ping"                 guest -> host  "<id> pong <version>"
+//   host -> guest  "<id> <seconds> <script>"   guest -> host  "<id> <status|timeout> <ms> <output>"
+//
+// The script travels as printf %b reads it, the output with \\, \n and \r escaped: the agent
+// decodes and encodes with its shell's builtins, and starts no program but the check
+// (toPrintfB, fromAgentOutput).
 //
 // The same client serves the page (VmHost) and Node (NodeVm, `fslab labs test`).
 
@@ -25,16 +29,20 @@ export function failLines(output: string): string[] {
 /** The guest's virtio-console receive buffers are a page each; stay well inside one per write. */
 const CHUNK = 1024;
 
-function toBase64(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let bin = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(bin);
+/**
+ * The script's UTF-8 bytes as the agent's `printf %b` reads them back: a byte from ! to ~ as
+ * itself but the backslash, every other byte (space, newline, non-ASCII) as \xHH, so the
+ * line has no space or newline of its own and no escape %b would read otherwise.
+ */
+export function toPrintfB(text: string): string {
+  let out = "";
+  for (const b of new TextEncoder().encode(text)) out += b > 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, "0")}`;
+  return out;
 }
 
-function fromBase64(b64: string): string {
-  const bin = atob(b64);
-  return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+/** The agent's output field back to the text the script printed: \\, \n and \r unescaped. */
+export function fromAgentOutput(field: string): string {
+  return field.replace(/\\([\\nr])/g, (_, c: string) => (c === "n" ? "\n" : c === "r" ? "\r" : "\\"));
 }
 
 interface Pending {
@@ -99,12 +107,13 @@ export class AgentClient {
     const t0 = performance.now();
     const limit = Math.max(1, Math.round(limitSeconds));
     // the guest kills the script at its limit; give the reply some seconds more to arrive
-    const parts = await this.request(`${limit} ${toBase64(script)}`, limit * 1000 + 10_000);
-    const [, status, ms, b64] = parts;
+    const parts = await this.request(`${limit} ${toPrintfB(script)}`, limit * 1000 + 10_000);
+    const [, status, ms, ...output] = parts;
     if (status === undefined || ms === undefined) throw new AgentError(`the check agent's reply was cut short: "${parts.join(" ")}"`);
     return {
       status: status === "timeout" ? "timeout" : Number(status),
-      output: b64 ? fromBase64(b64) : "",
+      // the output's own spaces split it too
+      output: fromAgentOutput(output.join(" ")),
       guestMs: Number(ms),
       roundTripMs: performance.now() - t0,
     };
