@@ -3,12 +3,15 @@
 // A learner reading a step after a command is measured apart: the shell at its prompt, the
 // step's own checks polling in the guest (a check cost about 0.33 s of the page's CPU here).
 // Both follow v86's pacing (web/src/vm/v86-pace.ts). The guest's kernel keeps its periodic
-// 100 Hz tick: CONFIG_NO_HZ_IDLE was built and measured on 2026-11-29 and taken out again, as
-// its clock event device is the PIT, whose one-shot lasts at most ~27 ms (an idle guest still
-// woke about 46 times a second, and Node's CPU at rest did not fall). The page's own cost at rest is the step's checks: each runs programs in
-// the guest that v86 compiles afresh (about 1.3 s of the renderer's CPU, in its thread pool);
-// useStepState checks 3 and 15 s after a line, then only every 2 minutes while nothing
-// changes. The terminal's cursor is steady (a blinking one cost 20% of a core). Goal (issue 52): at most 3% of a core, so a laptop can keep a lab open for a lecture.
+// 100 Hz tick, which is most of the cost at rest: NO_HZ_IDLE was built twice (2026-11-29 on the
+// PIT, whose one-shot lasts at most ~27 ms; 2026-11-30 on the local APIC, which brought Node's
+// CPU at rest from 6.5% to 2.0% and the page's, unfocused, to ~3%) and taken out both times,
+// as whole npm test runs then hung (kernel-image/config/fslab.config). A learner reading pays the
+// step's checks too: useStepState checks 3 and 15 s after a line, then only every 2 minutes
+// while nothing changes; the check agent starts no program but the check (a check's own
+// programs v86 still runs and compiles afresh, in the renderer's thread pool). The terminal's
+// cursor is steady (a blinking one cost 20% of a core). Goal (issue 52): at most 3% of a core,
+// so a laptop can keep a lab open for a lecture.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { NodeVm } from "../../web/src/vm/node-vm";
 import { lineShown } from "../page-load";
