@@ -184,7 +184,7 @@ export class VmHost {
         return;
       }
       try {
-        pace(emulator.v86);
+        pace(emulator.v86, { mainTimer: () => document.visibilityState === "visible" });
       } catch (e) {
         this.fail(`Could not start the emulator: ${e instanceof Error ? e.message : e}`);
         return;
