@@ -5,7 +5,7 @@
 //     that compresses would send), and whether v86 or xterm.js came with it;
 //   - a lab page: every byte before a prompt that answers a command, by kind, then the time
 //     from navigation to that answer on a first visit and again with a warm HTTP cache, split
-//     by the page's own marks (web/src/vm/vm-host.ts: fslab:vm-boot, -compiled, -loaded,
+//     by the page's own marks (web/src/vm/browser/vm-host.ts: fslab:vm-boot, -compiled, -loaded,
 //     -started, -prompt) and the resources' timings (the saved state's and v86's wasm
 //     download); each warm visit then cold-boots the page's machine ("Cold boot"), so the cold
 //     boot and the warm answer it is compared with come in pairs from the same visits,

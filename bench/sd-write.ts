@@ -1,8 +1,8 @@
-// A sequential 1 MiB write to the emulated SD card (web/src/vm/devices/), timed in the guest,
+// A sequential 1 MiB write to the emulated SD card (web/src/vm/machine/devices/), timed in the guest,
 // beside what the card's latency model (web/src/shared/sd-timing.ts) predicts for the clock and bus width
 // Linux set, and beside the same write to a RAM-backed loop device: the card must be
 // measurably slower than RAM, and near its model where the emulator's own cost allows.
-import { NodeVm } from "../web/src/vm/node-vm";
+import { NodeVm } from "../web/src/vm/node/node-vm";
 import { predictWriteMs } from "../web/src/shared/sd-timing";
 import { interleave } from "./paired";
 

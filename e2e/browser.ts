@@ -28,7 +28,7 @@ export async function launch(opts: { serviceWorkers?: "allow" | "block"; width?:
     // threads) took half a core more and made no walk faster (walk.e2e, two labs: 1.51 cores and
     // 115 s against 1.05 and 98 s), so nothing tiers up as it runs: --wasm-tier-up-filter lets
     // only function 0 (an import, never compiled) do so. v86's own core instead carries
-    // compilation hints for its hot functions (web/src/vm/v86-hints.ts), which V8 follows with
+    // compilation hints for its hot functions (web/src/vm/machine/v86-hints.ts), which V8 follows with
     // --wasm-compilation-hints: TurboFan for those alone, compiled in the background as the page
     // loads. The same guest commands in the page (bash loop, tmpfs, dd, ext4; 2026-11-28, 2
     // cores, a noisy machine): 40.5-48.2 s of Chromium's CPU, mean 44.6 of three runs, against

@@ -7,7 +7,7 @@
 //
 // On the normal guest (npm test) this file is skipped: its kernel has no debug knobs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NodeVm } from "../web/src/vm/node-vm";
+import { NodeVm } from "../web/src/vm/node/node-vm";
 
 const DEBUG = process.env.FSLAB_DEBUG_GUEST === "1";
 const EX = "/sys/module/exfat/parameters";

@@ -5,7 +5,7 @@
 // `fslab labs key` gives as the learner's answer. With the switch at 0 they agree throughout.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { NodeVm } from "../web/src/vm/node-vm";
+import { NodeVm } from "../web/src/vm/node/node-vm";
 import { parseLab, type Lab } from "../web/src/labs/lab-format";
 import { commandsOf } from "../web/src/labs/checks";
 import { ANSWERS, VIEW_IDS } from "../web/src/topics";

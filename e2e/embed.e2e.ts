@@ -10,7 +10,7 @@ import { launch, runInTerminal, terminalText } from "./browser";
 import { serveUnderCourse, type CourseSite } from "./course-server";
 import { loadCoreModule } from "../web/src/shared/node-load";
 import { dirRun, dirScenarioOps } from "../web/src/topics/exfat/exfat-dir";
-import { rootfsFiles } from "../web/src/vm/guest";
+import { rootfsFiles } from "../web/src/vm/machine/guest";
 
 const base = () => inject("baseUrl");
 const repo = new URL("..", import.meta.url).pathname;

@@ -6,10 +6,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, tr
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { rootfsStoredNames } from "../kernel-image/rootfs/chunks.mjs";
-import { NodeVm } from "../web/src/vm/node-vm";
-import { ninePReplyBuffer } from "../web/src/vm/host-files";
-import { GUEST } from "../web/src/vm/guest";
-import { failLines } from "../web/src/vm/agent";
+import { NodeVm } from "../web/src/vm/node/node-vm";
+import { ninePReplyBuffer } from "../web/src/vm/machine/host-files";
+import { GUEST } from "../web/src/vm/machine/guest";
+import { failLines } from "../web/src/vm/machine/agent";
 import { loadCoreModule } from "../web/src/shared/node-load";
 import { runDirScript } from "../web/src/topics/exfat/exfat-dir";
 import { LAYOUTS, ext4WriteFile } from "../web/src/topics/ext4/ext4-core";

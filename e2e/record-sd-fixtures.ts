@@ -4,7 +4,7 @@
 // change to the emulated card: node --import tsx e2e/record-sd-fixtures.ts (beside the e2e
 // tests, which may use the guest's Node host; the sd topic may not)
 import { writeFileSync } from "node:fs";
-import { NodeVm } from "../web/src/vm/node-vm";
+import { NodeVm } from "../web/src/vm/node/node-vm";
 import { CARD_TYPES } from "../web/src/shared/sd-card-spec";
 import { RECORDED_CARD_BYTES } from "../web/src/topics/sd/sd-trace";
 

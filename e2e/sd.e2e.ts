@@ -1,10 +1,10 @@
-// The SD host and card (web/src/vm/devices/) under the real kernel, in Node: the MMC core finds
+// The SD host and card (web/src/vm/machine/devices/) under the real kernel, in Node: the MMC core finds
 // the card, mmc_block gives /dev/mmcblk0 the size asked for, data survives a remount and a
 // saved machine, the initialisation runs in the specification's order, and a card pulled out
 // (even while mounted) is handled as the kernel handles it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NodeVm } from "../web/src/vm/node-vm";
-import type { SdhciCommandRecord } from "../web/src/vm/devices/sdhci";
+import { NodeVm } from "../web/src/vm/node/node-vm";
+import type { SdhciCommandRecord } from "../web/src/vm/machine/devices/sdhci";
 import { busTimes, DEFAULT_SPEED_HZ, requestMs } from "../web/src/shared/sd-timing";
 
 const MiB = 2 ** 20;

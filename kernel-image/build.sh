@@ -174,11 +174,11 @@ build_rootfs() {
 }
 
 # The instant start: dist/state.bin.xz, saved from a cold boot in Node by the page's Node host
-# (web/src/vm/save-state.ts)
+# (web/src/vm/node/save-state.ts)
 save_state() {
   command -v xz >/dev/null || die "xz is missing (xz-utils)"
   (cd "$HERE/.." && { [ -d node_modules/v86 ] || npm ci --no-audit --no-fund --loglevel=error; } \
-    && node --import tsx web/src/vm/save-state.ts)
+    && node --import tsx web/src/vm/node/save-state.ts)
 }
 
 # What the last kernel build recorded; after a rootfs-only rebuild in a fresh work dir, what

@@ -140,7 +140,7 @@ function write(args) {
     bios: { package: "seabios", version: debVersion("seabios") },
     rootfs_suite: "bookworm i386",
     packages,
-    // what a saved state must match to be restored (web/src/vm/guest.ts stateMismatch)
+    // what a saved state must match to be restored (web/src/vm/machine/guest.ts stateMismatch)
     state: hasState ? JSON.parse(readFileSync(join(DIST, "state.json"), "utf8")) : undefined,
     inputs: hashInputs(),
     outputs: hashOutputs(outputs),

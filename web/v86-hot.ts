@@ -1,5 +1,5 @@
 // Writes web/v86-hot.txt: the functions of v86's own wasm core that a guest's work runs in,
-// hottest first, for the compilation hints the site adds to v86.wasm (src/vm/v86-hints.ts).
+// hottest first, for the compilation hints the site adds to v86.wasm (src/vm/machine/v86-hints.ts).
 //
 //   npx vite build --config web/vite.config.ts && npx tsx web/v86-hot.ts
 //
@@ -8,14 +8,14 @@
 // typed in its terminal (a shell loop, tmpfs, ext4, exfat, f2fs, vfat, fio on null_blk, reads
 // and writes on the SD card), and V8's sampling profiler over it. Every core function a sample
 // landed in is kept. Run again when v86 is upgraded: a name no longer in v86.wasm fails the
-// unit test (src/vm/v86-hints.test.ts), and a hint missing only leaves that function on Liftoff.
+// unit test (src/vm/machine/v86-hints.test.ts), and a hint missing only leaves that function on Liftoff.
 import { preview } from "vite";
 import { chromium } from "playwright-core";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { functionNames } from "./src/vm/v86-hints";
+import { functionNames } from "./src/vm/machine/v86-hints";
 
 const OUT = new URL("./v86-hot.txt", import.meta.url);
 const WORK = [

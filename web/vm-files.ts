@@ -5,15 +5,15 @@
 //   build: each file is emitted to web/dist/vm/<same path>
 // rootfs/ holds the root filesystem's files, each fetched by v86 when the guest first reads it.
 // v86's core comes the same way as vm/v86.wasm.gz: gzip -9 makes its 2.1 MB 0.4 MB on any
-// server, and the page un-gzips it while it compiles (web/src/vm/vm-host.ts). The BIOSes come
-// only for a cold boot (src/vm/guest.ts BIOS_FILES), as they are. The core carries compilation
+// server, and the page un-gzips it while it compiles (web/src/vm/browser/vm-host.ts). The BIOSes come
+// only for a cold boot (src/vm/machine/guest.ts BIOS_FILES), as they are. The core carries compilation
 // hints for its hot functions (src/vm/v86-hints.ts, the list in v86-hot.txt).
 import { createReadStream, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { gzipSync } from "node:zlib";
 import type { Plugin } from "vite";
-import { BIOS_FILES, V86_WASM_GZ } from "./src/vm/guest.ts";
-import { withCompilationHints } from "./src/vm/v86-hints.ts";
+import { BIOS_FILES, V86_WASM_GZ } from "./src/vm/machine/guest.ts";
+import { withCompilationHints } from "./src/vm/machine/v86-hints.ts";
 
 export const VM_FILES = ["bzImage", "rootfs.json", BIOS_FILES.bios, BIOS_FILES.vga_bios, "state.bin.xz"];
 

@@ -4,7 +4,7 @@
 // the build by the guest's tcc and the replay. Goals (issue 51): a warm grade in at most 3 s; a
 // function that never returns, or crashes, said so within 10 s (the replay's limit is 8 s).
 import { codeStepOf, gradeCode, loadGrader, type GradeTraceCache } from "../../web/src/labs/code-grade";
-import { NodeVm } from "../../web/src/vm/node-vm";
+import { NodeVm } from "../../web/src/vm/node/node-vm";
 import { findLabs, labContext, readLab } from "../../bin/commands/labs";
 import { goal, type BenchPart } from "../report";
 

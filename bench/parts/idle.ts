@@ -2,7 +2,7 @@
 // learner's laptop spends while they read a step), and how fast a busy one runs in the page.
 // A learner reading a step after a command is measured apart: the shell at its prompt, the
 // step's own checks polling in the guest (a check cost about 0.33 s of the page's CPU here).
-// Both follow v86's pacing (web/src/vm/v86-pace.ts). The guest's kernel keeps its periodic
+// Both follow v86's pacing (web/src/vm/machine/v86-pace.ts). The guest's kernel keeps its periodic
 // 100 Hz tick, which is most of the cost at rest: NO_HZ_IDLE was built twice (2026-11-29 on the
 // PIT, whose one-shot lasts at most ~27 ms; 2026-11-30 on the local APIC, which brought Node's
 // CPU at rest from 6.5% to 2.0% and the page's, unfocused, to ~3%) and taken out both times,
@@ -13,7 +13,7 @@
 // cursor is steady (a blinking one cost 20% of a core). Goal (issue 52): at most 3% of a core,
 // so a laptop can keep a lab open for a lecture.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { NodeVm } from "../../web/src/vm/node-vm";
+import { NodeVm } from "../../web/src/vm/node/node-vm";
 import { lineShown } from "../page-load";
 import { withBuiltSite } from "../site";
 import { goal, type BenchPart } from "../report";

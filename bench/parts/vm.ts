@@ -1,5 +1,5 @@
 // fslab bench vm: the guest's cold boot and its saved-state restore to a shell prompt, in Node.
-import { NodeVm } from "../../web/src/vm/node-vm";
+import { NodeVm } from "../../web/src/vm/node/node-vm";
 import { describeRatio, interleave, pairRatios } from "../paired";
 import type { BenchPart } from "../report";
 

@@ -1,7 +1,7 @@
 // fslab bench-vm (npm run bench:vm): the published experiments behind each lab, run by `fslab-bench` in the
 // guest (restored from the saved state), printed as tables beside the published numbers.
 // v86 is an emulator on one CPU: compare shapes and ratios, not absolute times.
-import { NodeVm } from "../../web/src/vm/node-vm";
+import { NodeVm } from "../../web/src/vm/node/node-vm";
 import { UsageError } from "../../web/src/shared/cli-args";
 
 type Row = Record<string, any>;

@@ -11,7 +11,7 @@ import { commandsOf } from "../../web/src/labs/checks";
 import { codeStepOf, gradeCode, gradeLines, loadGrader } from "../../web/src/labs/code-grade";
 import { EXAMPLE_IDENTITY } from "../../web/src/labs/seed";
 import { putLabFiles, setupScript, SETUP_TIMEOUT } from "../../web/src/labs/lab-files";
-import { NodeVm, stoppedWords } from "../../web/src/vm/node-vm";
+import { NodeVm, stoppedWords } from "../../web/src/vm/node/node-vm";
 import { findLabs, labContext, readLab, readLabFiles } from "./labs";
 import { labPath } from "./labs-key";
 

@@ -19,7 +19,7 @@ import { commandsOf, guestSide, runChecks, hasChecks, type CheckOutcome } from "
 import { seenEvent, type SeenEvent } from "../../web/src/labs/expect";
 import { commandActual, countedActual, parseGuess } from "../../web/src/labs/predict";
 import { asPrediction, judgeAnswer, toleranceText, type Question } from "../../web/src/labs/question";
-import { NodeVm, stoppedWords } from "../../web/src/vm/node-vm";
+import { NodeVm, stoppedWords } from "../../web/src/vm/node/node-vm";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { findLabs, labContext, readLab, readLabFiles } from "./labs";
 import { loadCoreModule } from "../../web/src/shared/node-load";

@@ -1,10 +1,10 @@
 // fslab vm [--cold] [--timeout S] [--sd SIZE[,TYPE]] -- '<cmd>': start the guest headless
 // (restoring the saved state unless --cold), run one shell command, print its output, exit
 // with its status. --sd puts a card in the SD slot and waits for /dev/mmcblk0 before the command.
-import { NodeVm, nodeStateMismatch } from "../../web/src/vm/node-vm";
+import { NodeVm, nodeStateMismatch } from "../../web/src/vm/node/node-vm";
 import { UsageError } from "../../web/src/shared/cli-args";
-import { parseCardSpec } from "../../web/src/vm/devices/slot-channel";
-import type { CardOptions } from "../../web/src/vm/devices/sd-card";
+import { parseCardSpec } from "../../web/src/vm/machine/devices/slot-channel";
+import type { CardOptions } from "../../web/src/vm/machine/devices/sd-card";
 
 const USAGE = "usage: fslab vm [--cold] [--timeout S] [--sd SIZE[,TYPE]] -- '<cmd>'   (TYPE: sdhc, sdsc or v1)";
 

@@ -5,7 +5,7 @@
 // mkfs tools) the hosts fetch the piece read (host-files.ts), and the rest of the file beside it
 // when the read is from the start, so a page faulted in after a restore costs one piece, not
 // the whole file, and a program's first run still waits for one round trip.
-// (web/src/vm/host-files.ts reads them; fs2json.mjs writes them; ../manifest.mjs checks them.)
+// (web/src/vm/machine/host-files.ts reads them; fs2json.mjs writes them; ../manifest.mjs checks them.)
 // Plain JavaScript, for the build scripts; chunks.d.mts gives the page its types.
 
 /**

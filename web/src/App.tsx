@@ -27,7 +27,7 @@ function useHashRoute(): string {
 // VM's files and v86's core start downloading beside it (a small chunk of their own): the
 // saved machine is most of what the page waits for. (An embedded lab waits for its reader.)
 const labPage = () => {
-  void import("./vm/fetch-ahead").then((m) => m.prepareV86());
+  void import("./vm/browser/fetch-ahead").then((m) => m.prepareV86());
   return import("./pages/LabPage").then((m) => m.LabPage);
 };
 

@@ -49,6 +49,16 @@ export const RULES: Rule[] = [
     forbid: (to) => /^web\/src\/topics\/[^/]+\//.test(to),
   },
   {
+    name: "the VM's machine (vm/machine/: v86's parts, the devices, the agent, the saved state) serves both hosts and imports neither (vm/browser/, vm/node/)",
+    from: /^web\/src\/vm\/machine\//,
+    forbid: (to) => /^web\/src\/vm\/(browser|node)\//.test(to),
+  },
+  {
+    name: "the VM's two hosts import each other's nothing: what both need is the machine's (vm/machine/)",
+    from: /^web\/src\/vm\/(browser|node)\//,
+    forbid: (to, m) => /^web\/src\/vm\/(browser|node)\//.test(to) && !to.startsWith(`web/src/vm/${m[1]}/`),
+  },
+  {
     name: "web/ and kernel-image/ import one way: the page's host reads the guest's build (kernel-image/rootfs/chunks.mjs), the guest's build imports nothing of web/",
     from: /^kernel-image\//,
     forbid: (to) => to.startsWith("web/"),
@@ -144,7 +154,7 @@ describe("import rules", () => {
     // a sample of imports the rules depend on being seen
     expect(edges).toContainEqual({ from: "web/src/topics/blk/topic.ts", to: "web/src/topics/blk/PlayBlk.tsx" }); // import("./PlayBlk")
     expect(edges).toContainEqual({ from: "web/src/shared/topic.ts", to: "web/src/shared/machine.ts" }); // import type
-    expect(edges).toContainEqual({ from: "web/src/vm/guest.ts", to: "kernel-image/rootfs/chunks.mjs" });
+    expect(edges).toContainEqual({ from: "web/src/vm/machine/guest.ts", to: "kernel-image/rootfs/chunks.mjs" });
     expect(edges.length).toBeGreaterThan(500);
   });
 
@@ -162,13 +172,15 @@ describe("import rules", () => {
         expect(edges.some((e) => e.from === file && rule.from.test(file) && rule.forbid(e.to, rule.from.exec(file)!)), `${file} no longer breaks "${rule.name}"`).toBe(true);
   });
 
-  it("catches what it is for: shared/ importing vm/, a topic another topic, a shell file a topic, a circle", () => {
+  it("catches what it is for: shared/ importing vm/, a topic another topic, a shell file a topic, one VM host the other, a circle", () => {
     const bad: Edge[] = [
-      { from: "web/src/shared/view/x.ts", to: "web/src/vm/node-vm.ts" },
+      { from: "web/src/shared/view/x.ts", to: "web/src/vm/node/node-vm.ts" },
       { from: "web/src/topics/sd/PlaySd.tsx", to: "web/src/topics/blk/blk-core.ts" },
       { from: "web/src/topics/sd/topic.ts", to: "web/src/labs/expect.ts" },
       { from: "web/src/pages/Home.tsx", to: "web/src/topics/exfat/PlayExfat.tsx" },
-      { from: "kernel-image/manifest.mjs", to: "web/src/vm/guest.ts" },
+      { from: "web/src/vm/machine/agent.ts", to: "web/src/vm/browser/vm-host.ts" },
+      { from: "web/src/vm/node/node-vm.ts", to: "web/src/vm/browser/page-trouble.ts" },
+      { from: "kernel-image/manifest.mjs", to: "web/src/vm/machine/guest.ts" },
     ];
     expect(broken(bad).map((b) => b.split(" imports ")[0])).toEqual(bad.map((e) => e.from));
     // a test beside the shell may load a topic; a topic may load its own files, shared/ and its core
@@ -176,7 +188,9 @@ describe("import rules", () => {
       { from: "web/src/labs/lab-format.test.ts", to: "web/src/topics/blk/topic.ts" },
       { from: "web/src/topics/sd/topic.ts", to: "web/src/topics/sd/PlaySd.tsx" },
       { from: "web/src/topics/sd/sd-core.ts", to: "wasm/build/wasm/sd.mjs" },
-      { from: "web/src/vm/guest.ts", to: "kernel-image/rootfs/chunks.mjs" },
+      { from: "web/src/vm/machine/guest.ts", to: "kernel-image/rootfs/chunks.mjs" },
+      { from: "web/src/vm/browser/vm-host.ts", to: "web/src/vm/machine/machine-parts.ts" },
+      { from: "web/src/vm/browser/vm-host.ts", to: "web/src/vm/browser/page-trouble.ts" },
     ];
     expect(broken(fine)).toEqual([]);
     expect(circles([{ from: "a.ts", to: "b.tsx" }, { from: "b.tsx", to: "a.ts" }, { from: "b.tsx", to: "c.ts" }])).toEqual([["a.ts", "b.tsx"]]);

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { LabFormatError, parseLab } from "./labs/lab-format";
 import { BlkTraceError, parseBlkTrace } from "./topics/blk/blk-trace";
 import { parseFunctionGraph } from "./topics/write-path/ftrace-graph";
-import { TraceChannel } from "./vm/trace-channel";
+import { TraceChannel } from "./vm/machine/trace-channel";
 import { VIEW_IDS } from "./topics";
 
 const labSource = readFileSync(new URL("../../labs/exfat-discard/lab.md", import.meta.url), "utf8");

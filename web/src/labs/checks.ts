@@ -2,7 +2,7 @@
 // against the kernel events seen since the step opened and the views' verdicts.
 import type { LabStep } from "./lab-format";
 import { describeExpectation, judge, type Expectation, type SeenEvent, type Verdict } from "./expect";
-import { failLines } from "../vm/agent";
+import { failLines } from "../vm/machine/agent";
 import type { VmHandle } from "../shared/machine";
 
 export interface CheckItem {

@@ -3,7 +3,7 @@
 // the machine back after a panic, an oops or a full disk).
 import { useCallback, useEffect, useRef, useState } from "react";
 import { dropSnapshots, getSnapshot, putSnapshot, stepIsNewest } from "./progress";
-import { gunzip, gzip, HERE } from "../vm/snapshot";
+import { gunzip, gzip, HERE } from "../vm/browser/snapshot";
 import type { VmHandle } from "../shared/machine";
 
 export interface Timing {

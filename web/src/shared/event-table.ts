@@ -2,7 +2,7 @@
 // kernel's TP_printk prints, as a pattern), the decoder from that line to typed fields, and,
 // where the models emit the same event, the record it becomes (shared/events.ts, mirroring
 // wasm/include/fslab/events.h; event-table.test.ts holds the two equal). The live trace
-// channel (vm/trace-channel.ts) and the block trace parser (topics/blk/blk-trace.ts) both read
+// channel (vm/machine/trace-channel.ts) and the block trace parser (topics/blk/blk-trace.ts) both read
 // lines through this table; no other file holds a tracefs pattern.
 import { BlkOp, EV, NONE, NidScanPhase } from "./events";
 
@@ -10,7 +10,7 @@ import { BlkOp, EV, NONE, NidScanPhase } from "./events";
 export const TRACE_LINE = /^\s*(.*?)-(\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[(\d+)\]\s+(?:[^\s:]+\s+)?(\d+)\.(\d+):\s+([A-Za-z0-9_]+):\s?(.*)$/;
 
 /**
- * The line the live trace channel (vm/trace-channel.ts) puts in the stream where the guest's
+ * The line the live trace channel (vm/machine/trace-channel.ts) puts in the stream where the guest's
  * sequence numbers went back: the machine was put back to a snapshot ("Reset this step"), and
  * the `n` lines before it, received since that snapshot, never happened on the machine that
  * runs now. A comment line, as tracefs's own headers are: parsers pass over it.

@@ -33,13 +33,13 @@ export interface VmHandle {
   /** Where this machine came from: "snapshot" (the learner's), "saved" (the build's) or "cold". */
   origin: "snapshot" | "saved" | "cold";
   /**
-   * The SD slot beside the machine (vm/devices/): one request as the guest's `sdcard` command
+   * The SD slot beside the machine (vm/machine/devices/): one request as the guest's `sdcard` command
    * makes it ("status", "insert 64M sdsc", "eject"), answered "ok ..." or "error ...".
    */
   sdSlot(request: string): string;
 }
 
-/** One script run by the guest's check agent (vm/agent.ts). */
+/** One script run by the guest's check agent (vm/machine/agent.ts). */
 export interface CheckRun {
   /** the script's exit status, or "timeout" when the guest killed it at its time limit */
   status: number | "timeout";
@@ -51,7 +51,7 @@ export interface CheckRun {
   roundTripMs: number;
 }
 
-/** The trace channel's counters (vm/trace-channel.ts). */
+/** The trace channel's counters (vm/machine/trace-channel.ts). */
 export interface TraceStats {
   lines: number; // event lines received
   lost: number; // lines missing from the sequence

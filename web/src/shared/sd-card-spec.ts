@@ -1,6 +1,6 @@
 // What an SD card is, as the specification names it: the card types fslab has, the card's
 // states, and which sizes a card of a type can have. Shared by the emulated card
-// (vm/devices/sd-card.ts) and the sd topic's model and CLI (topics/sd/), which may not import
+// (vm/machine/devices/sd-card.ts) and the sd topic's model and CLI (topics/sd/), which may not import
 // each other.
 
 export type CardType = "sdhc" | "sdsc" | "v1";

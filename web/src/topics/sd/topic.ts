@@ -1,4 +1,4 @@
-// The SD card: an SDHCI host and card emulated beside v86 (web/src/vm/devices/), and the model
+// The SD card: an SDHCI host and card emulated beside v86 (web/src/vm/machine/devices/), and the model
 // of Linux's initialisation of it. C core: wasm/src/sd; lab sd-card.
 import { defineTopic } from "../../shared/topic";
 import type { TopicAnswers } from "../../shared/answers";

@@ -2,7 +2,7 @@
 // for the slot over virtio-console port 3: one request line, one answer line. The page's
 // Insert/Eject buttons and `fslab vm --sd` act on the same SdhciDevice.
 import { SdCard, cardOptionsError, parseSize, CARD_TYPES, type CardType } from "./sd-card";
-import { typeForSize } from "../../shared/sd-card-spec";
+import { typeForSize } from "../../../shared/sd-card-spec";
 import type { SdhciDevice } from "./sdhci";
 
 /** `sdcard insert` with no size: 64 MiB, which only an SDSC card can be (SDHC starts above 2 GiB) */

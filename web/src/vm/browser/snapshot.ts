@@ -3,8 +3,8 @@
 // a snapshot must match to be restored here.
 import { outputs as built } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
-import { GUEST } from "./guest";
-import { spawnWorker } from "../shared/site";
+import { GUEST } from "../machine/guest";
+import { spawnWorker } from "../../shared/site";
 import type { GzipReply, GzipRequest } from "./gzip.worker";
 import gzipWorkerUrl from "./gzip.worker.ts?worker&url";
 

@@ -12,16 +12,16 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { existsSync, readFileSync } from "node:fs";
-import { withFreshMemory } from "./v86-exports";
-import { pace } from "./v86-pace";
-import { typedEmulator, type V86Emulator } from "./v86-emulator";
-import { unxzState } from "./saved-state";
-import type { CheckRun } from "./agent";
-import { MachineParts } from "./machine-parts";
-import { SdCard, type CardOptions } from "./devices/sd-card";
-import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, machineStopped, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch, STOPPED_WHAT, TroubleWatcher, type StoppedTrouble } from "./guest";
+import { withFreshMemory } from "../machine/v86-exports";
+import { pace } from "../machine/v86-pace";
+import { typedEmulator, type V86Emulator } from "../machine/v86-emulator";
+import { unxzState } from "../machine/saved-state";
+import type { CheckRun } from "../machine/agent";
+import { MachineParts } from "../machine/machine-parts";
+import { SdCard, type CardOptions } from "../machine/devices/sd-card";
+import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, machineStopped, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch, STOPPED_WHAT, TroubleWatcher, type StoppedTrouble } from "../machine/guest";
 
-const BUILT = fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
+const BUILT = fileURLToPath(new URL("../../../../kernel-image/dist/", import.meta.url));
 // FSLAB_DIST: another build's directory, e.g. the debug kernel's (kernel-image/build.sh --debug);
 // the root filesystem always comes from dist/
 const DIST = process.env.FSLAB_DIST ? resolve(process.env.FSLAB_DIST) + "/" : BUILT;
@@ -328,7 +328,7 @@ export class NodeVm {
 
   /**
    * The machine's state with the SD host's (devices/machine-state.ts). `v86Only`: v86's own
-   * state, for dist/'s instant start (web/src/vm/save-state.ts), which holds no card.
+   * state, for dist/'s instant start (web/src/vm/node/save-state.ts), which holds no card.
    */
   async saveState(opts: { v86Only?: boolean } = {}): Promise<ArrayBuffer> {
     // between checks: a check's half-done work (a mount) is not the learner's machine

@@ -24,7 +24,7 @@ describe("v86's internal surface", () => {
       disable_keyboard: true,
       disable_mouse: true,
       disable_speaker: true,
-      bios: { buffer: readFileSync(new URL("../../../../kernel-image/dist/bios.bin", import.meta.url)).buffer },
+      bios: { buffer: readFileSync(new URL("../../../../../kernel-image/dist/bios.bin", import.meta.url)).buffer },
     } as never);
     await new Promise<void>((r) => (emulator as unknown as { add_listener(e: string, f: () => void): void }).add_listener("emulator-loaded", () => r()));
     try {

@@ -11,7 +11,7 @@
 //
 // The same client serves the page (VmHost) and Node (NodeVm, `fslab labs test`).
 
-import type { CheckRun } from "../shared/machine";
+import type { CheckRun } from "../../shared/machine";
 
 export type { CheckRun };
 

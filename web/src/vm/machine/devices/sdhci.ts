@@ -17,7 +17,7 @@
 // hidden tab's throttled timers do not stretch it.
 import { SdCard, type CardReply, type CardSnapshot } from "./sd-card";
 import { MMIO_GRANULE, v86Internals, wireOrPciInterrupts, pciIrq, type V86Cpu, type V86Pci } from "./v86-surface";
-import { busTimes, eraseMs, type BusTimes } from "../../shared/sd-timing";
+import { busTimes, eraseMs, type BusTimes } from "../../../shared/sd-timing";
 import { BAR_SIZE, BASE_CLOCK_HZ, CAPABILITIES, ERR, INT, PS, REG, SDHCI_BAR, SDHCI_PCI_ID, TM, pciSpace } from "./sdhci-regs";
 import { SDHCI_STATE_VERSION, type CheckedState, type DataPhase, type DeviceEvent, type SdhciSnapshot } from "./sdhci-state";
 

@@ -1,7 +1,7 @@
 // A lab kept for offline use once its machine answered (LabPage.tsx): what a restore needs and
 // the lab's text, in the service worker's caches.
-import { rootfsFiles, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE } from "./guest";
-import { siteUrl } from "../shared/site";
+import { rootfsFiles, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE } from "../machine/guest";
+import { siteUrl } from "../../shared/site";
 import { v86WasmUrl, vmUrl } from "./fetch-ahead";
 
 const ROOTFS_KEEP_DELAY_MS = 3000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { BootWatcher, GUEST, machineStopped, oomLines, rootfsFiles, TroubleWatcher } from "./guest";
-import { ROOTFS_CHUNK, rootfsStoredNames } from "../../../kernel-image/rootfs/chunks.mjs";
+import { ROOTFS_CHUNK, rootfsStoredNames } from "../../../../kernel-image/rootfs/chunks.mjs";
 
 describe("BootWatcher", () => {
   it("follows a boot from kernel to prompt, across chunk boundaries", () => {
@@ -137,7 +137,7 @@ describe("an out-of-memory kill", () => {
 });
 
 describe("the root filesystem (kernel-image/dist/rootfs.json)", () => {
-  const tree = JSON.parse(readFileSync(new URL("../../../kernel-image/dist/rootfs.json", import.meta.url), "utf8"));
+  const tree = JSON.parse(readFileSync(new URL("../../../../kernel-image/dist/rootfs.json", import.meta.url), "utf8"));
   const find = (path: string): unknown[] => {
     let entries = tree.fsroot as unknown[][];
     let e: unknown[] | undefined;

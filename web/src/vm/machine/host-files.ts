@@ -5,7 +5,7 @@
 // answer in its new queue, and a machine destroyed meanwhile is woken by it after its timer
 // worker is gone. So the hosts wait for the downloads in flight before they do any of those.
 
-import { ROOTFS_CHUNK, rootfsChunkName } from "../../../kernel-image/rootfs/chunks.mjs";
+import { ROOTFS_CHUNK, rootfsChunkName } from "../../../../kernel-image/rootfs/chunks.mjs";
 
 /** How long a save, restore or teardown waits for the downloads in flight. */
 const WAIT_MS = 10_000;

@@ -1,8 +1,8 @@
 // Lines as our kernel prints them (captured from the guest), through the parser.
 import { describe, expect, it } from "vitest";
 import { parseTraceLine, TraceChannel } from "./trace-channel";
-import { REWIND_LINE, rewindLine } from "../shared/event-table";
-import { EV, NONE, discardsOf, DiscardPolicy } from "../shared/events";
+import { REWIND_LINE, rewindLine } from "../../shared/event-table";
+import { EV, NONE, discardsOf, DiscardPolicy } from "../../shared/events";
 
 describe("parseTraceLine", () => {
   it("reads our exFAT and F2FS tracepoints", () => {

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { SdhciDevice, REG, INT, ERR } from "./sdhci";
 import { SdCard, csdV1Geometry, parseSize, cardOptionsError, R1, crc7, type CardType, type CardSnapshot } from "./sd-card";
 import { parseCardSpec } from "./slot-channel";
-import { SDHC_MIN_BYTES } from "../../shared/sd-card-spec";
+import { SDHC_MIN_BYTES } from "../../../shared/sd-card-spec";
 import { joinMachineState, splitMachineState } from "./machine-state";
 
 const MiB = 2 ** 20;
@@ -324,7 +324,7 @@ describe("the host and card, driven as sdhci.c does", () => {
 
 describe("card sizes, one rule for the emulated card and the model's CLI", () => {
   it("the specification's limits everywhere, the page's memory limit on the emulated card only", async () => {
-    const { cardSizeError } = await import("../../shared/sd-card-spec");
+    const { cardSizeError } = await import("../../../shared/sd-card-spec");
     expect(cardSizeError("sdhc", 8 * 2 ** 30)).toBeNull(); // the model may simulate a big card
     expect(cardOptionsError({ type: "sdhc", size: 8 * 2 ** 30 })).toMatch(/at most 4 GiB/);
     for (const size of [2 ** 19, 64 * MiB + 4096]) expect(cardSizeError("sdhc", size)).toBe(cardOptionsError({ type: "sdhc", size }));

@@ -2,8 +2,8 @@
 // the kernel's text, a full disk in RAM, the out-of-memory killer (asked of the kernel's log
 // after bash says "Killed"), and a shell quiet for a minute away from its prompt. Node's host
 // reads the same console with the same TroubleWatcher (guest.ts) and stops at a stop.
-import { GUEST, machineStopped, oomLines, TroubleWatcher, type GuestTrouble, type StoppedTrouble } from "./guest";
-import type { AgentClient } from "./agent";
+import { GUEST, machineStopped, oomLines, TroubleWatcher, type GuestTrouble, type StoppedTrouble } from "../machine/guest";
+import type { AgentClient } from "../machine/agent";
 
 /** Why a stopped machine refuses the learner's commands or the lab's checks, with the kernel's line. */
 export function refusal(t: StoppedTrouble, what: "commands" | "checks"): string {

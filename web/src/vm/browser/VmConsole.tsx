@@ -1,13 +1,13 @@
 // The guest's serial console in xterm.js, with the boot progress above it. The page owns
 // one VmHost per lab page; "Run in VM" buttons type into it through the `onReady` handle.
-import { slotRequest } from "./devices/slot-channel";
+import { slotRequest } from "../machine/devices/slot-channel";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Terminal } from "@xterm/xterm";
 import { FitAddon } from "@xterm/addon-fit";
 import "@xterm/xterm/css/xterm.css";
 import { VmHost } from "./vm-host";
-import { machineStopped, STOPPED_WHAT, type BootStatus, type GuestTrouble } from "./guest";
-import type { TraceStats, VmHandle } from "../shared/machine";
+import { machineStopped, STOPPED_WHAT, type BootStatus, type GuestTrouble } from "../machine/guest";
+import type { TraceStats, VmHandle } from "../../shared/machine";
 
 // the handle is declared in shared/machine.ts (topics and labs import it there), implemented here
 

@@ -3,7 +3,7 @@
 // WRITE_ZEROES" no longer lands in the middle of a command's output), and this panel shows
 // `dmesg` through the check agent while it is open.
 import { useEffect, useState } from "react";
-import type { VmHandle } from "../shared/machine";
+import type { VmHandle } from "../../shared/machine";
 
 const POLL_MS = 3000;
 

@@ -78,7 +78,7 @@ export function v86Internals(emulator: unknown): V86Cpu {
     if (typeof cpu.io?.mmap_register !== "function") missing.push("cpu.io.mmap_register()");
     for (const f of ["device_raise_irq", "device_lower_irq", "run_hardware_timers"] as const) if (typeof cpu[f] !== "function") missing.push(`cpu.${f}()`);
   }
-  if (missing.length) throw new Error(`this v86 build does not have what the SD host needs: ${missing.join(", ")} (see web/src/vm/devices/v86-surface.ts)`);
+  if (missing.length) throw new Error(`this v86 build does not have what the SD host needs: ${missing.join(", ")} (see web/src/vm/machine/devices/v86-surface.ts)`);
   return cpu as V86Cpu;
 }
 

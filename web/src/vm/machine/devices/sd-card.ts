@@ -13,8 +13,8 @@
 // The data is a sparse image: 4 KiB pages written at least once, the rest reads as zeros
 // (SCR's DATA_STAT_AFTER_ERASE is 0, so erased blocks read as zeros too).
 
-import { CARD_TYPES, STATES, cardSizeError, parseSize, type CardType, type StateName } from "../../shared/sd-card-spec";
-import { ERASE_OFFSET_S, ERASE_SIZE_AUS, ERASE_TIMEOUT_S } from "../../shared/sd-timing";
+import { CARD_TYPES, STATES, cardSizeError, parseSize, type CardType, type StateName } from "../../../shared/sd-card-spec";
+import { ERASE_OFFSET_S, ERASE_SIZE_AUS, ERASE_TIMEOUT_S } from "../../../shared/sd-timing";
 import { BitField, crc7, csdV1Geometry } from "./sd-bits";
 
 export { crc7, csdV1Geometry };

@@ -1,4 +1,4 @@
-import { rootfsStoredNames } from "../../../kernel-image/rootfs/chunks.mjs";
+import { rootfsStoredNames } from "../../../../kernel-image/rootfs/chunks.mjs";
 import type { ConsoleConfig } from "v86";
 
 // What every host (page, CLI, tests, bench) boots: one definition of the guest machine.
@@ -23,7 +23,7 @@ export const GUEST = {
    * What the build's saved shell printed last before it was saved: bash's bracketed-paste switch
    * and its prompt in root's home. A page restoring that machine shows it at once instead of
    * asking the shell for a fresh one (a round trip through the guest, 25-40 ms of a warm start).
-   * web/src/vm/save-state.ts refuses to save a machine whose output ends otherwise.
+   * web/src/vm/node/save-state.ts refuses to save a machine whose output ends otherwise.
    */
   savedPrompt: "\x1b[?2004hfslab:~# ",
   /** Printed by /init once the pseudo filesystems are mounted. */

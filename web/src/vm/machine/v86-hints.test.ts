@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { functionNames, hintedFunctions, withCompilationHints } from "./v86-hints";
 
 const v86 = new Uint8Array(readFileSync(createRequire(import.meta.url).resolve("v86/build/v86.wasm")));
-const hot = readFileSync(new URL("../../v86-hot.txt", import.meta.url), "utf8").split("\n").filter(Boolean);
+const hot = readFileSync(new URL("../../../v86-hot.txt", import.meta.url), "utf8").split("\n").filter(Boolean);
 const names = functionNames(v86);
 
 describe("v86's compilation hints", () => {

@@ -85,7 +85,7 @@ describe("AgentClient", () => {
   // The agent's own lines, run by this machine's bash (the guest's is Debian's too): what the
   // host writes is the script printf %b writes back, and what the agent prints reads back as
   // the output, byte for byte (but NUL, which a shell variable cannot hold)
-  const agent = readFileSync(new URL("../../../kernel-image/rootfs/overlay/usr/local/sbin/fslab-agent", import.meta.url), "utf8");
+  const agent = readFileSync(new URL("../../../../kernel-image/rootfs/overlay/usr/local/sbin/fslab-agent", import.meta.url), "utf8");
   const line = (re: RegExp) => agent.split("\n").find((l) => re.test(l))!.trim();
   const texts = fc.string({ unit: "binary", maxLength: 300 }).filter((t) => !t.includes("\0"));
 

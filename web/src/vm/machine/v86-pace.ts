@@ -51,7 +51,7 @@ const PACED = Symbol("fslab paced");
 export function pace(machine: unknown, { now = () => performance.now(), mainTimer }: PaceOptions = {}): void {
   const m = machine as Partial<Pace> & { [PACED]?: true };
   if (typeof m?.cpu?.main_loop !== "function" || typeof m.yield !== "function")
-    throw new Error("this v86 build has no cpu.main_loop() or yield() where fslab paces it (see web/src/vm/v86-pace.ts)");
+    throw new Error("this v86 build has no cpu.main_loop() or yield() where fslab paces it (see web/src/vm/machine/v86-pace.ts)");
   if (m[PACED]) return;
   m[PACED] = true;
   const cpu = m.cpu;

@@ -8,7 +8,7 @@
 // model: e2e/sd.e2e.ts and topics/sd/sd-compare.test.ts.)
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { loadCoreModule } from "../../shared/node-load";
+import { loadCoreModule } from "../../../shared/node-load";
 import type { SdModule } from "@wasm/sd.mjs";
 import { SdCard, CARD_TYPES, type CardReply, type CardType } from "./sd-card";
 

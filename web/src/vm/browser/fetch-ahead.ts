@@ -5,10 +5,10 @@
 // named: the build keeps only the parts used (not the package list, nor the inputs' hashes)
 import { outputs, state as savedStateInfo } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
-import { STATE_FILE, V86_WASM_GZ, type StateInfo } from "./guest";
+import { STATE_FILE, V86_WASM_GZ, type StateInfo } from "../machine/guest";
 import type { StateReply, StateRequest } from "./state.worker";
 import stateWorkerUrl from "./state.worker.ts?worker&url";
-import { siteUrl, spawnWorker } from "../shared/site";
+import { siteUrl, spawnWorker } from "../../shared/site";
 
 /** A guest file under vm/ (see web/vm-files.ts), versioned by its hash so caches stay right. */
 export function vmUrl(name: string): string {

@@ -2,9 +2,9 @@
 // prefixed with a sequence number) parsed into the same records the wasm models emit
 // (shared/events.ts) by the event table (shared/event-table.ts). A gap in the sequence numbers counts as lost lines; the guest's final
 // "fslab-trace: overrun N" line gives the events the kernel's ring buffer dropped.
-import { WORDS_PER_EVENT } from "../shared/events";
-import { recordsOf, rewindLine, splitTraceLine } from "../shared/event-table";
-import type { TraceStats } from "../shared/machine";
+import { WORDS_PER_EVENT } from "../../shared/events";
+import { recordsOf, rewindLine, splitTraceLine } from "../../shared/event-table";
+import type { TraceStats } from "../../shared/machine";
 
 /**
  * One tracefs line to event records (words, 4 per record), through the event table: null if

@@ -8,9 +8,9 @@ import { writeFileSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { NodeVm } from "./node-vm";
-import { GUEST, STATE_FILE } from "./guest";
+import { GUEST, STATE_FILE } from "../machine/guest";
 
-const dist = fileURLToPath(new URL("../../../kernel-image/dist/", import.meta.url));
+const dist = fileURLToPath(new URL("../../../../kernel-image/dist/", import.meta.url));
 const require = createRequire(import.meta.url);
 const vm = new NodeVm();
 await vm.boot({ cold: true, raw: true });
@@ -36,7 +36,7 @@ await vm.destroy();
 const raw = `${dist}state.bin`;
 writeFileSync(raw, new Uint8Array(state));
 // LZMA2 with a dictionary that holds the whole state: 0.33 MB less than zstd --ultra -22 made
-// of it. The decoder (web/src/vm/saved-state.ts, xz-embedded) allocates the dictionary the
+// of it. The decoder (web/src/vm/machine/saved-state.ts, xz-embedded) allocates the dictionary the
 // header names, so it is the smallest LZMA2 size (2^n or 3 * 2^(n-1)) the state fits in, not
 // -9's 64 MiB. (No x86 BCJ filter, which would save 0.1 MB more of the kernel's text: that
 // decoder is built without it.)

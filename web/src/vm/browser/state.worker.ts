@@ -4,7 +4,7 @@
 // is one (tens of ms), else downloaded and un-xz'd as it arrives, then kept.
 //   page -> worker  { url, rawBytes }
 //   worker -> page  { progress: { loaded, total } }*, then { state, from: "copy" | "file" } or { error }
-import { unxzState } from "./saved-state";
+import { unxzState } from "../machine/saved-state";
 
 export interface StateRequest {
   url: string;

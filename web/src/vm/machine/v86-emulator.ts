@@ -24,6 +24,6 @@ export type V86Emulator = Omit<V86, "add_listener"> & {
 /** `new V86(...)`'s object as a V86Emulator, once it has what we use; throws naming what is missing. */
 export function typedEmulator(emulator: V86): V86Emulator {
   const e = emulator as Partial<Pick<V86Emulator, "bus">>;
-  if (typeof e.bus?.send !== "function") throw new Error("this v86 build has no bus.send(), which fslab's virtio-console ports use (see web/src/vm/v86-emulator.ts)");
+  if (typeof e.bus?.send !== "function") throw new Error("this v86 build has no bus.send(), which fslab's virtio-console ports use (see web/src/vm/machine/v86-emulator.ts)");
   return emulator as unknown as V86Emulator;
 }

@@ -4,19 +4,19 @@
 //   VmHost.boot() -> new V86({bzimage, filesystem, bios, ...}) -> download-progress events
 //     -> serial0-output-byte -> BootWatcher (phase, panic, prompt) -> onStatus / onOutput
 import { V86 } from "v86";
-import { pace } from "./v86-pace";
-import { typedEmulator, type V86Emulator } from "./v86-emulator";
+import { pace } from "../machine/v86-pace";
+import { typedEmulator, type V86Emulator } from "../machine/v86-emulator";
 import { state as savedState } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
-import type { TraceStats } from "./trace-channel";
-import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, machineStopped, STATE_FILE, stateMismatch, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo } from "./guest";
-import { siteUrl } from "../shared/site";
-import { withFreshMemory } from "./v86-exports";
-import { trackHostFiles, type HostFiles } from "./host-files";
-import { checkDevices, splitMachineState } from "./devices/machine-state";
+import type { TraceStats } from "../machine/trace-channel";
+import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, machineStopped, STATE_FILE, stateMismatch, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo } from "../machine/guest";
+import { siteUrl } from "../../shared/site";
+import { withFreshMemory } from "../machine/v86-exports";
+import { trackHostFiles, type HostFiles } from "../machine/host-files";
+import { checkDevices, splitMachineState } from "../machine/devices/machine-state";
 import { PageTrouble, refusal } from "./page-trouble";
-import { MachineParts } from "./machine-parts";
-import type { CheckedState } from "./devices/sdhci";
+import { MachineParts } from "../machine/machine-parts";
+import type { CheckedState } from "../machine/devices/sdhci";
 import { loadStateNow, restoreStateAhead, v86Core, vmUrl, type LoadProgress } from "./fetch-ahead";
 
 export interface VmHostEvents {
