@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
-import { NodeVm } from "../../../web/src/vm/node-vm";
+import { NodeVm } from "../../../web/src/vm/node/node-vm";
 import { VFAT_NAMES, VFAT_MOUNTS } from "../../../web/src/topics/vfat/vfat-names";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
