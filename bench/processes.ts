@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../web/src/shared/cli-args";
 import { describeRatio, pairRatios, spread, type Goal } from "./paired";
+import { fmt } from "./report";
 
 /** fresh processes a native part runs in (FSLAB_BENCH_PROCESSES overrides it) */
 export const PROCESSES = 5;
@@ -28,8 +29,6 @@ export interface Row {
   wasm: number[];
   goal: Goal | null;
 }
-
-const fmt = (ms: number) => (ms < 10 ? `${ms.toFixed(3)} ms` : `${ms.toFixed(1)} ms`);
 
 function processCount(): number {
   const raw = process.env.FSLAB_BENCH_PROCESSES;
@@ -76,15 +75,12 @@ export async function acrossProcesses(part: string, header: string, measure: (ad
   if (other) throw new Error(`fslab bench ${part}: its fresh processes measured different cases (${names(runs[0])} against ${names(other)})`);
   for (const [k, first] of runs[0].entries()) {
     const rows = runs.map((r) => r[k]);
-    const medians = rows.map((r) => spread(pairRatios(r.wasm, r.native)).median);
+    // each process's ratios, round by round: its median is one sample of the verdict's spread
+    const each = rows.map((r) => spread(pairRatios(r.wasm, r.native)));
     const native = spread(rows.map((r) => spread(r.native).median)).median;
     const wasm = spread(rows.map((r) => spread(r.wasm).median)).median;
     console.log(`  ${first.name}`);
-    console.log(`    ${first.ratio}: ${fmt(native)} against ${fmt(wasm)} (medians); ${describeRatio(medians, first.goal, "processes")}`);
-    const within = rows.map((r) => {
-      const s = spread(pairRatios(r.wasm, r.native));
-      return `${s.median.toFixed(2)}x (IQR ${s.q1.toFixed(2)}-${s.q3.toFixed(2)}x, ${s.n} rounds)`;
-    });
-    console.log(`    each process: ${within.join("; ")}`);
+    console.log(`    ${first.ratio}: ${fmt(native)} against ${fmt(wasm)} (medians); ${describeRatio(each.map((s) => s.median), first.goal, "processes")}`);
+    console.log(`    each process: ${each.map((s) => `${s.median.toFixed(2)}x (IQR ${s.q1.toFixed(2)}-${s.q3.toFixed(2)}x, ${s.n} rounds)`).join("; ")}`);
   }
 }

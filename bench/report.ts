@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { NativeBench } from "./native";
 import type { CoreModules } from "@wasm/cores.mjs";
 import { loadCoreModule } from "../web/src/shared/node-load";
-import { describeRatio, pairRatios, spread, type Goal } from "./paired";
+import type { Goal } from "./paired";
 
 /** One part of `fslab bench`: the module bench/parts/<name>.ts exports it as `part`. */
 export interface BenchPart {
