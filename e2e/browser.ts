@@ -124,7 +124,7 @@ let runs = 0;
  * A new marker, and the command that prints it. The command is typed with the marker split by
  * quotes, so its echo on screen is never the marker's own line: only its output is.
  */
-function endMarker(kind = "done"): { marker: string; echo: string } {
+function newMarker(kind = "done"): { marker: string; echo: string } {
   const marker = `:fslab-${kind}-${++runs}:`;
   return { marker, echo: `echo '${marker.slice(0, 6)}''${marker.slice(6)}'` };
 }
@@ -137,8 +137,8 @@ function endMarker(kind = "done"): { marker: string; echo: string } {
  * never taken for it.
  */
 export async function runInTerminal(page: Page, command: string, timeoutMs = 30_000): Promise<string> {
-  const from = endMarker("from");
-  const { marker, echo } = endMarker();
+  const from = newMarker("from");
+  const { marker, echo } = newMarker();
   await page.getByTestId("vm-terminal").click();
   await page.keyboard.type(`${from.echo}; ${command}; ${echo}\n`);
   const deadline = Date.now() + timeoutMs;
@@ -168,7 +168,7 @@ export async function runInTerminal(page: Page, command: string, timeoutMs = 30_
  * stays as written.
  */
 export async function typeLines(page: Page, text: string, timeoutMs = 30_000): Promise<void> {
-  const { marker, echo } = endMarker();
+  const { marker, echo } = newMarker();
   const typed = `${text.replace(/\n*$/, "")}\n${echo}\n`;
   await page.evaluate((t) => (window as any).__fslabTerminal.input(t), typed);
   await expect
