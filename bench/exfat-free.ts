@@ -2,7 +2,7 @@
 // through the same exports the page uses. Setup is not timed; only the delete is.
 import type { ExfatModule } from "@wasm/exfat.mjs";
 import { ExfatCore } from "../web/src/topics/exfat/exfat-core";
-import { DiscardPolicy } from "../web/src/shared/events";
+import { DiscardPolicy } from "../web/src/topics/exfat/events";
 
 // samples: as in bench_exfat.c; the NoFatChain free takes ~0.1 ms (a memory-bound clear of
 // 2.5 MiB of bitmap), where one run's median of 15 still moved by 20%: more samples there

@@ -9,7 +9,7 @@ import { labRunner, launch, runInTerminal, screenshot } from "./browser";
 import { loadCoreModule } from "../web/src/shared/node-load";
 import { ExfatCore } from "../web/src/topics/exfat/exfat-core";
 import { ExfatLab } from "../web/src/topics/exfat/exfat-scenario";
-import { DiscardPolicy } from "../web/src/shared/events";
+import { DiscardPolicy } from "../web/src/topics/exfat/events";
 import { dirRun } from "../web/src/topics/exfat/exfat-dir";
 
 const base = () => inject("baseUrl");

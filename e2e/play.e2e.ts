@@ -22,7 +22,7 @@ import { kernelDdTimeline, replayDdDecisions } from "../web/src/topics/blk/dd-ke
 import { readFileSync } from "node:fs";
 import { ExfatCore } from "../web/src/topics/exfat/exfat-core";
 import { ExfatLab } from "../web/src/topics/exfat/exfat-scenario";
-import { DiscardPolicy } from "../web/src/shared/events";
+import { DiscardPolicy } from "../web/src/topics/exfat/events";
 import { gunzipSync } from "node:zlib";
 
 const base = () => inject("baseUrl");

@@ -34,7 +34,7 @@ ${(await simulateUsageLines()).join("\n")}
                                                 FILE.zip: one package of every lab named, DIR: one per lab (DIR/<lab>.zip); SCORM 1.2
                                                 unless --version 2004 (4th Edition); --base URL: a small package whose launch page opens
                                                 the labs from a site you host at URL
-  fslab readme [--check]                        rewrite the docs' lists of labs (from labs/), views, playgrounds and embeds (from the topic manifests)
+  fslab readme [--check]                        rewrite the docs' lists of labs (from labs/), views, playgrounds and embeds (from the topic manifests) and the sources gathered from the topic folders
   fslab bench [${partNames().join("|")}]...
                                                 print the benchmarks beside their goals (wasm vs native, frames, boot,
                                                 the CLI's start, heap, page bytes and time to a prompt, lab snapshots)

@@ -1,11 +1,12 @@
 // fslab readme [--check]: rewrite the generated sections of docs/ (the labs in labs/, the views
 // a lab may name, the playgrounds, what can be embedded, with their parameters:
-// readme-sections.ts says which file holds which) from the labs and the topic manifests,
-// or (--check) exit 1 if they differ.
+// readme-sections.ts says which file holds which) from the labs and the topic manifests, and
+// the sources gathered from the topic folders (topic-lists.ts), or (--check) exit 1 if they differ.
 import { readFileSync, writeFileSync } from "node:fs";
 import { loadTopics } from "../../web/src/topics/node-index";
 import { GENERATED_IN, generatedSections, rewriteReadme } from "./readme-sections";
 import { findLabs, readLab, viewIds } from "./labs";
+import { generatedSources } from "./topic-lists";
 import type { Lab } from "../../web/src/labs/lab-format";
 
 export async function readmeCommand(args: string[]): Promise<number> {
@@ -42,6 +43,24 @@ export async function readmeCommand(args: string[]): Promise<number> {
     }
     stale++;
     if (args.includes("--check")) console.error(`fslab readme: ${file}'s generated sections differ from the labs and the topic manifests: run \`npx fslab readme\``);
+    else {
+      writeFileSync(file, next);
+      console.log(`${file} rewritten`);
+    }
+  }
+  for (const [file, next] of Object.entries(generatedSources())) {
+    let text = "";
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      // not there yet: a first topic of its kind
+    }
+    if (next === text) {
+      if (!args.includes("--check")) console.log(`${file} is up to date`);
+      continue;
+    }
+    stale++;
+    if (args.includes("--check")) console.error(`fslab readme: ${file} differs from what the topic folders make of it: run \`npx fslab readme\``);
     else {
       writeFileSync(file, next);
       console.log(`${file} rewritten`);

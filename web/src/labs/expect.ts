@@ -11,7 +11,8 @@
 //   ```
 import { isMap, isSeq, type Node } from "yaml";
 import { readYaml } from "./yaml-block";
-import { decodeEvent, isTraceEvent, splitTraceLine } from "../shared/event-table";
+import { decodeEvent, isTraceEvent, splitTraceLine, type TraceEventSpec } from "../shared/event-table";
+import { TRACE_EVENTS } from "../topics/events.gen";
 import type { Verdict } from "../shared/verdict";
 
 export interface Range {
@@ -109,8 +110,8 @@ export function seenEvent(line: string): SeenEvent | null {
   const l = splitTraceLine(line);
   if (!l) return null;
   const fields: Record<string, string> = { comm: l.comm, pid: String(l.pid) };
-  if (isTraceEvent(l.event)) {
-    const d = decodeEvent(l.event, l.body);
+  if (isTraceEvent(TRACE_EVENTS, l.event)) {
+    const d = decodeEvent(TRACE_EVENTS[l.event] as TraceEventSpec, l.body);
     if (d) for (const [k, v] of Object.entries(d)) fields[k] = String(v);
   }
   for (const m of l.body.matchAll(/([A-Za-z_]\w*) ?= ?([^\s,()]+)/g)) fields[m[1]] = m[2];

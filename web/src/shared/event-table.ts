@@ -1,10 +1,11 @@
-// The one table of kernel events the page reads: for each, its tracefs line (the format the
-// kernel's TP_printk prints, as a pattern), the decoder from that line to typed fields, and,
-// where the models emit the same event, the record it becomes (shared/events.ts, mirroring
-// wasm/include/fslab/events.h; event-table.test.ts holds the two equal). The live trace
-// channel (vm/machine/trace-channel.ts) and the block trace parser (topics/blk/blk-trace.ts) both read
-// lines through this table; no other file holds a tracefs pattern.
-import { BlkOp, EV, NONE, NidScanPhase } from "./events";
+// The machinery of the kernel events the page reads: the tracefs line, the rwbs decoder, the
+// kernel's own block events, and a table's lookups. Each topic declares the events it adds (our
+// patches' tracepoints) in its own events.ts (a spec each: the line's pattern, the decoder to
+// typed fields and, where the models emit the same event, the records it becomes); the tables
+// are gathered in topics/events.gen.ts, which `fslab readme` writes from the topic folders. The
+// live trace channel (vm/machine/trace-channel.ts), the labs' expectations and the block trace
+// parser read lines through them; no other file holds a tracefs pattern.
+import { BlkOp, NONE } from "./events";
 
 /** A tracefs line: task-pid, an optional (tgid), [cpu], optional irq/preempt flags, secs.frac: event: body. */
 export const TRACE_LINE = /^\s*(.*?)-(\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[(\d+)\]\s+(?:[^\s:]+\s+)?(\d+)\.(\d+):\s+([A-Za-z0-9_]+):\s?(.*)$/;
@@ -44,9 +45,10 @@ export function opOfRwbs(rwbs: string): BlkOp {
   return c === "R" ? BlkOp.Read : c === "W" ? BlkOp.Write : c === "D" ? BlkOp.Discard : c === "F" ? BlkOp.Flush : BlkOp.Other;
 }
 
-const u32 = (n: number) => (n < 0 ? NONE : n >>> 0);
+/** a kernel int as a record field: -1 (and any negative) is NONE */
+export const u32 = (n: number) => (n < 0 ? NONE : n >>> 0);
 
-interface EventSpec<F> {
+export interface TraceEventSpec<F = any> {
   /** the tracefs system (events/<system>/<name>) */
   system: string;
   /** the body after "<name>: ", as TP_printk prints it */
@@ -58,46 +60,22 @@ interface EventSpec<F> {
   records?(f: F): number[];
 }
 
-const spec = <F,>(s: EventSpec<F>) => s;
+/** one event's entry, its fields' type inferred from its decoder */
+export const traceEvent = <F,>(s: TraceEventSpec<F>) => s;
+
+/** events by name, as a topic declares them and topics/events.gen.ts gathers them */
+export type TraceTable = Record<string, TraceEventSpec>;
 
 /** block_rq_insert, block_rq_issue, block_rq_complete, block_rq_requeue, block_rq_merge (include/trace/events/block.h, 7.2): the ioprio "class,level,hint" came in 6.x */
-const blockRq = spec({
+const blockRq = traceEvent({
   system: "block",
   format: /^(\d+),(\d+) (\S+) (\d+ )?\((.*?)\) (\d+) \+ (\d+)(?: ([a-z]+),\d+,\d+)? \[(.*)\]$/,
   expect: "major,minor rwbs [bytes] (cmd) sector + sectors [class,level,hint] [comm]",
   decode: (m) => ({ dev: `${m[1]},${m[2]}`, rwbs: m[3], op: opOfRwbs(m[3]), sector: m[6], sectors: Number(m[7]), ioprio: m[8] as string | undefined }),
 });
 
-export const TRACE_EVENTS = {
-  /** our patch 0001: one per discard __exfat_free_cluster() issues */
-  exfat_discard: spec({
-    system: "exfat",
-    format: /^dev (\d+),(\d+) clu (\d+) count (\d+) batched (\d)/,
-    expect: "dev major,minor clu N count N batched 0|1",
-    decode: (m) => ({ clu: Number(m[3]), count: Number(m[4]), batched: Number(m[5]) }),
-    records: (f) => [EV.EXFAT_DISCARD, f.clu, f.count, f.batched],
-  }),
-  /** our patch 0001: one per empty-entry search of exfat_find_dir_entry() / exfat_search_empty_slot() */
-  exfat_empty_search: spec({
-    system: "exfat",
-    format: /^dev (\d+),(\d+) hint (-?\d+) start -?\d+ examined (\d+) result (-?\d+)/,
-    expect: "dev major,minor hint N start N examined N result N",
-    decode: (m) => ({ hint: Number(m[3]), examined: Number(m[4]), result: Number(m[5]) }),
-    records: (f) => [EV.EXFAT_EMPTY_SEARCH, f.examined, u32(f.hint), u32(f.result)],
-  }),
-  /** our patch 0002: one per free-NID scan phase */
-  f2fs_free_nid_scan: spec({
-    system: "f2fs",
-    // blocks, sync and caller since the patch's fixes (issue 17); older traces end at skipped
-    format: /^dev = \((\d+),(\d+)\), phase = (\w+), start = (\d+), end = (\d+), scanned = (\d+), found = (\d+), skipped = (\d)(?:, blocks = (\d+), sync = (\d), caller = (\S+))?/,
-    expect: "dev = (major,minor), phase = bitmap|nat|deferred, start = N, end = N, scanned = N, found = N, skipped = 0|1[, blocks = N, sync = 0|1, caller = symbol+off/size]",
-    decode: (m) => ({
-      phase: ({ bitmap: NidScanPhase.Bitmap, nat: NidScanPhase.Nat, deferred: NidScanPhase.Deferred } as Record<string, number>)[m[3]] ?? 255,
-      start: Number(m[4]), end: Number(m[5]), scanned: Number(m[6]), found: Number(m[7]), skipped: Number(m[8]),
-      blocks: Number(m[9] ?? 0), sync: Number(m[10] ?? 0), caller: m[11] ?? "",
-    }),
-    records: (f) => [EV.F2FS_NID_SCAN, f.phase | (f.skipped << 8) | ((f.sync & 1) << 9), f.start, f.end, EV.F2FS_NID_SCAN_RESULT, f.scanned, f.found, f.blocks],
-  }),
+/** The kernel's own block events (include/trace/events/block.h), which every topic's traces hold. */
+export const BLOCK_EVENTS = {
   block_rq_insert: blockRq,
   block_rq_issue: blockRq,
   block_rq_complete: blockRq,
@@ -105,48 +83,28 @@ export const TRACE_EVENTS = {
   /** a queued request merged into the one before it (attempt_merge(): `next` is the traced one) */
   block_rq_merge: blockRq,
   /** include/trace/events/block.h */
-  block_bio_queue: spec({
+  block_bio_queue: traceEvent({
     system: "block",
     format: /^(\d+),(\d+) (\S+) (\d+) \+ (\d+) \[(.*)\]$/,
     expect: "major,minor rwbs sector + sectors [comm]",
     decode: (m) => ({ dev: `${m[1]},${m[2]}`, rwbs: m[3], sector: m[4], sectors: Number(m[5]) }),
   }),
-  /** our patch 0003 (include/trace/events/mq_deadline.h): one per request mq-deadline hands on */
-  /** our patch 0003: a dispatch call that handed on nothing but moved the shared counters */
-  dd_dispatch_none: spec({
-    system: "mq_deadline",
-    format: /^(\d+),(\d+) last_dir=([RW]) batching=(\d+) starved=(\d+) jiffies=(\d+)$/,
-    expect: "major,minor last_dir=R|W batching= starved= jiffies=",
-    decode: (m) => ({ dev: `${m[1]},${m[2]}`, lastDir: (m[3] === "W" ? 1 : 0) as 0 | 1, batching: Number(m[4]), starved: Number(m[5]), jiffies: Number(m[6]) }),
-  }),
-  dd_dispatch_request: spec({
-    system: "mq_deadline",
-    format: /^(\d+),(\d+) ([RW]) (\d+) \+ (\d+) prio=(RT|BE|IDLE) because=([a-z_]+) pick=([a-z_]+) batching=(\d+) starved=(\d+) jiffies=(\d+) fifo_left_ms=(-?\d+) fifo=(\d+),(\d+)$/,
-    expect: "major,minor R|W sector + sectors prio= because= pick= batching= starved= jiffies= fifo_left_ms= fifo=r,w",
-    decode: (m) => ({
-      dev: `${m[1]},${m[2]}`, dir: m[3] as "R" | "W", sector: m[4], sectors: Number(m[5]), prio: m[6] as "RT" | "BE" | "IDLE",
-      because: m[7], pick: m[8], batching: Number(m[9]), starved: Number(m[10]), jiffies: Number(m[11]),
-      fifoLeftMs: Number(m[12]), fifoRead: Number(m[13]), fifoWrite: Number(m[14]),
-    }),
-  }),
 };
 
-export type TraceEventName = keyof typeof TRACE_EVENTS;
-export type TraceFields<N extends TraceEventName> = ReturnType<(typeof TRACE_EVENTS)[N]["decode"]>;
+export type TraceFields<S> = S extends TraceEventSpec<infer F> ? F : never;
 
-export const isTraceEvent = (event: string): event is TraceEventName => Object.hasOwn(TRACE_EVENTS, event);
+export const isTraceEvent = <T extends TraceTable>(table: T, event: string): event is keyof T & string => Object.hasOwn(table, event);
 
 /** A body decoded by its event's entry; null if it does not have the event's format. */
-export function decodeEvent<N extends TraceEventName>(event: N, body: string): TraceFields<N> | null {
-  const s = TRACE_EVENTS[event] as EventSpec<TraceFields<N>>;
-  const m = body.match(s.format);
-  return m ? s.decode(m) : null;
+export function decodeEvent<F>(spec: TraceEventSpec<F>, body: string): F | null {
+  const m = body.match(spec.format);
+  return m ? spec.decode(m) : null;
 }
 
 /** The model records an event line becomes: null if the line is not an event of the table, [] if the event has no record. */
-export function recordsOf(line: TraceLine): number[] | null {
-  if (!isTraceEvent(line.event)) return null;
-  const s = TRACE_EVENTS[line.event] as EventSpec<unknown>;
+export function recordsOf(table: TraceTable, line: TraceLine): number[] | null {
+  if (!isTraceEvent(table, line.event)) return null;
+  const s = table[line.event];
   const m = line.body.match(s.format);
   return m && s.records ? s.records(s.decode(m)) : m ? [] : null;
 }

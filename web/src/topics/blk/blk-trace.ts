@@ -8,7 +8,11 @@
 //     -> trace-replay.ts simulateBlkTrace(): the same arrivals through the model (wasm/src/blk/sim.c)
 //     -> trace-compare.ts compareBlkTrace(): the model's queue and service times beside the kernel's
 import { BlkOp } from "../../shared/events";
-import { TRACE_EVENTS, decodeEvent, opOfRwbs, splitTraceLine } from "../../shared/event-table";
+import { BLOCK_EVENTS, decodeEvent, opOfRwbs, splitTraceLine } from "../../shared/event-table";
+import { traceEvents } from "./events";
+
+/** the events this parser reads: the kernel's block events and our mq-deadline ones */
+const TRACE_EVENTS = { ...BLOCK_EVENTS, ...traceEvents };
 import type { DdTunables } from "./blk-core";
 
 /** One request as the kernel's block events tell it. Times are the trace clock's, in µs. */
@@ -218,7 +222,7 @@ export function parseBlkTrace(text: string): BlkTrace {
     const task = `${comm}-${pid}`;
     const us = micros(secs, frac);
     if (event === "block_bio_queue") {
-      const b = decodeEvent("block_bio_queue", body);
+      const b = decodeEvent(TRACE_EVENTS.block_bio_queue, body);
       if (!b) fail(n, `block_bio_queue: expected "${TRACE_EVENTS.block_bio_queue.expect}"`, raw);
       bios.push(`${b!.dev},${b!.sector}`, { us, task, line: n });
       out.events++;
@@ -230,7 +234,7 @@ export function parseBlkTrace(text: string): BlkTrace {
       continue;
     }
     if (event === "dd_dispatch_request") {
-      const d = decodeEvent("dd_dispatch_request", body);
+      const d = decodeEvent(TRACE_EVENTS.dd_dispatch_request, body);
       if (!d) fail(n, `dd_dispatch_request: expected "${TRACE_EVENTS.dd_dispatch_request.expect}"`, raw);
       const { dev: ddDev, dir, sector: sec, sectors: cnt, prio, because, pick, batching, starved, jiffies, fifoLeftMs, fifoRead, fifoWrite } = d!;
       if (!(DD_BECAUSE as readonly string[]).includes(because) || !(DD_PICK as readonly string[]).includes(pick)) fail(n, `dd_dispatch_request: unknown reason ${because}/${pick}`, raw);
@@ -258,7 +262,7 @@ export function parseBlkTrace(text: string): BlkTrace {
       continue;
     }
     if (event === "dd_dispatch_none") {
-      const d = decodeEvent("dd_dispatch_none", body);
+      const d = decodeEvent(TRACE_EVENTS.dd_dispatch_none, body);
       if (!d) fail(n, `dd_dispatch_none: expected "${TRACE_EVENTS.dd_dispatch_none.expect}"`, raw);
       const { dev: _dev, ...none } = d!;
       sched.push({ kind: "none", r: null, us, none: { ...none, line: n } });
@@ -269,7 +273,7 @@ export function parseBlkTrace(text: string): BlkTrace {
       out.ignored++;
       continue;
     }
-    const b = decodeEvent(event, body);
+    const b = decodeEvent(TRACE_EVENTS[event], body);
     if (!b) fail(n, `${event}: expected "${TRACE_EVENTS[event].expect}"`, raw);
     const { dev, rwbs, sector: sec, sectors, ioprio: prio } = b!;
     // a request with no data (a flush on a device with a volatile cache) has no sector: it is

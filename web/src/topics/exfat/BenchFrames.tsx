@@ -10,7 +10,7 @@ import { flushSync } from "react-dom";
 import { exfatClient } from "./exfat-client";
 import { useWorker } from "../../shared/useWorker";
 import type { ExfatSnapshot } from "./exfat-core";
-import { DiscardPolicy } from "../../shared/events";
+import { DiscardPolicy } from "./events";
 import { DeleteReplay } from "./exfat-replay";
 import { ClusterGrid } from "./ClusterGrid";
 import { BitmapCanvas } from "../../shared/view/BitmapCanvas";

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef } from "react";
 import { line, curveMonotoneX, scaleLinear } from "d3";
 import { EXFAT_FIRST_CLUSTER, ALLOC_NO_FAT_CHAIN, chainRuns, formatRuns, type ExfatSnapshot } from "./exfat-core";
-import type { ExfatDiscard } from "../../shared/events";
+import type { ExfatDiscard } from "./events";
 import { fileColour, FREE } from "../../shared/view/palette";
 import { paintCells, rgbaWord } from "../../shared/view/paint";
 import { TableAlt } from "../../shared/view/TableAlt";

@@ -1,6 +1,6 @@
 // The controls under a replayed delete, shared by the exFAT view and /play/exfat: step, play
 // and scrub through its events, and the modelled time so far against the other policy's.
-import { DiscardPolicy } from "../../shared/events";
+import { DiscardPolicy } from "./events";
 import { priceMs } from "./exfat-cost";
 import type { DeleteReplay } from "./exfat-replay";
 import { CostTimeline } from "./CostTimeline";

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from "react";
 import { exfatClient } from "./exfat-client";
 import { useWorker } from "../../shared/useWorker";
 import { ALLOC_NO_FAT_CHAIN, runsOf, type ExfatSnapshot } from "./exfat-core";
-import { DiscardPolicy } from "../../shared/events";
+import { DiscardPolicy } from "./events";
 import type { DeleteResult } from "./exfat-scenario";
 import { ClusterGrid } from "./ClusterGrid";
 import { DeleteReplay } from "./exfat-replay";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DiscardPolicy, type ExfatDiscard } from "../../shared/events";
+import { DiscardPolicy, type ExfatDiscard } from "./events";
 import { deletesOf, discardVerdict } from "./KernelDiscards";
 
 const perCluster = (start: number, n: number): ExfatDiscard[] => Array.from({ length: n }, (_, i) => ({ start: start + i, count: 1, policy: DiscardPolicy.PerCluster }));

@@ -5,8 +5,8 @@
 // should be as many and of the same lengths. (Where the kernel placed the runs, and in what
 // chain order, the model does not reproduce: its allocator started from another volume.)
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { ExfatDiscard } from "../../shared/events";
-import { DiscardPolicy } from "../../shared/events";
+import type { ExfatDiscard } from "./events";
+import { DiscardPolicy } from "./events";
 import { exfatClient } from "./exfat-client";
 import { useWorker } from "../../shared/useWorker";
 import { ALLOC_FAT_CHAIN, ALLOC_NO_FAT_CHAIN, EXFAT_FIRST_CLUSTER, type ExfatSnapshot } from "./exfat-core";

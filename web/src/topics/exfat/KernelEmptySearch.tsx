@@ -5,7 +5,8 @@
 import { useEffect, useMemo, useState } from "react";
 import { exfatClient } from "./exfat-client";
 import { useWorker } from "../../shared/useWorker";
-import { EV, WORDS_PER_EVENT } from "../../shared/events";
+import { WORDS_PER_EVENT } from "../../shared/events";
+import { EV } from "./events";
 import { LAB_SCENARIO, firstDifference, type DirRun } from "./exfat-dir";
 import type { TraceStats } from "../../shared/machine";
 import type { Verdict } from "../../shared/verdict";

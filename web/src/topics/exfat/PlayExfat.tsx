@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { exfatClient } from "./exfat-client";
 import { useWorker } from "../../shared/useWorker";
-import { DiscardPolicy } from "../../shared/events";
+import { DiscardPolicy } from "./events";
 import type { ExfatSnapshot } from "./exfat-core";
 import { DeleteReplay } from "./exfat-replay";
 import type { DeleteResult } from "./exfat-scenario";

@@ -2,7 +2,7 @@
 // replayed on the core (wasm/src/exfat), so each learner's key is the model's, not a constant.
 import type { TopicAnswers } from "../../shared/answers";
 import { diskReport, intParam } from "../../shared/answers";
-import { DiscardPolicy } from "../../shared/events";
+import { DiscardPolicy } from "./events";
 import { ExfatCore } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
 import { dirScenarioOps, runDirScript } from "./exfat-dir";

@@ -2,7 +2,7 @@
 // Listed in this topic's manifest (topic.ts); bin/commands/main.ts finds it there.
 import { parseArgs } from "node:util";
 import { loadCoreModule } from "../../shared/node-load";
-import { DiscardPolicy } from "../../shared/events";
+import { DiscardPolicy } from "./events";
 import { int, num, size, UsageError } from "../../shared/cli-args";
 import { ExfatDir } from "./exfat-dir";
 import { DEFAULT_COST, SEED_80G, deleteCost } from "./exfat-cost";

@@ -5,7 +5,8 @@ import type { ExfatModule } from "@wasm/exfat.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { ExfatCore, ExfatError, ALLOC_FAT_CHAIN, ALLOC_NO_FAT_CHAIN, runsOf } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
-import { DiscardPolicy, EV, countOf, unitsOf } from "../../shared/events";
+import { countOf, unitsOf } from "../../shared/events";
+import { DiscardPolicy, EV } from "./events";
 
 let module: ExfatModule;
 beforeAll(async () => {

@@ -6,7 +6,7 @@
 //     -> event records copied out of linear memory into a fresh Uint32Array
 //     -> returned to the caller, who may transfer its buffer
 import type { ExfatModule } from "@wasm/exfat.mjs";
-import { DiscardPolicy } from "../../shared/events";
+import { DiscardPolicy } from "./events";
 import type { Run } from "../../shared/inspect/inspect";
 
 export const EXFAT_FIRST_CLUSTER = 2;

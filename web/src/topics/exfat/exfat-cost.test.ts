@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { ExfatModule } from "@wasm/exfat.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { deleteCost, DEFAULT_COST, SEED_80G } from "./exfat-cost";
-import { DiscardPolicy } from "../../shared/events";
+import { DiscardPolicy } from "./events";
 
 let m: ExfatModule;
 beforeAll(async () => {

@@ -7,7 +7,7 @@
 import type { ExfatModule } from "@wasm/exfat.mjs";
 import { ExfatCore } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
-import { DiscardPolicy } from "../../shared/events";
+import { DiscardPolicy } from "./events";
 
 export const SEED_80G = { clusters: 20_971_520, perClusterMs: 286_000, batchedMs: 1_660 };
 export const DEFAULT_COST = {

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { ExfatModule } from "@wasm/exfat.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { ExfatDir, ExfatDirError, runDirScript } from "./exfat-dir";
-import { EV, countOf } from "../../shared/events";
+import { countOf } from "../../shared/events";
+import { EV } from "./events";
 
 let m: ExfatModule;
 beforeAll(async () => {

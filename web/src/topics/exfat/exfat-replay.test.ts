@@ -4,7 +4,7 @@ import type { ExfatModule } from "@wasm/exfat.mjs";
 import { loadCoreModule } from "../../shared/node-load";
 import { ExfatCore, EXFAT_FIRST_CLUSTER } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
-import { DiscardPolicy } from "../../shared/events";
+import { DiscardPolicy } from "./events";
 import { deleteCost } from "./exfat-cost";
 import { DeleteReplay } from "./exfat-replay";
 

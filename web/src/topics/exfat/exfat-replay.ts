@@ -3,7 +3,8 @@
 // order __exfat_free_cluster() issued them), and the modelled time spent so far at the cost
 // exfat-cost.ts fits to the 6.15 commit's measurement. Stepping either way applies or undoes only the events in
 // between, so scrubbing a 20-million-cluster delete stays cheap.
-import { EV, WORDS_PER_EVENT, type ExfatDiscard } from "../../shared/events";
+import { WORDS_PER_EVENT } from "../../shared/events";
+import { EV, type ExfatDiscard } from "./events";
 import { DEFAULT_COST } from "./exfat-cost";
 import { EXFAT_FIRST_CLUSTER } from "./exfat-core";
 

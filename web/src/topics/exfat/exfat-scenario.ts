@@ -1,7 +1,7 @@
 // The exFAT lab's actions, built from core operations. Pure over an ExfatCore, so the worker,
 // the CLI and the tests run the very same steps and get the very same numbers.
 import { ExfatCore, type ExfatSnapshot } from "./exfat-core";
-import { DiscardPolicy, discardsOf, type ExfatDiscard } from "../../shared/events";
+import { DiscardPolicy, discardsOf, type ExfatDiscard } from "./events";
 
 export interface DeleteResult {
   name: string;

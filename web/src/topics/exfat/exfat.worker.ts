@@ -3,7 +3,7 @@
 import createExfat from "@wasm/exfat.mjs";
 import wasmUrl from "@wasm/exfat.wasm?url";
 import { serve } from "../../shared/worker-protocol";
-import type { DiscardPolicy } from "../../shared/events";
+import type { DiscardPolicy } from "./events";
 import { ExfatCore, type ExfatSnapshot } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
 import { dirRun, dirSweeps } from "./exfat-dir";

@@ -10,6 +10,7 @@
 // `dentries_per_clu=N`), so the replay runs the operations the kernel ran, in its order.
 import exfatDirH from "../../../../wasm/src/exfat/include/fslab/exfat_dir.h?raw";
 import eventsH from "../../../../wasm/include/fslab/events.h?raw";
+import topicEventsH from "../../../../wasm/src/exfat/include/fslab/exfat_events.h?raw";
 import errnoH from "../../../../wasm/include/fslab/errno.h?raw";
 import dirC from "../../../../wasm/src/exfat/dir.c?raw";
 import eventsC from "../../../../wasm/src/common/events.c?raw";
@@ -17,6 +18,7 @@ import hintGradeC from "../../../../wasm/src/exfat/grade/hint_grade.c?raw";
 import dirHintC from "../../../../wasm/src/exfat/dir_hint.c?raw";
 import { gradedTraceLines, type CodeGrader, type GradeInput, type GradeVerdict, type TopicGraders, type Mutant } from "../../shared/grade";
 import { decodeEvent } from "../../shared/event-table";
+import { traceEvents } from "./events";
 
 export class HintTraceError extends Error {}
 
@@ -63,7 +65,7 @@ export function hintRun(text: string): HintContext {
       continue;
     }
     if (t.event !== "exfat_empty_search") continue;
-    const f = decodeEvent("exfat_empty_search", t.body);
+    const f = decodeEvent(traceEvents.exfat_empty_search, t.body);
     if (!f) throw new HintTraceError(`an exfat_empty_search line the grader cannot read: ${t.body}`);
     // before the first mark: the workload's own setup (its mkdir searched the root directory)
     if (!creates) continue;
@@ -196,6 +198,7 @@ export const setEmptyHint: CodeGrader<HintContext> = {
   sources: {
     "include/fslab/exfat_dir.h": exfatDirH,
     "include/fslab/events.h": eventsH,
+    "include/fslab/exfat_events.h": topicEventsH,
     "include/fslab/errno.h": errnoH,
     "dir.c": dirC,
     "events.c": eventsC,

@@ -1,7 +1,7 @@
 // The exfat topic's lab views (declared in topic.ts): what a lab page shows beside the VM.
 import { labDirScenario } from "./exfat-dir";
 import type { LabViewProps } from "../../shared/topic";
-import { discardsOf } from "../../shared/events";
+import { discardsOf } from "./events";
 import { ExfatView } from "./ExfatView";
 import { KernelDiscards } from "./KernelDiscards";
 import { DirectoryView } from "./DirectoryView";

@@ -1,6 +1,6 @@
 // Repeated empty bitmap scans count once when the kernel's scans are set against the model's.
 import { describe, expect, it } from "vitest";
-import { NidScanPhase, type NidScan } from "../../shared/events";
+import { NidScanPhase, type NidScan } from "./events";
 import { collapseRepeats } from "./KernelNidScans";
 
 const scan = (phase: NidScanPhase, start: number, end: number, scanned: number, found: number): NidScan => ({ phase, skipped: false, sync: false, start, end, scanned, found, blocks: 0 });

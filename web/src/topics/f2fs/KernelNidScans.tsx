@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { f2fsClient } from "./f2fs-client";
 import { useWorker } from "../../shared/useWorker";
-import { nidScansOf, NidScanPhase, type NidScan } from "../../shared/events";
+import { nidScansOf, NidScanPhase, type NidScan } from "./events";
 import { oneWriterScript, type NidOp, type NidRun } from "./nid";
 import type { TraceStats } from "../../shared/machine";
 import { NidScanStrip } from "./NidScanStrip";

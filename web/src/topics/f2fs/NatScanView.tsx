@@ -5,7 +5,7 @@
 // thresholds that start and trim it. Step, play and scrub through the run.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { FREE_NID_PAGES, MAX_FREE_NIDS, NAT_ENTRY_PER_BLOCK, type NidFrame } from "./nid";
-import { NidScanPhase, type NidScan } from "../../shared/events";
+import { NidScanPhase, type NidScan } from "./events";
 import { StepControls } from "../../shared/view/StepControls";
 import { densityWord, paintCells, rgbaWord } from "../../shared/view/paint";
 

@@ -4,7 +4,7 @@
 // last, scrolled into view as it arrives), so the two can be laid side by side.
 import { useEffect, useRef } from "react";
 import { scaleLinear } from "d3";
-import { NidScanPhase, type NidScan } from "../../shared/events";
+import { NidScanPhase, type NidScan } from "./events";
 
 const COLOUR = ["#0072B2", "#D55E00", "#CC79A7"];
 const PHASE = ["bitmap", "nat", "deferred"];

@@ -2,7 +2,7 @@
 // Listed in this topic's manifest (topic.ts); bin/commands/main.ts finds it there.
 import { parseArgs } from "node:util";
 import { loadCoreModule } from "../../shared/node-load";
-import { NidScanPhase, nidScansOf, type NidScan } from "../../shared/events";
+import { NidScanPhase, nidScansOf, type NidScan } from "./events";
 import { int, list, UsageError } from "../../shared/cli-args";
 import { FXMARK_COSTS, fxmarkUnlink, type Workload } from "./fxmark";
 import { GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, NidModel, SYNC_BG_CALLS, SYNCER_EVERY, benchWorkloadSteps } from "./nid";

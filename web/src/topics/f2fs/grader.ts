@@ -11,6 +11,7 @@
 // and `shrink`), so the replay runs the operations the kernel ran, in its order.
 import f2fsH from "../../../../wasm/src/f2fs/include/fslab/f2fs.h?raw";
 import eventsH from "../../../../wasm/include/fslab/events.h?raw";
+import topicEventsH from "../../../../wasm/src/f2fs/include/fslab/f2fs_events.h?raw";
 import errnoH from "../../../../wasm/include/fslab/errno.h?raw";
 import nidH from "../../../../wasm/src/f2fs/include/fslab/f2fs_nid.h?raw";
 import nidScanH from "../../../../wasm/src/f2fs/include/fslab/f2fs_nid_scan.h?raw";
@@ -20,7 +21,7 @@ import nidGradeC from "../../../../wasm/src/f2fs/grade/nid_grade.c?raw";
 import nidScanC from "../../../../wasm/src/f2fs/nid_scan.c?raw";
 import { gradedTraceLines, type CodeGrader, type GradeInput, type GradeVerdict, type TopicGraders, type Mutant } from "../../shared/grade";
 import { recordsOf } from "../../shared/event-table";
-import { nidScansOf, NidScanPhase, type NidScan } from "../../shared/events";
+import { nidScansOf, NidScanPhase, traceEvents, type NidScan } from "./events";
 import { GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, nidOpWords, type NidOp } from "./nid";
 
 export class NidTraceError extends Error {}
@@ -75,7 +76,7 @@ export function nidRunOf(text: string): NidContext {
     }
     if (t.event !== "f2fs_free_nid_scan" || clue < 0) continue;
     const d = t.body.match(/^dev = \((\d+),(\d+)\)/);
-    const words = recordsOf(t);
+    const words = recordsOf(traceEvents, t);
     if (!d || !words?.length) throw new NidTraceError(`an f2fs_free_nid_scan line the grader cannot read: ${t.body}`);
     // the workload's volume is the one the first scan after its mount came from (its mount's);
     // a learner's own F2FS volume may scan too, when the workload's sync writes it back
@@ -168,6 +169,7 @@ export const scanFreeNidBits: CodeGrader<NidContext> = {
   sources: {
     "include/fslab/f2fs.h": f2fsH,
     "include/fslab/events.h": eventsH,
+    "include/fslab/f2fs_events.h": topicEventsH,
     "include/fslab/errno.h": errnoH,
     "include/fslab/f2fs_nid.h": nidH,
     "include/fslab/f2fs_nid_scan.h": nidScanH,

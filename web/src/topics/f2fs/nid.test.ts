@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadCoreModule } from "../../shared/node-load";
 import { benchWorkload, benchWorkloadSteps, GUEST_NAT_BLOCKS, MAX_FREE_NIDS, NAT_ENTRY_PER_BLOCK, NID_BITMAP_BYTES, nidFrames, nidModel, nidRun, oneWriterScript, type NidRun } from "./nid";
 import { F2fsError } from "./f2fs-error";
-import { NidScanPhase, nidScansOf } from "../../shared/events";
+import { NidScanPhase, nidScansOf } from "./events";
 
 let m: F2fsModule;
 beforeAll(async () => {

@@ -4,7 +4,8 @@
 // the scans that refill it. Its F2FS_NID_SCAN records carry the fields of the guest's
 // f2fs_free_nid_scan tracepoint, so a model run and a kernel trace compare record by record.
 import type { F2fsModule } from "@wasm/f2fs.mjs";
-import { nidScansOf, WORDS_PER_EVENT, type NidScan } from "../../shared/events";
+import { WORDS_PER_EVENT } from "../../shared/events";
+import { nidScansOf, type NidScan } from "./events";
 import { allocU32 } from "../../shared/wasm-mem";
 import { F2fsError } from "./f2fs-error";
 

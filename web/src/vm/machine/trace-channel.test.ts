@@ -2,7 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { parseTraceLine, TraceChannel } from "./trace-channel";
 import { REWIND_LINE, rewindLine } from "../../shared/event-table";
-import { EV, NONE, discardsOf, DiscardPolicy } from "../../shared/events";
+import { NONE } from "../../shared/events";
+import { EV, discardsOf, DiscardPolicy } from "../../topics/exfat/events";
+import { EV as F2FS } from "../../topics/f2fs/events";
 
 describe("parseTraceLine", () => {
   it("reads our exFAT and F2FS tracepoints", () => {
@@ -12,7 +14,7 @@ describe("parseTraceLine", () => {
     ]);
     expect(
       parseTraceLine("bash-52 [000] ..... 12.360561: f2fs_free_nid_scan: dev = (7,1), phase = nat, start = 3640, end = 7280, scanned = 3640, found = 3640, skipped = 0"),
-    ).toEqual([EV.F2FS_NID_SCAN, 1, 3640, 7280, EV.F2FS_NID_SCAN_RESULT, 3640, 3640, 0]);
+    ).toEqual([F2FS.F2FS_NID_SCAN, 1, 3640, 7280, F2FS.F2FS_NID_SCAN_RESULT, 3640, 3640, 0]);
   });
 
   it("knows the block layer's events but makes no records of them (views read their lines through the block trace parser)", () => {

@@ -1,9 +1,10 @@
 // The live kernel's events: lines from the guest's fslab-trace (tracefs -> /dev/hvc1, each
 // prefixed with a sequence number) parsed into the same records the wasm models emit
-// (shared/events.ts) by the event table (shared/event-table.ts). A gap in the sequence numbers counts as lost lines; the guest's final
+// (shared/events.ts) by the event tables (shared/event-table.ts, each topic's gathered in topics/events.gen.ts). A gap in the sequence numbers counts as lost lines; the guest's final
 // "fslab-trace: overrun N" line gives the events the kernel's ring buffer dropped.
 import { WORDS_PER_EVENT } from "../../shared/events";
 import { recordsOf, rewindLine, splitTraceLine } from "../../shared/event-table";
+import { TRACE_EVENTS } from "../../topics/events.gen";
 import type { TraceStats } from "../../shared/machine";
 
 /**
@@ -13,7 +14,7 @@ import type { TraceStats } from "../../shared/machine";
  */
 export function parseTraceLine(line: string): number[] | null {
   const l = splitTraceLine(line);
-  return l ? recordsOf(l) : null;
+  return l ? recordsOf(TRACE_EVENTS, l) : null;
 }
 
 export type { TraceStats };

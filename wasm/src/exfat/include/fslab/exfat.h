@@ -15,7 +15,7 @@
 #define FSLAB_EXFAT_H
 
 #include <stdint.h>
-#include "fslab/events.h"
+#include "fslab/exfat_events.h"
 
 #define EXFAT_FIRST_CLUSTER 2u
 #define EXFAT_FREE_CLUSTER 0u

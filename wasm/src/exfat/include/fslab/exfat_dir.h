@@ -21,7 +21,7 @@
 #define FSLAB_EXFAT_DIR_H
 
 #include <stdint.h>
-#include "fslab/events.h"
+#include "fslab/exfat_events.h"
 
 enum exfat_slot { SLOT_UNUSED = 0, SLOT_DELETED = 1, SLOT_USED = 2 };
 

@@ -37,7 +37,7 @@
 #define FSLAB_F2FS_NID_H
 
 #include <stdint.h>
-#include "fslab/events.h"
+#include "fslab/f2fs_events.h"
 #include "fslab/f2fs.h" /* F2FS_CLUE_* */
 
 #define NAT_ENTRY_PER_BLOCK 455 /* F2FS_BLKSIZE / sizeof(struct f2fs_nat_entry): 4096 / 9 */

@@ -1,0 +1,97 @@
+// Each topic's records against its core's C header, the types of all topics apart, and the
+// gathered trace table (events.gen.ts) against lines our kernel printed.
+import { existsSync, readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { topicsWith } from "../../../bin/commands/topic-lists";
+import type { RecordSpec } from "../shared/events";
+import { decodeEvent, isTraceEvent, recordsOf, splitTraceLine } from "../shared/event-table";
+import { TOPIC_RECORDS, TRACE_EVENTS } from "./events.gen";
+import { EV as EXFAT } from "./exfat/events";
+import { EV as F2FS } from "./f2fs/events";
+
+const ROOT = new URL("../../../", import.meta.url);
+const TOPICS = topicsWith("events.ts", ROOT.pathname);
+const records = TOPIC_RECORDS as Record<string, Record<string, RecordSpec>>;
+
+/** FSLAB_EV_<NAME> = <id>, with the fields its comment names (a =, b =, c =) */
+export function cRecords(header: string): Map<string, { id: number; fields: string[] }> {
+  const out = new Map<string, { id: number; fields: string[] }>();
+  for (const [, name, id, rest] of header.matchAll(/FSLAB_EV_(\w+) = (0x[0-9a-fA-F]+),([^]*?)(?=FSLAB_EV_|\n};)/g))
+    out.set(name, { id: Number(id), fields: [...rest.matchAll(/\b([abc]) = /g)].map((m) => m[1]) });
+  return out;
+}
+
+describe("each topic's records", () => {
+  it("every topic folder with an events.ts is in events.gen.ts", () => {
+    expect(TOPICS.length).toBeGreaterThan(1);
+    expect(Object.keys(records).sort()).toEqual(TOPICS);
+  });
+
+  for (const id of TOPICS) {
+    it(`${id}: the same records as wasm/src/${id}/include/fslab/${id}_events.h, with the same types and fields`, () => {
+      const path = new URL(`wasm/src/${id}/include/fslab/${id}_events.h`, ROOT);
+      const ts = records[id];
+      if (!Object.keys(ts).length) return expect(existsSync(path), `${id} has no records, so no C header of them`).toBe(false);
+      const c = cRecords(readFileSync(path, "utf8"));
+      expect(Object.keys(ts).sort()).toEqual([...c.keys()].sort());
+      for (const [name, { id: type, fields }] of c) {
+        expect(ts[name].type, name).toBe(type);
+        expect(["a", "b", "c"].filter((f) => (ts[name] as unknown as Record<string, unknown>)[f] !== undefined), name).toEqual(fields);
+      }
+    });
+  }
+
+  it("no two records share a type, and each topic has a high byte of its own", () => {
+    const byType = new Map<number, string>();
+    const byteOf = new Map<number, string>();
+    for (const id of TOPICS)
+      for (const [name, r] of Object.entries(records[id])) {
+        expect(byType.get(r.type), `${id}'s ${name}`).toBeUndefined();
+        byType.set(r.type, name);
+        expect(byteOf.get(r.type >> 8) ?? id, `${id}'s ${name}: type 0x${r.type.toString(16)} is in another topic's byte`).toBe(id);
+        byteOf.set(r.type >> 8, id);
+      }
+    expect(byType.size).toBeGreaterThan(0);
+  });
+});
+
+describe("the gathered trace table", () => {
+  const line = (event: string, body: string) => splitTraceLine(`t-1 [000] ..... 1.0: ${event}: ${body}`)!;
+
+  it("every record an event becomes is a record of its topic", () => {
+    const samples: Record<string, string> = {
+      exfat_discard: "dev 7,0 clu 7 count 10240 batched 1",
+      exfat_empty_search: "dev 7,0 hint -1 start 0 examined 451 result -28 num_entries 3",
+      f2fs_free_nid_scan: "dev = (7,1), phase = deferred, start = 0, end = 9, scanned = 0, found = 0, skipped = 1",
+    };
+    const ids = new Set(Object.values(records).flatMap((r) => Object.values(r).map((s) => s.type)));
+    for (const [event, body] of Object.entries(samples)) {
+      const words = recordsOf(TRACE_EVENTS, line(event, body))!;
+      expect(words.length % 4, event).toBe(0);
+      for (let i = 0; i < words.length; i += 4) expect(ids.has(words[i]), event).toBe(true);
+    }
+    expect(recordsOf(TRACE_EVENTS, line("f2fs_free_nid_scan", samples.f2fs_free_nid_scan))).toEqual([F2FS.F2FS_NID_SCAN, 2 | (1 << 8), 0, 9, F2FS.F2FS_NID_SCAN_RESULT, 0, 0, 0]);
+    expect(recordsOf(TRACE_EVENTS, line("exfat_discard", samples.exfat_discard))).toEqual([EXFAT.EXFAT_DISCARD, 7, 10240, 1]);
+    expect(recordsOf(TRACE_EVENTS, line("block_rq_issue", "7,0 W 4096 () 8 + 8 be,0,4 [dd]"))).toEqual([]);
+    expect(recordsOf(TRACE_EVENTS, line("sched_switch", "prev_comm=a"))).toBeNull();
+  });
+
+  it("reads every event line of the traces our kernel recorded, each through its entry", () => {
+    const dir = new URL("./blk/traces/", import.meta.url);
+    let read = 0;
+    for (const name of ["blk-nullb-dd", "blk-nullb-mq-deadline", "blk-nullb-none"]) {
+      const text = gunzipSync(readFileSync(new URL(`${name}.trace.gz`, dir))).toString("utf8");
+      for (const raw of text.split("\n")) {
+        if (!raw.trim() || raw.startsWith("#") || /\[LOST \d+ EVENTS\]/.test(raw)) continue;
+        const l = splitTraceLine(raw);
+        expect(l, raw).not.toBeNull();
+        if (!isTraceEvent(TRACE_EVENTS, l!.event)) continue;
+        expect(decodeEvent(TRACE_EVENTS[l!.event] as (typeof TRACE_EVENTS)["block_bio_queue"], l!.body), raw).not.toBeNull();
+        read++;
+      }
+    }
+    expect(read).toBeGreaterThan(1000);
+    expect(Object.keys(TRACE_EVENTS)).toEqual(expect.arrayContaining(["exfat_discard", "exfat_empty_search", "f2fs_free_nid_scan", "block_rq_insert", "block_rq_issue", "block_rq_complete", "block_bio_queue", "dd_dispatch_request"]));
+  });
+});
