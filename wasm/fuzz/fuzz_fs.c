@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer harness for one inspector (FUZZ_FS: exfat, fat, ext4 or f2fs), called directly
- * so that every mutation stays with that format's parser instead of falling out of detection.
- * Any bytes in, a report or an error out: never a crash, a leak or undefined behaviour.
- * `make fuzz` seeds each from the real-tool images in tests/images/ and from its grown corpus
- * (fuzz/corpus/<fs>.tar.gz), with the format's dictionary (fuzz/<fs>.dict); an input that
- * crashes lands in fuzz/regressions/, which `make test` replays through detection.
+ * libFuzzer harness for one inspector (FUZZ_FS: the folder src/<fs>/ of its inspect.c), called
+ * directly so that every mutation stays with that format's parser instead of falling out of
+ * detection. Any bytes in, a report or an error out: never a crash, a leak or undefined
+ * behaviour. `make fuzz` seeds each from the real-tool images in tests/images/ and from its
+ * grown corpus (src/<fs>/fuzz/<fs>.tar.gz), with the format's dictionary (src/<fs>/fuzz/<fs>.dict);
+ * an input that crashes lands in fuzz/regressions/, which `make test` replays through detection.
  */
 #include <stddef.h>
 #include <stdint.h>
-#include "fslab/inspectors.h"
+#include "fslab/inspect.h"
 
 #define CAT(a, b) a##b
-#define INSPECT(fs) CAT(fs, _inspect)
-#define fat_inspect vfat_inspect
+#define INSPECTOR(fs) CAT(fslab_inspector_, fs)
+extern const struct fslab_inspector INSPECTOR(FUZZ_FS);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[FSLAB_ERR_LEN];
 
 	fslab_json_init(&j);
-	INSPECT(FUZZ_FS)(data, size, &j, err);
+	INSPECTOR(FUZZ_FS).inspect(data, size, &j, err);
 	fslab_json_free(&j);
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What every inspector writes its report and its errors with (src/inspect/report.c). The
- * bottom of the inspect module: the inspectors (fslab/inspectors.h) use these, detection
+ * bottom of the inspect module: the inspectors (src/<fs>/inspect.c) use these, detection
  * (fslab/inspect.h) uses the inspectors, never the other way.
  */
 #ifndef FSLAB_INSPECT_REPORT_H
@@ -27,5 +27,15 @@ uint32_t inspect_name_add(struct inspect_names *s, const char *name);
 /* the name kept as `id`, or `otherwise` for 0 */
 const char *inspect_name(const struct inspect_names *s, uint32_t id, const char *otherwise);
 void inspect_names_free(struct inspect_names *s);
+
+/* An inspector's entry: each src/<fs>/inspect.c ends with its `fslab_inspector_<fs>`. */
+struct fslab_inspector {
+	const char *name; /* the format, as the "no filesystem" message names it */
+	/* nonzero when the image carries the format's magic */
+	int (*probe)(const uint8_t *img, size_t len);
+	const char *absent; /* what the probe found missing, for that message */
+	/* 0 and a report in *out, or -FSLAB_EINVAL and a message in err ("not an exFAT volume: ...") */
+	int (*inspect)(const uint8_t *img, size_t len, struct fslab_json *out, char *err);
+};
 
 #endif

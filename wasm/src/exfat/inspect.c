@@ -11,7 +11,7 @@
 #include "fslab/errno.h"
 #include "fslab/utf.h"
 #include "fslab/exfat.h"
-#include "fslab/inspectors.h"
+#include "fslab/inspect_report.h"
 #include "fslab/le.h"
 
 #define EXFAT_DENTRY_SIZE 32
@@ -504,7 +504,7 @@ static int parse(struct ctx *c)
 	return 0;
 }
 
-int exfat_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err)
+static int exfat_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *err)
 {
 	struct ctx c = { .img = img, .len = len, .j = out, .err = err };
 	int ret;
@@ -519,3 +519,16 @@ int exfat_inspect(const uint8_t *img, size_t len, struct fslab_json *out, char *
 		ret = fail(&c, "out of memory writing the report");
 	return ret;
 }
+
+/* the magic the kernel's own probe looks at */
+static int exfat_probe(const uint8_t *img, size_t len)
+{
+	return len >= 11 && !memcmp(img + 3, "EXFAT   ", 8);
+}
+
+const struct fslab_inspector fslab_inspector_exfat = {
+	.name = "exFAT",
+	.probe = exfat_probe,
+	.absent = "no \"EXFAT   \" at byte 3",
+	.inspect = exfat_inspect,
+};

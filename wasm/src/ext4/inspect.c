@@ -13,7 +13,7 @@
 #include <string.h>
 #include "fslab/crc32c.h"
 #include "fslab/errno.h"
-#include "fslab/inspectors.h"
+#include "fslab/inspect_report.h"
 #include "fslab/le.h"
 
 #define SB_OFFSET 1024
@@ -150,7 +150,7 @@ static uint32_t zero_bits(const uint8_t *map, uint32_t n)
 	return z;
 }
 
-int ext4_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err)
+static int ext4_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err)
 {
 	const uint8_t *sb = img + SB_OFFSET;
 
@@ -357,3 +357,16 @@ int ext4_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err
 	fslab_json_close(j, '}');
 	return 0;
 }
+
+/* the magic the kernel's own probe looks at */
+static int ext4_probe(const uint8_t *img, size_t len)
+{
+	return len >= 1082 && img[1080] == 0x53 && img[1081] == 0xEF;
+}
+
+const struct fslab_inspector fslab_inspector_ext4 = {
+	.name = "ext2/3/4",
+	.probe = ext4_probe,
+	.absent = "no 0xEF53 at 1080",
+	.inspect = ext4_inspect,
+};

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "fslab/crc32.h"
 #include "fslab/errno.h"
-#include "fslab/inspectors.h"
+#include "fslab/inspect_report.h"
 #include "fslab/le.h"
 
 #define F2FS_SUPER_OFFSET 1024
@@ -67,7 +67,7 @@ static const struct { uint32_t bit; const char *name; } CP_FLAGS[] = {
 	{ 0x1000, "disabled_quick" }, { 0x2000, "resizefs" },
 };
 
-int f2fs_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err)
+static int f2fs_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err)
 {
 	const uint8_t *sb = img + F2FS_SUPER_OFFSET;
 
@@ -267,3 +267,16 @@ int f2fs_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err
 	free(valid_per_block);
 	return 0;
 }
+
+/* the magic the kernel's own probe looks at */
+static int f2fs_probe(const uint8_t *img, size_t len)
+{
+	return len >= 1028 && img[1024] == 0x10 && img[1025] == 0x20 && img[1026] == 0xF5 && img[1027] == 0xF2;
+}
+
+const struct fslab_inspector fslab_inspector_f2fs = {
+	.name = "F2FS",
+	.probe = f2fs_probe,
+	.absent = "no 0xF2F52010 at 1024",
+	.inspect = f2fs_inspect,
+};

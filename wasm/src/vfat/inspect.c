@@ -10,7 +10,7 @@
 #include <string.h>
 #include "fslab/errno.h"
 #include "fslab/utf.h"
-#include "fslab/inspectors.h"
+#include "fslab/inspect_report.h"
 #include "fslab/le.h"
 #include "fslab/vfat.h"
 
@@ -294,7 +294,7 @@ static void release(struct fat *f)
 	free(f->seen);
 }
 
-int vfat_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err)
+static int vfat_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err)
 {
 	struct fat f = { .img = img, .len = len, .j = j, .err = err };
 	int ret = 0;
@@ -390,3 +390,17 @@ int vfat_inspect(const uint8_t *img, size_t len, struct fslab_json *j, char *err
 	release(&f);
 	return ret;
 }
+
+/* the magic the kernel's own probe looks at */
+static int vfat_probe(const uint8_t *img, size_t len)
+{
+	/* mkfs.fat names the type at 54 (FAT12/16) or 82 (FAT32); the BPB decides which it is */
+	return len >= 512 && img[510] == 0x55 && img[511] == 0xAA && (!memcmp(img + 54, "FAT", 3) || !memcmp(img + 82, "FAT32", 5));
+}
+
+const struct fslab_inspector fslab_inspector_vfat = {
+	.name = "FAT",
+	.probe = vfat_probe,
+	.absent = "no boot signature and \"FAT\" name",
+	.inspect = vfat_inspect,
+};

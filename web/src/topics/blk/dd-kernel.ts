@@ -290,7 +290,7 @@ export interface DdReplayWords {
   kernel: DdChoice[]; // the kernel's decisions, one per dispatch event
 }
 
-/** A trace marshalled for dd_replay(): also what the trace harness's seeds are made of (wasm/fuzz/trace-seeds.ts). */
+/** A trace marshalled for dd_replay(): also what the trace harness's seeds are made of (wasm/src/blk/fuzz/trace-seeds.ts). */
 export function ddReplayWords(trace: BlkTrace, tun: DdTunables = traceTunables(trace), hz = GUEST_HZ, start: DdStart = DD_FRESH): DdReplayWords {
   requireDd(trace);
   const reqs = trace.requests;

@@ -39,7 +39,7 @@ export function pluggedOf(requests: TraceRequest[], plugUs: number): number[] {
   });
 }
 
-/** What fx_blk_new_trace() (wasm/src/blk/exports.c) takes for a trace, one array per field; also the trace harness's seeds (wasm/fuzz/trace-seeds.ts). */
+/** What fx_blk_new_trace() (wasm/src/blk/exports.c) takes for a trace, one array per field; also the trace harness's seeds (wasm/src/blk/fuzz/trace-seeds.ts). */
 export interface BlkTraceWords {
   device: BlkDevice;
   arrivalNs: number[]; // from the first arrival at 0

@@ -9,7 +9,7 @@
  * end, a sector of 2^64 - 1, times out of order, NaN) must end in a refusal or a result,
  * never a crash, a leak, undefined behaviour or a replay that does not end.
  *
- * The input, little-endian (wasm/fuzz/trace-seeds.ts writes real traces in it):
+ * The input, little-endian (trace-seeds.ts beside it writes real traces in it):
  *   u8 mode: 0 dd_replay (fx_dd_replay), 1..4 an open-loop trace job (fx_blk_new_trace) under
  *            none, mq-deadline, kyber, bfq (mode - 1)
  *   mode 0:  u32 tun[5], u32 hz, u8 has_start, [u32 start[15]], u32 nrq, u32 rq[4 * nrq],

@@ -1,17 +1,17 @@
-// Seeds for fuzz/fuzz_trace.c from the block traces recorded in the guest
+// Seeds for wasm/src/blk/fuzz/fuzz_trace.c from the block traces recorded in the guest
 // (web/src/topics/blk/traces/): each trace read by the page's own parser and marshalled by the
 // same functions that hand it to the wasm core, then written in the harness's input layout.
-// Run once when the traces or the layout change (the seeds then go into fuzz/corpus/trace.tar.gz
+// Run once when the traces or the layout change (the seeds then go into wasm/src/blk/fuzz/trace.tar.gz
 // with `make fuzz-grow`):
-//   node --import tsx wasm/fuzz/trace-seeds.ts DIR
+//   node --import tsx wasm/src/blk/fuzz/trace-seeds.ts DIR
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { DD_DEFAULTS, DEVICES, KYBER_DEFAULTS, SCHED_CODE, deviceWords, tunableWords, type Scheduler } from "../../web/src/topics/blk/blk-core";
-import { onDevice, parseBlkTrace, type BlkTrace } from "../../web/src/topics/blk/blk-trace";
-import { ddReplayWords } from "../../web/src/topics/blk/dd-kernel";
-import { splitRuns } from "../../web/src/topics/blk/dd-runs";
-import { GUEST_HZ, blkTraceWords } from "../../web/src/topics/blk/trace-replay";
+import { DD_DEFAULTS, DEVICES, KYBER_DEFAULTS, SCHED_CODE, deviceWords, tunableWords, type Scheduler } from "../../../../web/src/topics/blk/blk-core";
+import { onDevice, parseBlkTrace, type BlkTrace } from "../../../../web/src/topics/blk/blk-trace";
+import { ddReplayWords } from "../../../../web/src/topics/blk/dd-kernel";
+import { splitRuns } from "../../../../web/src/topics/blk/dd-runs";
+import { GUEST_HZ, blkTraceWords } from "../../../../web/src/topics/blk/trace-replay";
 
 const out = process.argv[2];
 if (!out) throw new Error("usage: trace-seeds.ts DIR");
@@ -76,7 +76,7 @@ function simSeed(name: string, trace: BlkTrace, sched: Scheduler, device: "kerne
   seed(name, b);
 }
 
-const dir = new URL("../../web/src/topics/blk/traces/", import.meta.url);
+const dir = new URL("../../../../web/src/topics/blk/traces/", import.meta.url);
 for (const f of readdirSync(dir).filter((f) => f.endsWith(".trace.gz"))) {
   const text = gunzipSync(readFileSync(new URL(f, dir))).toString("utf8");
   const base = f.replace(/\.trace\.gz$/, "");
