@@ -11,7 +11,9 @@ import { benchWorkloadSteps, GUEST_NAT_BLOCKS, NAT_ENTRY_PER_BLOCK, nidFrames } 
 import { FXMARK_COSTS, fxmarkTrace, fxmarkUnlink, LOCKS, timelineTotals } from "../web/src/topics/f2fs/fxmark";
 import { LAYOUTS, ext4WriteFile } from "../web/src/topics/ext4/ext4-core";
 import { hex, vfatName } from "../web/src/topics/vfat/vfat-core";
-import { inspectImage, type Ext4Report, type VfatReport } from "../web/src/shared/inspect/inspect";
+import { inspectImage } from "../web/src/shared/inspect/inspect";
+import { type Ext4Report } from "../web/src/topics/ext4/inspect-report";
+import { type VfatReport } from "../web/src/topics/vfat/inspect-report";
 import { VFAT_MOUNTS, VFAT_NAMES } from "../web/src/topics/vfat/vfat-names";
 import { dirRun, dirScenarioOps, dirSweeps } from "../web/src/topics/exfat/exfat-dir";
 import { slotRuns } from "../web/src/topics/exfat/exfat-disk";

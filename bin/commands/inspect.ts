@@ -1,10 +1,11 @@
-// fslab inspect <image> [--json]: what the inspectors read in a real image (exFAT, ext2/3/4, F2FS,
-// FAT/VFAT). The text is the format's topic's: its manifest's inspect: names the printer.
+// fslab inspect <image> [--json]: what the inspectors read in a real image (the formats of the
+// topics whose manifest has inspect:). The text and the damage are the format's topic's: its
+// manifest's inspect: names the module.
 import { readFileSync, statSync } from "node:fs";
 import { UsageError } from "../../web/src/shared/cli-args";
 import { loadCoreModule } from "../../web/src/shared/node-load";
 import { loadInspectPrinter, loadTopics } from "../../web/src/topics/node-index";
-import { inspectImage, reportDamage } from "../../web/src/shared/inspect/inspect";
+import { inspectImage } from "../../web/src/shared/inspect/inspect";
 
 export async function inspectCommand(args: string[]): Promise<number> {
   const usage = "usage: fslab inspect <image> [--json]";
@@ -23,10 +24,11 @@ export async function inspectCommand(args: string[]): Promise<number> {
     throw new Error(code ? `cannot read ${files[0]}: ${why}` : why);
   }
   const report = inspectImage(await loadCoreModule("inspect"), bytes);
+  const printer = await loadInspectPrinter(await loadTopics(), report.fs);
   if (json) console.log(JSON.stringify(report, null, 2));
-  else (await loadInspectPrinter(await loadTopics(), report.fs))(report);
+  else printer.printReport(report);
   // like fsck: what could be read is printed; damage found gives a line on stderr and status 4
-  const damage = reportDamage(report);
+  const damage = printer.damageOf(report);
   if (damage.length) {
     console.error(`fslab inspect: ${files[0]} is damaged: ${damage.slice(0, 3).join("; ")}${damage.length > 3 ? `; and ${damage.length - 3} more` : ""}`);
     return 4;

@@ -5,7 +5,7 @@
 // `fslab labs test` holds against the kernel is the model's own. The module is handed in by the
 // host: Node loads it with node-load.ts, the page with core-web.ts.
 import type { CoreModules } from "@wasm/cores.mjs";
-import type { InspectReport } from "./inspect/inspect";
+import type { InspectedReport } from "./inspect/inspect";
 /** a parameter's value: a number, or a word (a lab's seed values are these too) */
 export type AnswerParams = Record<string, number | string>;
 
@@ -28,7 +28,7 @@ export interface AnswerSpec {
 export interface LearnerDisk {
   name: string;
   bytes: Uint8Array;
-  report: InspectReport;
+  report: InspectedReport;
 }
 
 /** A topic's answers module (`answers.ts`): its core and one function per answer id. */
@@ -42,10 +42,10 @@ export interface TopicAnswers<C extends keyof CoreModules = keyof CoreModules> {
  * An image answer's disk, checked to be there and of the filesystem it reads (`name` for the
  * learner: "exFAT"): its inspector report, typed for that filesystem.
  */
-export function diskReport<F extends InspectReport["fs"]>(disk: LearnerDisk | undefined, fs: F, name: string): Extract<InspectReport, { fs: F }> {
+export function diskReport<R extends InspectedReport>(disk: LearnerDisk | undefined, fs: R["fs"], name: string): R {
   if (!disk) throw new Error("this answer reads the learner's volume: no image was given");
   if (disk.report.fs !== fs) throw new Error(`${disk.name} is a ${disk.report.fs} volume, not ${name}`);
-  return disk.report as Extract<InspectReport, { fs: F }>;
+  return disk.report as R;
 }
 
 /** A number parameter, checked: a whole number within [min, max]. */

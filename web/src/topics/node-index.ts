@@ -3,7 +3,7 @@
 import { readdirSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { CliCommand, CliSpec, InspectPrinterSpec, TopicManifest } from "../shared/topic";
-import type { InspectReport } from "../shared/inspect/inspect";
+import type { InspectedReport } from "../shared/inspect/inspect";
 
 const DIR = fileURLToPath(new URL(".", import.meta.url));
 
@@ -22,14 +22,23 @@ async function cliModule(topic: TopicManifest, module: string): Promise<Record<s
   return (await import(`./${topic.id}/${m[1]}cli.ts`)) as Record<string, unknown>;
 }
 
+/** What `fslab inspect` does with a report of one format: its topic's inspect-cli module. */
+export interface InspectPrinter {
+  /** the report as text, on stdout */
+  printReport(report: InspectedReport): void;
+  /** what the report says is damaged, one phrase each (empty: clean as far as it reads) */
+  damageOf(report: InspectedReport): string[];
+}
+
 /** the printer of `fslab inspect` for reports of `fs`: the topic whose manifest declares it */
-export async function loadInspectPrinter(topics: TopicManifest[], fs: string): Promise<(report: InspectReport) => void> {
+export async function loadInspectPrinter(topics: TopicManifest[], fs: string): Promise<InspectPrinter> {
   const topic = topics.find((t) => t.inspect?.fs === fs);
   if (!topic) throw new Error(`no topic prints a ${fs} report: a manifest's inspect: { fs: "${fs}", module } is missing`);
   const spec = topic.inspect as InspectPrinterSpec;
-  const print = (await cliModule(topic, spec.module)).printReport;
-  if (typeof print !== "function") throw new Error(`web/src/topics/${topic.id}/${spec.module} exports no printReport`);
-  return print as (report: InspectReport) => void;
+  const mod = await cliModule(topic, spec.module);
+  for (const f of ["printReport", "damageOf"])
+    if (typeof mod[f] !== "function") throw new Error(`web/src/topics/${topic.id}/${spec.module} exports no ${f}`);
+  return mod as unknown as InspectPrinter;
 }
 
 /** a topic's CLI command, from the module its manifest names */

@@ -5,9 +5,9 @@ import { useState } from "react";
 import type { VmHandle } from "../machine";
 import { useWorker } from "../useWorker";
 import { inspectClient } from "./inspect-client";
-import type { InspectReport } from "./inspect";
+import type { InspectedReport } from "./inspect";
 
-export interface GuestImage<R extends InspectReport> {
+export interface GuestImage<R extends InspectedReport> {
   report: R | null;
   bytes: Uint8Array | null;
   busy: boolean;
@@ -16,7 +16,7 @@ export interface GuestImage<R extends InspectReport> {
   inspect(): Promise<void>;
 }
 
-export function useGuestImage<R extends InspectReport = InspectReport>(vm: VmHandle | null, file: string, fs?: R["fs"]): GuestImage<R> {
+export function useGuestImage<R extends InspectedReport = InspectedReport>(vm: VmHandle | null, file: string, fs?: R["fs"]): GuestImage<R> {
   const worker = useWorker(inspectClient);
   const [got, setGot] = useState<{ report: R; bytes: Uint8Array } | null>(null);
   async function inspect() {

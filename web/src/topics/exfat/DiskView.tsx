@@ -4,7 +4,8 @@
 // against what the kernel actually wrote.
 import { useMemo, useState } from "react";
 import { useGuestImage } from "../../shared/inspect/useGuestImage";
-import type { InspectReport } from "../../shared/inspect/inspect";
+import type { InspectedReport } from "../../shared/inspect/inspect";
+import type { ExfatReport } from "./inspect-report";
 import type { VmHandle } from "../../shared/machine";
 import { formatRuns } from "./exfat-core";
 import { slotsOfDisk, snapshotOfDisk } from "./exfat-disk";
@@ -30,7 +31,9 @@ export function DiskView({ vm, file, dir }: { vm: VmHandle | null; file: string;
 }
 
 /** Draws an inspected image: for exFAT, the cluster grid from its own bitmap and chains, a directory's slots, its entry sets. */
-export function DiskReport({ report, bytes, dir }: { report: InspectReport; bytes: Uint8Array; dir?: string }) {
+export function DiskReport({ report: inspected, bytes, dir }: { report: InspectedReport; bytes: Uint8Array; dir?: string }) {
+  // read as exFAT's only where its fs says it is
+  const report = inspected as ExfatReport;
   const [selected, setSelected] = useState<number | null>(null);
   // the same cluster grid the model draws, from the disk's own bitmap and chains
   const grid = useMemo(() => (report.fs === "exfat" ? snapshotOfDisk(bytes, report) : null), [report, bytes]);

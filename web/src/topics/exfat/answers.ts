@@ -2,6 +2,7 @@
 // replayed on the core (wasm/src/exfat), so each learner's key is the model's, not a constant.
 import type { TopicAnswers } from "../../shared/answers";
 import { diskReport, intParam } from "../../shared/answers";
+import type { ExfatReport } from "./inspect-report";
 import { DiscardPolicy } from "./events";
 import { ExfatCore } from "./exfat-core";
 import { ExfatLab } from "./exfat-scenario";
@@ -38,7 +39,7 @@ export const topicAnswers: TopicAnswers<"exfat"> = {
       const path = p.path;
       if (typeof path !== "string" || !path.startsWith("/")) throw new Error(`path is ${JSON.stringify(path)}: a file's path on the volume, from its root (/frag)`);
       const batched = intParam(p, "batch_discard", 0, 1);
-      const file = diskReport(disk, "exfat", "exFAT").files.find((f) => f.path === path && !f.dir);
+      const file = diskReport<ExfatReport>(disk, "exfat", "exFAT").files.find((f) => f.path === path && !f.dir);
       if (!file) throw new Error(`${disk!.name} has no file ${path} (was the image copied after it was written, and before it was deleted?)`);
       if (file.chain_error) throw new Error(`${path}'s chain on ${disk!.name} is broken (${file.chain_error})`);
       return batched ? file.runs.length : file.runs.reduce((a, [, n]) => a + n, 0);

@@ -4,7 +4,8 @@ import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { InspectModule } from "@wasm/inspect.mjs";
 import { loadCoreModule } from "../../shared/node-load";
-import { inspectImage, type ExfatReport } from "../../shared/inspect/inspect";
+import { inspectImage } from "../../shared/inspect/inspect";
+import { type ExfatReport } from "./inspect-report";
 import { slotRuns, slotsOfDisk, snapshotOfDisk } from "./exfat-disk";
 
 let m: InspectModule;

@@ -2,7 +2,7 @@
 // draws the real disk too: the allocation bitmap's bits read from the image where the
 // inspector found the bitmap file, and each entry set's runs as that file's clusters.
 import { ALLOC_FAT_CHAIN, ALLOC_NO_FAT_CHAIN, EXFAT_FIRST_CLUSTER, type ExfatSnapshot } from "./exfat-core";
-import type { ExfatReport } from "../../shared/inspect/inspect";
+import type { ExfatReport } from "./inspect-report";
 
 export function snapshotOfDisk(image: Uint8Array, r: ExfatReport): ExfatSnapshot {
   const heap = r.boot.cluster_heap_offset * 2 ** r.boot.bytes_per_sector_shift;

@@ -1,6 +1,7 @@
 // `fslab inspect` on an exFAT image: the inspect report (shared/inspect) as text, named in this
 // topic's manifest (inspect:). Node only, like cli.ts.
-import type { ExfatReport } from "../../shared/inspect/inspect";
+import type { ExfatReport } from "./inspect-report";
+import { exfatDamage } from "./inspect-report";
 import { runsText } from "../../shared/inspect/print";
 
 /** the boot sector, the bitmap and up-case table, the root, the counts, then every file and its chain */
@@ -25,3 +26,6 @@ export function printReport(r: ExfatReport): void {
     console.log(`  ${(f.path + (f.dir ? "/" : "")).padEnd(40)} ${String(f.data_length).padStart(10)}  ${kind.padEnd(11)}  ${runsText(f.runs)}${trouble ? `  !! ${trouble}` : ""}`);
   }
 }
+
+/** what `fslab inspect` reports as damage (status 4) */
+export const damageOf = (r: ExfatReport): string[] => exfatDamage(r);

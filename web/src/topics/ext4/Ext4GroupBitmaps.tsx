@@ -3,7 +3,7 @@
 // so a 4 KiB-block group and a 64 KiB-block group sit at the same scale. Shade: the share of
 // clusters in use under each pixel (dark = full). The table says the same in numbers.
 import { useEffect, useRef } from "react";
-import type { Ext4Report } from "../../shared/inspect/inspect";
+import type { Ext4Report } from "./inspect-report";
 import type { GroupBitmap } from "./ext4-bitmaps";
 import { paintDensity } from "../../shared/view/paint";
 

@@ -14,7 +14,7 @@ import { ScalingChart } from "../../shared/view/ScalingChart";
 import { Ext4GroupBitmaps, type Ext4Volume } from "./Ext4GroupBitmaps";
 import { groupBitmaps } from "./ext4-bitmaps";
 import { fetchBytes } from "../../shared/gunzip";
-import type { Ext4Report } from "../../shared/inspect/inspect";
+import type { Ext4Report } from "./inspect-report";
 
 // images the guest's mkfs.ext4 made and its kernel wrote (wasm/tests/images/make-images.ts)
 const IMAGES = [

@@ -5,7 +5,8 @@ import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { InspectModule } from "@wasm/inspect.mjs";
 import { loadCoreModule } from "../../shared/node-load";
-import { inspectImage, type Ext4Report } from "../../shared/inspect/inspect";
+import { inspectImage } from "../../shared/inspect/inspect";
+import { type Ext4Report } from "./inspect-report";
 import { groupBitmaps } from "./ext4-bitmaps";
 
 let m: InspectModule;

@@ -2,7 +2,7 @@
 // group's bitmap block (its descriptor's bg_block_bitmap), the first `clusters` bits of it,
 // one per cluster (per block unless bigalloc). A BLOCK_UNINIT group has no bitmap on disk:
 // the kernel builds it from the layout when first needed, so it comes back as null.
-import type { Ext4Report } from "../../shared/inspect/inspect";
+import type { Ext4Report } from "./inspect-report";
 
 export interface GroupBitmap {
   group: number;

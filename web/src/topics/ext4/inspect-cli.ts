@@ -1,6 +1,7 @@
 // `fslab inspect` on an ext2, ext3 or ext4 image: the inspect report (shared/inspect) as
 // text, named in this topic's manifest (inspect:). Node only, like cli.ts.
-import type { Ext4Report } from "../../shared/inspect/inspect";
+import type { Ext4Report } from "./inspect-report";
+import { ext4Damage } from "./inspect-report";
 
 export function printReport(r: Ext4Report): void {
   const s = r.superblock;
@@ -20,3 +21,6 @@ export function printReport(r: Ext4Report): void {
   console.log(`  inodes: ${r.inodes_in_use} in use, ${r.inodes_with_extents} with extent trees (deepest ${deepest}), ${r.extent_files.reduce((n, f) => n + f.extents, 0)} extents`);
   for (const d of r.damage) console.log(`  !! ${d}`);
 }
+
+/** what `fslab inspect` reports as damage (status 4) */
+export const damageOf = (r: Ext4Report): string[] => ext4Damage(r);

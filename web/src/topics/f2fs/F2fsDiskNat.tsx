@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef } from "react";
 import { useGuestImage } from "../../shared/inspect/useGuestImage";
 import { NAT_ENTRY_PER_BLOCK, type NidRun } from "./nid";
-import type { F2fsReport } from "../../shared/inspect/inspect";
+import type { F2fsReport } from "./inspect-report";
 import type { VmHandle } from "../../shared/machine";
 import { densityWord, paintCells } from "../../shared/view/paint";
 

@@ -2,6 +2,7 @@
 // steps replayed on the core (wasm/src/f2fs), so each learner's key is the model's, not a constant.
 import type { TopicAnswers } from "../../shared/answers";
 import { diskReport, intParam } from "../../shared/answers";
+import type { F2fsReport } from "./inspect-report";
 import { nidRun, oneWriterScript, type NidRun } from "./nid";
 import type { F2fsModule } from "@wasm/f2fs.mjs";
 
@@ -23,7 +24,7 @@ export const topicAnswers: TopicAnswers<"f2fs"> = {
     },
     /** the valid NAT entries of the learner's own volume, as the inspector reads its metadata area */
     "valid-nids"(_m, _p, disk) {
-      const { nat } = diskReport(disk, "f2fs", "F2FS");
+      const { nat } = diskReport<F2fsReport>(disk, "f2fs", "F2FS");
       if (nat.unreadable_blocks) throw new Error(`${nat.unreadable_blocks} of ${disk!.name}'s NAT blocks cannot be read: copy the whole metadata area`);
       return nat.valid_nids;
     },

@@ -1,6 +1,7 @@
 // `fslab inspect` on an F2FS image: the inspect report (shared/inspect) as text, named in this
 // topic's manifest (inspect:). Node only, like cli.ts.
-import type { F2fsReport } from "../../shared/inspect/inspect";
+import type { F2fsReport } from "./inspect-report";
+import { f2fsDamage } from "./inspect-report";
 import { runsText } from "../../shared/inspect/print";
 
 export function printReport(r: F2fsReport): void {
@@ -12,3 +13,6 @@ export function printReport(r: F2fsReport): void {
   console.log(`  valid NIDs: ${r.nat.valid_nids} (${r.counts.nat_matches_checkpoint ? "matches" : "DOES NOT MATCH"} the checkpoint's valid_node_count); NAT blocks in use: ${runsText(r.nat.used_blocks)}`);
   for (const d of r.damage) console.log(`  !! ${d}`);
 }
+
+/** what `fslab inspect` reports as damage (status 4) */
+export const damageOf = (r: F2fsReport): string[] => f2fsDamage(r);

@@ -11,7 +11,7 @@ import { hex, type Codepage, type IoCharset } from "./vfat-core";
 import { vfatClient, type VfatClient, type VfatResult } from "./vfat-client";
 import { inspectClient } from "../../shared/inspect/inspect-client";
 import { useWorker } from "../../shared/useWorker";
-import type { VfatEntry, VfatReport } from "../../shared/inspect/inspect";
+import type { VfatEntry, VfatReport } from "./inspect-report";
 import { fetchBytes } from "../../shared/gunzip";
 import { VFAT_MOUNTS, VFAT_NAMES } from "./vfat-names";
 

@@ -1,6 +1,7 @@
 // `fslab inspect` on a FAT12, FAT16 or FAT32 image: the inspect report (shared/inspect) as
 // text, named in this topic's manifest (inspect:). Node only, like cli.ts.
-import type { VfatReport } from "../../shared/inspect/inspect";
+import type { VfatReport } from "./inspect-report";
+import { vfatDamage } from "./inspect-report";
 import { runsText, chainTrouble } from "../../shared/inspect/print";
 
 export function printReport(r: VfatReport): void {
@@ -15,3 +16,6 @@ export function printReport(r: VfatReport): void {
     console.log(`  ${(f.path + (f.dir ? "/" : "")).padEnd(36)} ${f.short_raw.padEnd(22)} ${f.short_cp437.padEnd(13)} ${f.short_cp932.padEnd(13)} ${lfn.padStart(3)}  ${runsText(f.runs)}${chainTrouble(f)}`);
   }
 }
+
+/** what `fslab inspect` reports as damage (status 4) */
+export const damageOf = (r: VfatReport): string[] => vfatDamage(r);

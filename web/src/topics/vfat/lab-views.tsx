@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState } from "react";
 import type { LabViewProps } from "../../shared/topic";
 import { useGuestImage } from "../../shared/inspect/useGuestImage";
-import type { VfatEntry, VfatReport } from "../../shared/inspect/inspect";
+import type { VfatEntry, VfatReport } from "./inspect-report";
 import { useWorker } from "../../shared/useWorker";
 import { useVerdict } from "../../shared/verdict";
 import type { Verdict } from "../../shared/verdict";

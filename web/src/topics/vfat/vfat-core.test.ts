@@ -8,7 +8,8 @@ import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { VfatModule } from "@wasm/vfat.mjs";
 import { loadCoreModule } from "../../shared/node-load";
-import { inspectImage, type VfatReport } from "../../shared/inspect/inspect";
+import { inspectImage } from "../../shared/inspect/inspect";
+import { type VfatReport } from "./inspect-report";
 import { hex, vfatName, VfatError } from "./vfat-core";
 import { VFAT_MOUNTS, VFAT_NAMES } from "./vfat-names";
 

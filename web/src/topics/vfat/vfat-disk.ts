@@ -1,7 +1,7 @@
 // The vfat-codepages lab's volume, read back: each directory the lab fills under one mount's
 // options, its entries in slot order (creation order in a fresh directory), and the bytes the
 // program must have given for each name, so the model can be asked about the same names.
-import type { VfatEntry, VfatReport } from "../../shared/inspect/inspect";
+import type { VfatEntry, VfatReport } from "./inspect-report";
 import type { Codepage, IoCharset } from "./vfat-core";
 import { VFAT_MOUNTS } from "./vfat-names";
 
