@@ -168,7 +168,13 @@ check_config() {
 
 build_rootfs() {
   need_host_tools
-  "$HERE/rootfs/build-rootfs.sh" "$WORK/rootfs" "$DIST" "$WORK/modules/lib/modules/$(kernel_fact kernel.release release)"
+  local release; release=$(kernel_fact kernel.release release)
+  # a rootfs-only rebuild in a fresh work dir: the unchanged kernel's modules from dist/
+  if [ ! -d "$WORK/modules/lib/modules/$release" ]; then
+    mkdir -p "$WORK/rootfs"
+    node "$HERE/rootfs/modules-from-dist.mjs" "$DIST" "$release" "$WORK/modules/lib/modules/$release"
+  fi
+  "$HERE/rootfs/build-rootfs.sh" "$WORK/rootfs" "$DIST" "$WORK/modules/lib/modules/$release"
   # v86 boots a bzImage through a real BIOS: Debian's SeaBIOS and its VGA BIOS
   cp /usr/share/seabios/bios.bin /usr/share/seabios/vgabios-stdvga.bin "$DIST/"
 }

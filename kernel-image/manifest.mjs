@@ -17,8 +17,19 @@ export const KERNEL_IMAGE_DIR = dirname(fileURLToPath(import.meta.url));
 const DIST = join(KERNEL_IMAGE_DIR, "dist");
 export const MANIFEST_PATH = join(DIST, "manifest.json");
 
-// What goes into the guest. Paths are relative to kernel-image/.
-const INPUT_ROOTS = ["build.sh", "config", "patches", "rootfs"];
+// What goes into the guest. Paths are relative to kernel-image/: ours, and each topic's guest/
+// folder (its files in the root filesystem: build-rootfs.sh copies them).
+const TOPICS = join(KERNEL_IMAGE_DIR, "../web/src/topics");
+const INPUT_ROOTS = [
+  "build.sh",
+  "config",
+  "patches",
+  "rootfs",
+  ...readdirSync(TOPICS, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(TOPICS, d.name, "guest")))
+    .map((d) => `../web/src/topics/${d.name}/guest`)
+    .sort(),
+];
 // What dist/ must hold; the saved state is added by build.sh when it exists. rootfs/ is the
 // root filesystem's files (rootfs/fs2json.mjs), one hash for the directory.
 export const OUTPUTS = ["bzImage", "rootfs.json", "rootfs/", "bios.bin", "vgabios-stdvga.bin"];

@@ -5,7 +5,7 @@
 #   stage/ --(the listed packages' programs + the shared libraries their ELF NEEDED entries reach)--> root/
 #   fio source package --gcc -m32 --build-static, libaio from libaio-dev:i386--> root/usr/bin/fio
 #   the kernel's modules (MODULESDIR: build.sh's modules_install) --> root/usr/lib/modules/
-#   overlay/ (init, profile, helpers) --> root/ --fs2json.mjs--> rootfs.json + rootfs/<sha256>.zst
+#   overlay/ (init, profile, helpers), web/src/topics/*/guest/ --> root/ --fs2json.mjs--> rootfs.json + rootfs/<sha256>.zst
 #
 # The kernel mounts that tree as its root over virtio-9p (root=host9p, guest.ts), and v86
 # fetches each file the first time the guest reads it: the saved state holds only what the
@@ -154,8 +154,14 @@ done
 mkdir -p "$R/usr/lib/modules" && cp -a "$MODS" "$R/usr/lib/modules/"
 [ -L "$R/usr/bin/modprobe" ] || die "busybox did not provide modprobe"
 
-# --- our files: /init, profile, guest helpers
+# --- our files: /init, profile, guest helpers; then each topic's own (web/src/topics/<topic>/guest/:
+# its fslab-bench scenarios, its fslab-trace set), found by folder
 cp -a "$HERE/overlay/." "$R/"
+# (mode 644 whatever the checkout's umask made them: the root's hashes must not depend on it)
+for d in "$HERE"/../../web/src/topics/*/guest; do
+  [ -d "$d" ] || continue
+  (cd "$d" && find . -type f) | while IFS= read -r f; do install -D -m 644 "$d/$f" "$R/$f"; done
+done
 chmod 755 "$R/init" "$R"/usr/local/bin/* "$R"/usr/local/sbin/* 2>/dev/null || true
 
 # --- drop what a diskless teaching VM never reads

@@ -119,6 +119,12 @@ export interface TopicManifest {
   inspect?: InspectPrinterSpec;
   benches?: BenchSpec[];
   /**
+   * `fslab bench-vm`'s scenarios of this topic: `module`, a file beside topic.ts whose name ends
+   * in cli.ts (Node only), exports `vmBench` (shared/vm-bench.ts), each a scenario of the guest's
+   * fslab-bench that the topic's guest/ folder puts in the root filesystem.
+   */
+  vmBench?: { module: string };
+  /**
    * The model answers a lab's `key:` may name as `<topic>.<id>` (shared/answers.ts): declared
    * here so the lab validator knows them without loading wasm; computed by `answers.ts` beside
    * topic.ts (its `topicAnswers` must have exactly these ids: topics.test.ts holds them equal).

@@ -1,6 +1,6 @@
 // Each topic's records against its core's C header, the types of all topics apart, and the
 // gathered trace table (events.gen.ts) against lines our kernel printed.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { topicsWith } from "../../../bin/commands/topic-lists";
@@ -93,5 +93,24 @@ describe("the gathered trace table", () => {
     }
     expect(read).toBeGreaterThan(1000);
     expect(Object.keys(TRACE_EVENTS)).toEqual(expect.arrayContaining(["exfat_discard", "exfat_empty_search", "f2fs_free_nid_scan", "block_rq_insert", "block_rq_issue", "block_rq_complete", "block_bio_queue", "dd_dispatch_request"]));
+  });
+});
+
+describe("the guest's fslab-trace sets", () => {
+  const sets = (id: string): string[] => {
+    const dir = new URL(`${id}/guest/usr/local/lib/fslab-trace/`, import.meta.url);
+    return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".events")).map((f) => readFileSync(new URL(f, dir), "utf8")) : [];
+  };
+
+  it("each topic's sets stream exactly the tracepoints its events.ts decodes", async () => {
+    let n = 0;
+    for (const id of TOPICS) {
+      const { traceEvents } = (await import(`./${id}/events.ts`)) as { traceEvents: Record<string, { system: string }> };
+      const decoded = Object.entries(traceEvents).map(([name, s]) => `${s.system}/${name}`).sort();
+      const streamed = sets(id).flatMap((t) => t.split(/\s+/).filter(Boolean)).sort();
+      expect(streamed, id).toEqual(decoded);
+      n += decoded.length;
+    }
+    expect(n).toBeGreaterThan(3);
   });
 });

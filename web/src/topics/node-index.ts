@@ -4,6 +4,7 @@ import { readdirSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { CliCommand, CliSpec, InspectPrinterSpec, TopicManifest } from "../shared/topic";
 import type { InspectedReport } from "../shared/inspect/inspect";
+import type { VmBenchScenario } from "../shared/vm-bench";
 
 const DIR = fileURLToPath(new URL(".", import.meta.url));
 
@@ -39,6 +40,15 @@ export async function loadInspectPrinter(topics: TopicManifest[], fs: string): P
   for (const f of ["printReport", "damageOf"])
     if (typeof mod[f] !== "function") throw new Error(`web/src/topics/${topic.id}/${spec.module} exports no ${f}`);
   return mod as unknown as InspectPrinter;
+}
+
+/** a topic's `fslab bench-vm` scenarios, from the module its manifest's vmBench names */
+export async function loadVmBench(topic: TopicManifest): Promise<Record<string, VmBenchScenario>> {
+  const spec = topic.vmBench;
+  if (!spec) return {};
+  const scenarios = (await cliModule(topic, spec.module)).vmBench;
+  if (!scenarios || typeof scenarios !== "object") throw new Error(`web/src/topics/${topic.id}/${spec.module} exports no vmBench`);
+  return scenarios as Record<string, VmBenchScenario>;
 }
 
 /** a topic's CLI command, from the module its manifest names */

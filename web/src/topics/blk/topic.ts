@@ -44,6 +44,7 @@ export default defineTopic({
     ],
     load: () => import("./grader").then((m) => m.topicGraders),
   },
+  vmBench: { module: "bench-vm-cli.ts" },
   cli: [
     {
       name: "blk",

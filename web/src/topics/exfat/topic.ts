@@ -41,6 +41,7 @@ export default defineTopic({
       load: () => import("./lab-views").then((m) => m.ExfatDirLab),
     },
   ],
+  vmBench: { module: "bench-vm-cli.ts" },
   cli: [
     { name: "exfat", synopsis: "[options] [--json]", summary: "a delete's discard requests and cost, per cluster vs batched", module: "cli.ts" },
     { name: "exfat-dir", synopsis: "[options] [--json]", summary: "entries the empty-entry search examines, with and without the 6.2 hint", module: "cli.ts" },

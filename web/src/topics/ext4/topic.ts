@@ -33,6 +33,7 @@ export default defineTopic({
     ],
     load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
   },
+  vmBench: { module: "bench-vm-cli.ts" },
   cli: [{ name: "ext4", synopsis: "[--size SIZE] [--json]", summary: "bitmap-checksum cost of allocations at 4k, bigalloc and 64k blocks", module: "cli.ts" }],
   inspect: { fs: "ext4", module: "inspect-cli.ts" },
 });
