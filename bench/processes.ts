@@ -30,10 +30,10 @@ export interface Row {
   goal: Goal | null;
 }
 
-function processCount(): number {
+function processCount(part: string): number {
   const raw = process.env.FSLAB_BENCH_PROCESSES;
   const n = raw === undefined ? PROCESSES : Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 50) throw new UsageError(`FSLAB_BENCH_PROCESSES must be a whole number from 1 to 50, not "${raw}"`, "usage: FSLAB_BENCH_PROCESSES=5 fslab bench exfat|blk|f2fs");
+  if (!Number.isInteger(n) || n < 1 || n > 50) throw new UsageError(`FSLAB_BENCH_PROCESSES must be a whole number from 1 to 50, not "${raw}"`, `usage: FSLAB_BENCH_PROCESSES=5 fslab bench ${part}`);
   return n;
 }
 
@@ -66,7 +66,7 @@ export async function acrossProcesses(part: string, header: string, measure: (ad
     console.log(MARK + JSON.stringify(rows));
     return;
   }
-  const n = processCount();
+  const n = processCount(part);
   console.log(`${header}; ${n} fresh processes one after another (a fresh Node and a fresh native binary each), the verdict from the spread of their medians:`);
   const runs: Row[][] = [];
   for (let i = 0; i < n; i++) runs.push(await runChild(part));

@@ -5,8 +5,8 @@
 //
 // How: the built site in Debian's Chromium with V8 held to Liftoff (no TurboFan, so no inlining:
 // each sample's function is the one that ran), one lab page, a spread of the labs' guest work
-// typed in its terminal (a shell loop, tmpfs, ext4, exfat, f2fs, vfat, fio on null_blk, reads
-// and writes on the SD card), and V8's sampling profiler over it. Every core function a sample
+// typed in its terminal (a shell loop, tmpfs, and each topic's guestWork: its filesystem, fio
+// on null_blk, the SD card), and V8's sampling profiler over it. Every core function a sample
 // landed in is kept. Run again when v86 is upgraded: a name no longer in v86.wasm fails the
 // unit test (src/vm/machine/v86-hints.test.ts), and a hint missing only leaves that function on Liftoff.
 import { preview } from "vite";
@@ -16,17 +16,14 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { functionNames } from "./src/vm/machine/v86-hints";
+import { loadTopics } from "./src/topics/node-index";
 
 const OUT = new URL("./v86-hot.txt", import.meta.url);
+// the guest's own work (a shell loop, tmpfs), then each topic's (its manifest's guestWork)
 const WORK = [
   "i=0; while [ $i -lt 8000 ]; do i=$((i+1)); done",
   "mkdir -p /tmp/t; for i in $(seq 600); do : > /tmp/t/f$i; done; rm -r /tmp/t",
-  "truncate -s 64M /tmp/e.img && mkfs.ext4 -q -F /tmp/e.img && mkdir -p /mnt/e && mount -o loop /tmp/e.img /mnt/e && for i in $(seq 300); do echo x > /mnt/e/f$i; done && umount /mnt/e && rm /tmp/e.img",
-  "truncate -s 64M /tmp/x.img && mkfs.exfat /tmp/x.img >/dev/null && mkdir -p /mnt/x && mount -o loop /tmp/x.img /mnt/x && for i in $(seq 300); do echo x > /mnt/x/f$i; done && rm /mnt/x/f* && umount /mnt/x && rm /tmp/x.img",
-  "truncate -s 64M /tmp/f.img && mkfs.f2fs -q /tmp/f.img && mkdir -p /mnt/f && mount -o loop /tmp/f.img /mnt/f && for i in $(seq 300); do echo x > /mnt/f/f$i; done && umount /mnt/f && rm /tmp/f.img",
-  "truncate -s 32M /tmp/v.img && mkfs.vfat /tmp/v.img >/dev/null && mkdir -p /mnt/v && mount -o loop,iocharset=utf8 /tmp/v.img /mnt/v && for i in $(seq 200); do echo x > /mnt/v/Ünïcode$i; done && umount /mnt/v && rm /tmp/v.img",
-  "d=/sys/kernel/config/nullb/nullb2; mkdir -p $d && echo 512 > $d/size && echo 32 > $d/hw_queue_depth && echo 2 > $d/irqmode && echo 20000 > $d/completion_nsec && echo 1 > $d/power && for s in none mq-deadline kyber bfq; do echo $s > /sys/block/nullb2/queue/scheduler; fio --name=r --filename=/dev/nullb2 --rw=randread --bs=1M --direct=1 --ioengine=libaio --numjobs=4 --iodepth=4 --size=64M --offset_increment=64M --time_based --runtime=1 --group_reporting >/dev/null; done",
-  "modprobe -a sdhci-pci mmc_block; sdcard insert 64M; for i in $(seq 100); do [ -b /dev/mmcblk0 ] && break; sleep 0.1; done; dd if=/dev/zero of=/dev/mmcblk0 bs=1M count=4 oflag=direct 2>/dev/null; dd if=/dev/mmcblk0 of=/dev/null bs=1M count=8 iflag=direct 2>/dev/null",
+  ...(await loadTopics()).flatMap((t) => t.guestWork ?? []),
 ];
 
 const server = await preview({ configFile: new URL("./vite.config.ts", import.meta.url).pathname, preview: { host: "127.0.0.1", port: 0 }, logLevel: "error" });

@@ -125,6 +125,11 @@ export interface TopicManifest {
    */
   vmBench?: { module: string };
   /**
+   * Guest commands that run this topic's kernel paths (its filesystem's create and remove, its
+   * device's reads and writes): web/v86-hot.ts profiles v86 over them for the compilation hints.
+   */
+  guestWork?: string[];
+  /**
    * The model answers a lab's `key:` may name as `<topic>.<id>` (shared/answers.ts): declared
    * here so the lab validator knows them without loading wasm; computed by `answers.ts` beside
    * topic.ts (its `topicAnswers` must have exactly these ids: topics.test.ts holds them equal).

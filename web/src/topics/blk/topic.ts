@@ -45,6 +45,7 @@ export default defineTopic({
     load: () => import("./grader").then((m) => m.topicGraders),
   },
   vmBench: { module: "bench-vm-cli.ts" },
+  guestWork: ["d=/sys/kernel/config/nullb/nullb2; mkdir -p $d && echo 512 > $d/size && echo 32 > $d/hw_queue_depth && echo 2 > $d/irqmode && echo 20000 > $d/completion_nsec && echo 1 > $d/power && for s in none mq-deadline kyber bfq; do echo $s > /sys/block/nullb2/queue/scheduler; fio --name=r --filename=/dev/nullb2 --rw=randread --bs=1M --direct=1 --ioengine=libaio --numjobs=4 --iodepth=4 --size=64M --offset_increment=64M --time_based --runtime=1 --group_reporting >/dev/null; done"],
   cli: [
     {
       name: "blk",

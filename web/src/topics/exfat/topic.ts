@@ -42,6 +42,7 @@ export default defineTopic({
     },
   ],
   vmBench: { module: "bench-vm-cli.ts" },
+  guestWork: ["truncate -s 64M /tmp/x.img && mkfs.exfat /tmp/x.img >/dev/null && mkdir -p /mnt/x && mount -o loop /tmp/x.img /mnt/x && for i in $(seq 300); do echo x > /mnt/x/f$i; done && rm /mnt/x/f* && umount /mnt/x && rm /tmp/x.img"],
   cli: [
     { name: "exfat", synopsis: "[options] [--json]", summary: "a delete's discard requests and cost, per cluster vs batched", module: "cli.ts" },
     { name: "exfat-dir", synopsis: "[options] [--json]", summary: "entries the empty-entry search examines, with and without the 6.2 hint", module: "cli.ts" },

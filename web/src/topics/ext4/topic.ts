@@ -34,6 +34,7 @@ export default defineTopic({
     load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
   },
   vmBench: { module: "bench-vm-cli.ts" },
+  guestWork: ["truncate -s 64M /tmp/e.img && mkfs.ext4 -q -F /tmp/e.img && mkdir -p /mnt/e && mount -o loop /tmp/e.img /mnt/e && for i in $(seq 300); do echo x > /mnt/e/f$i; done && umount /mnt/e && rm /tmp/e.img"],
   cli: [{ name: "ext4", synopsis: "[--size SIZE] [--json]", summary: "bitmap-checksum cost of allocations at 4k, bigalloc and 64k blocks", module: "cli.ts" }],
   inspect: { fs: "ext4", module: "inspect-cli.ts" },
 });

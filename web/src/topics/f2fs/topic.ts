@@ -20,6 +20,7 @@ export default defineTopic({
   ],
   views: [{ id: "f2fs-nid", title: "the kernel's free-NID scans, one table per mount, against the model of the lab's steps under clue 0 and 4, and the NAT of `/mnt/host/f2fs.img` against the model's", params: {}, load: () => import("./lab-views").then((m) => m.F2fsNidLab) }],
   vmBench: { module: "bench-vm-cli.ts" },
+  guestWork: ["truncate -s 64M /tmp/f.img && mkfs.f2fs -q /tmp/f.img && mkdir -p /mnt/f && mount -o loop /tmp/f.img /mnt/f && for i in $(seq 300); do echo x > /mnt/f/f$i; done && umount /mnt/f && rm /tmp/f.img"],
   cli: [
     { name: "f2fs", synopsis: "[options] [--json]", summary: "FxMark unlink on 1..120 cores, upstream vs CLUE", module: "cli.ts" },
     { name: "f2fs-nid", synopsis: "[options] [--json]", summary: "the free-NID scans of fslab-bench's f2fs-clue workload, per clue mask", module: "cli.ts" },

@@ -40,5 +40,6 @@ export default defineTopic({
     ],
     load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
   },
+  guestWork: ["modprobe -a sdhci-pci mmc_block; sdcard insert 64M; for i in $(seq 100); do [ -b /dev/mmcblk0 ] && break; sleep 0.1; done; dd if=/dev/zero of=/dev/mmcblk0 bs=1M count=4 oflag=direct 2>/dev/null; dd if=/dev/mmcblk0 of=/dev/null bs=1M count=8 iflag=direct 2>/dev/null"],
   cli: [{ name: "sd", synopsis: "[--card sdhc|sdsc|v1] [--size 64M] [--json]", summary: "the commands Linux sends to initialise an SD card, and the card's states", module: "cli.ts" }],
 });

@@ -34,6 +34,7 @@ export default defineTopic({
     ],
     load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
   },
+  guestWork: ["truncate -s 32M /tmp/v.img && mkfs.vfat /tmp/v.img >/dev/null && mkdir -p /mnt/v && mount -o loop,iocharset=utf8 /tmp/v.img /mnt/v && for i in $(seq 200); do echo x > /mnt/v/Ünïcode$i; done && umount /mnt/v && rm /tmp/v.img"],
   cli: [{ name: "vfat", synopsis: "NAME... [--json]", summary: "the 8.3 and long-name entries VFAT writes, per iocharset and codepage", module: "cli.ts" }],
   inspect: { fs: "vfat", module: "inspect-cli.ts" },
 });
