@@ -48,7 +48,7 @@ export function opOfRwbs(rwbs: string): BlkOp {
 /** a kernel int as a record field: -1 (and any negative) is NONE */
 export const u32 = (n: number) => (n < 0 ? NONE : n >>> 0);
 
-export interface TraceEventSpec<F = any> {
+export interface TraceEventSpec<F = unknown> {
   /** the tracefs system (events/<system>/<name>) */
   system: string;
   /** the body after "<name>: ", as TP_printk prints it */
