@@ -1,10 +1,11 @@
 // fslab inspect's text comes from the topics: each format the inspectors read is printed by
 // exactly one topic, the one whose manifest's inspect: names it, with no list in the CLI.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadCoreModule } from "../shared/node-load";
 import { inspectImage } from "../shared/inspect/inspect";
+import type { ImageRecipe } from "../shared/inspect/test-images";
 import { loadInspectPrinter, loadTopics } from "./node-index";
 
 const IMAGES = new URL("../../../wasm/tests/images/", import.meta.url);
@@ -32,6 +33,17 @@ describe("fslab inspect's printers", () => {
     }
     // every format a manifest prints has a test image, and every image a printer
     expect([...formats].sort()).toEqual(topics.flatMap((t) => (t.inspect ? [t.inspect.fs] : [])).sort());
+  });
+
+  it("every test image has its topic's recipe (test-images.ts), and every recipe its image", async () => {
+    const recipes: string[] = [];
+    for (const t of await loadTopics())
+      if (existsSync(new URL(`./${t.id}/test-images.ts`, import.meta.url)))
+        for (const r of ((await import(`./${t.id}/test-images.ts`)) as { imageRecipes: ImageRecipe[] }).imageRecipes) {
+          expect(r.name.startsWith(t.inspect?.fs ?? "?"), `${t.id}'s ${r.name}: an image is named after its format`).toBe(true);
+          recipes.push(r.name);
+        }
+    expect(recipes.sort()).toEqual(readdirSync(IMAGES).filter((f) => f.endsWith(".img.gz")).map((f) => f.slice(0, -".img.gz".length)).sort());
   });
 
   it("a format no manifest prints is an error naming what is missing", async () => {

@@ -23,4 +23,14 @@ export function scratch(file: string): string {
   return `${tmp}/${file}`;
 }
 
+/** How a topic's test image is made (its test-images.ts; wasm/tests/images/make-images.ts runs it). */
+export interface ImageRecipe {
+  /** the image's name, wasm/tests/images/<name>.img.gz: the format's topic first (exfat-4k) */
+  name: string;
+  /** MiB */
+  mb: number;
+  /** run in the guest with $dev, /mnt/i and `fill N` */
+  script: string;
+}
+
 export const loadInspect = (): Promise<InspectModule> => loadCoreModule("inspect");
