@@ -1,5 +1,6 @@
-// The patched guest, booted in Node: each runtime switch flips the kernel's behaviour in one
-// boot, seen through the events fslab-trace streams and the counters in sysfs.
+// The patched guest, booted in Node: what every topic's lab stands on (restores, the agent, a
+// guest that stops, real disks reaching the host). Each kernel switch's own tests are its
+// topic's (web/src/topics/<topic>/guest.e2e.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
@@ -10,12 +11,6 @@ import { NodeVm } from "../web/src/vm/node/node-vm";
 import { ninePReplyBuffer } from "../web/src/vm/machine/host-files";
 import { GUEST } from "../web/src/vm/machine/guest";
 import { failLines } from "../web/src/vm/machine/agent";
-import { loadCoreModule } from "../web/src/shared/node-load";
-import { runDirScript } from "../web/src/topics/exfat/exfat-dir";
-import { LAYOUTS, ext4WriteFile } from "../web/src/topics/ext4/ext4-core";
-import { EV, discardsOf, DiscardPolicy } from "../web/src/topics/exfat/events";
-import { countOf } from "../web/src/shared/events";
-import { nidScansOf, NidScanPhase, type NidScan } from "../web/src/topics/f2fs/events";
 import { parseLab } from "../web/src/labs/lab-format";
 import { commandsOf } from "../web/src/labs/checks";
 import { VIEW_IDS } from "../web/src/topics";
@@ -32,21 +27,6 @@ async function sh(command: string): Promise<string> {
   if (r.status !== 0) throw new Error(`guest command failed (${r.status}): ${command}\n${r.output}`);
   return r.output;
 }
-
-/** Run a command with fslab-trace streaming; the records it produced, and its output. */
-async function tracedRun(command: string, events: string): Promise<{ ev: Uint32Array; output: string }> {
-  vm.trace.take();
-  vm.trace.stats.overrun = null;
-  await sh(`fslab-trace start ${events} >/dev/null`);
-  const output = await sh(command);
-  await sh("fslab-trace stop");
-  await vm.traceStopped();
-  expect(vm.trace.stats.lost).toBe(0);
-  expect(vm.trace.stats.overrun).toBe(0);
-  return { ev: vm.trace.take(), output };
-}
-
-const traced = async (command: string, events: string) => (await tracedRun(command, events)).ev;
 
 describe("a restore that skips zeroing memory the new instance has zeroed (v86-exports.ts)", () => {
   it("leaves the guest's memory byte for byte as v86's own restore does", async () => {
@@ -334,28 +314,6 @@ describe("a lab's check beside the learner's own commands", () => {
   });
 });
 
-describe("ext4 direct writes smaller than a block", () => {
-  it("make the device write what the model predicts: the data plus iomap's zeros to each block's end", async () => {
-    const m = await loadCoreModule("ext4");
-    const mkfs: Record<string, string> = { "4k": "-b 4096", "bigalloc-64k": "-b 4096 -O bigalloc -C 65536", "64k (LBS)": "-b 65536" };
-    for (const l of LAYOUTS) {
-      // 1 MiB to a new file by dd oflag=direct, on a fresh volume over loop; the loop device's
-      // sectors-written counter before and after (no sync after: direct writes are done when dd is;
-      // a sync before, so the journal commit of the last file does not land in this window)
-      const out = await sh(
-        `truncate -s 128M /tmp/e.img && dev=$(losetup -f --show /tmp/e.img) && mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 ${mkfs[l.name]} $dev >/dev/null 2>&1 && mkdir -p /mnt/e && mount $dev /mnt/e && sync && ` +
-          `for bs in 4 16 64; do sync; w0=$(awk '{print $7}' /sys/block/\${dev#/dev/}/stat); dd if=/dev/zero of=/mnt/e/f$bs bs=\${bs}k count=$((1024 / bs)) oflag=direct status=none; ` +
-          `w1=$(awk '{print $7}' /sys/block/\${dev#/dev/}/stat); echo $bs $(( (w1 - w0) * 512 )); done; umount /mnt/e; losetup -d $dev; rm /tmp/e.img`,
-      );
-      const measured = Object.fromEntries(out.trim().split("\n").map((line) => line.split(" ").map(Number)));
-      for (const bs of [4, 16, 64]) {
-        const model = ext4WriteFile(m, l, true, 1 << 20, bs * 1024);
-        expect(measured[bs], `${l.name} bs=${bs}k`).toBe((1 << 20) + model.zero_bytes);
-      }
-    }
-  });
-});
-
 describe("real disks reach the host", () => {
   it("an exFAT image made in the guest arrives byte-exact through /mnt/host and passes the host's fsck.exfat", async () => {
     await sh(`set -e; rm -f /tmp/share.img; truncate -s 8M /tmp/share.img; dev=$(losetup -f --show /tmp/share.img)
@@ -373,262 +331,5 @@ describe("real disks reach the host", () => {
     const file = `${mkdtempSync("/tmp/fslab-share-")}/share.img`;
     writeFileSync(file, bytes);
     expect(execFileSync("fsck.exfat", ["-n", file], { encoding: "utf8" })).toMatch(/clean|files/);
-  });
-});
-
-describe("exfat batch_discard", () => {
-  // a file written in 4 pieces of 16 clusters, a second file appending a cluster between them
-  const setup = `set -e
-    umount /mnt/x 2>/dev/null || true; losetup -D; rm -f /tmp/x.img
-    truncate -s 64M /tmp/x.img; dev=$(losetup -f --show /tmp/x.img)
-    mkfs.exfat -c 4K $dev >/dev/null; mkdir -p /mnt/x; mount -o discard $dev /mnt/x
-    for i in 1 2 3 4; do
-      dd if=/dev/zero bs=64K count=1 >> /mnt/x/frag 2>/dev/null
-      dd if=/dev/zero bs=4K count=1 >> /mnt/x/log 2>/dev/null
-    done; sync`;
-
-  it("frees a 4-run file with one discard per run (1) or per cluster (0), same clusters", async () => {
-    const runs: Record<number, ReturnType<typeof discardsOf>> = {};
-    for (const policy of [1, 0]) {
-      await sh(setup);
-      await sh(`echo ${policy} > /sys/module/exfat/parameters/batch_discard; echo 0 > /sys/module/exfat/parameters/discard_calls`);
-      const ev = await traced("rm /mnt/x/frag; sync", "exfat/exfat_discard");
-      runs[policy] = discardsOf(ev);
-      expect(+(await sh("cat /sys/module/exfat/parameters/discard_calls"))).toBe(runs[policy].length);
-    }
-    await sh("echo 1 > /sys/module/exfat/parameters/batch_discard");
-    expect(runs[1]).toHaveLength(4);
-    expect(runs[1].every((d) => d.count === 16 && d.policy === DiscardPolicy.Batched)).toBe(true);
-    expect(runs[0]).toHaveLength(64);
-    expect(runs[0].every((d) => d.count === 1 && d.policy === DiscardPolicy.PerCluster)).toBe(true);
-    // the same clusters either way
-    const clusters = (ds: typeof runs[0]) => ds.flatMap((d) => Array.from({ length: d.count }, (_, i) => d.start + i)).sort((a, b) => a - b);
-    expect(clusters(runs[0])).toEqual(clusters(runs[1]));
-  });
-});
-
-describe("exfat discard_calls", () => {
-  // one count per sb_issue_discard() call; the block layer splits a call longer than the
-  // device's discard_max_bytes into several requests, which block_rq_issue shows (rwbs D)
-  async function callsAndRequests(batch: 0 | 1, maxBytes: number | null): Promise<[number, number, number[]]> {
-    await sh(`set -e
-      umount /mnt/x 2>/dev/null || true; losetup -D; rm -f /tmp/x.img
-      truncate -s 64M /tmp/x.img; dev=$(losetup -f --show /tmp/x.img)
-      mkfs.exfat -c 4K $dev >/dev/null; mkdir -p /mnt/x; mount -o discard $dev /mnt/x
-      for i in 1 2 3 4; do dd if=/dev/zero bs=64K count=1 >> /mnt/x/frag 2>/dev/null; dd if=/dev/zero bs=4K count=1 >> /mnt/x/log 2>/dev/null; done; sync
-      q=/sys/block/\${dev#/dev/}/queue; ${maxBytes === null ? "" : `echo ${maxBytes} > $q/discard_max_bytes;`}
-      echo ${batch} > /sys/module/exfat/parameters/batch_discard; echo 0 > /sys/module/exfat/parameters/discard_calls
-      T=/sys/kernel/tracing; echo 0 > $T/tracing_on; echo > $T/trace; echo 1 > $T/events/block/block_rq_issue/enable; echo 1 > $T/tracing_on
-      rm /mnt/x/frag; sync; echo 0 > $T/tracing_on; echo 0 > $T/events/block/block_rq_issue/enable`);
-    const calls = +(await sh("cat /sys/module/exfat/parameters/discard_calls"));
-    // "block_rq_issue: 7,0 DS 65536 () 4128 + 128 ..." on the volume's loop device
-    const sizes = (await sh(`m=$(stat -c '%t,%T' $(findmnt -n -o SOURCE /mnt/x)); grep " block_rq_issue: $((16#\${m%,*})),$((16#\${m#*,})) D[A-Z]* " /sys/kernel/tracing/trace | sed 's/.* + \\([0-9]*\\) .*/\\1/' || true`))
-      .trim().split("\n").filter(Boolean).map(Number);
-    return [calls, sizes.length, sizes];
-  }
-
-  it("counts exFAT's calls; the device gets one request per call unless discard_max_bytes splits it", async () => {
-    expect((await callsAndRequests(1, null)).slice(0, 2)).toEqual([4, 4]);
-    const [calls, requests, sizes] = await callsAndRequests(1, 8192);
-    expect([calls, requests]).toEqual([4, 32]); // 16 clusters of 4 KiB a run, 2 clusters a request
-    expect(sizes.every((n) => n === 16)).toBe(true);
-    expect((await callsAndRequests(0, null)).slice(0, 2)).toEqual([64, 64]);
-    await sh("echo 1 > /sys/module/exfat/parameters/batch_discard");
-  });
-});
-
-describe("exfat empty_hint", () => {
-  // 200 short names, every third removed, then 60 long names (4 entries each: they do not
-  // fit the 3-entry holes); the same steps in the guest and in the model
-  const ops = [
-    ...Array.from({ length: 200 }, (_, i) => `+f${i + 1}`),
-    ...Array.from({ length: 200 }, (_, i) => i + 1).filter((i) => i % 3 === 0).map((i) => `-f${i}`),
-    ...Array.from({ length: 60 }, (_, i) => `+file-with-long-name-${i + 201}`),
-  ];
-  const shell = ops.map((op) => (op[0] === "+" ? `: > /mnt/x/d/${op.slice(1)}` : `rm /mnt/x/d/${op.slice(1)}`)).join("\n");
-
-  it("examines far more entries per create without the 6.2 hint, exactly as the model does", async () => {
-    const m = await loadCoreModule("exfat");
-    const examined: Record<number, number> = {};
-    for (const hint of [1, 0]) {
-      await sh(`set -e; umount /mnt/x 2>/dev/null || true; losetup -D; rm -f /tmp/x.img
-        truncate -s 32M /tmp/x.img; dev=$(losetup -f --show /tmp/x.img); mkfs.exfat $dev >/dev/null
-        mkdir -p /mnt/x; mount $dev /mnt/x; mkdir /mnt/x/d; echo ${hint} > /sys/module/exfat/parameters/empty_hint
-        echo 0 > /sys/module/exfat/parameters/empty_entries_examined`);
-      const kernel = await traced(shell, "exfat/exfat_empty_search");
-      const model = runDirScript(m, hint === 1, ops);
-      // record for record: entries examined, where the hint pointed, the slot found
-      expect(countOf(kernel, EV.EXFAT_EMPTY_SEARCH)).toBe(countOf(model.events, EV.EXFAT_EMPTY_SEARCH));
-      expect(Array.from(kernel)).toEqual(Array.from(model.events));
-      examined[hint] = +(await sh("cat /sys/module/exfat/parameters/empty_entries_examined"));
-      expect(examined[hint]).toBe(model.examined);
-      model.dir.dispose();
-    }
-    await sh("echo 1 > /sys/module/exfat/parameters/empty_hint");
-    // with the hint each create looks at about its own entries; without, at all before them
-    expect(examined[1]).toBeLessThan(260 * 10);
-    expect(examined[0]).toBeGreaterThan(examined[1] * 10);
-  });
-});
-
-// Each test here fills an F2FS volume with thousands of files and runs fsck, for one mask or
-// several: beside npm test's other lanes on 2 cores, the test of masks 0 and 4 took from 113 s
-// to over 180 s (the file's default limit)
-describe("f2fs clue", { timeout: 600_000 }, () => {
-  it("accepts masks 0..7, refuses 8, and leaves fsck.f2fs clean under every mask", async () => {
-    // masks 0, 2 and 4: the traced runs of 8000 files the tests below share (clue() checks
-    // their fsck); 1 and 7 here, on fslab-bench's smaller run
-    const out = await sh('fslab-bench f2fs-clue 1500 "1 7"');
-    const rows = out.trim().split("\n").map((l) => JSON.parse(l));
-    for (const m of [0, 2, 4]) rows.push((await clue(m)).row);
-    expect(rows.map((r) => r.clue).sort((a, b) => a - b)).toEqual([0, 1, 2, 4, 7]);
-    for (const r of rows) expect(r.fsck_exit, JSON.stringify(r)).toBe(0);
-    await sh(`set -e; umount /mnt/f 2>/dev/null || true; rm -f /tmp/f.img; truncate -s 256M /tmp/f.img
-      dev=$(losetup -f --show /tmp/f.img); mkfs.f2fs -q -f $dev >/dev/null; mkdir -p /mnt/f; mount -t f2fs $dev /mnt/f`);
-    const dev = (await sh("basename $(findmnt -n -o SOURCE /mnt/f)")).trim();
-    expect((await vm.run(`echo 8 > /sys/fs/f2fs/${dev}/clue`)).status).not.toBe(0);
-    await sh(`echo 7 > /sys/fs/f2fs/${dev}/clue`);
-    expect((await sh(`cat /sys/fs/f2fs/${dev}/clue`)).trim()).toBe("7");
-    await sh("umount /mnt/f");
-  });
-
-  // One traced run of fslab-bench's workload per mask (fill, free all, trim the free-NID
-  // list, refill from four writers), shared by the tests below.
-  interface CluRun {
-    row: { clue: number; bitmap_scans: number; nat_scans: number; scans_skipped: number; nat_deferred: number; fsck_exit: number };
-    scans: NidScan[];
-  }
-  const runs = new Map<number, CluRun>();
-  async function clue(mask: number): Promise<CluRun> {
-    if (!runs.has(mask)) {
-      const { ev, output } = await tracedRun(`fslab-bench f2fs-clue 8000 ${mask}`, "f2fs/f2fs_free_nid_scan");
-      const run = { row: JSON.parse(output.trim()), scans: nidScansOf(ev) };
-      expect(run.row.fsck_exit, output).toBe(0);
-      // the events and sysfs's counters tell the same story
-      expect(run.scans.filter((s) => s.phase === NidScanPhase.Bitmap && !s.skipped)).toHaveLength(run.row.bitmap_scans);
-      expect(run.scans.filter((s) => s.skipped)).toHaveLength(run.row.scans_skipped);
-      expect(run.scans.filter((s) => s.phase === NidScanPhase.Deferred)).toHaveLength(run.row.nat_deferred);
-      runs.set(mask, run);
-    }
-    return runs.get(mask)!;
-  }
-  const bitmapScans = (r: CluRun) => r.scans.filter((s) => s.phase === NidScanPhase.Bitmap && !s.skipped);
-
-  it("lazy NAT update (4) defers background NAT scans that upstream (0) never defers", async () => {
-    const upstream = (await clue(0)).row;
-    const lazy = (await clue(4)).row;
-    expect(upstream.nat_deferred).toBe(0);
-    expect(upstream.nat_scans).toBeGreaterThan(0);
-    expect(lazy.nat_deferred).toBeGreaterThan(0);
-  });
-
-  it("heuristic bitmap scan (2) starts where the last one stopped; upstream (0) always from NID 0", async () => {
-    const upstream = bitmapScans(await clue(0));
-    expect(upstream.length).toBeGreaterThan(1);
-    expect(upstream.every((s) => s.start === 0)).toBe(true);
-    // the trimmed free-NID list refills from the bitmap and fills up before the bitmap's end
-    expect(upstream.some((s) => s.end !== 0)).toBe(true);
-    const heuristic = bitmapScans(await clue(2));
-    expect(heuristic[0].start).toBe(0);
-    for (let k = 1; k < heuristic.length; k++) expect(heuristic[k].start, JSON.stringify(heuristic)).toBe(heuristic[k - 1].end);
-    expect(heuristic.some((s) => s.start !== 0)).toBe(true);
-  });
-
-  // A fresh volume, traced from its mount, as the f2fs-clue lab makes it (no periodic
-  // writeback, no GC thread: only our syncs call the background build)
-  const freshF2fs = `set -e; umount /mnt/f 2>/dev/null || true; losetup -D; rm -f /tmp/f.img; truncate -s 256M /tmp/f.img
-    dev=$(losetup -f --show /tmp/f.img); mkfs.f2fs -q -f $dev >/dev/null; mkdir -p /mnt/f
-    echo 0 > /proc/sys/vm/dirty_writeback_centisecs; mount -t f2fs -o background_gc=off $dev /mnt/f`;
-  const f2fsDir = async () => `/sys/fs/f2fs/${(await sh("basename $(findmnt -n -o SOURCE /mnt/f)")).trim()}`;
-  const fillFreeFill = `mkdir /mnt/f/a; for i in $(seq 1 4000); do : > /mnt/f/a/f$i; [ $((i % 500)) = 0 ] && sync; done; sync
-    rm -rf /mnt/f/a; sync; echo 3 > /proc/sys/vm/drop_caches
-    mkdir /mnt/f/b; for i in $(seq 1 4000); do : > /mnt/f/b/f$i; [ $((i % 500)) = 0 ] && sync; done; sync`;
-  afterAll(async () => {
-    await vm?.run("umount /mnt/f 2>/dev/null; echo 500 > /proc/sys/vm/dirty_writeback_centisecs");
-  });
-
-  it("optimistic scan (1): a create that needs a NID waits for a running scan; upstream (0) never skips", async () => {
-    // Four writers drain the list; the creates that find it empty build NIDs themselves
-    // (sync), and may find another create's bitmap scan running. The first version of the
-    // patch let such a create retry in a loop (thousands of skips); now it waits, as upstream
-    // waits for build_lock, and only a background caller (writeback, the GC thread) may skip.
-    // The teaching delay (clue_scan_delay_us) holds background scans only.
-    for (const mask of [0, 1]) {
-      await sh(freshF2fs);
-      const d = await f2fsDir();
-      await sh(`echo ${mask} > ${d}/clue; echo 100000 > ${d}/clue_scan_delay_us; echo 0 > ${d}/clue_scans_skipped`);
-      expect((await vm.run(`echo 100001 > ${d}/clue_scan_delay_us`)).status).not.toBe(0); // at most 100 ms
-      // the creates traced apart from the sync after them, whose checkpoint scans the NAT anyway
-      const during = nidScansOf(await traced(`for j in 1 2 3 4; do (mkdir /mnt/f/w$j; for i in $(seq 1 1500); do : > /mnt/f/w$j/f$i; done) & done; wait`, "f2fs/f2fs_free_nid_scan"));
-      const scans = [...during, ...nidScansOf(await traced("sync", "f2fs/f2fs_free_nid_scan"))];
-      const skipped = +(await sh(`cat ${d}/clue_scans_skipped`));
-      expect(scans.filter((s) => s.skipped)).toHaveLength(skipped);
-      expect(scans.filter((s) => s.skipped && s.sync)).toEqual([]);
-      if (mask === 0) expect(skipped).toBe(0);
-      // no spinning: at most one skip per background scan that could have been found running
-      expect(skipped).toBeLessThanOrEqual(scans.filter((s) => !s.sync && !s.skipped && s.phase === NidScanPhase.Bitmap).length);
-      // 6000 creates drain the 3636 NIDs listed at the mount: a scan refilled the list while
-      // they ran, a create's own (sync) or a background one the waiting creates took NIDs
-      // from. Which comes first is timing: on a busy host, twice, no create scanned itself.
-      expect(during.some((s) => !s.skipped && s.found > 0), `mask ${mask}: ${JSON.stringify(during)}`).toBe(true);
-      // every scan's counts are its own: it never lists more NIDs than it examined
-      for (const s of scans) expect(s.found, JSON.stringify(s)).toBeLessThanOrEqual(s.scanned);
-      const dev = (await sh("findmnt -n -o SOURCE /mnt/f")).trim();
-      await sh("umount /mnt/f");
-      const fsck = await vm.run(`fsck.f2fs -f ${dev}`);
-      expect(fsck.status, fsck.output).toBe(0);
-      expect(fsck.output).not.toMatch(/Fail/);
-    }
-  });
-
-  it("lazy NAT update (4) walks the bitmap once per debt: later background calls skip the empty walk", async () => {
-    // How many times node writeback calls the background build in one sync is the flusher's
-    // timing: three here as a rule, once in a clean-clone run (nothing then to skip). A second
-    // walk would show in every try's trace; the skips are asked of up to three tries.
-    for (let attempt = 1; ; attempt++) {
-      await sh(freshF2fs);
-      const d = await f2fsDir();
-      // 3500 creates leave 136 of the mount's 3636 NIDs, below the 455 a background call refills
-      // at; the lab's sync every 500 files, so the last sync writes 500 files' nodes back
-      await sh(`echo 4 > ${d}/clue; mkdir /mnt/f/a; for i in $(seq 1 3000); do : > /mnt/f/a/f$i; [ $((i % 500)) = 0 ] && sync; done
-        for i in $(seq 3001 3500); do : > /mnt/f/a/f$i; done`);
-      const before = +(await sh(`cat ${d}/clue_walks_avoided`));
-      // one sync: node writeback calls the background build (three times, as a rule), then the checkpoint
-      const scans = nidScansOf(await traced("sync", "f2fs/f2fs_free_nid_scan"));
-      const phases = scans.map((s) => s.phase);
-      // one walk (it finds nothing: every bit is listed), the deferral, the checkpoint's NAT scan;
-      // the first version of the patch walked again at every background call of the sync
-      expect(phases, JSON.stringify(scans)).toEqual([NidScanPhase.Bitmap, NidScanPhase.Deferred, NidScanPhase.Nat]);
-      // a walk that went all the way round says so: it visited every one of the 512 NAT blocks
-      expect(scans[0]).toMatchObject({ start: 0, end: 0, found: 0, blocks: 512, sync: false });
-      expect(scans[2]).toMatchObject({ start: 3640, end: 7280, found: 3640, blocks: 8 });
-      const avoided = +(await sh(`cat ${d}/clue_walks_avoided`)) - before;
-      if (avoided > 0 || attempt === 3) {
-        expect(avoided, `walks avoided in try ${attempt}`).toBeGreaterThan(0);
-        break;
-      }
-    }
-  });
-
-  it("names each scan's caller: writeback, the checkpoint that pays a deferred scan, the mount", async () => {
-    await sh("umount /mnt/f 2>/dev/null || true; losetup -D; rm -f /tmp/f.img; truncate -s 256M /tmp/f.img");
-    const T = "/sys/kernel/tracing";
-    const out = await sh(`set -e; dev=$(losetup -f --show /tmp/f.img); mkfs.f2fs -q -f $dev >/dev/null
-      modprobe f2fs  # its events exist once the module is in, before the mount that would load it
-      echo 0 > ${T}/tracing_on; echo > ${T}/trace; echo 1 > ${T}/events/f2fs/f2fs_free_nid_scan/enable; echo 1 > ${T}/tracing_on
-      mount -t f2fs -o background_gc=off $dev /mnt/f; echo 4 > /sys/fs/f2fs/\${dev#/dev/}/clue
-      ${fillFreeFill}
-      echo 0 > ${T}/events/f2fs/f2fs_free_nid_scan/enable; grep -o 'phase = [a-z]*.*caller = [a-z_0-9]*' ${T}/trace`);
-    const callers = new Map<string, Set<string>>();
-    for (const l of out.trim().split("\n")) {
-      const m = l.match(/phase = ([a-z]+).* caller = (\w+)/)!;
-      if (!callers.has(m[1])) callers.set(m[1], new Set());
-      callers.get(m[1])!.add(m[2]);
-    }
-    // the background builds come from node writeback, not from unlink (f2fs_balance_fs()
-    // calls f2fs_balance_fs_bg() only with 100,000 or more cached NAT entries)
-    expect([...callers.get("bitmap")!]).toEqual(["f2fs_write_node_pages"]);
-    expect([...callers.get("deferred")!]).toEqual(["f2fs_write_node_pages"]);
-    expect(callers.get("nat")).toEqual(new Set(["f2fs_fill_super", "f2fs_issue_checkpoint"]));
   });
 });

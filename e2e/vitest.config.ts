@@ -4,14 +4,21 @@
 //   node      the rest: the guest in Node, the CLI against it (they need no built site)
 // `npm test` runs the node project beside the Chromium one (bin/test.mjs); `vitest run --config
 // e2e/vitest.config.ts` alone runs both, one file at a time.
+// The files: e2e/*.e2e.ts and each topic's own (web/src/topics/<topic>/*.e2e.ts).
 import { defineConfig } from "vitest/config";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 
-const dir = new URL(".", import.meta.url);
-const files = readdirSync(dir).filter((f) => f.endsWith(".e2e.ts"));
-const opensPage = (f: string) => /from "\.\/browser"/.test(readFileSync(new URL(f, dir), "utf8"));
-const chromium = files.filter(opensPage).map((f) => `e2e/${f}`);
-const node = files.filter((f) => !opensPage(f)).map((f) => `e2e/${f}`);
+const root = new URL("..", import.meta.url);
+const topics = new URL("web/src/topics/", root);
+const files = [
+  ...readdirSync(new URL("e2e/", root)).filter((f) => f.endsWith(".e2e.ts")).map((f) => `e2e/${f}`),
+  ...readdirSync(topics, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(new URL(`${d.name}/topic.ts`, topics)))
+    .flatMap((d) => readdirSync(new URL(`${d.name}/`, topics)).filter((f) => f.endsWith(".e2e.ts")).map((f) => `web/src/topics/${d.name}/${f}`)),
+].sort();
+const opensPage = (f: string) => /from "(\.\/|(\.\.\/)+e2e\/)browser"/.test(readFileSync(new URL(f, root), "utf8"));
+const chromium = files.filter(opensPage);
+const node = files.filter((f) => !opensPage(f));
 
 export default defineConfig({
   test: {
