@@ -11,6 +11,7 @@ import { fileColour, FREE } from "../../shared/view/palette";
 import { paintCells, rgbaWord } from "../../shared/view/paint";
 import { TableAlt } from "../../shared/view/TableAlt";
 import { useWidth } from "../../shared/view/useWidth";
+import "./exfat.css";
 
 interface Props {
   snapshot: ExfatSnapshot;

@@ -10,6 +10,7 @@ import type { DirRun, DirSweep } from "./exfat-dir";
 import { DirSweepView } from "./DirSweep";
 import { OKABE_ITO } from "../../shared/view/palette";
 import { SLOT_COLOURS, SlotStrip } from "./SlotStrip";
+import "./exfat.css";
 
 function ExaminedChart({ runs }: { runs: DirRun[] }) {
   const ref = useRef<SVGSVGElement>(null);

@@ -10,6 +10,7 @@ import { ClusterGrid } from "./ClusterGrid";
 import { DeleteReplay } from "./exfat-replay";
 import { DeleteReplayControls, otherPolicy, policyName } from "./DeleteReplayControls";
 import { fileColour } from "../../shared/view/palette";
+import "./exfat.css";
 
 const CLUSTERS = 512; // a 2 MiB heap of 4 KiB clusters: small enough to see every cluster
 const SECT_PER_CLUS_BITS = 3;

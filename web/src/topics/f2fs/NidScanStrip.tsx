@@ -5,6 +5,7 @@
 import { useEffect, useRef } from "react";
 import { scaleLinear } from "d3";
 import { NidScanPhase, type NidScan } from "./events";
+import "./NidScanStrip.css";
 
 const COLOUR = ["#0072B2", "#D55E00", "#CC79A7"];
 const PHASE = ["bitmap", "nat", "deferred"];

@@ -20,6 +20,7 @@ import { SdSequence, answerWords } from "./SdSequence";
 import { SdStates } from "./SdStates";
 import { SdRegister } from "./SdRegisters";
 import { CID_FIELDS, CSD_FIELDS, compareFields } from "./sd-compare";
+import "./sd.css";
 
 export function PlaySd({ query }: { query: string }) {
   const params = useParams(SD_PARAMS, query, "sd");

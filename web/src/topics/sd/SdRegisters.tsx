@@ -2,6 +2,7 @@
 // both), the fields in which two sides differ marked in colour and in words. It is a table, so it
 // is its own text. Draws what it is given (sd-compare.ts builds the rows).
 import type { FieldRow } from "./sd-compare";
+import "./sd.css";
 
 export function SdRegister({ caption, sides, rows, testId }: { caption: string; sides: readonly string[]; rows: readonly FieldRow[]; testId?: string }) {
   const two = sides.length === 2;

@@ -5,6 +5,7 @@
 import { commandName, hex, r1Words, type SdRecord } from "./sd-core";
 import { OKABE_ITO } from "../../shared/view/palette";
 import { useWidth } from "../../shared/view/useWidth";
+import "./sd.css";
 
 // a request's name above its arrow, the answer's below the dashed one back: 44 px keeps one
 // row's answer clear of the next row's request

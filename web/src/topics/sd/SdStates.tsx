@@ -8,6 +8,7 @@ import { useId } from "react";
 import { STATES, type StateName } from "./sd-core";
 import { OKABE_ITO } from "../../shared/view/palette";
 import { useWidth } from "../../shared/view/useWidth";
+import "./sd.css";
 
 type Layout = { pos: Record<StateName, [number, number]>; w: number; h: number; note: string[] };
 // wide: identification mode along the top, data transfer mode below it and to the right

@@ -17,6 +17,7 @@ import { CID_FIELDS, CSD_FIELDS, compareFields, compareStates, kernelStateAt, ke
 import { SdSequence, answerWords } from "./SdSequence";
 import { SdStates } from "./SdStates";
 import { SdRegister } from "./SdRegisters";
+import "./sd.css";
 
 /** "ok sdhc 67108864 tran" -> the card, or null for an empty slot */
 function parseStatus(answer: string): { type: CardType; bytes: number; state: string } | null {
