@@ -7,12 +7,9 @@ import type { SeenEvent, Verdict } from "./expect";
 import { hasChecks, outcomeText, runChecks, type CheckOutcome } from "./checks";
 import { saveProgress, StoreError, type LabProgress } from "./progress";
 import type { VmHandle } from "../shared/machine";
-import { commandActual, countedActual, type Prediction, type PredictionRecord } from "./predict";
-import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from "./question";
-import { computeKey } from "./keys";
-import { loadCoreWeb } from "../shared/core-web";
-import { TOPICS } from "../topics";
-import { codeStepOf, ensureGuestFile, gradeCode, gradeLines, graderMoment, loadGrader, readGuestFile, type CodeMoment, type GradeTraceCache } from "./code-grade";
+import { stepAnswers } from "./step-answers";
+import { codeStepOf } from "./code-grade";
+import { useCodeStep } from "./useCodeStep";
 
 /** How often an open step's checks run on their own. */
 const POLL_MS = 3000;
@@ -61,8 +58,6 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   const code = codeStepOf(step);
   /** a code step passes by its grade, not by checks: it is "checked" all the same (Next does not pass it) */
   const checked = hasChecks(step) || code !== null;
-  /** what the code step's grading is doing now, for its button; null: nothing */
-  const [grading, setGrading] = useState<string | null>(null);
   /** a prediction of this step is unanswered: its hints, its solution (and a challenge's checks) wait */
   const predictsOpen = step.blocks.filter((b) => b.kind === "predict").some((_, i) => !rec.predictions?.[i]);
 
@@ -98,6 +93,8 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       update((p) => (p.steps[n].openMs += ms));
     };
   }, [n]);
+
+  const { measureActuals, predict, answer } = stepAnswers({ vm, events, step, n, progressRef, update, linesAtOpen });
 
   const check = useCallback(
     async (why: "auto" | "asked"): Promise<CheckOutcome | null> => {
@@ -149,90 +146,6 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     },
     [vm, step, n, verdicts, events],
   );
-
-  /** What the kernel did, as a prediction's `actual:` or a question's `answer:` says where to find it. */
-  const measure = async (p: Prediction, before = 0): Promise<string | null> => {
-    if (!vm) return null;
-    if ("command" in p.actual) {
-      const r = await vm.check(p.actual.command, 30).catch(() => null);
-      return r && r.status === 0 ? commandActual(r.output) : null;
-    }
-    // the stream lags the guest: count again until no new event arrives for 1.5 s (at most 30 s)
-    let count = countedActual(p, events(), before);
-    for (let last = null as string | null, t = 0; count !== last && t < 20; t++) {
-      last = count;
-      await new Promise((r) => setTimeout(r, 1500));
-      count = countedActual(p, events(), before);
-    }
-    return count;
-  };
-
-  /** What the kernel did, beside each prediction the learner made in this step. */
-  const measureActuals = async () => {
-    const preds = step.blocks.flatMap((b) => (b.kind === "predict" ? [b.predict] : []));
-    const recs = progressRef.current.steps[n].predictions ?? [];
-    if (!vm || !preds.some((_, i) => recs[i])) return;
-    const found: Array<string | null> = [];
-    for (const [i, p] of preds.entries()) found.push(await measure(p, recs[i]?.countedBefore ?? 0));
-    if (progressRef.current.step !== n) return;
-    update((pr) => {
-      const list = pr.steps[n].predictions ?? [];
-      found.forEach((a, i) => {
-        if (list[i] && a !== null) list[i]!.actual = a;
-      });
-      pr.steps[n].predictions = list;
-    });
-  };
-
-  /**
-   * A prediction answered (guess null: "no guess"). Its actual counts only what the kernel does
-   * from now on; if the kernel had already done it (its events are in the step's stream, or
-   * commands were entered since the step opened, for a command's answer) it is marked as made
-   * after measuring.
-   */
-  const predict = (i: number, p: Prediction, guess: string | null) => {
-    const countedBefore = "count" in p.actual ? Number(countedActual(p, events()) ?? 0) : 0;
-    const typed = linesAtOpen.current !== null && vm !== null && vm.shellLines() !== linesAtOpen.current;
-    const afterMeasuring = "count" in p.actual ? countedBefore > 0 : typed;
-    update((pr) => {
-      const list = pr.steps[n].predictions ?? [];
-      while (list.length <= i) list.push(null);
-      list[i] = { question: p.question, guess, at: Date.now(), ...(afterMeasuring ? { afterMeasuring } : {}), ...(countedBefore ? { countedBefore } : {}) } satisfies PredictionRecord;
-      pr.steps[n].predictions = list;
-    });
-  };
-
-  /**
-   * A question answered: the right answer measured in this learner's machine now, theirs judged
-   * against it, both kept. An error (nothing measured) leaves the question open.
-   */
-  const answer = async (i: number, q: Question, given: string): Promise<{ error: string } | null> => {
-    // a question the key alone answers has nothing to measure in the run
-    const actual = q.answer ? await measure(asPrediction(q)) : "";
-    if (actual === null) return { error: "Your machine did not give this question's answer (is the step's run still there? Reset this step if it was undone)." };
-    // a question with a key is judged against the model's answer for this learner's problem
-    let key: string | undefined;
-    if (q.key)
-      try {
-        // a key that reads the learner's disk reads it from their machine now
-        key = await computeKey(TOPICS, q.key, loadCoreWeb, vm ? (name) => vm.readSharedFile(name) : undefined);
-      } catch (e) {
-        return { error: `The model's answer for your problem could not be computed (${e instanceof Error ? e.message : e}): try again.` };
-      }
-    if (progressRef.current.step !== n) return null;
-    update((pr) => {
-      const s = pr.steps[n];
-      const list = s.questions ?? [];
-      while (list.length <= i) list.push(null);
-      list[i] = { question: q.question, answer: given, actual, ...(key !== undefined ? { key } : {}), right: judgeAnswer(q, given, key ?? actual), at: Date.now() } satisfies QuestionRecord;
-      s.questions = list;
-      const tries = s.questionTries ?? [];
-      while (tries.length <= i) tries.push(0);
-      tries[i]++;
-      s.questionTries = tries;
-    });
-    return null;
-  };
 
   /** A hint revealed: its index among the step's hints. */
   const showHint = (k: number) =>
@@ -344,72 +257,10 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     return () => document.removeEventListener("keydown", onKey);
   });
 
-  /** The code step's text as the learner types (kept with their progress, not yet in the guest). */
-  const codeText = (text: string) =>
-    update((p) => {
-      const s = p.steps[n];
-      s.code = { grades: 0, ...s.code, text };
-    });
-
-  /** the last grade's divergence, for the topic's view of it (this page only: not in the progress) */
-  const [moment, setMoment] = useState<CodeMoment | null>(null);
-
-  /** each code step's recorded workload, for this page's later grades (code-grade.ts GradeTraceCache) */
-  const gradeTraces = useRef<Record<number, GradeTraceCache>>({});
-
-  /** The learner's file as the guest has it (an edit made in the terminal). */
-  const reloadCode = async (): Promise<string | null> => (vm && code ? readGuestFile(vm, code.code.file) : null);
-
-  /** "Compile and grade": the text into the guest's file, the workload traced, the function judged (code-grade.ts). */
-  const gradeFunction = async (text: string) => {
-    if (!vm || !code || grading !== null) return;
-    // the step's workload is recorded at its first grade; later grades replay that run
-    const cache = (gradeTraces.current[n] ??= {});
-    setGrading(cache.trace ? "Grading against your kernel's recorded run…" : "Recording your kernel and grading…");
-    try {
-      const grader = await loadGrader(TOPICS, code.code.grader);
-      const r = await gradeCode(vm, grader, { file: code.code.file, workload: code.workload }, text, cache).catch((e): Awaited<ReturnType<typeof gradeCode>> => ({ kind: "error", message: e instanceof Error ? e.message : String(e) }));
-      if (progressRef.current.step !== n) return;
-      const lines = gradeLines(r, code.code.file.split("/").pop()!);
-      const load = graderMoment(TOPICS, code.code.grader);
-      setMoment(r.kind === "diverge" && r.moment && load ? { step: n, at: r.at, ...r.moment, load } : null);
-      update((p) => {
-        const s = p.steps[n];
-        const failed = r.kind === "compile" || r.kind === "crash" || r.kind === "diverge";
-        s.code = {
-          ...s.code,
-          text,
-          grades: (s.code?.grades ?? 0) + 1,
-          last: { kind: r.kind, lines, at: Date.now(), ...(r.kind === "compile" ? { messages: r.messages } : {}) },
-          ...(failed && lines[0] ? { lastFailure: lines[0].slice(0, 300) } : {}),
-        };
-      });
-      // the learner's own failed attempt offers the reference, as a challenge's failed check does
-      if (r.kind !== "agree" && r.kind !== "error") setFailedAsked(true);
-      await check("asked");
-    } finally {
-      setGrading(null);
-    }
-  };
-
-  // a code step opening: the learner's file goes into the guest if it is not there yet, so an
-  // editor in the terminal finds it (never over a file made there meanwhile: ensureGuestFile)
-  const [fileIn, setFileIn] = useState<{ vm: VmHandle; step: number } | null>(null);
-  useEffect(() => {
-    if (!vm || !code) return;
-    let live = true;
-    void ensureGuestFile(vm, code.code.file, progressRef.current.steps[n].code?.text ?? code.code.starter)
-      .catch(() => {}) // the grade writes it anyway
-      .then(() => live && setFileIn({ vm, step: n }));
-    return () => {
-      live = false;
-    };
-  }, [vm, n]);
-  /** the open code step's file is in this machine (written, or found there): what the guest has can be compared */
-  const codeFileIn = !!vm && fileIn?.vm === vm && fileIn.step === n;
+  const codeStep = useCodeStep({ vm, n, code, progressRef, update, check, onFailed: () => setFailedAsked(true) });
 
   /** how long the open step has been open: added to the progress only as it closes */
   const openMs = () => performance.now() - openedAt.current;
 
-  return { code, grading, codeText, reloadCode, gradeFunction, codeFileIn, moment: moment?.step === n ? moment : null, progress, progressRef, n, step, rec, passed, checked, predictsOpen, failedAsked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, answer, showHint, earlierUndone, go, next, skip, restored, openMs };
+  return { code, ...codeStep, progress, progressRef, n, step, rec, passed, checked, predictsOpen, failedAsked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, answer, showHint, earlierUndone, go, next, skip, restored, openMs };
 }

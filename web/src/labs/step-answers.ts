@@ -1,0 +1,115 @@
+// What a learner says in a step and what their machine says back (useStepState): a prediction
+// kept before the kernel does it (and marked when made after measuring), its actual measured
+// once the step passes, and a question's answer judged against their own run or the model's key
+// for their problem.
+import type { MutableRefObject } from "react";
+import type { LabStep } from "./lab-format";
+import type { SeenEvent } from "./expect";
+import type { LabProgress } from "./progress";
+import type { VmHandle } from "../shared/machine";
+import { commandActual, countedActual, type Prediction, type PredictionRecord } from "./predict";
+import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from "./question";
+import { computeKey } from "./keys";
+import { loadCoreWeb } from "../shared/core-web";
+import { TOPICS } from "../topics";
+
+export interface StepAnswersContext {
+  vm: VmHandle | null;
+  /** kernel events the page parsed since the step opened */
+  events(): readonly SeenEvent[];
+  /** the open step, and its index */
+  step: LabStep;
+  n: number;
+  progressRef: MutableRefObject<LabProgress>;
+  update(f: (p: LabProgress) => void): void;
+  /** the shell's line count as the step opened (null: no machine then) */
+  linesAtOpen: MutableRefObject<number | null>;
+}
+
+export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtOpen }: StepAnswersContext) {
+  /** What the kernel did, as a prediction's `actual:` or a question's `answer:` says where to find it. */
+  const measure = async (p: Prediction, before = 0): Promise<string | null> => {
+    if (!vm) return null;
+    if ("command" in p.actual) {
+      const r = await vm.check(p.actual.command, 30).catch(() => null);
+      return r && r.status === 0 ? commandActual(r.output) : null;
+    }
+    // the stream lags the guest: count again until no new event arrives for 1.5 s (at most 30 s)
+    let count = countedActual(p, events(), before);
+    for (let last = null as string | null, t = 0; count !== last && t < 20; t++) {
+      last = count;
+      await new Promise((r) => setTimeout(r, 1500));
+      count = countedActual(p, events(), before);
+    }
+    return count;
+  };
+
+  /** What the kernel did, beside each prediction the learner made in this step. */
+  const measureActuals = async () => {
+    const preds = step.blocks.flatMap((b) => (b.kind === "predict" ? [b.predict] : []));
+    const recs = progressRef.current.steps[n].predictions ?? [];
+    if (!vm || !preds.some((_, i) => recs[i])) return;
+    const found: Array<string | null> = [];
+    for (const [i, p] of preds.entries()) found.push(await measure(p, recs[i]?.countedBefore ?? 0));
+    if (progressRef.current.step !== n) return;
+    update((pr) => {
+      const list = pr.steps[n].predictions ?? [];
+      found.forEach((a, i) => {
+        if (list[i] && a !== null) list[i]!.actual = a;
+      });
+      pr.steps[n].predictions = list;
+    });
+  };
+
+  /**
+   * A prediction answered (guess null: "no guess"). Its actual counts only what the kernel does
+   * from now on; if the kernel had already done it (its events are in the step's stream, or
+   * commands were entered since the step opened, for a command's answer) it is marked as made
+   * after measuring.
+   */
+  const predict = (i: number, p: Prediction, guess: string | null) => {
+    const countedBefore = "count" in p.actual ? Number(countedActual(p, events()) ?? 0) : 0;
+    const typed = linesAtOpen.current !== null && vm !== null && vm.shellLines() !== linesAtOpen.current;
+    const afterMeasuring = "count" in p.actual ? countedBefore > 0 : typed;
+    update((pr) => {
+      const list = pr.steps[n].predictions ?? [];
+      while (list.length <= i) list.push(null);
+      list[i] = { question: p.question, guess, at: Date.now(), ...(afterMeasuring ? { afterMeasuring } : {}), ...(countedBefore ? { countedBefore } : {}) } satisfies PredictionRecord;
+      pr.steps[n].predictions = list;
+    });
+  };
+
+  /**
+   * A question answered: the right answer measured in this learner's machine now, theirs judged
+   * against it, both kept. An error (nothing measured) leaves the question open.
+   */
+  const answer = async (i: number, q: Question, given: string): Promise<{ error: string } | null> => {
+    // a question the key alone answers has nothing to measure in the run
+    const actual = q.answer ? await measure(asPrediction(q)) : "";
+    if (actual === null) return { error: "Your machine did not give this question's answer (is the step's run still there? Reset this step if it was undone)." };
+    // a question with a key is judged against the model's answer for this learner's problem
+    let key: string | undefined;
+    if (q.key)
+      try {
+        // a key that reads the learner's disk reads it from their machine now
+        key = await computeKey(TOPICS, q.key, loadCoreWeb, vm ? (name) => vm.readSharedFile(name) : undefined);
+      } catch (e) {
+        return { error: `The model's answer for your problem could not be computed (${e instanceof Error ? e.message : e}): try again.` };
+      }
+    if (progressRef.current.step !== n) return null;
+    update((pr) => {
+      const s = pr.steps[n];
+      const list = s.questions ?? [];
+      while (list.length <= i) list.push(null);
+      list[i] = { question: q.question, answer: given, actual, ...(key !== undefined ? { key } : {}), right: judgeAnswer(q, given, key ?? actual), at: Date.now() } satisfies QuestionRecord;
+      s.questions = list;
+      const tries = s.questionTries ?? [];
+      while (tries.length <= i) tries.push(0);
+      tries[i]++;
+      s.questionTries = tries;
+    });
+    return null;
+  };
+
+  return { measureActuals, predict, answer };
+}
