@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
-import { AgentClient, AgentError, failLines, fromAgentOutput, toPrintfB } from "./agent";
+import { AGENT_VERSION, AgentClient, AgentError, failLines, fromAgentOutput, toPrintfB } from "./agent";
 
 describe("AgentClient", () => {
   it("says a machine without an agent has none, and how to get one", async () => {
@@ -22,8 +22,8 @@ describe("AgentClient", () => {
     const ping = a.ready(1000);
     await new Promise((r) => setTimeout(r, 0)); // the request is written
     a.feed(new TextEncoder().encode("r1 po"));
-    a.feed(new TextEncoder().encode("ng 1\n"));
-    expect(await ping).toBe(1);
+    a.feed(new TextEncoder().encode(`ng ${AGENT_VERSION}\n`));
+    expect(await ping).toBe(AGENT_VERSION);
     const script = "echo " + "x".repeat(3000);
     const run = a.run(script, 5);
     await new Promise((r) => setTimeout(r, 0));
@@ -37,11 +37,29 @@ describe("AgentClient", () => {
     expect(failLines("ok\nFAIL: one\nFAIL:   two  \nFAIL:\n")).toEqual(["one", "two"]);
   });
 
+  it("refuses an agent of another version, naming both, and sends it no script", async () => {
+    const writes: string[] = [];
+    const a = new AgentClient((b) => writes.push(new TextDecoder().decode(b)));
+    const ping = a.ready(1000);
+    await new Promise((r) => setTimeout(r, 0));
+    a.feed(new TextEncoder().encode("r1 pong 1\n"));
+    expect(await ping).toBe(1);
+    const e = await a.run("true", 5).catch((x) => x);
+    expect(e).toBeInstanceOf(AgentError);
+    expect(e.message).toMatch(/check agent speaks version 1, this fslab version 2: its checks would be misread/);
+    expect(writes).toEqual(["r1 ping\n"]);
+  });
+
+  it("speaks the version of the guest's agent", () => {
+    const script = readFileSync(new URL("../../../../kernel-image/rootfs/overlay/usr/local/sbin/fslab-agent", import.meta.url), "utf8");
+    expect(Number(/^VERSION=(\d+)$/m.exec(script)?.[1])).toBe(AGENT_VERSION);
+  });
+
   it("gives up the checks in flight when the machine is restored, and asks for the agent again", async () => {
     const a = new AgentClient(() => undefined);
     const ping = a.ready(1000);
     await new Promise((r) => setTimeout(r, 0));
-    a.feed(new TextEncoder().encode("r1 pong 1\n"));
+    a.feed(new TextEncoder().encode(`r1 pong ${AGENT_VERSION}\n`));
     await ping;
     const run = a.run("sleep 100", 100);
     await new Promise((r) => setTimeout(r, 0));
@@ -55,7 +73,7 @@ describe("AgentClient", () => {
     const a = new AgentClient((b) => written.push(new TextDecoder().decode(b)));
     const ping = a.ready(1000);
     await new Promise((r) => setTimeout(r, 0));
-    a.feed(new TextEncoder().encode("r1 pong 1\n"));
+    a.feed(new TextEncoder().encode(`r1 pong ${AGENT_VERSION}\n`));
     await ping;
     const order: string[] = [];
     let sentWhileSaving = -1;

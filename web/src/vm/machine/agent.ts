@@ -17,6 +17,14 @@ export type { CheckRun };
 
 export class AgentError extends Error {}
 
+/**
+ * The protocol this client speaks: the guest's agent's VERSION (2: the script as printf %b
+ * reads it, the output escaped by the shell; 1 sent base64). An agent of another version would
+ * misread every check, so it is refused with the reason (agent.test.ts holds this equal to the
+ * guest's script).
+ */
+export const AGENT_VERSION = 2;
+
 /** Lines a check printed that start with "FAIL:", without the prefix: what it says is wrong. */
 export function failLines(output: string): string[] {
   return output
@@ -103,7 +111,9 @@ export class AgentClient {
 
   /** Run a shell script in the guest with a time limit, out of the learner's shell. */
   async run(script: string, limitSeconds = 10): Promise<CheckRun> {
-    await this.ready();
+    const version = await this.ready();
+    if (version !== AGENT_VERSION)
+      throw new AgentError(`the guest's check agent speaks version ${version}, this fslab version ${AGENT_VERSION}: its checks would be misread (a machine saved by another fslab: a cold boot starts this one's)`);
     const t0 = performance.now();
     const limit = Math.max(1, Math.round(limitSeconds));
     // the guest kills the script at its limit; give the reply some seconds more to arrive
