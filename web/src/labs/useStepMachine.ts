@@ -66,25 +66,7 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
    * state, its gzip (once done) and the shell's line count then. Dropped by a restore.
    */
   const passed = useRef<{ step: number; vm: VmHandle; raw: ArrayBuffer; lines: number; gz: Promise<Blob> } | null>(null);
-  /** machines being saved, compressed and stored: until they land a reload would bring back an older one */
-  const keeping = useRef(0);
-  const track = <T,>(p: Promise<T>): Promise<T> => {
-    keeping.current++;
-    void p.finally(() => keeping.current--).catch(() => undefined);
-    return p;
-  };
-
-  // Leaving the page (a reload, a closed tab) while a machine is being kept: the browser asks
-  // first, so the learner's newest machine is not lost for a moment's haste (1-2 s after a pass).
-  useEffect(() => {
-    const ask = (e: BeforeUnloadEvent) => {
-      if (keeping.current === 0 || leavingOnPurpose) return;
-      e.preventDefault();
-      e.returnValue = ""; // older browsers ask only when this is set
-    };
-    window.addEventListener("beforeunload", ask);
-    return () => window.removeEventListener("beforeunload", ask);
-  }, []);
+  const track = useKeptBeforeLeaving();
 
   /** Keep the machine: in memory for "Reset this step", in IndexedDB for a reload. */
   const snapshot = useCallback(
@@ -246,4 +228,28 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
   }, [resetRequest]);
 
   return { timing, busy, keepPassed, resetStep };
+}
+
+/**
+ * Leaving the page (a reload, a closed tab) while a machine is being kept: the browser asks
+ * first, so the learner's newest machine is not lost for a moment's haste (1-2 s after a pass).
+ * Returns `track`: a save, compression or store in flight, counted until it settles.
+ */
+function useKeptBeforeLeaving(): <T>(p: Promise<T>) => Promise<T> {
+  /** machines being saved, compressed and stored: until they land a reload would bring back an older one */
+  const keeping = useRef(0);
+  useEffect(() => {
+    const ask = (e: BeforeUnloadEvent) => {
+      if (keeping.current === 0 || leavingOnPurpose) return;
+      e.preventDefault();
+      e.returnValue = ""; // older browsers ask only when this is set
+    };
+    window.addEventListener("beforeunload", ask);
+    return () => window.removeEventListener("beforeunload", ask);
+  }, []);
+  return useCallback(<T,>(p: Promise<T>): Promise<T> => {
+    keeping.current++;
+    void p.finally(() => keeping.current--).catch(() => undefined);
+    return p;
+  }, []);
 }
