@@ -15,7 +15,7 @@ import { withFreshMemory } from "../machine/v86-exports";
 import { trackHostFiles, type HostFiles } from "../machine/host-files";
 import { checkDevices, splitMachineState } from "../machine/devices/machine-state";
 import { PageTrouble, refusal } from "./page-trouble";
-import { MachineParts } from "../machine/machine-parts";
+import { MachineParts, endEmulator } from "../machine/machine-parts";
 import type { CheckedState } from "../machine/devices/sdhci";
 import { loadStateNow, restoreStateAhead, v86Core, vmUrl, type LoadProgress } from "./fetch-ahead";
 
@@ -396,10 +396,7 @@ export class VmHost {
   private static async teardown(e: V86Emulator, files: HostFiles | null): Promise<void> {
     // the page is going away: an error from v86's own teardown is not worth reporting
     try {
-      await e.stop(); // stop the CPU loop first: a run slice after destroy posts to a closed worker
-      // and a file download's answer would wake it
-      await files?.idle();
-      await e.destroy();
+      await endEmulator(e, files);
     } catch {
       /* nothing to keep */
     }

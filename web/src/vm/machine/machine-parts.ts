@@ -10,6 +10,17 @@ import { checkDevices, machineState, splitMachineState } from "./devices/machine
 import { trackHostFiles, type HostFiles } from "./host-files";
 import type { V86Emulator } from "./v86-emulator";
 
+/**
+ * An emulator's end, as both hosts end it: its CPU loop stopped first (a run slice after
+ * destroy posts to a closed timer worker), then the root's downloads in flight let finish (an
+ * answer arriving later would wake it), then v86's own teardown.
+ */
+export async function endEmulator(emulator: V86Emulator, files: HostFiles | null): Promise<void> {
+  await emulator.stop();
+  await files?.idle();
+  await emulator.destroy();
+}
+
 export class MachineParts {
   /** Events from the guest's fslab-trace. */
   readonly trace = new TraceChannel();

@@ -17,7 +17,7 @@ import { pace } from "../machine/v86-pace";
 import { typedEmulator, type V86Emulator } from "../machine/v86-emulator";
 import { unxzState } from "../machine/saved-state";
 import type { CheckRun } from "../machine/agent";
-import { MachineParts } from "../machine/machine-parts";
+import { MachineParts, endEmulator } from "../machine/machine-parts";
 import { SdCard, type CardOptions } from "../machine/devices/sd-card";
 import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, machineStopped, ROOTFS_DIR, ROOTFS_JSON, STATE_FILE, stateMismatch, STOPPED_WHAT, TroubleWatcher, type StoppedTrouble } from "../machine/guest";
 
@@ -392,10 +392,7 @@ export class NodeVm {
   }
 
   async destroy(): Promise<void> {
-    // a file download answered after the machine is gone would wake it (host-files.ts)
-    await this.emulator?.stop();
-    await this.parts.hostFiles?.idle();
-    await this.emulator?.destroy();
+    if (this.emulator) await endEmulator(this.emulator, this.parts.hostFiles);
     this.emulator = null;
     this.parts.detach();
   }
