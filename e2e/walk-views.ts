@@ -1,0 +1,215 @@
+// What walk.e2e.ts checks in each lab's views as it walks (by lab id and step index): what a
+// learner presses in a view after a step's commands, what the view must then show against the
+// model run here in Node on the same numbers, and the last step's view.
+import { expect } from "vitest";
+import type { Page } from "playwright-core";
+import { type Lab } from "../web/src/labs/lab-format";
+import { loadCoreModule } from "../web/src/shared/node-load";
+import { dirRun, runDirScript, labDirScenario } from "../web/src/topics/exfat/exfat-dir";
+import { slotRuns } from "../web/src/topics/exfat/exfat-disk";
+import { LAYOUTS, ext4WriteFile } from "../web/src/topics/ext4/ext4-core";
+
+/** What a learner presses in a view after a step's commands, as its text asks (lab, step index). */
+export const inView: Record<string, Record<number, (page: Page, lab: Lab) => Promise<void>>> = {
+  "vfat-codepages": {
+    2: async (page) => {
+      await page.getByRole("button", { name: "Inspect vfat.img" }).click();
+      await expect.poll(() => page.getByTestId("vfat-volume").getAttribute("data-verdict"), { timeout: 60_000 }).toBe("agree");
+      expect(await page.getByTestId("vfat-verdict").textContent()).toMatch(/^✓ all \d+ entries in 3 directories are the model's/);
+    },
+  },
+};
+
+/**
+ * What the lab's views show once a step passed (lab, step index): the kernel's records, streamed
+ * or read off the disk it wrote, against the model's. Checked here, on the walk's own runs of the
+ * steps' solutions, rather than by running the same guest work again in another file. The walk
+ * also repeats a step's commands before resetting the next step, and a view keeps the records
+ * of those repeats: the newest run is the step's own.
+ */
+export const shown: Record<string, Record<number, (page: Page, lab: Lab) => Promise<void>>> = {
+  "exfat-discard": {
+    // the learner's own volume, copied before the delete: the inspector's runs of /frag, as the
+    // view lists them, are the key of the step's prediction, and the kernel's discards matched them
+    3: async (page) => {
+      await page.getByRole("button", { name: "Inspect exfat.img" }).click();
+      const row = page.locator('[data-testid="disk-view"] tr', { hasText: "/frag" });
+      await row.waitFor({ timeout: 60_000 });
+      const runs = (await row.locator("td").nth(3).textContent())!.split(", ").length;
+      expect(String(runs), "the runs of /frag the inspector read on the learner's disk, against the kernel's batched discards").toBe(actuals["exfat-discard"][3][0]);
+    },
+  },
+  "exfat-empty-hint": {
+    // the kernel's searches are the model's, record for record, with the hint (1) and without (0)
+    1: async (page) => {
+      await expect.poll(() => page.getByTestId("model-verdict").getAttribute("data-hint").catch(() => null), { timeout: 120_000 }).toBe("1");
+    },
+    2: async (page, lab) => {
+      await expect.poll(() => page.getByTestId("model-verdict").getAttribute("data-hint").catch(() => null), { timeout: 120_000 }).toBe("0");
+      const creates = labDirScenario(lab.seed.values).filter((op) => op[0] === "+").length;
+      expect(Number(await page.getByTestId("kernel-search-count").textContent())).toBeGreaterThanOrEqual(2 * creates);
+    },
+    // the disk the kernel wrote, read through /mnt/host: the entry sets where the model put them
+    3: async (page, lab) => {
+      const m = await loadCoreModule("exfat");
+      // the last run was without the hint, of this learner's steps: where did the model put each name?
+      const scenario = labDirScenario(lab.seed.values);
+      const last = scenario.at(-1)!.slice(1);
+      const model = runDirScript(m, false, scenario);
+      const files = model.slotOf.size;
+      model.dir.dispose();
+      await page.getByRole("button", { name: "Inspect dir.img" }).click();
+      await expect.poll(() => page.getByTestId("disk-view").textContent().catch(() => ""), { timeout: 60_000 }).toMatch(/exFAT,/);
+      expect(await page.getByTestId("disk-summary").textContent()).toMatch(new RegExp(`2 directories, ${files} files`));
+      const row = page.locator("tr", { hasText: `/dir/${last}` });
+      expect(Number(await row.locator("td").nth(1).textContent())).toBe(model.slotOf.get(last));
+      // the disk drawn by the model's own cluster grid, its counts the inspector's
+      const [, total, free] = (await page.getByTestId("disk-summary").textContent())!.match(/exFAT, (\d+) clusters .* (\d+) clusters free/)!;
+      const grid = page.locator('[data-testid="disk-view"] [data-testid="cluster-canvas"]');
+      expect(await grid.getAttribute("aria-label")).toBe(`Cluster heap: ${+total - +free} of ${total} clusters in use`);
+      // the directory itself, slot by slot in the model's strip: the disk's slots are the model's
+      const model2 = dirRun(m, false, scenario);
+      expect(await page.getByTestId("slots-disk").getAttribute("data-slots")).toBe(slotRuns(model2.slots));
+    },
+  },
+  "ext4-lbs": {
+    // 1 MiB of direct writes at three layouts and three sizes: every count is the model's
+    1: async (page) => {
+      await page.getByRole("button", { name: "Load the guest's measurements" }).click();
+      const verdict = page.getByTestId("ext4-direct-verdict");
+      await expect.poll(() => verdict.getAttribute("data-measured").catch(() => null), { timeout: 30_000 }).toBe("9");
+      expect(await verdict.getAttribute("data-differ")).toBe("0");
+      // the cell the lab is about: 4 KiB writes on 64 KiB blocks
+      const lbs = ext4WriteFile(await loadCoreModule("ext4"), LAYOUTS[2], true, 1 << 20, 4096);
+      expect(await page.locator('[data-cell="64k (LBS)/4096"]').textContent()).toBe(`${Math.round(((1 << 20) + lbs.zero_bytes) / 1024)} KiB`);
+      expect(lbs.zero_bytes).toBe(7680 * 1024);
+    },
+  },
+  "f2fs-clue": {
+    // the mount's first scan, streamed: so far the model's
+    1: async (page) => {
+      await expect.poll(() => page.locator('[data-testid^="nid-verdict-"]').last().textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/So far the model's run under clue 0 \(1 of/);
+    },
+    // upstream (4000, rm, 4000): the newest mount's scans are the model's under clue 0
+    2: async (page) => {
+      await expect.poll(() => page.locator('[data-testid^="nid-run-"]').last().getAttribute("data-match").catch(() => null), { timeout: 60_000 }).toBe("0");
+    },
+    // lazy, on a fresh volume: the model's under clue 4, and the same strip for kernel and model
+    3: async (page) => {
+      const run = page.locator('[data-testid^="nid-run-"]').last();
+      await expect.poll(() => run.getAttribute("data-match").catch(() => null), { timeout: 60_000 }).toBe("4");
+      expect(await run.locator("tr.differs").count()).toBe(0);
+      const strips = run.getByTestId("nid-strip");
+      expect(await strips.nth(0).getAttribute("data-scans")).toBe(await strips.nth(1).getAttribute("data-scans"));
+      expect(await strips.nth(0).locator("rect").count()).toBe(Number(await strips.nth(0).getAttribute("data-scans")));
+    },
+    // the NAT the kernel wrote, read through /mnt/host: valid NIDs per block are the model's
+    4: async (page, lab) => {
+      await page.getByRole("button", { name: "Inspect f2fs.img" }).click();
+      await expect.poll(() => page.getByTestId("f2fs-disk").textContent(), { timeout: 60_000 }).toMatch(/valid NIDs in 512 NAT blocks/);
+      // the walker's own files, the root and /mnt/f/b
+      const valid = Number(lab.seed.values.files) + 2;
+      expect(await page.getByTestId("f2fs-disk-summary").textContent()).toMatch(new RegExp(`^${valid} valid NIDs .* the checkpoint's valid_node_count agrees`));
+      expect(await page.getByTestId("f2fs-disk-verdict").getAttribute("data-differ")).toBe("0");
+      // the step's question, keyed by the same disk as the page read it for the learner
+      expect(await page.locator('.lab-runner [data-testid="question"]').getAttribute("data-key")).toBe(String(valid));
+    },
+  },
+  "mq-deadline": {
+    // the kernel's decisions followed live, each one the model's from the same lists
+    2: async (page) => {
+      const one = await ddRun(page, /fifo_batch 16, writes_starved 2, read_expire 100 ms, write_expire 400 ms/);
+      const panel = page.getByTestId("kernel-deadline-live");
+      // following the newest: the last dispatch is shown
+      expect(await panel.getByTestId("position").textContent()).toBe(`decision ${one.dispatches} of ${one.dispatches}`);
+      // one count per panel: the view under the summary repeats none of its totals
+      expect(await panel.getByTestId("dd-agreement").count()).toBe(0);
+      expect(await panel.getByTestId("dd-moved").textContent()).toMatch(/^t = \d+\.\d\d ms into the run\. The kernel dispatched /);
+      ddFirst = one;
+    },
+    // fifo_batch 1 and load again: a run of its own, with its own tunables
+    3: async (page) => {
+      const two = await ddRun(page, /fifo_batch 1, writes_starved 2/);
+      const panel = page.getByTestId("kernel-deadline-live");
+      // one line with the counts the step asks about, and the model's agreement over the same decisions
+      const counts = panel.getByTestId("kernel-dd-summary");
+      const forced = await counts.getAttribute("data-forced");
+      expect(await counts.textContent()).toMatch(
+        new RegExp(`^Run ${two.run} \\(fifo_batch 1, .*\\), in one line: ${two.dispatches} dispatches on device \\d+,\\d+; writes forced ${forced} times; \\d+ reads taken because their deadline had passed; the model made ${two.dispatches} of the kernel's ${two.dispatches} decisions for the same reasons\\.$`),
+      );
+      // the step's prediction is answered with the kernel's count of the same dispatches
+      expect(await page.getByTestId("predict").getAttribute("data-actual")).toBe(forced);
+      // with fifo_batch 1 no dispatch continues a batch beyond its first request
+      expect(await panel.getByTestId("dd-batching").textContent()).toBe("1 of fifo_batch 1");
+      // the walk ran step 3's load a second time and put the machine back (above): the panel
+      // says so, and this run starts from the state step 3's own run left, as the kernel did
+      const one = ddFirst!;
+      expect(two.run).toBe(one.run + 2);
+      expect(await panel.getByTestId("dd-undone").textContent()).toMatch(new RegExp(`put back after run ${one.run + 1} .*run ${two.run} starts from the scheduler's state as run ${one.run} left it`));
+      // step 3's run is still there to step through
+      await panel.getByLabel("run").selectOption(String(one.run - 1));
+      await expect.poll(() => counts.textContent()).toMatch(new RegExp(`^Run ${one.run} \\(fifo_batch 16, .*in one line: ${one.dispatches} dispatches`));
+    },
+  },
+  "write-path": {
+    // an O_DIRECT write traced in the guest: the writer's own call reaches mq-deadline and the loop driver
+    5: async (page) => {
+      const rowsFor = (call: string) => page.locator(`[role="treeitem"][data-call="${call}"]`).count();
+      const calls = (layer: string) => page.locator(`[data-testid="layer-table"] tr[data-layer="${layer}"] td`).nth(1).textContent().then(Number);
+      await page.getByRole("button", { name: "Load the last trace" }).click();
+      await expect.poll(() => page.getByTestId("trace-source").textContent(), { timeout: 30_000 }).toMatch(/guest's last trace: dd .*oflag=direct/);
+      for (const call of ["iomap_dio_rw", "submit_bio", "dd_insert_requests", "dd_dispatch_request", "loop_queue_rq"])
+        await expect.poll(() => rowsFor(call), { message: call }).toBeGreaterThanOrEqual(1);
+      expect(await calls("scheduler")).toBeGreaterThan(0);
+      expect(await calls("driver")).toBeGreaterThan(0);
+      // the page is cross-origin isolated, so the guest's clock is fine enough to time calls
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+      // a 100 µs clock would give 0 or 100+ µs; fine timing gives many calls between (the
+      // shortest leaf calls can still read 0.0: the isolated clock ticks in a few µs)
+      const times = await page.locator(".call-time").allTextContents();
+      const between = times.filter((t) => /^\d+\.\d µs$/.test(t) && parseFloat(t) > 0 && parseFloat(t) < 100);
+      expect(between.length, times.join(" ")).toBeGreaterThan(times.length / 4);
+    },
+  },
+};
+
+/** mq-deadline's step 3 run (its number and dispatches), for step 4's look back at it */
+let ddFirst: { run: number; dispatches: number } | undefined;
+
+/**
+ * The newest mq-deadline run in the live panel once it has all arrived and been judged whole
+ * (the model's count is the panel's: 180 I/Os, a bio merged into a queued request makes one
+ * fewer), with every decision the model's from the same lists, under the tunables given.
+ */
+async function ddRun(page: Page, tunables: RegExp): Promise<{ run: number; dispatches: number }> {
+  const summary = page.getByTestId("kernel-deadline-live").getByTestId("kernel-dd-summary");
+  const settled = async () => {
+    const text = (await summary.textContent().catch(() => "")) ?? "";
+    const run = Number(text.match(/^Run (\d+) \(/)?.[1]);
+    if (!run || !tunables.test(text)) return null;
+    const [n, lists, same, judged] = await Promise.all(["data-dispatches", "data-lists-agree", "data-same", "data-judged"].map((a) => summary.getAttribute(a).catch(() => null)));
+    return Number(n) >= 170 && judged === n ? { run, dispatches: Number(n), listsAgree: Number(lists), same: Number(same) } : null;
+  };
+  await expect.poll(settled, { timeout: 90_000 }).not.toBeNull();
+  const r = (await settled())!;
+  // where they part, the panel says which decision and why: in the message
+  const said = async () => (await page.getByTestId("kernel-deadline-live").textContent())!.replace(/\s+/g, " ").slice(0, 3000);
+  expect(r, r.same === r.dispatches && r.listsAgree === r.dispatches ? "" : await said()).toEqual({ run: r.run, dispatches: r.dispatches, listsAgree: r.dispatches, same: r.dispatches });
+  return { run: r.run, dispatches: r.dispatches };
+}
+
+/** The kernel's answer to each prediction, by lab and step, as the page recorded it on the step's pass. */
+export const actuals: Record<string, string[][]> = {};
+
+/** What the last step's view shows once its button is pressed: checked per lab where it has one. */
+export const finalView: Record<string, (page: Page) => Promise<void>> = {
+  "io-schedulers": async (page) => {
+    await page.getByRole("button", { name: /Load the guest's runs/ }).click();
+    // four patterns, sixteen runs each
+    await expect.poll(async () => Number(await page.getByTestId("iosched-compare").getAttribute("data-runs")), { timeout: 60_000 }).toBe(64);
+    // the view's winner at the questions' shape is the one the guest's runs.txt gave the predictions
+    const caption = (disk: string, rw: string) => page.locator(`figure[data-disk="${disk}"][data-rw="${rw}"] figcaption`).textContent();
+    expect(await caption("sd", "read")).toContain(`At 4 jobs × depth 4, the shape the lab's questions ask about, ${actuals["io-schedulers"][1][0]} moved the most.`);
+    expect(await caption("ssd", "randread")).toContain(`${actuals["io-schedulers"][3][0]} moved the most.`);
+  },
+};
