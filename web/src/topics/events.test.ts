@@ -49,7 +49,8 @@ describe("each topic's records", () => {
       for (const [name, r] of Object.entries(records[id])) {
         expect(byType.get(r.type), `${id}'s ${name}`).toBeUndefined();
         byType.set(r.type, name);
-        expect(byteOf.get(r.type >> 8) ?? id, `${id}'s ${name}: type 0x${r.type.toString(16)} is in another topic's byte`).toBe(id);
+        const owner = byteOf.get(r.type >> 8) ?? id;
+        expect(owner, `${id}'s ${name} (type 0x${r.type.toString(16)}) and ${owner}'s records share the byte 0x${(r.type >> 8).toString(16)}: a topic's byte is its own`).toBe(id);
         byteOf.set(r.type >> 8, id);
       }
     expect(byType.size).toBeGreaterThan(0);
