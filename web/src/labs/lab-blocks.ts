@@ -5,6 +5,22 @@ import { parsePredict, type Prediction } from "./predict";
 import { parseQuestion, type Question } from "./question";
 import { parseCodeInfo, type CodeSpec } from "./code-block";
 
+/** The line that marks a step as reading only: it has nothing to check, and says so. */
+export const READING_MARK = "<!-- reading -->";
+/** The line that marks a step as a challenge: the learner does it alone. */
+export const CHALLENGE_MARK = "<!-- challenge -->";
+
+/** A step: its "## " heading's title and line, its blocks, and what its marks say. */
+export interface LabStep {
+  title: string;
+  line: number;
+  blocks: LabBlock[];
+  /** marked "<!-- reading -->": nothing to check, on purpose */
+  reading?: boolean;
+  /** marked "<!-- challenge -->": no Run buttons; the solution only after a failed check */
+  challenge?: boolean;
+}
+
 export type LabBlock =
   | { kind: "markdown"; text: string; line: number }
   | { kind: "vm"; text: string; line: number }

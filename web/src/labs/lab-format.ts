@@ -35,11 +35,14 @@
 // all of a file's errors are found in one pass and thrown together (LabFormatError.errors).
 // The views a lab may name are the topic manifests' (the page passes topics/index.ts's ids,
 // the CLI those of topics/node-index.ts): this file names no topic.
-import { keyError, type KnownAnswer } from "./keys";
-import { graderError, type KnownGrader } from "./code-block";
+import type { KnownAnswer } from "./keys";
+import type { KnownGrader } from "./code-block";
 import { drawSeed, EXAMPLE_IDENTITY, fillLine, type SeedValues } from "./seed";
 import { readFrontmatter, type LabMeta } from "./lab-meta";
-import { BLOCK_TAGS, readBlock, type BlockTag, type LabBlock } from "./lab-blocks";
+import { BLOCK_TAGS, CHALLENGE_MARK, READING_MARK, readBlock, type BlockTag, type LabBlock, type LabStep } from "./lab-blocks";
+import { checkSteps } from "./lab-rules";
+
+export { CHALLENGE_MARK, READING_MARK, type LabStep };
 
 // the frontmatter (lab-meta.ts) and the blocks (lab-blocks.ts) are read in their own files
 export type { LabMeta } from "./lab-meta";
@@ -58,22 +61,8 @@ export const CODE_LANGUAGES = [
   "vim", "hs", "ml", "rb", "pl", "cs", "vb", "m4", "mk", "s", "r", "ld", "dot", "tcl", "lua", "nix", "java", "bpftrace", "gnuplot",
 ] as const;
 
-/** The line that marks a step as reading only: it has nothing to check, and says so. */
-export const READING_MARK = "<!-- reading -->";
 const READING = /^<!--\s*reading\s*-->$/i;
-/** The line that marks a step as a challenge: the learner does it alone. */
-export const CHALLENGE_MARK = "<!-- challenge -->";
 const CHALLENGE = /^<!--\s*challenge\s*-->$/i;
-
-export interface LabStep {
-  title: string;
-  line: number;
-  blocks: LabBlock[];
-  /** marked "<!-- reading -->": nothing to check, on purpose */
-  reading?: boolean;
-  /** marked "<!-- challenge -->": no Run buttons; the solution only after a failed check */
-  challenge?: boolean;
-}
 
 /** Something a lab's author should look at that does not stop the lab (file:line: detail). */
 export interface LabWarning {
@@ -337,83 +326,15 @@ export function parseLab(source: string, knownViews: readonly string[], file = "
   }
   flush();
   if (!steps.length && !outside) fail(end + 2, 'a lab needs at least one step (a "## " heading)');
-  for (const s of steps) {
-    if (!s.blocks.length && !refusedIn.has(s)) fail(s.line, `step "${s.title}" is empty`);
-    s.blocks.forEach((b, i) => {
-      // a challenge's measurement is the learner's own doing: its checks wait for the prediction
-      if (b.kind === "predict" && !s.challenge && !s.blocks.slice(i + 1).some((x) => x.kind === "vm"))
-        fail(b.line, "a predict block comes before the measurement it asks about: a vm block after it in the same step");
-    });
-    if (meta)
-      for (const b of s.blocks)
-        if (b.kind === "expect")
-          for (const x of b.expect)
-            if (x.verdict !== undefined && !meta.views.includes(x.verdict))
-              fail(b.line, `expect: verdict of view "${x.verdict}", which this lab does not show (its views: ${meta.views.join(", ") || "none"})`);
-    stepRules(s);
-    if (opts.answers)
-      for (const b of s.blocks) {
-        const key = b.kind === "predict" ? b.predict.key : b.kind === "question" ? b.question.key : undefined;
-        const wrong = key && keyError(key, opts.answers);
-        if (wrong) fail(b.line, `${b.kind}: ${wrong}`);
-      }
-    if (opts.graders)
-      for (const b of s.blocks) {
-        const wrong = b.kind === "code" && graderError(b.code.grader, opts.graders);
-        if (wrong) fail(b.line, wrong);
-      }
-    const checked = s.blocks.filter((b) => b.kind === "check" || b.kind === "expect" || b.kind === "predict" || b.kind === "code");
-    if (s.reading && checked.length)
-      fail(checked[0].line, `step "${s.title}" is marked as reading (${READING_MARK}) but has a ${checked[0].kind} block: remove one or the other`);
-    else if (!s.reading && !checked.length && !refusedIn.has(s) && s.blocks.length) {
-      const detail = `step "${s.title}" has nothing to check (no check, expect or predict block): add one, or mark a step the learner only reads with a line ${READING_MARK}`;
-      warnings.push({ file, line: s.line, detail, message: `${file}:${s.line}: ${detail}` });
-    }
-  }
+  checkSteps(steps, {
+    meta,
+    answers: opts.answers,
+    graders: opts.graders,
+    refusedIn,
+    fail,
+    warn: (line, detail) => warnings.push({ file, line, detail, message: `${file}:${line}: ${detail}` }),
+  });
   if (errors.length || !meta) done();
   if (!meta!.time) meta!.time = `about ${steps.length * 5} min`;
   return { meta: meta!, seed: { identity, values }, steps, warnings };
-
-  /** A challenge's, a question's and a FAIL hint's rules: each broken one is an error at its line. */
-  function stepRules(s: LabStep) {
-    const of = (k: LabBlock["kind"]) => s.blocks.filter((b) => b.kind === k);
-    const checks = of("check");
-    const outcome = checks.length || of("expect").length || of("code").length;
-    codeRules(s, of);
-    if (s.challenge) {
-      if (s.reading) fail(s.line, `step "${s.title}" is marked both as reading and as a challenge: remove one`);
-      for (const b of of("vm"))
-        fail(b.line, `step "${s.title}" is a challenge (${CHALLENGE_MARK}): it has no Run buttons, so no vm block; state the goal in the text and put set-up in the step before`);
-      if (!outcome) fail(s.line, `step "${s.title}" is a challenge (${CHALLENGE_MARK}) but has no check or expect block: a challenge's check tests the outcome`);
-      if (!of("solution").length) fail(s.line, `step "${s.title}" is a challenge (${CHALLENGE_MARK}) but has no solution block: the page offers it after a failed check, and fslab labs test runs it to prove the step can be done`);
-    }
-    for (const b of of("question"))
-      if (!outcome) fail(b.line, `a question is answered from the learner's run once the step passes: step "${s.title}" needs a check or expect block`);
-    for (const b of of("shortcut"))
-      if (!outcome) fail(b.line, `a shortcut tries to pass the step's checks the wrong way: step "${s.title}" has no check or expect block for it to try`);
-    // a FAIL hint's text must be in a FAIL: line of the step's checks, or it is never offered
-    const failTexts = checks.flatMap((c) => (c.kind === "check" ? c.text.split("\n").filter((l) => l.includes("FAIL:")).map((l) => l.slice(l.indexOf("FAIL:") + 5).toLowerCase()) : []));
-    for (const b of of("hint"))
-      if (b.kind === "hint" && b.fail !== undefined && !failTexts.some((t) => t.includes(b.fail!.toLowerCase())))
-        fail(b.line, `hint fail="${b.fail}": no FAIL: line of this step's checks contains that text, so the hint would never be offered${failTexts.length ? "" : " (the step's checks print no FAIL: line)"}`);
-  }
-
-  /** A code step: one code block, with one workload and a solution (the reference the test grades). */
-  function codeRules(s: LabStep, of: (k: LabBlock["kind"]) => LabBlock[]) {
-    const code = of("code");
-    const workload = of("workload");
-    for (const b of code.slice(1)) fail(b.line, `step "${s.title}" has a code block already (line ${code[0].line}): one function to write per step`);
-    for (const b of workload.slice(1)) fail(b.line, `step "${s.title}" has a workload block already (line ${workload[0].line})`);
-    if (!code.length) {
-      for (const b of workload) fail(b.line, `a workload block is what a code step's grading runs: step "${s.title}" has no code block`);
-      return;
-    }
-    if (!workload.length) fail(code[0].line, `a code block needs a workload block in its step: the shell the grading runs with tracing on`);
-    if (!of("solution").length) fail(code[0].line, `a code block needs a solution block in its step: the reference function, which fslab labs test grades and the page offers after a failed grade`);
-    for (const b of of("shortcut")) fail(b.line, `a code step's outcome is its grade: a shortcut cannot pass it (fslab labs test grades the starter, which must not pass)`);
-  }
-
-
-
-
 }
