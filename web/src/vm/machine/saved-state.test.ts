@@ -34,6 +34,22 @@ describe("unxzState", () => {
     await expect(unxzState(stream(packed), plain.length + 1)).rejects.toThrow(/300000 of its 300001 bytes came/);
   });
 
+  it("refuses a file damaged in its last bytes (the index, the footer) at once, and unpacks the next", async () => {
+    // one of these decodes to more bytes than the state has: unxzState left its decoder
+    // unfinished, and xz-decompress, one decoder at a time, made every later unpacking wait
+    for (let back = 1; back <= 64; back++) {
+      const bad = packed.slice();
+      bad[packed.length - back] ^= 1;
+      const got = await unxzState(stream(bad), plain.length).then(
+        (b) => new Uint8Array(b),
+        (e: Error) => e,
+      );
+      if (got instanceof Error) expect(got.message, `byte ${packed.length - back}`).toMatch(/^the saved machine could not be unpacked: /);
+      else expect(got).toEqual(plain);
+    }
+    expect(new Uint8Array(await unxzState(stream(packed), plain.length))).toEqual(plain);
+  });
+
   it("refuses a damaged file with a clear error, or (a byte xz does not read) gives the exact bytes", async () => {
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: packed.length - 1 }), fc.integer({ min: 1, max: 255 }), async (at, flip) => {

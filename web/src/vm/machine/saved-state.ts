@@ -9,10 +9,14 @@ export async function unxzState(compressed: ReadableStream<Uint8Array>, rawBytes
   const out = new Uint8Array(rawBytes);
   let at = 0;
   const reader = (new xz.XzReadableStream(compressed) as ReadableStream<Uint8Array>).getReader();
+  let finished = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) break;
+      if (done) {
+        finished = true;
+        break;
+      }
       if (at + value.length > rawBytes) throw new Error(`it holds more than the ${rawBytes} bytes state.json says`);
       out.set(value, at);
       at += value.length;
@@ -24,6 +28,11 @@ export async function unxzState(compressed: ReadableStream<Uint8Array>, rawBytes
       { 3: "out of memory", 4: "its dictionary is larger than the decoder allows", 5: "not an xz file", 6: "xz options this decoder lacks", 7: "damaged xz data", 8: "the file is cut short" }[code] ??
       (e instanceof Error ? e.message : String(e));
     throw new Error(`the saved machine could not be unpacked: ${why}`);
+  } finally {
+    // Left before the end (more bytes than the state has): the decoder is given back.
+    // xz-decompress (0.2.3) runs one decoder at a time, and one not read to its end nor
+    // cancelled held it for ever: every later unpacking in the page waited for it
+    if (!finished) await reader.cancel().catch(() => undefined);
   }
   if (at !== rawBytes) throw new Error(`the saved machine could not be unpacked: ${at} of its ${rawBytes} bytes came`);
   return out.buffer;
