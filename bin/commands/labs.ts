@@ -301,7 +301,13 @@ export async function labsReport(args: string[]): Promise<number> {
  * The home page's card of each lab (course-cards.ts), made from its lab.md as the page would
  * parse it (file named labs/<id>/lab.md, the manifests' views, answers and graders).
  */
-export function courseCards(dir: string, ids: string[], ctx: { views: string[]; answers: KnownAnswer[]; graders: KnownGrader[] }): Record<string, CourseCard> {
+export function courseCards(
+  dir: string,
+  ids: string[],
+  ctx: { views: string[]; answers: KnownAnswer[]; graders: KnownGrader[] },
+  /** labs read already (by folder), with the same views, answers and graders: not parsed again */
+  read: ReadonlyMap<string, Lab> = new Map(),
+): Record<string, CourseCard> {
   const cards: Record<string, CourseCard> = {};
   const context = readContext(ctx.views, ctx.answers, ctx.graders);
   for (const id of ids) {
@@ -313,7 +319,7 @@ export function courseCards(dir: string, ids: string[], ctx: { views: string[]; 
     }
     source = source.replace(/^\uFEFF/, ""); // as the page's fetch gives the text: no byte-order mark
     try {
-      cards[id] = cardOf(source, { lab: parseLab(source, ctx.views, `labs/${id}/lab.md`, id, { answers: ctx.answers, graders: ctx.graders }) }, context);
+      cards[id] = cardOf(source, { lab: read.get(id) ?? parseLab(source, ctx.views, `labs/${id}/lab.md`, id, { answers: ctx.answers, graders: ctx.graders }) }, context);
     } catch (e) {
       cards[id] = cardOf(source, { error: e instanceof Error ? e.message : String(e) }, context);
     }
@@ -344,12 +350,17 @@ export async function labsIndex(args: string[]): Promise<number> {
   const ctx = await labContext();
   const views = ctx.views;
   let bad = 0;
+  // each lab is read once: checked here, its card made from the same reading
+  const read = new Map<string, Lab>();
   for (const l of target.labs) {
     const r = readLab(l, views, { answers: ctx.answers, graders: ctx.graders });
     if (r.errors) {
       for (const line of r.errors) console.error(line);
       bad++;
-    } else if (target.kind !== "labs") console.log(`ok  ${l.file}: ${r.lab.meta.title} (${plural(r.lab.steps.length, "step")})`);
+      continue;
+    }
+    if (l.folder) read.set(l.folder, r.lab);
+    if (target.kind !== "labs") console.log(`ok  ${l.file}: ${r.lab.meta.title} (${plural(r.lab.steps.length, "step")})`);
   }
   const ids = labFolders(dir);
   for (const l of target.labs)
@@ -359,7 +370,7 @@ export async function labsIndex(args: string[]): Promise<number> {
     }
   if (target.kind === "labs") for (const d of target.notLabs) console.error(`${d}: not listed (a lab folder holds a lab.md)`);
   const index = join(dir, "index.json");
-  writeFileSync(index, JSON.stringify(labIndex(ids, courseCards(dir, ids, ctx)), null, 2) + "\n");
+  writeFileSync(index, JSON.stringify(labIndex(ids, courseCards(dir, ids, ctx, read)), null, 2) + "\n");
   const checked = target.kind === "labs" ? (bad ? `, ${bad} with errors (shown on the page as such)` : "") : `; ${bad ? "the lab checked has errors (the page shows them)" : "1 lab valid"}`;
   console.log(`wrote ${shown(index)}: ${plural(ids.length, "lab")}${checked}`);
   return bad ? 1 : 0;
