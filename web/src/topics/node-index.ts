@@ -16,7 +16,11 @@ export async function loadTopics(): Promise<TopicManifest[]> {
   return Promise.all(ids.map(async (id) => (await import(`./${id}/topic.ts`)).default as TopicManifest));
 }
 
-/** a topic's Node module beside topic.ts (its name ends in cli.ts), as a pattern esbuild can follow */
+/**
+ * a topic's Node module beside topic.ts (its name ends in cli.ts), imported by a pattern the
+ * compiled CLI (bin/build-cli.mjs, esbuild) can follow: it bundles every *cli.ts of the topic
+ * folders, and nothing else there (no view, no test, no trace)
+ */
 async function cliModule(topic: TopicManifest, module: string): Promise<Record<string, unknown>> {
   const m = /^([\w-]*)cli\.ts$/.exec(module);
   if (!m) throw new Error(`web/src/topics/${topic.id}/topic.ts: a CLI module is a file beside topic.ts whose name ends in cli.ts, not "${module}"`);
@@ -53,11 +57,7 @@ export async function loadVmBench(topic: TopicManifest): Promise<Record<string, 
 
 /** a topic's CLI command, from the module its manifest names */
 export async function loadCli(topic: TopicManifest, spec: CliSpec): Promise<CliCommand> {
-  const m = /^([\w-]*)cli\.ts$/.exec(spec.module);
-  if (!m) throw new Error(`web/src/topics/${topic.id}/topic.ts: a CLI module is a file beside topic.ts whose name ends in cli.ts, not "${spec.module}"`);
-  // a pattern the compiled CLI (bin/build-cli.mjs, esbuild) can follow: it bundles every
-  // *cli.ts of the topic folders, and nothing else there (no view, no test, no trace)
-  const mod = (await import(`./${topic.id}/${m[1]}cli.ts`)) as { cli?: Record<string, CliCommand> };
+  const mod = (await cliModule(topic, spec.module)) as { cli?: Record<string, CliCommand> };
   const command = mod.cli?.[spec.name];
   if (!command) throw new Error(`web/src/topics/${topic.id}/${spec.module} has no command "${spec.name}" in its exported cli`);
   return command;
