@@ -1,13 +1,14 @@
 // The patched guest, booted in Node: what every topic's lab stands on (restores, the agent, a
 // guest that stops, real disks reaching the host). Each kernel switch's own tests are its
 // topic's (web/src/topics/<topic>/guest.e2e.ts).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { rootfsStoredNames } from "../kernel-image/rootfs/chunks.mjs";
 import { NodeVm } from "../web/src/vm/node/node-vm";
+import { bootGuest } from "./guest";
 import { ninePReplyBuffer } from "../web/src/vm/machine/host-files";
 import { GUEST } from "../web/src/vm/machine/guest";
 import { failLines } from "../web/src/vm/machine/agent";
@@ -15,18 +16,9 @@ import { parseLab } from "../web/src/labs/lab-format";
 import { commandsOf } from "../web/src/labs/checks";
 import { VIEW_IDS } from "../web/src/topics";
 
-let vm: NodeVm;
-beforeAll(async () => {
-  vm = new NodeVm();
-  await vm.boot();
-});
-afterAll(() => vm?.destroy());
-
-async function sh(command: string): Promise<string> {
-  const r = await vm.run(command);
-  if (r.status !== 0) throw new Error(`guest command failed (${r.status}): ${command}\n${r.output}`);
-  return r.output;
-}
+// the file's guest (e2e/guest.ts), booted before its tests; some tests below boot their own
+const guest = bootGuest();
+const { sh } = guest;
 
 describe("a restore that skips zeroing memory the new instance has zeroed (v86-exports.ts)", () => {
   it("leaves the guest's memory byte for byte as v86's own restore does", async () => {
@@ -96,10 +88,10 @@ describe("a machine saved while the guest downloads a file of its root (host-fil
 
   it("saves the 9p device's last answer as zeros, not stale file bytes, and the guest reads on", async () => {
     const before = await sh("md5sum /usr/bin/fio");
-    const reply = ninePReplyBuffer((vm as unknown as { emulator: unknown }).emulator);
+    const reply = ninePReplyBuffer((guest.vm as unknown as { emulator: unknown }).emulator);
     expect(reply?.length).toBe(2 * 131096); // twice the 9p mount's msize
     expect(reply!.some((b) => b !== 0)).toBe(true);
-    await vm.saveState();
+    await guest.vm.saveState();
     expect(reply!.some((b) => b !== 0)).toBe(false);
     // read again through 9p, not the page cache
     expect(await sh("echo 3 > /proc/sys/vm/drop_caches; md5sum /usr/bin/fio")).toBe(before);
@@ -108,7 +100,7 @@ describe("a machine saved while the guest downloads a file of its root (host-fil
 
 describe("the guest", () => {
   it("restored the saved state and runs Linux 7.2 with our switches", async () => {
-    expect(vm.restored).toBe(true);
+    expect(guest.vm.restored).toBe(true);
     expect(await sh("uname -r")).toMatch(/^7\.2\.\d+/);
     expect(await sh("cat /sys/module/exfat/parameters/batch_discard /sys/module/exfat/parameters/empty_hint")).toBe("Y\nY\n");
   });
@@ -128,7 +120,7 @@ describe("the guest", () => {
   });
 
   it("reports a command's exit status", async () => {
-    expect(await vm.run("exit 7")).toEqual({ output: "", status: 7 });
+    expect(await guest.vm.run("exit 7")).toEqual({ output: "", status: 7 });
   });
 
   it("reads its large root files exact from their 128 KiB pieces, through the page cache and around it", async () => {
@@ -155,14 +147,14 @@ describe("a memory hog in the guest", () => {
   // two. The multi-gen LRU's min_ttl_ms (set by /init) has kswapd kill the hog instead.
   it("meets the OOM killer within seconds, every time, and the shell goes on", async () => {
     expect(await sh("cat /sys/kernel/mm/lru_gen/min_ttl_ms")).toBe("1000\n");
-    const state = await vm.saveState();
+    const state = await guest.vm.saveState();
     for (let i = 0; i < 4; i++) {
       try {
-        const r = await vm.run("tail /dev/zero; echo status $?", 45_000, true);
+        const r = await guest.vm.run("tail /dev/zero; echo status $?", 45_000, true);
         expect(r.output).toMatch(/Killed\s+status 137/);
         expect(await sh("dmesg | grep -c 'Out of memory: Killed process [0-9]* (tail)'")).toBe("1\n");
       } finally {
-        await vm.restoreState(state); // each try, and the tests after, from the same machine
+        await guest.vm.restoreState(state); // each try, and the tests after, from the same machine
       }
     }
   });
@@ -236,46 +228,46 @@ describe("a guest that stops: a panic, a reboot, a halt", () => {
   }, 120_000);
 
   it("a check in flight is told why, and a restored machine runs again", async () => {
-    const state = await vm.saveState();
+    const state = await guest.vm.saveState();
     try {
-      await vm.agent.ready(); // so the check is sent before the panic, not after its own question
-      const check = vm.agent.run("sleep 30", 60);
-      const run = vm.run("echo c > /proc/sysrq-trigger");
+      await guest.vm.agent.ready(); // so the check is sent before the panic, not after its own question
+      const check = guest.vm.agent.run("sleep 30", 60);
+      const run = guest.vm.run("echo c > /proc/sysrq-trigger");
       await expect(run).rejects.toThrow("the guest's kernel panicked (Kernel panic - not syncing: sysrq triggered crash): nothing more runs in it");
       await expect(check).rejects.toThrow("the machine stopped (Kernel panic - not syncing: sysrq triggered crash)");
       // and a check asked now is refused at once with the same words, not after its time
       const t0 = performance.now();
-      await expect(vm.agent.run("true", 30)).rejects.toThrow("the machine stopped (Kernel panic - not syncing: sysrq triggered crash)");
+      await expect(guest.vm.agent.run("true", 30)).rejects.toThrow("the machine stopped (Kernel panic - not syncing: sysrq triggered crash)");
       expect(performance.now() - t0).toBeLessThan(4000); // a ping unanswered would take 5 s, the check 40
-      expect(vm.stopped?.kind).toBe("panic");
+      expect(guest.vm.stopped?.kind).toBe("panic");
     } finally {
-      await vm.restoreState(state);
+      await guest.vm.restoreState(state);
     }
-    expect(vm.stopped).toBeNull();
+    expect(guest.vm.stopped).toBeNull();
     expect(await sh("echo back")).toBe("back\n");
-    expect((await vm.agent.run("echo agent", 30)).output).toBe("agent\n");
+    expect((await guest.vm.agent.run("echo agent", 30)).output).toBe("agent\n");
   });
 });
 
 describe("the check agent on /dev/hvc2", () => {
   it("runs a script out of the shell's sight: status, output with FAIL: lines, UTF-8", async () => {
-    expect(await vm.agent.ready()).toBe(2);
-    const r = await vm.agent.run("echo ok; echo 'FAIL: /mnt/x/frag does not exist yet' >&2; echo 日本; exit 3");
+    expect(await guest.vm.agent.ready()).toBe(2);
+    const r = await guest.vm.agent.run("echo ok; echo 'FAIL: /mnt/x/frag does not exist yet' >&2; echo 日本; exit 3");
     expect(r.status).toBe(3);
     expect(r.output).toBe("ok\nFAIL: /mnt/x/frag does not exist yet\n日本\n");
     expect(failLines(r.output)).toEqual(["/mnt/x/frag does not exist yet"]);
   });
 
   it("never changes the learner's directory or variables, and kills a check at its time limit", async () => {
-    vm.type("cd /tmp && export LEARNER=1\n"); // in the shell itself, not run()'s child bash
-    expect((await vm.agent.run("cd /etc; export LEARNER=2; pwd; echo ${LEARNER}")).output).toBe("/etc\n2\n");
+    guest.vm.type("cd /tmp && export LEARNER=1\n"); // in the shell itself, not run()'s child bash
+    expect((await guest.vm.agent.run("cd /etc; export LEARNER=2; pwd; echo ${LEARNER}")).output).toBe("/etc\n2\n");
     expect(await sh("pwd; echo $LEARNER")).toBe("/tmp\n1\n");
     // the check's child too: it ran in its own process group, and all of it was killed
-    const slow = await vm.agent.run("sleep 30 & echo started; sleep 30", 1);
+    const slow = await guest.vm.agent.run("sleep 30 & echo started; sleep 30", 1);
     expect(slow.status).toBe("timeout");
     expect(slow.output).toBe("started\n");
     expect(await sh("ps -o args | grep -c '^sleep' || true")).toBe("0\n"); // nor the agent's own timer
-    expect((await vm.agent.run("true")).status).toBe(0);
+    expect((await guest.vm.agent.run("true")).status).toBe(0);
   });
 });
 
@@ -290,15 +282,15 @@ describe("a lab's check beside the learner's own commands", () => {
     const [setup, names] = lab.steps;
     const check = names.blocks.find((b) => b.kind === "check")!.text;
     try {
-      for (const b of commandsOf(setup)) expect((await vm.run(b.text)).status).toBe(0);
+      for (const b of commandsOf(setup)) expect((await guest.vm.run(b.text)).status).toBe(0);
       // the loop, with each mount's options printed while it is mounted
       const loop = commandsOf(names)[0].text.replace("mkdir -p /mnt/v/$2", "grep ' /mnt/v ' /proc/mounts && mkdir -p /mnt/v/$2");
       expect(loop).not.toBe(commandsOf(names)[0].text);
       let done = false;
-      const learner = vm.run(loop).finally(() => (done = true));
+      const learner = guest.vm.run(loop).finally(() => (done = true));
       let checks = 0;
       while (!done) {
-        await vm.agent.run(check, 20);
+        await guest.vm.agent.run(check, 20);
         checks++;
       }
       const out = (await learner).output;
@@ -306,10 +298,10 @@ describe("a lab's check beside the learner's own commands", () => {
       expect(out).not.toMatch(/write-protected|Read-only/);
       for (const cp of ["codepage=932", "codepage=437"]) expect(out).toMatch(new RegExp(`^/dev/loop7 /mnt/v vfat rw,.*${cp}`, "m"));
       // the check passes on what the loop made, and leaves nothing of its own behind
-      expect((await vm.agent.run(check, 20)).status).toBe(0);
+      expect((await guest.vm.agent.run(check, 20)).status).toBe(0);
       expect(await sh("losetup -a | grep -v '^/dev/loop7:' | wc -l; grep -c ' vfat ' /proc/mounts || true")).toBe("0\n0\n");
     } finally {
-      await vm.run("umount /mnt/v /mnt/m 2>/dev/null; losetup -d /dev/loop7; rm -f /tmp/v.img");
+      await guest.vm.run("umount /mnt/v /mnt/m 2>/dev/null; losetup -d /dev/loop7; rm -f /tmp/v.img");
     }
   });
 });
@@ -319,7 +311,7 @@ describe("real disks reach the host", () => {
     await sh(`set -e; rm -f /tmp/share.img; truncate -s 8M /tmp/share.img; dev=$(losetup -f --show /tmp/share.img)
       mkfs.exfat -L FSLAB $dev >/dev/null; mkdir -p /mnt/s; mount $dev /mnt/s; echo hello > /mnt/s/hello.txt
       umount /mnt/s; losetup -d $dev; cp /tmp/share.img /mnt/host/share.img; sync`);
-    const bytes = await vm.readSharedFile("share.img");
+    const bytes = await guest.vm.readSharedFile("share.img");
     expect(bytes.length).toBe(8 * 2 ** 20);
     expect(new TextDecoder().decode(bytes.subarray(3, 11))).toBe("EXFAT   ");
     expect([bytes[510], bytes[511]]).toEqual([0x55, 0xaa]);
