@@ -6,15 +6,13 @@
 // e2e/vitest.config.ts` alone runs both, one file at a time.
 // The files: e2e/*.e2e.ts and each topic's own (web/src/topics/<topic>/*.e2e.ts).
 import { defineConfig } from "vitest/config";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { topicFiles } from "../web/src/topics/folders";
 
 const root = new URL("..", import.meta.url);
-const topics = new URL("web/src/topics/", root);
 const files = [
   ...readdirSync(new URL("e2e/", root)).filter((f) => f.endsWith(".e2e.ts")).map((f) => `e2e/${f}`),
-  ...readdirSync(topics, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(new URL(`${d.name}/topic.ts`, topics)))
-    .flatMap((d) => readdirSync(new URL(`${d.name}/`, topics)).filter((f) => f.endsWith(".e2e.ts")).map((f) => `web/src/topics/${d.name}/${f}`)),
+  ...topicFiles(".e2e.ts").map((f) => `web/src/topics/${f}`),
 ].sort();
 const opensPage = (f: string) => /from "(\.\/|(\.\.\/)+e2e\/)browser"/.test(readFileSync(new URL(f, root), "utf8"));
 const chromium = files.filter(opensPage);

@@ -2,7 +2,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { eventsModule, generatedSources, topicsWith } from "./topic-lists";
+import { eventsModule, generatedSources } from "./topic-lists";
+import { topicsWith } from "../../web/src/topics/folders";
 
 describe("the sources gathered from the topic folders", () => {
   for (const [path, text] of Object.entries(generatedSources())) {
@@ -25,7 +26,7 @@ describe("a topic is its folders", () => {
   // names the filesystems, schedulers and devices of each layer) and the generated sources are
   // what may; a fifth is a list someone keeps by hand
   const ROOT = new URL("../../", import.meta.url).pathname;
-  const topics = topicsWith("topic.ts", ROOT);
+  const topics = topicsWith();
   const inTopic = (f: string) => topics.some((t) => f.startsWith(`web/src/topics/${t}/`) || f.startsWith(`wasm/src/${t}/`));
   const isTest = (f: string) => /\.(test|e2e)\.tsx?$/.test(f) || /^(e2e|wasm\/tests|wasm\/fuzz\/regressions)\//.test(f);
   const isSource = (f: string) => /\.(tsx?|mjs|js|c|h|css|sh|py|mk)$/.test(f) || /(^|\/)Makefile$/.test(f) || f.startsWith("kernel-image/rootfs/overlay/usr/local/bin/");

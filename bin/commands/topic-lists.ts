@@ -2,19 +2,10 @@
 // themselves: a topic adds its entry by having the file, never by editing a list. `fslab readme`
 // rewrites them (with the docs' generated sections); topic-lists.test.ts fails when one has
 // fallen behind the folders or was edited by hand.
-import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { topicsWith } from "../../web/src/topics/folders";
 
 const TOPICS_DIR = "web/src/topics";
-
-/** the topic folders (web/src/topics/<id>/ with a topic.ts) that hold `file`, sorted */
-export function topicsWith(file: string, root = "."): string[] {
-  const dir = join(root, TOPICS_DIR);
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, "topic.ts")) && existsSync(join(dir, d.name, file)))
-    .map((d) => d.name)
-    .sort();
-}
 
 const ident = (id: string) => id.replace(/-/g, "_");
 
@@ -38,6 +29,6 @@ export function eventsModule(ids: string[]): string {
 /** each generated file's path and the text the folders make of it */
 export function generatedSources(root = "."): Record<string, string> {
   return {
-    [`${TOPICS_DIR}/events.gen.ts`]: eventsModule(topicsWith("events.ts", root)),
+    [`${TOPICS_DIR}/events.gen.ts`]: eventsModule(topicsWith("events.ts", join(root, TOPICS_DIR))),
   };
 }

@@ -2,21 +2,20 @@
 // in Node, runs each topic's recipes (mkfs, mount, populate through the kernel, umount), and
 // stores the image gzipped beside this file. The images are committed, so tests and fuzzers
 // need no VM; rerun this when a recipe changes:  npx tsx wasm/tests/images/make-images.ts [name...]
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { NodeVm } from "../../../web/src/vm/node/node-vm";
 import type { ImageRecipe } from "../../../web/src/shared/inspect/test-images";
+import { topicsWith } from "../../../web/src/topics/folders";
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 
 
 // every topic's recipes (web/src/topics/<t>/test-images.ts), found by folder
-const TOPICS = new URL("../../../web/src/topics/", import.meta.url);
 const RECIPES: ImageRecipe[] = [];
-for (const d of readdirSync(TOPICS, { withFileTypes: true }))
-  if (d.isDirectory() && existsSync(new URL(`${d.name}/test-images.ts`, TOPICS)))
-    RECIPES.push(...((await import(`../../../web/src/topics/${d.name}/test-images.ts`)) as { imageRecipes: ImageRecipe[] }).imageRecipes);
+for (const id of topicsWith("test-images.ts"))
+  RECIPES.push(...((await import(`../../../web/src/topics/${id}/test-images.ts`)) as { imageRecipes: ImageRecipe[] }).imageRecipes);
 
 const only = process.argv.slice(2);
 const vm = new NodeVm();

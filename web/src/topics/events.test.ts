@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { topicsWith } from "../../../bin/commands/topic-lists";
+import { topicsWith } from "./folders";
 import type { RecordSpec } from "../shared/events";
 import { decodeEvent, isTraceEvent, recordsOf, splitTraceLine } from "../shared/event-table";
 import { TOPIC_RECORDS, TRACE_EVENTS } from "./events.gen";
@@ -11,7 +11,7 @@ import { EV as EXFAT } from "./exfat/events";
 import { EV as F2FS } from "./f2fs/events";
 
 const ROOT = new URL("../../../", import.meta.url);
-const TOPICS = topicsWith("events.ts", ROOT.pathname);
+const TOPICS = topicsWith("events.ts");
 const records = TOPIC_RECORDS as Record<string, Record<string, RecordSpec>>;
 
 /** FSLAB_EV_<NAME> = <id>, with the fields its comment names (a =, b =, c =) */

@@ -1,19 +1,12 @@
 // The topic manifests for Node (the CLI, compiled by esbuild or run by tsx, has no import.meta.glob): the same
 // files topics/index.ts finds, read from the folder.
-import { readdirSync, existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { topicsWith } from "./folders";
 import type { CliCommand, CliSpec, InspectPrinterSpec, TopicManifest } from "../shared/topic";
 import type { InspectedReport } from "../shared/inspect/inspect";
 import type { VmBenchScenario } from "../shared/vm-bench";
 
-const DIR = fileURLToPath(new URL(".", import.meta.url));
-
 export async function loadTopics(): Promise<TopicManifest[]> {
-  const ids = readdirSync(DIR, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(`${DIR}${d.name}/topic.ts`))
-    .map((d) => d.name)
-    .sort();
-  return Promise.all(ids.map(async (id) => (await import(`./${id}/topic.ts`)).default as TopicManifest));
+  return Promise.all(topicsWith().map(async (id) => (await import(`./${id}/topic.ts`)).default as TopicManifest));
 }
 
 /**
