@@ -1,0 +1,215 @@
+// A lab's machines as its steps open and pass: the open step's start kept uncompressed in memory
+// (for "Reset this step"), every kept machine gzipped into IndexedDB (for a reload), one after
+// another in the order taken, and the reset itself. No React here: useStepMachine.ts wires it to
+// the page (its figures, its problems, its busy line).
+import { dropSnapshots, getSnapshot, putSnapshot, stepIsNewest, type SnapshotKind } from "./progress";
+import { gunzip, gzip, HERE } from "../vm/browser/snapshot";
+import type { VmHandle } from "../shared/machine";
+
+export interface Timing {
+  snapshotMs?: number;
+  snapshotBytes?: number;
+  /** the step whose start the newest step snapshot holds */
+  snapshotStep?: number;
+  /** the newest snapshot's (the figures above): a step's start, or the machine as a step passed */
+  snapshotKind?: SnapshotKind;
+  snapshotOf?: number;
+  /** the step's start is the machine kept as the step before passed: nothing was entered since */
+  snapshotReused?: boolean;
+  rawBytes?: number;
+  resetMs?: number;
+}
+
+/** A snapshot's gzip failed: what a reload brings back instead. */
+const notKept = (when: string, e: unknown) =>
+  new Error(`The machine could not be kept ${when}: ${e instanceof Error ? e.message : e}. A reload brings back the machine kept before it.`);
+
+/** The machine as the newest step passed, while it may still be the next step's start. */
+interface PassedMachine {
+  step: number;
+  vm: VmHandle;
+  raw: ArrayBuffer;
+  /** the shell's line count as it was saved: a line entered since makes it no step's start */
+  lines: number;
+  gz: Promise<Blob>;
+}
+
+/** How a reset ended: the step's start restored, the lab's own machine started again, or nothing to restore. */
+export type ResetOutcome = "restored" | "restarted" | "none";
+
+export class MachineKeeper {
+  /**
+   * The open step's machine as it began, uncompressed: "Reset this step" restores it at once,
+   * without waiting for the gzip or paying a gunzip (300-500 ms here). About 40 MiB beside the
+   * emulator's 256 MiB; the compressed copy lives in IndexedDB for a reload. `raw` null: the
+   * step's start is the lab's own saved machine, which the page can always start again.
+   */
+  private stepStart: { step: number; raw: ArrayBuffer | null } | null = null;
+  /** the save of the step's start under way: a reset waits for it */
+  private pendingStart: Promise<void> | null = null;
+  /** snapshots being compressed and stored, in the order they were taken */
+  private storing: Promise<void> = Promise.resolve();
+  /** the step and machine whose start was last kept (a step opening twice keeps it once) */
+  private opened: { step: number; vm: VmHandle } | null = null;
+  private passed: PassedMachine | null = null;
+  /** machines being saved, compressed and stored: until they land a reload would bring back an older one */
+  private inFlight = 0;
+
+  constructor(
+    private readonly labId: string,
+    /** a figure of the newest kept machine changed */
+    private readonly onTiming: (patch: Partial<Timing>) => void,
+  ) {}
+
+  /** whether a machine is still being saved, compressed or stored (leaving now would lose it) */
+  get keeping(): boolean {
+    return this.inFlight > 0;
+  }
+
+  /** count `p` as keeping a machine until it settles */
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.inFlight++;
+    void p.finally(() => this.inFlight--).catch(() => undefined);
+    return p;
+  }
+
+  /** run `store` after the snapshots queued before it (their figures must not land over its own) */
+  private queue(store: () => Promise<void>): Promise<void> {
+    const stored = this.storing.then(store);
+    this.storing = this.track(stored).catch(() => undefined);
+    return stored;
+  }
+
+  /** Keep the machine as it is now: in memory as the step's start (`kind` "step"), and in IndexedDB. */
+  async snapshot(vm: VmHandle, kind: SnapshotKind, at: number): Promise<void> {
+    const t0 = performance.now();
+    const takenAt = Date.now(); // when the machine was in this state, not when the store finished
+    // the shell as the save begins: a line entered from now on may be in the machine or not,
+    // and makes the count differ either way (the next step's start is then saved anew)
+    const lines = vm.shellLines();
+    const shellBusy = vm.shellBusy();
+    const saving = this.track(vm.saveState()); // now: the machine as it is at this moment
+    // a reset waits for the step's machine to be saved, not for its gzip and store
+    if (kind === "step") this.pendingStart = saving.then(() => undefined, () => undefined);
+    const state = await saving;
+    performance.measure("fslab:snapshot-save", { start: t0 }); // for npm run bench snapshots
+    if (kind === "step") this.stepStart = { step: at, raw: state };
+    // compressed and stored one after another, in the order taken (the store also keeps the
+    // newer of two: progress.ts), so an older snapshot that takes longer never lands over a newer one
+    const zipping = this.storing.then(() => gzip(state));
+    zipping.catch(() => undefined); // its failure is said below, once
+    // a command still running goes on changing the machine: no next step starts from this one
+    if (kind === "latest") this.passed = shellBusy ? null : { step: at, vm, raw: state, lines, gz: zipping };
+    await this.queue(async () => {
+      try {
+        const t1 = performance.now();
+        const gz = await zipping.catch((e) => {
+          if (this.passed?.gz === zipping) this.passed = null; // nothing to reuse
+          throw notKept(kind === "step" ? `as step ${at + 1} began` : `as step ${at + 1} passed`, e);
+        });
+        performance.measure("fslab:snapshot-gzip", { start: t1 });
+        await putSnapshot(kind, { lab: this.labId, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength });
+        // said once it is stored: a reload from now on brings it back
+        this.onTiming({ snapshotMs: performance.now() - t0, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at, snapshotReused: false });
+      } finally {
+        // kept in memory for a reset, and (unless the browser refused) stored for a reload
+        if (kind === "step") this.onTiming({ snapshotStep: at });
+      }
+    });
+  }
+
+  /**
+   * Step `n` is open on `vm`: keep its start, unless it is kept already (the same step again, or
+   * the machine just started from this very step's snapshot). `restoredStep`: the step whose
+   * snapshot the machine was started from, if it was.
+   */
+  stepOpened(vm: VmHandle, n: number, restoredStep: number | null): Promise<void> {
+    if (this.opened?.step === n && this.opened.vm === vm) return Promise.resolve();
+    const first = this.opened === null;
+    const freshVm = this.opened?.vm !== vm;
+    this.opened = { step: n, vm };
+    if (freshVm && n === 0 && vm.origin === "saved") {
+      // the lab's own saved machine, just started, is step 1's start: nothing to keep. (A copy
+      // would be the state the page has just loaded, and save_state, 100-230 ms on the page's
+      // thread, would hold up the learner's first command at the prompt.)
+      this.stepStart = { step: 0, raw: null };
+      this.onTiming({ snapshotStep: 0 });
+      return Promise.resolve();
+    }
+    if (first && vm.origin === "snapshot" && restoredStep === n) {
+      this.onTiming({ snapshotStep: n }); // its snapshot is stored already
+      return Promise.resolve();
+    }
+    const p = this.passed;
+    this.passed = null;
+    if (p && p.vm === vm && p.step === n - 1 && vm.shellLines() === p.lines && !vm.shellBusy()) return this.reusePassed(p, n);
+    return this.snapshot(vm, "step", n);
+  }
+
+  /**
+   * Next with nothing entered since the step before passed: the machine kept then is step `n`'s
+   * start (saving it again would cost the page's thread a save and a worker a gzip of the same
+   * machine, 1-2 s of CPU). Its stored copy is stored again as this step's start.
+   */
+  private reusePassed(p: PassedMachine, n: number): Promise<void> {
+    this.stepStart = { step: n, raw: p.raw };
+    this.pendingStart = null;
+    const at = Date.now();
+    return this.queue(async () => {
+      try {
+        const gz = await p.gz.catch((e) => {
+          throw notKept(`as step ${n + 1} began`, e);
+        });
+        await putSnapshot("step", { lab: this.labId, step: n, ...HERE, savedAt: at, gz, rawBytes: p.raw.byteLength });
+        this.onTiming({ snapshotMs: 0, snapshotBytes: gz.size, rawBytes: p.raw.byteLength, snapshotKind: "step", snapshotOf: n, snapshotReused: true });
+      } finally {
+        this.onTiming({ snapshotStep: n }); // kept in memory for a reset either way
+      }
+    });
+  }
+
+  /**
+   * The machine back as the open step `n` began: from memory, else from IndexedDB (after a
+   * reload), else (step 1, or after a crash) the lab's own saved machine started again. A reset
+   * makes the step's stored start the newest machine again; after a crash the stored machines
+   * stay as they are. Throws when there is nothing to go back to (and it is not a crash).
+   */
+  async reset(vm: VmHandle, n: number, after?: "crash"): Promise<ResetOutcome> {
+    this.passed = null; // the machine goes back: the one kept as the step passed is no longer the newest
+    await this.pendingStart;
+    const t0 = performance.now();
+    const restartOwn = async () => {
+      // step 1 from the lab's own saved machine: that machine again, and nothing stored of this one
+      await dropSnapshots(this.labId).catch(() => undefined);
+      vm.restart();
+      return "restarted" as const;
+    };
+    if (this.stepStart?.step === n && this.stepStart.raw === null) return restartOwn();
+    let state = this.stepStart?.step === n ? this.stepStart.raw : null;
+    if (!state) {
+      // after a reload: the step's compressed copy from IndexedDB
+      const s = await getSnapshot(this.labId, "step");
+      if (s?.step === n) {
+        const t1 = performance.now();
+        state = await gunzip(s.gz);
+        performance.measure("fslab:snapshot-gunzip", { start: t1 }); // for npm run bench snapshots
+      } else if (!s && n === 0) return restartOwn(); // step 1 began on the lab's own machine, none of it stored
+    }
+    if (!state && after === "crash") {
+      vm.restart();
+      return "none";
+    }
+    if (!state) throw new Error("there is no snapshot of this step's start (the machine was not running when it opened)");
+    const t2 = performance.now();
+    await vm.restoreState(state, `The machine is back as it was when step ${n + 1} began.`);
+    performance.measure("fslab:snapshot-restore", { start: t2 });
+    this.onTiming({ resetMs: performance.now() - t0 });
+    if (after !== "crash") {
+      // the newest machine is this one again: its stored copy made the newest, once the step's
+      // own gzip and store (queued before it) have landed
+      const resetAt = Date.now();
+      void this.queue(() => stepIsNewest(this.labId, n, resetAt).then(() => undefined)).catch(() => undefined);
+    }
+    return "restored";
+  }
+}
