@@ -22,8 +22,10 @@ describe("the course on the home page", () => {
       const b = await launch({ width });
       try {
         await b.page.setViewportSize({ width, height: 900 });
-        await b.page.goto(`${base()}#/`);
-        // a learner who passed the write path's first step: stored as the lab page stores it
+        // a learner who passed the write path's first step, stored as the page before version 2
+        // of its store did (a store of its own, "progress", by lab id): written from a file of
+        // the site that runs no script, so the page meets it first and moves it (lab-store.ts)
+        await b.page.goto(`${base()}fslab-embed.json`);
         await b.page.evaluate(
           async ({ titles }) => {
             const db: IDBDatabase = await new Promise((res, rej) => {
@@ -43,7 +45,7 @@ describe("the course on the home page", () => {
           },
           { titles: write.steps.map((s) => s.title) },
         );
-        await b.page.reload();
+        await b.page.goto(`${base()}#/`);
         const map = b.page.getByTestId("course-map");
         await map.locator("svg").waitFor();
         expect(await map.getAttribute("data-wide")).toBe(width >= 1100 ? "1" : "0");
@@ -118,6 +120,53 @@ describe("the course on the home page", () => {
       expect(await nav.textContent()).toContain(`Lab ${i + 1} of ${PATH.length}`);
       expect(await b.page.getByTestId("next-lab").getAttribute("href")).toBe(`#/lab/${PATH[i + 1].meta.id}`);
       expect(await nav.locator(`a[href="#/lab/${PATH[i - 1].meta.id}"]`).count()).toBe(1);
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+describe("the lab store's upgrade (lab-store.ts: version 1 to 2)", () => {
+  it("a tab of the page before the update, holding version 1, is named and waited for; closed, the upgrade goes on", async () => {
+    const b = await launch();
+    try {
+      // the older tab: version 1's stores, its connection kept open (the older page never closed it)
+      await b.page.goto(`${base()}fslab-embed.json`);
+      await b.page.evaluate(
+        () =>
+          new Promise<void>((res, rej) => {
+            const r = indexedDB.open("fslab", 1);
+            r.onupgradeneeded = () => (r.result.createObjectStore("progress"), r.result.createObjectStore("snapshots"));
+            r.onsuccess = () => {
+              const tx = r.result.transaction("progress", "readwrite");
+              tx.objectStore("progress").put({ lab: "write-path", labHash: "e2e", guest: "e2e", step: 0, startedAt: 1, updatedAt: 1, steps: [] }, "write-path");
+              tx.oncomplete = () => ((window as unknown as { held: IDBDatabase }).held = r.result, res());
+            };
+            r.onerror = () => rej(r.error);
+          }),
+      );
+      const lab = await b.ctx.newPage();
+      await lab.goto(`${base()}#/lab/write-path`);
+      await expect
+        .poll(async () => (await lab.getByTestId("lab-notice").allTextContents()).join(" "), { timeout: 60_000 })
+        .toMatch(/could not be opened: another tab of this site, opened before it was updated, holds it: close that tab, then reload this one/);
+      await b.page.close();
+      await lab.reload();
+      await lab.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+      expect((await lab.getByTestId("lab-notice").allTextContents()).join(" ")).not.toMatch(/could not be opened/);
+      // moved: the lab store holds the older tab's progress under its new key
+      const kinds = await lab.evaluate(
+        () =>
+          new Promise<string[]>((res) => {
+            const r = indexedDB.open("fslab");
+            r.onsuccess = () => {
+              const all = r.result.transaction("labs").objectStore("labs").getAll();
+              all.onsuccess = () => res(all.result.map((v: { kind: string; lab: string }) => `${v.lab}:${v.kind}`));
+            };
+          }),
+      );
+      expect(kinds).toContain("write-path:progress");
+      expect(await lab.evaluate(() => new Promise((res) => { const r = indexedDB.open("fslab"); r.onsuccess = () => res([...r.result.objectStoreNames]); }))).toEqual(["labs"]);
     } finally {
       await b.close();
     }

@@ -195,32 +195,49 @@ describe("a reload at any moment brings back the learner's newest kept machine",
     await holdsStep1();
   });
 
-  it("a store in the layout of the page before heads (<lab>/step, <lab>/latest) is read, and replaced by the first write", async () => {
+  it("a version 1 store in the layout before heads (<lab>/step, <lab>/latest) is moved into the lab store, and a reset works over it", async () => {
     // the step 2 start taken after the last reload, stored
     await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 60_000 }).toMatch(/^Machine kept as the step began/);
-    await page.goto(`${site.url}#/`);
-    // rewritten as the older page kept it: the step's start, and a newer "latest" (as if step 2 had passed)
+    // rewritten as the page before heads kept it, in version 1's two stores: the progress, the
+    // step's start and a newer "latest" (as if step 2 had passed). From a file of the site that
+    // runs no script: no page holds the store while it is made again.
+    await page.goto(`${site.url}fslab-embed.json`);
     const keys = await page.evaluate(
       (lab) =>
         new Promise<string[]>((resolve, reject) => {
           const req = indexedDB.open("fslab");
+          req.onerror = () => reject(req.error);
           req.onsuccess = () => {
-            const tx = req.result.transaction("snapshots", "readwrite");
-            const store = tx.objectStore("snapshots");
-            store.get(`${lab}/head`).onsuccess = (e: any) => {
-              const head = e.target.result;
-              store.get(head.step).onsuccess = (e: any) => {
-                const s = e.target.result;
-                store.delete(IDBKeyRange.bound(`${lab}/`, `${lab}/\uffff`));
-                store.put(s, `${lab}/step`);
-                store.put({ ...s, savedAt: s.savedAt + 1 }, `${lab}/latest`);
-              };
-            };
-            tx.oncomplete = () => {
-              const keys = req.result.transaction("snapshots").objectStore("snapshots").getAllKeys();
-              keys.onsuccess = () => resolve(keys.result as string[]);
-            };
-            tx.onerror = () => reject(tx.error);
+            const labs = req.result.transaction("labs").objectStore("labs");
+            const got: Record<string, any> = {};
+            const get = (key: string, then: () => void) => (labs.get(key).onsuccess = (e: any) => ((got[key] = e.target.result), then()));
+            get(`${lab}/head`, () =>
+              get(got[`${lab}/head`].step, () =>
+                get(`${lab}/progress`, () => {
+                  req.result.close();
+                  const { kind: _p, ...progress } = got[`${lab}/progress`];
+                  const { kind: _m, ...start } = got[got[`${lab}/head`].step];
+                  const del = indexedDB.deleteDatabase("fslab");
+                  del.onerror = () => reject(del.error);
+                  del.onsuccess = () => {
+                    const v1 = indexedDB.open("fslab", 1);
+                    v1.onupgradeneeded = () => (v1.result.createObjectStore("progress"), v1.result.createObjectStore("snapshots"));
+                    v1.onerror = () => reject(v1.error);
+                    v1.onsuccess = () => {
+                      const tx = v1.result.transaction(["progress", "snapshots"], "readwrite");
+                      tx.objectStore("progress").put(progress, lab);
+                      tx.objectStore("snapshots").put(start, `${lab}/step`);
+                      tx.objectStore("snapshots").put({ ...start, savedAt: start.savedAt + 1 }, `${lab}/latest`);
+                      tx.onerror = () => reject(tx.error);
+                      tx.oncomplete = () => {
+                        const all = v1.result.transaction("snapshots").objectStore("snapshots").getAllKeys();
+                        all.onsuccess = () => (v1.result.close(), resolve(all.result as string[]));
+                      };
+                    };
+                  };
+                }),
+              ),
+            );
           };
         }),
       LAB,
@@ -231,23 +248,30 @@ describe("a reload at any moment brings back the learner's newest kept machine",
     expect(await vmStatus()).toMatch(/restored your machine from step 2 \(kept as step 2 passed/);
     expect(await step()).toBe("1");
     await holdsStep1();
-    // the first write (a reset: the step's start is the newest again) puts a head over them
-    await page.getByTestId("reset-step").click();
-    await expect.poll(() => page.getByTestId("lab-status").getAttribute("data-reset-ms"), { timeout: 30_000 }).not.toBeNull();
-    const head = () =>
+    const read = () =>
       page.evaluate(
         (lab) =>
-          new Promise<unknown>((resolve) => {
+          new Promise<{ head: unknown; keys: string[] }>((resolve) => {
             const req = indexedDB.open("fslab");
             req.onsuccess = () => {
-              const get = req.result.transaction("snapshots").objectStore("snapshots").get(`${lab}/head`);
-              get.onsuccess = () => resolve(get.result ?? null);
+              const labs = req.result.transaction("labs").objectStore("labs");
+              const head = labs.get(`${lab}/head`);
+              const keys = labs.getAllKeys(IDBKeyRange.bound(`${lab}/`, `${lab}/\uffff`));
+              keys.onsuccess = () => resolve({ head: head.result ?? null, keys: (keys.result as string[]).sort() });
             };
           }),
         LAB,
       );
-    await expect.poll(head, { timeout: 30_000 }).toMatchObject({ newest: `${LAB}/step`, step: `${LAB}/step`, newestKind: "step" });
-    expect(await reloadAfter(0, "after a reset over the old layout")).toMatch(/restored your machine from step 2 \(kept as step 2 began/);
+    // moved: one store, the two machines as records the head names
+    const moved = await read();
+    expect(moved.head).toMatchObject({ kind: "head", newestKind: "latest", newest: expect.stringMatching(/\/m\/\d+-v1-latest$/), step: expect.stringMatching(/\/m\/\d+-v1-step$/) });
+    // the first write (a reset: the step's start is the newest again) drops the newer machine
+    await page.getByTestId("reset-step").click();
+    await expect.poll(() => page.getByTestId("lab-status").getAttribute("data-reset-ms"), { timeout: 30_000 }).not.toBeNull();
+    const start = (moved.head as { step: string }).step;
+    await expect.poll(async () => (await read()).head, { timeout: 30_000 }).toMatchObject({ newest: start, step: start, newestKind: "step" });
+    expect((await read()).keys).toEqual([`${LAB}/head`, start, `${LAB}/progress`].sort());
+    expect(await reloadAfter(0, "after a reset over the moved store")).toMatch(/restored your machine from step 2 \(kept as step 2 began/);
     await holdsStep1();
   });
 

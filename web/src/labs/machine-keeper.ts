@@ -2,7 +2,7 @@
 // (for "Reset this step"), every kept machine gzipped into IndexedDB (for a reload), one after
 // another in the order taken, and the reset itself. No React here: useStepMachine.ts wires it to
 // the page (its figures, its problems, its busy line).
-import { dropSnapshots, getSnapshot, putSnapshot, stepIsNewest, type SnapshotKind } from "./progress";
+import { dropSnapshots, getSnapshot, putSnapshot, stepIsNewest, type SnapshotKind } from "./machine-store";
 import { gunzip, gzip, HERE } from "../vm/browser/snapshot";
 import type { VmHandle } from "../shared/machine";
 
