@@ -1,6 +1,7 @@
-// `fslab bench`'s parts come from bench/parts/, not from a list: a new part is a file there,
-// and the usage, the "no benchmark" error and a run of all parts pick it up with nothing else
-// edited. The native-against-wasm benches (wasm/src/<core>/bench_<core>.c) each have their part.
+// `fslab bench`'s parts come from bench/parts/ and the topics' bench.ts, not from a list: a new
+// part is a file there, and the usage, the "no benchmark" error and a run of all parts pick it
+// up with nothing else edited. The native-against-wasm benches (wasm/src/<core>/bench_<core>.c)
+// each have their part.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,12 +10,16 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadParts, partNames } from "./parts";
 import { bench, benchUsage } from "../bin/commands/bench";
+import { topicsWith } from "../web/src/topics/folders";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
-const folder = readdirSync(`${REPO}bench/parts`).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts")).map((f) => f.replace(/\.ts$/, "")).sort();
+const own = readdirSync(`${REPO}bench/parts`).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts")).map((f) => f.replace(/\.ts$/, ""));
+const topics = readdirSync(`${REPO}web/src/topics`).filter((t) => existsSync(`${REPO}web/src/topics/${t}/topic.ts`) && existsSync(`${REPO}web/src/topics/${t}/bench.ts`));
+const folder = [...own, ...topics].sort();
 
 describe("fslab bench's parts", () => {
-  it("are the modules of bench/parts/, each a part with a summary, in one order", async () => {
+  it("are the modules of bench/parts/ and the topics' bench.ts, each a part with a summary, in one order", async () => {
+    expect(topics.length).toBeGreaterThan(0);
     expect(partNames()).toEqual(folder);
     const parts = await loadParts();
     expect(parts.map((p) => p.name).sort()).toEqual(folder);
@@ -31,7 +36,10 @@ describe("fslab bench's parts", () => {
     const dir = mkdtempSync(join(tmpdir(), "fslab-parts-"));
     try {
       for (const f of ["zram.ts", "disk-io.ts", "zram.test.ts", "notes.md"]) writeFileSync(join(dir, f), "");
-      expect(partNames(dir)).toEqual(["disk-io", "zram"]);
+      expect(partNames(dir, [])).toEqual(["disk-io", "zram"]);
+      // a topic's bench.ts is a part named after the topic; the same name in both places is refused
+      expect(partNames(dir, ["btrfs"])).toEqual(["btrfs", "disk-io", "zram"]);
+      expect(() => partNames(dir, ["zram"])).toThrow(/bench\/parts\/zram.ts and web\/src\/topics\/zram\/bench.ts are both the part "zram"/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,4 +1,4 @@
-// What `fslab bench`'s parts (bench/parts/<name>.ts) are, and the helpers they print with.
+// What `fslab bench`'s parts (bench/parts/<name>.ts, web/src/topics/<t>/bench.ts) are, and the helpers they print with.
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { NativeBench } from "./native";
@@ -6,7 +6,7 @@ import type { CoreModules } from "@wasm/cores.mjs";
 import { loadCoreModule } from "../web/src/shared/node-load";
 import type { Goal } from "./paired";
 
-/** One part of `fslab bench`: the module bench/parts/<name>.ts exports it as `part`. */
+/** One part of `fslab bench`: its module (bench/parts.ts finds them) exports it as `part`. */
 export interface BenchPart {
   /** where it runs in `fslab bench` (all parts): lower first; the long ones last */
   order: number;

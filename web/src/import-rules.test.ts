@@ -35,10 +35,11 @@ export const RULES: Rule[] = [
     forbid: (to) => /^web\/src\/(vm|labs|topics|pages|embed)\//.test(to) || /^web\/src\/App\.tsx$/.test(to),
   },
   {
-    name: "a topic imports only shared/ and its own folder (and npm packages, its wasm build, as text its own C sources and the shared C a code grader builds with, and in its end-to-end tests the e2e harness)",
+    name: "a topic imports only shared/ and its own folder (and npm packages, its wasm build, as text its own C sources and the shared C a code grader builds with, in its end-to-end tests the e2e harness, in its bench part the bench harness)",
     from: /^web\/src\/topics\/([^/]+)\//,
     forbid: (to, m, from) =>
       !(from.endsWith(".e2e.ts") && to.startsWith("e2e/") && !to.endsWith(".e2e.ts")) &&
+      !(from === `web/src/topics/${m[1]}/bench.ts` && to.startsWith("bench/") && !to.startsWith("bench/parts/")) &&
       !to.startsWith("web/src/shared/") &&
       !to.startsWith(`web/src/topics/${m[1]}/`) &&
       !to.startsWith("wasm/build/wasm/") &&
@@ -186,6 +187,9 @@ describe("import rules", () => {
       { from: "web/src/topics/exfat/PlayExfat.tsx", to: "e2e/browser.ts" },
       { from: "web/src/topics/exfat/play.e2e.ts", to: "web/src/topics/blk/blk-core.ts" },
       { from: "web/src/topics/exfat/play.e2e.ts", to: "e2e/lab.e2e.ts" },
+      // the bench harness is for a topic's bench part only
+      { from: "web/src/topics/exfat/exfat-core.ts", to: "bench/report.ts" },
+      { from: "web/src/topics/exfat/bench.ts", to: "bench/parts/page.ts" },
     ];
     expect(broken(bad).map((b) => b.split(" imports ")[0]).sort()).toEqual(bad.map((e) => e.from).sort());
     // a test beside the shell may load a topic; a topic may load its own files, shared/ and its core
@@ -197,6 +201,7 @@ describe("import rules", () => {
       { from: "web/src/vm/browser/vm-host.ts", to: "web/src/vm/machine/machine-parts.ts" },
       { from: "web/src/vm/browser/vm-host.ts", to: "web/src/vm/browser/page-trouble.ts" },
       { from: "web/src/topics/exfat/play.e2e.ts", to: "e2e/browser.ts" },
+      { from: "web/src/topics/exfat/bench.ts", to: "bench/report.ts" },
     ];
     expect(broken(fine)).toEqual([]);
     expect(circles([{ from: "a.ts", to: "b.tsx" }, { from: "b.tsx", to: "a.ts" }, { from: "b.tsx", to: "c.ts" }])).toEqual([["a.ts", "b.tsx"]]);

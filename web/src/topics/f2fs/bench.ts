@@ -1,10 +1,10 @@
 // fslab bench f2fs: the FxMark unlink simulation, 120 cores x 10,000 unlinks, the same C natively
 // (wasm/src/f2fs/bench_f2fs.c, by gcc and by clang-14) and as wasm, in turn (bench/paired.ts),
 // in fresh processes (bench/processes.ts).
-import { fxmarkUnlink } from "../../web/src/topics/f2fs/fxmark";
-import { interleave } from "../paired";
-import { acrossProcesses } from "../processes";
-import { NEAR_NATIVE, nativeBench, withNativeBench, type BenchPart } from "../report";
+import { fxmarkUnlink } from "./fxmark";
+import { interleave } from "../../../../bench/paired";
+import { acrossProcesses } from "../../../../bench/processes";
+import { NEAR_NATIVE, nativeBench, withNativeBench, type BenchPart } from "../../../../bench/report";
 
 /** rounds (~0.1 s a side) */
 const F2FS_ROUNDS = 15;
