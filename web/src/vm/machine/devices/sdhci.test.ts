@@ -563,6 +563,25 @@ describe("the card's times, each request its own (shared/sd-timing.ts)", () => {
     expect(h.status() & INT.BUFFER_READ_READY).toBeTruthy();
   });
 
+  it("each data request's lateness is logged: what its events ran late, less what its later waits paid back", () => {
+    const { d, h, step, send, t } = timed();
+    d.lateness.take();
+    send(18, 0, R1F | DATA, 0x10 | 0x20 | 0x02, 2);
+    step(t.access + t.block(512) + t.command + 0.2); // the first block's event runs 0.2 ms late
+    h.clear();
+    for (let i = 0; i < 128; i++) d.read32(REG.BUFFER); // the second block's wait paid back from it
+    for (let i = 0; i < 128; i++) d.read32(REG.BUFFER);
+    send(12, 0, R1F); // no data: its own request logs nothing
+    send(17, 5, R1F | DATA, 0x10); // on time
+    step(t.command + t.access + t.block(512));
+    expect(h.status() & INT.BUFFER_READ_READY).toBeTruthy();
+    const late = d.lateness.take();
+    expect(late).toHaveLength(2);
+    expect(late[0]).toBeCloseTo(0.2 - t.block(512), 9);
+    expect(late[1]).toBeCloseTo(0, 9);
+    expect(d.lateness.take()).toEqual([]); // taken: the log starts again
+  });
+
   it("every read pays the card's access time once, and its blocks the bus: two reads in a row, each its own", () => {
     const { d, h, step, send, t } = timed();
     for (let k = 0; k < 2; k++) {

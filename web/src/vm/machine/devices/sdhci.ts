@@ -20,6 +20,7 @@ import { MMIO_GRANULE, v86Internals, wireOrPciInterrupts, pciIrq, type V86Cpu, t
 import { busTimes, eraseMs, type BusTimes } from "../../../shared/sd-timing";
 import { BAR_SIZE, BASE_CLOCK_HZ, CAPABILITIES, ERR, INT, PS, REG, SDHCI_BAR, SDHCI_PCI_ID, TM, pciSpace } from "./sdhci-regs";
 import { SDHCI_STATE_VERSION, type CheckedState, type DataPhase, type DeviceEvent, type SdhciSnapshot } from "./sdhci-state";
+import { LatenessLog } from "./lateness";
 
 export { SDHCI_STATE_VERSION, type CheckedState, type DeviceEvent, type SdhciSnapshot };
 
@@ -282,6 +283,7 @@ export class SdhciDevice {
     const reply: CardReply = card ? card.command(index, arg) : { response: null, state: "idle" };
     // a write command's start (the card's address now): does it continue the last write?
     const startsAt = reply.data?.dir === "write" && card ? card.address : -1;
+    if (dataPresent && reply.data) this.lateness.request();
     this.onCommand?.({ index, arg, app, response: reply.response, state: reply.state });
     if (index === 55 && reply.response) this.appNext = true;
     for (let i = 0; i < 4; i++) this.regs.setUint32(REG.RESPONSE + 4 * i, 0);
@@ -476,6 +478,7 @@ export class SdhciDevice {
     this.owed = 0;
     const repay = Math.min(this.late, ms);
     this.late -= repay;
+    this.lateness.add(-repay);
     ms -= repay;
     if (ms < SHORTEST_WAIT_MS) {
       this.owed = ms;
@@ -483,6 +486,8 @@ export class SdhciDevice {
     }
     this.schedule(this.now() + ms, event);
   }
+  /** how late the host answered each data request, beyond the model's time (lateness.ts) */
+  readonly lateness = new LatenessLog();
   /** ms the events of the current request ran late, still to be taken off its next waits */
   private late = 0;
   /** ms of the current request's waits too short to wait, still to be added to its next */
@@ -509,6 +514,7 @@ export class SdhciDevice {
       const e = this.events.shift()!;
       // (a pass of more than a few ms is the page busy or asleep, not the loop's grain: not repaid)
       this.late = Math.min(now - e.at, 2);
+      this.lateness.add(now - e.at);
       this.run(e.event);
     }
     if (!this.events.length) return Infinity;

@@ -27,7 +27,33 @@ export function slotRequest(sd: SdhciDevice, line: string): string {
     sd.insert(new SdCard(parsed));
     return `ok inserted ${slotStatus(sd)}`;
   }
-  return `error unknown request "${verb ?? ""}" (status, insert, eject, serial)`;
+  // how late the host answered the data requests since the last ask (lateness.ts): the part of a
+  // measured latency that is neither the card's time nor the emulated machine's
+  if (verb === "late") {
+    if (args.length > 1 || (args[0] !== undefined && args[0] !== "--each")) return 'error late takes nothing, or "--each"';
+    return `ok ${lateAnswer(sd.lateness.take(), args[0] === "--each")}`;
+  }
+  // the latency model on (the default) or off (the card answers at once: what is left is the machine's own time)
+  if (verb === "timing") {
+    if (args.length !== 1 || (args[0] !== "on" && args[0] !== "off")) return "error timing takes on or off";
+    sd.timed = args[0] === "on";
+    return `ok timing ${args[0]}`;
+  }
+  return `error unknown request "${verb ?? ""}" (status, insert, eject, serial, late, timing)`;
+}
+
+/**
+ * `sdcard late`: a line saying how many data requests there were and how late the host was
+ * (its median, 99th percentile and largest, by nearest rank), or with `each` every request's
+ * lateness in ms, oldest first, space-separated (the guest's script prints one a line).
+ */
+export function lateAnswer(ms: number[], each: boolean): string {
+  if (each) return ms.map((x) => x.toFixed(3)).join(" ");
+  if (!ms.length) return "no data request since the last ask";
+  const sorted = [...ms].sort((a, b) => a - b);
+  const rank = (p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)].toFixed(3);
+  const late = ms.filter((x) => x > 0.1).length;
+  return `${ms.length} data requests; the host answered ${late} of them more than 0.1 ms late; lateness p50 ${rank(0.5)} ms, p99 ${rank(0.99)} ms, max ${rank(1)} ms`;
 }
 
 export function slotStatus(sd: SdhciDevice): string {
