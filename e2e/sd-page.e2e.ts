@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import { join } from "node:path";
 import { ARTIFACTS, labRunner, launch, pressCheck, runInTerminal, screenshot } from "./browser";
 import { busTimes, DEFAULT_SPEED_HZ, requestMs } from "../web/src/shared/sd-timing";
+import { againstModel, latencyAgainstModel, TOLERANCE } from "./sd-latency";
 
 const base = () => inject("baseUrl");
 
@@ -90,16 +91,39 @@ describe("the sd-card lab in Chromium", () => {
     expect(await runInTerminal(page, "cat /sys/block/mmcblk0/size")).toBe(sectors);
     expect(await runInTerminal(page, "mount /dev/mmcblk0 /mnt/sd && md5sum -c /root/sum; umount /mnt/sd", 60_000)).toMatch(/data: OK/);
     expect(await runInTerminal(page, "sdcard status")).toMatch(/^sdsc \d+ tran$/);
-    // the card's time in the page: fio's random 4 KiB reads at depth 1, none faster than the
-    // latency model's card time (each request its own: the device's clock runs in v86's loop)
+    // the card's time in the page: fio's random 4 KiB reads at depth 1, p50 and p99 as the
+    // model predicts (card + the machine's own + the host's lateness: e2e/sd-latency.ts), up to
+    // three pairs of runs, each floored at the card's time
     const card = requestMs(busTimes(DEFAULT_SPEED_HZ, 4), false, 8);
-    const field = (f: string) => `tr -d ' \\n' < /tmp/q.json | grep -o '${f}' | head -1 | grep -o '[0-9]*$'`;
-    await runInTerminal(page, "fio --name=q --filename=/dev/mmcblk0 --rw=randread --bs=4k --iodepth=1 --direct=1 --ioengine=psync --size=16M --io_size=1M --randseed=3 --percentile_list=50:99 --output-format=json > /tmp/q.json; echo ran", 120_000);
-    const min = Number(await runInTerminal(page, field('"clat_ns":{"min":[0-9]*'))) / 1e6;
-    const p50 = Number(await runInTerminal(page, field('"50.000000":[0-9]*'))) / 1e6;
-    console.log(`fio in the page: 4 KiB random reads at depth 1 on the card: min ${min.toFixed(3)} ms, p50 ${p50.toFixed(3)} ms; the model's card time ${card.toFixed(3)} ms`);
-    expect(min).toBeGreaterThanOrEqual(card);
-    expect(p50).toBeLessThan(card + 10); // the emulated CPU's part on top (0.4-0.6 ms in Node on the 2-core machine)
+    const inGuest = (cmd: string) => runInTerminal(page, cmd, 180_000);
+    const held = async (what: string) => {
+      for (let pair = 1; pair <= 3; pair++) {
+        const r = await latencyAgainstModel(inGuest, "randread", card, "1M");
+        const { ok, line } = againstModel(r, "randread", card);
+        console.log(`fio in the page, ${what}: ${line} (pair ${pair})`);
+        expect(r.min, line).toBeGreaterThanOrEqual(card);
+        expect(r.lateLogged, line).toBe(r.requests);
+        if (ok) return;
+        if (pair === 3) expect(ok, `${line}: outside the stated tolerance ${JSON.stringify(TOLERANCE)}`).toBe(true);
+      }
+    };
+    await held("the tab shown");
+    // A hidden tab's guest waits through v86's timer worker, not the page's timers (which a
+    // browser throttles to once a second there: v86-pace.ts). Headless Chromium never hides a
+    // tab, so the page is told it is hidden: this holds the worker's path to the model, not the
+    // browser's throttling (a worker's timers are not throttled by it).
+    await page.evaluate(() => {
+      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+      document.dispatchEvent(new Event("visibilitychange"));
+    });
+    try {
+      await held("the tab hidden");
+    } finally {
+      await page.evaluate(() => {
+        delete (document as { visibilityState?: unknown }).visibilityState;
+        document.dispatchEvent(new Event("visibilitychange"));
+      });
+    }
     expect(b.errors).toEqual([]);
   }, 600_000);
 
