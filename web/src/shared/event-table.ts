@@ -55,6 +55,8 @@ export interface TraceEventSpec<F = unknown> {
   format: RegExp;
   /** what the body should look like, for an error message */
   expect: string;
+  /** a body as our kernel printed it (topics/events.test.ts decodes it, and holds its records to the topic's) */
+  sample: string;
   decode(m: RegExpMatchArray): F;
   /** the model records the event becomes (4 words each), where the models emit it too */
   records?(f: F): number[];
@@ -71,6 +73,7 @@ const blockRq = traceEvent({
   system: "block",
   format: /^(\d+),(\d+) (\S+) (\d+ )?\((.*?)\) (\d+) \+ (\d+)(?: ([a-z]+),\d+,\d+)? \[(.*)\]$/,
   expect: "major,minor rwbs [bytes] (cmd) sector + sectors [class,level,hint] [comm]",
+  sample: "254,2 WS 4096 () 2576 + 8 be,0,4 [kworker/0:1H]",
   decode: (m) => ({ dev: `${m[1]},${m[2]}`, rwbs: m[3], op: opOfRwbs(m[3]), sector: m[6], sectors: Number(m[7]), ioprio: m[8] as string | undefined }),
 });
 
@@ -87,6 +90,7 @@ export const BLOCK_EVENTS = {
     system: "block",
     format: /^(\d+),(\d+) (\S+) (\d+) \+ (\d+) \[(.*)\]$/,
     expect: "major,minor rwbs sector + sectors [comm]",
+    sample: "254,1 R 16696 + 8 [fio]",
     decode: (m) => ({ dev: `${m[1]},${m[2]}`, rwbs: m[3], sector: m[4], sectors: Number(m[5]) }),
   }),
 };

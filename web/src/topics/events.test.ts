@@ -5,7 +5,7 @@ import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { topicsWith } from "./folders";
 import type { RecordSpec } from "../shared/events";
-import { decodeEvent, isTraceEvent, recordsOf, splitTraceLine } from "../shared/event-table";
+import { decodeEvent, isTraceEvent, recordsOf, splitTraceLine, type TraceEventSpec } from "../shared/event-table";
 import { TOPIC_RECORDS, TRACE_EVENTS } from "./events.gen";
 import { EV as EXFAT } from "./exfat/events";
 import { EV as F2FS } from "./f2fs/events";
@@ -60,18 +60,19 @@ describe("each topic's records", () => {
 describe("the gathered trace table", () => {
   const line = (event: string, body: string) => splitTraceLine(`t-1 [000] ..... 1.0: ${event}: ${body}`)!;
 
-  it("every record an event becomes is a record of its topic", () => {
-    const samples: Record<string, string> = {
-      exfat_discard: "dev 7,0 clu 7 count 10240 batched 1",
-      exfat_empty_search: "dev 7,0 hint -1 start 0 examined 451 result -28 num_entries 3",
-      f2fs_free_nid_scan: "dev = (7,1), phase = deferred, start = 0, end = 9, scanned = 0, found = 0, skipped = 1",
-    };
-    const ids = new Set(Object.values(records).flatMap((r) => Object.values(r).map((s) => s.type)));
-    for (const [event, body] of Object.entries(samples)) {
-      const words = recordsOf(TRACE_EVENTS, line(event, body))!;
+  it("every event decodes its sample line, and the records it becomes are its topic's", async () => {
+    // each topic's own events (from its folder), and the kernel's block events (no records)
+    const owners: Array<readonly [string, string]> = [];
+    for (const id of TOPICS) owners.push(...Object.keys(((await import(`./${id}/events.ts`)) as { traceEvents: object }).traceEvents).map((event) => [event, id] as const));
+    for (const [event, spec] of Object.entries(TRACE_EVENTS)) {
+      expect(decodeEvent(spec as TraceEventSpec, spec.sample), `${event}'s sample "${spec.sample}"`).not.toBeNull();
+      const words = recordsOf(TRACE_EVENTS, line(event, spec.sample))!;
       expect(words.length % 4, event).toBe(0);
-      for (let i = 0; i < words.length; i += 4) expect(ids.has(words[i]), event).toBe(true);
+      const owner = owners.find(([e]) => e === event)?.[1];
+      const ids = new Set(Object.values(owner ? records[owner] : {}).map((r) => r.type));
+      for (let i = 0; i < words.length; i += 4) expect(ids.has(words[i]), `${event} becomes a record of ${owner}`).toBe(true);
     }
+    const samples = { f2fs_free_nid_scan: TRACE_EVENTS.f2fs_free_nid_scan.sample, exfat_discard: TRACE_EVENTS.exfat_discard.sample };
     expect(recordsOf(TRACE_EVENTS, line("f2fs_free_nid_scan", samples.f2fs_free_nid_scan))).toEqual([F2FS.F2FS_NID_SCAN, 2 | (1 << 8), 0, 9, F2FS.F2FS_NID_SCAN_RESULT, 0, 0, 0]);
     expect(recordsOf(TRACE_EVENTS, line("exfat_discard", samples.exfat_discard))).toEqual([EXFAT.EXFAT_DISCARD, 7, 10240, 1]);
     expect(recordsOf(TRACE_EVENTS, line("block_rq_issue", "7,0 W 4096 () 8 + 8 be,0,4 [dd]"))).toEqual([]);

@@ -56,6 +56,7 @@ export const traceEvents = {
     // blocks, sync and caller since the patch's fixes (issue 17); older traces end at skipped
     format: /^dev = \((\d+),(\d+)\), phase = (\w+), start = (\d+), end = (\d+), scanned = (\d+), found = (\d+), skipped = (\d)(?:, blocks = (\d+), sync = (\d), caller = (\S+))?/,
     expect: "dev = (major,minor), phase = bitmap|nat|deferred, start = N, end = N, scanned = N, found = N, skipped = 0|1[, blocks = N, sync = 0|1, caller = symbol+off/size]",
+    sample: "dev = (7,1), phase = deferred, start = 0, end = 9, scanned = 0, found = 0, skipped = 1",
     decode: (m) => ({
       phase: ({ bitmap: NidScanPhase.Bitmap, nat: NidScanPhase.Nat, deferred: NidScanPhase.Deferred } as Record<string, number>)[m[3]] ?? 255,
       start: Number(m[4]), end: Number(m[5]), scanned: Number(m[6]), found: Number(m[7]), skipped: Number(m[8]),
