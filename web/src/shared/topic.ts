@@ -132,13 +132,13 @@ export interface TopicManifest {
   /**
    * The model answers a lab's `key:` may name as `<topic>.<id>` (shared/answers.ts): declared
    * here so the lab validator knows them without loading wasm; computed by `answers.ts` beside
-   * topic.ts (its `topicAnswers` must have exactly these ids: topics.test.ts holds them equal).
+   * topic.ts (its `topicAnswers` must have exactly these ids: web/src/labs/seed.test.ts holds them equal).
    */
   answers?: { specs: AnswerSpec[]; load: () => Promise<TopicAnswers> };
   /**
    * The code graders a lab's `code` block may name as `<topic>.<id>` (shared/grade.ts): declared
    * here for the lab validator; written in `grader.ts` beside topic.ts (its `topicGraders`
-   * must have exactly these ids: topics.test.ts holds them equal).
+   * must have exactly these ids: web/src/topics/graders.test.ts holds them equal).
    */
   graders?: { specs: GraderSpec[]; load: () => Promise<TopicGraders> };
 }
