@@ -4,19 +4,13 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Lab } from "./lab-format";
 import type { SeenEvent, Verdict } from "./expect";
-import { hasChecks, outcomeText, runChecks, type CheckOutcome } from "./checks";
+import { hasChecks, type CheckOutcome } from "./checks";
 import { saveProgress, StoreError, type LabProgress } from "./progress";
 import type { VmHandle } from "../shared/machine";
 import { stepAnswers } from "./step-answers";
 import { codeStepOf } from "./code-grade";
 import { useCodeStep } from "./useCodeStep";
-
-/** How often an open step's checks run on their own. */
-const POLL_MS = 3000;
-/** the wait before the second check after a line (the first is POLL_MS after it) */
-const POLL_QUIET_MS = 12_000;
-/** the wait between a step's own checks once nothing has happened since the last */
-const POLL_REST_MS = 120_000;
+import { earlierUndone as undoneBefore, recordCheck, recordHint, recordReset, stepOutcome, useAutoChecks } from "./step-checks";
 
 export interface StepStateOptions {
   lab: Lab;
@@ -117,24 +111,13 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
           setWaitingShell(true);
           await vm.whenIdle().finally(() => setWaitingShell(false));
         }
-        // a code step's verdict is its last grade (gradeFunction): nothing to run in the guest
-        const graded = progressRef.current.steps[n].code?.last;
-        const o: CheckOutcome = code
-          ? { ok: graded?.kind === "agree", at: Date.now(), items: [{ label: "your function", ok: graded?.kind === "agree", message: graded ? graded.lines.join("\n") : "Compile and grade your function: the step passes once it agrees with your kernel in every decision.", ...(graded?.kind === "error" ? { error: true } : {}) }] }
-          : await runChecks(step, vm, events(), verdicts);
+        const o = await stepOutcome(step, code !== null, progressRef.current.steps[n].code?.last, vm, events(), verdicts);
         if (progressRef.current.step !== n) return null; // the learner moved on meanwhile
         // the poll's failures are shown once a result is (a Check asked for, or a pass): a step
         // that opened in red, "Not yet.", before the learner had done anything read as a mistake
         setOutcome((shown) => (why === "auto" && !o.ok && shown === null ? shown : o));
         const wasPassed = !!progressRef.current.steps[n].passedAt;
-        update((p) => {
-          const s = p.steps[n];
-          if (why === "auto") s.autoChecks++;
-          else s.attempts++;
-          s.lastResult = o.ok ? "pass" : o.items.some((i) => i.error) ? "error" : "fail";
-          s.lastOutput = o.items.map((i) => i.output ?? i.message).join("\n").slice(0, 4000);
-          if (o.ok && !s.passedAt) s.passedAt = Date.now();
-        });
+        update((p) => recordCheck(p.steps[n], why, o));
         if (why === "asked" && !o.ok && !o.items.some((i) => i.error)) setFailedAsked(true);
         if (o.ok) await measureActuals();
         if (o.ok && !wasPassed) passedRef.current(n, step.title);
@@ -148,60 +131,13 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   );
 
   /** A hint revealed: its index among the step's hints. */
-  const showHint = (k: number) =>
-    update((p) => {
-      const s = p.steps[n];
-      const seen = s.hintsSeen ?? Array.from({ length: s.hintsShown }, (_, j) => j);
-      if (!seen.includes(k)) seen.push(k);
-      s.hintsSeen = seen;
-      s.hintsShown = seen.length;
-    });
+  const showHint = (k: number) => update((p) => recordHint(p.steps[n], k));
 
-  /**
-   * Before a step's commands run: the earlier steps they build on that have not passed (a jump
-   * ahead in the outline, a skip), checked in the guest now. null: go ahead. Passed steps are
-   * not rechecked: a later step may rightly undo what they set up (an unmount, a new volume).
-   */
-  const earlierUndone = async (checking?: () => void): Promise<{ step: number; message: string } | null> => {
-    if (!vm) return null;
-    for (let k = 0; k < n; k++) {
-      const s = lab.steps[k];
-      if (progressRef.current.steps[k].passedAt || !s.blocks.some((b) => b.kind === "check")) continue;
-      checking?.();
-      const guestOnly = { ...s, blocks: s.blocks.filter((b) => b.kind === "check") };
-      const o = await runChecks(guestOnly, vm, [], {});
-      if (!o.ok && !o.items.some((x) => x.error)) return { step: k, message: outcomeText(o) };
-    }
-    return null;
-  };
+  /** Before the step's commands run: the earlier steps they build on, if undone (step-checks.ts). */
+  const earlierUndone = async (checking?: () => void) => (vm ? undoneBefore(lab, n, progressRef.current, vm, checking) : null);
 
-  // checks on their own while the step is open, until it passes: every POLL_MS while the
-  // learner works in the shell, then 12 s after that, then not at all
-  // while nothing changes (no line entered, no command running, no kernel event arrived), but
-  // for one check every POLL_REST_MS (a job left running in the background). A check runs in the
-  // guest, and its programs make v86 compile code afresh: about 1.3 s of the page's CPU each,
-  // measured in Chromium on a 2-core machine (.scratch threads, 2026-11-29), against 3.3% of a
-  // core for the guest at rest; checks every 24 s took an idle lab page to 12-19%.
-  useEffect(() => {
-    if (!vm || passed || !checked || code) return;
-    let lines = vm.shellLines();
-    let seen = events().length;
-    let rest = POLL_MS;
-    let last = performance.now();
-    const t = setInterval(() => {
-      const now = vm.shellLines();
-      const arrived = events().length;
-      if (now !== lines || vm.shellBusy() || arrived !== seen) {
-        lines = now; // the learner works (a command running waits for its prompt: check() skips it)
-        seen = arrived;
-        rest = POLL_MS;
-      } else if (performance.now() - last < rest - POLL_MS / 2) return;
-      else rest = rest >= POLL_QUIET_MS ? POLL_REST_MS : POLL_QUIET_MS;
-      last = performance.now();
-      void check("auto");
-    }, POLL_MS);
-    return () => clearInterval(t);
-  }, [vm, passed, checked, check]);
+  // checks on their own while the step is open, until it passes (a code step passes by its grade)
+  useAutoChecks(vm, !passed && checked && !code, events, check);
 
   const go = (to: number) => {
     if (to < 0 || to >= lab.steps.length) return;
@@ -224,17 +160,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   };
 
   /** a reset undoes the step's marks (a restore after a crash keeps them) */
-  const markReset = () =>
-    update((p) => {
-      const s = p.steps[n];
-      s.resets++;
-      delete s.passedAt;
-      delete s.skippedAt;
-      // the run a question asked about is undone: it is asked again of the next (tries are kept)
-      delete s.questions;
-      // so is the run a function was graded on (its text is the learner's, and stays)
-      if (s.code) delete s.code.last;
-    });
+  const markReset = () => update((p) => recordReset(p.steps[n]));
 
   /** The machine came back as the step began: a reset (`after` unset) also undoes the step's marks. */
   const restored = (after?: "crash") => {
@@ -244,18 +170,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     if (after !== "crash") markReset();
   };
 
-  // Alt+Shift+Right / Left: next and previous step, wherever focus is but the terminal
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!e.altKey || !e.shiftKey || (e.key !== "ArrowRight" && e.key !== "ArrowLeft")) return;
-      if ((e.target as Element | null)?.closest?.(".vm-terminal")) return;
-      e.preventDefault();
-      if (e.key === "ArrowRight") void next();
-      else go(n - 1);
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  });
+  useStepKeys(() => void next(), () => go(n - 1));
 
   const codeStep = useCodeStep({ vm, n, code, progressRef, update, check, onFailed: () => setFailedAsked(true) });
 
@@ -263,4 +178,19 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   const openMs = () => performance.now() - openedAt.current;
 
   return { code, ...codeStep, progress, progressRef, n, step, rec, passed, checked, predictsOpen, failedAsked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, answer, showHint, earlierUndone, go, next, skip, restored, openMs };
+}
+
+/** Alt+Shift+Right / Left: next and previous step, wherever focus is but the terminal. */
+function useStepKeys(next: () => void, previous: () => void): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || !e.shiftKey || (e.key !== "ArrowRight" && e.key !== "ArrowLeft")) return;
+      if ((e.target as Element | null)?.closest?.(".vm-terminal")) return;
+      e.preventDefault();
+      if (e.key === "ArrowRight") next();
+      else previous();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  });
 }

@@ -1,0 +1,40 @@
+// The marks a check, a hint and a reset leave in a step's record (step-checks.ts).
+import { describe, expect, it } from "vitest";
+import { newStep } from "./progress";
+import { recordCheck, recordHint, recordReset } from "./step-checks";
+import type { CheckOutcome } from "./checks";
+
+const outcome = (ok: boolean, error = false): CheckOutcome => ({ ok, at: 1, items: [{ label: "x", ok, message: ok ? "fine" : "not yet", ...(error ? { error: true } : {}), output: "out" }] });
+
+describe("a step's record", () => {
+  it("a check counts as asked or the page's own, keeps its output, and marks the first pass once", () => {
+    const s = newStep("t");
+    recordCheck(s, "auto", outcome(false));
+    recordCheck(s, "asked", outcome(false, true));
+    expect(s).toMatchObject({ autoChecks: 1, attempts: 1, lastResult: "error", lastOutput: "out" });
+    recordCheck(s, "asked", outcome(true));
+    const first = s.passedAt!;
+    expect(first).toBeGreaterThan(0);
+    recordCheck(s, "auto", outcome(true));
+    expect(s.passedAt).toBe(first);
+    expect(s.lastResult).toBe("pass");
+  });
+
+  it("a hint is counted once, in the order shown, from a record that had only a count", () => {
+    const s = { ...newStep("t"), hintsShown: 1 };
+    recordHint(s, 2);
+    recordHint(s, 2);
+    expect(s.hintsSeen).toEqual([0, 2]);
+    expect(s.hintsShown).toBe(2);
+  });
+
+  it("a reset undoes the pass, the skip, the run's answers and the last grade, and keeps the function's text", () => {
+    const s = { ...newStep("t"), passedAt: 1, skippedAt: 2, questions: [null], questionTries: [2], code: { text: "int f;", grades: 3, last: { kind: "agree" as const, lines: [], at: 1 } } };
+    recordReset(s);
+    expect(s).toMatchObject({ resets: 1, questionTries: [2], code: { text: "int f;", grades: 3 } });
+    expect(s.passedAt).toBeUndefined();
+    expect(s.skippedAt).toBeUndefined();
+    expect(s.questions).toBeUndefined();
+    expect(s.code.last).toBeUndefined();
+  });
+});
