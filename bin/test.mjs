@@ -5,7 +5,8 @@
 // waiting on the guest's own clock (a check's poll, fio's seconds, an SD card's programming),
 // so three lanes keep two cores busy:
 //   guest  the e2e files that open no page (the guest and the CLI in Node), then the C tests
-//          and fuzzing, then the typecheck (this lane ends first without it);
+//          and fuzzing, then (once the site is built) the page files that mostly wait on the
+//          page's clock (trouble.e2e.ts: a command quiet for a minute), then the typecheck;
 //   walk   the unit tests, then, once the site is built, walk.e2e walks the shipped labs in
 //          the page, and holds their checks to what `fslab labs test` asks (so the labs are
 //          not walked a second time in Node here; `npm run test:labs` does that walk alone);
@@ -38,7 +39,9 @@ const UNIT = { name: "unit", cmd: "npx vitest run --config vitest.config.ts" };
 const E2E_NODE = { name: "e2e (node)", cmd: `${E2E} --project node` };
 const C_TESTS = { name: "C tests + fuzz", cmd: "make -s -C wasm test fuzz FUZZ_SECONDS=20" };
 const E2E_WALK = { name: "e2e (walk)", cmd: `${E2E} --project chromium e2e/walk.e2e.ts` };
-const E2E_CHROMIUM = { name: "e2e (chromium)", cmd: `${E2E} --project chromium --exclude e2e/walk.e2e.ts` };
+/** page files that mostly wait (a minute of a quiet command): they run in the guest lane, beside the main lane's */
+const WAITING = ["e2e/trouble.e2e.ts"];
+const E2E_CHROMIUM = { name: "e2e (chromium)", cmd: `${E2E} --project chromium --exclude e2e/walk.e2e.ts ${WAITING.map((f) => `--exclude ${f}`).join(" ")}` };
 /**
  * The walks' environment: FSLAB_WALK_CLAIMS, the folder where the lanes claim the labs
  * (walk.e2e.ts), made once the lanes start; unset (--serial), one walk takes them all.
@@ -48,8 +51,9 @@ let built;
 /** The site built: the walks wait for it. */
 const siteBuilt = new Promise((resolve) => (built = resolve));
 const walk = (name) => ({ ...E2E_WALK, name, env: walkEnv, gate: siteBuilt });
-/** The guest in Node: the e2e files without a page, the C tests, the typecheck, then the labs the walk has not reached. */
-const GUEST_LANE = [E2E_NODE, C_TESTS, TYPECHECK, walk("walk (guest lane)")];
+const E2E_WAITING = { name: "e2e (chromium, waiting)", cmd: `${E2E} --project chromium ${WAITING.join(" ")}`, gate: siteBuilt };
+/** The guest in Node: the e2e files without a page, the C tests, the page files that wait, the typecheck, then the labs the walk has not reached. */
+const GUEST_LANE = [E2E_NODE, C_TESTS, E2E_WAITING, TYPECHECK, walk("walk (guest lane)")];
 /** The unit tests, then (after the site build) the shipped labs walked in the page. */
 const WALK_LANE = [UNIT, walk(E2E_WALK.name)];
 /** After the site build (its own step: the walk waits for it): every other page file, the labs left. */
@@ -146,7 +150,7 @@ let ok = await run(INSTALL);
 if (!ok) {
   console.error("test: the install failed; nothing else can run");
 } else if (serial) {
-  for (const p of [TYPECHECK, UNIT, E2E_NODE, C_TESTS, BUILD, E2E_CHROMIUM, E2E_WALK]) ok = (await run(p)) && ok;
+  for (const p of [TYPECHECK, UNIT, E2E_NODE, C_TESTS, BUILD, E2E_CHROMIUM, E2E_WAITING, E2E_WALK]) ok = (await run(p)) && ok;
 } else {
   const main = (async () => {
     const b = await run(BUILD);
@@ -173,7 +177,7 @@ const mmss = (s) => ((t) => `${Math.floor(t / 60)}m${String(t % 60).padStart(2, 
 const c1 = busySeconds();
 const cpuText = (s) => (s === null ? "" : `  ${Math.round(s)} core-s busy`);
 console.log(`\nnpm test: each phase's time${serial ? ", and the machine's busy CPU time meanwhile" : " (three lanes at once, see bin/test.mjs)"}`);
-for (const d of done) console.log(`  ${d.name.padEnd(18)} ${mmss(d.seconds).padStart(7)}  ${d.status === 0 ? "passed" : "FAILED"}${serial || d.name === INSTALL.name ? cpuText(d.cpu) : ""}`);
+for (const d of done) console.log(`  ${d.name.padEnd(24)} ${mmss(d.seconds).padStart(7)}  ${d.status === 0 ? "passed" : "FAILED"}${serial || d.name === INSTALL.name ? cpuText(d.cpu) : ""}`);
 const whole = c0 === null || c1 === null ? "" : `${cpuText(c1 - c0)} (${((c1 - c0) / wall).toFixed(2)} cores on average)`;
 console.log(`  ${"whole run".padEnd(18)} ${mmss(wall).padStart(7)}  ${ok ? "passed" : "FAILED"}${whole}`);
 if (walkEnv.FSLAB_WALK_CLAIMS) rmSync(walkEnv.FSLAB_WALK_CLAIMS, { recursive: true, force: true });
