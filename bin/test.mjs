@@ -179,6 +179,6 @@ const cpuText = (s) => (s === null ? "" : `  ${Math.round(s)} core-s busy`);
 console.log(`\nnpm test: each phase's time${serial ? ", and the machine's busy CPU time meanwhile" : " (three lanes at once, see bin/test.mjs)"}`);
 for (const d of done) console.log(`  ${d.name.padEnd(24)} ${mmss(d.seconds).padStart(7)}  ${d.status === 0 ? "passed" : "FAILED"}${serial || d.name === INSTALL.name ? cpuText(d.cpu) : ""}`);
 const whole = c0 === null || c1 === null ? "" : `${cpuText(c1 - c0)} (${((c1 - c0) / wall).toFixed(2)} cores on average)`;
-console.log(`  ${"whole run".padEnd(18)} ${mmss(wall).padStart(7)}  ${ok ? "passed" : "FAILED"}${whole}`);
+console.log(`  ${"whole run".padEnd(24)} ${mmss(wall).padStart(7)}  ${ok ? "passed" : "FAILED"}${whole}`);
 if (walkEnv.FSLAB_WALK_CLAIMS) rmSync(walkEnv.FSLAB_WALK_CLAIMS, { recursive: true, force: true });
 process.exit(ok ? 0 : 1);
