@@ -161,9 +161,10 @@ async function openLabs(): Promise<IDBPDatabase<FslabDB>> {
       blocked() {
         reject(new Error("another tab of this site, opened before it was updated, holds it: close that tab, then reload this one"));
       },
-      // a newer page wants to upgrade: let it (this tab opens the store again on its next read)
-      blocking() {
-        void db?.then((d) => d.close());
+      // a newer page wants to upgrade: let it (this tab opens the store again on its next read).
+      // The connection the event is for, which may be one given up on above (blocked).
+      blocking(_current, _wanted, e) {
+        (e.target as IDBDatabase).close();
         db = null;
       },
     }).then(resolve, reject);
@@ -182,7 +183,14 @@ function moveV1(d: IDBPDatabase, tx: IDBPTransaction<unknown, string[], "version
     await Promise.all(records.map(([key, value]) => tx.objectStore("labs").put(value, key)));
     d.deleteObjectStore("progress");
     d.deleteObjectStore("snapshots");
-  })().catch(() => tx.abort()); // version 1 stays as it was; the open fails, and says so
+  })().catch(() => {
+    // version 1 stays as it was; the open fails, and says so
+    try {
+      tx.abort();
+    } catch {
+      // already ended
+    }
+  });
 }
 
 /**
