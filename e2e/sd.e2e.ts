@@ -72,7 +72,7 @@ describe("an SD card in the guest", () => {
     expect(acmd41.at(-1)!.state).toBe("ready");
   });
 
-  it("fio's random 4 KiB requests at depth 1: p50 and p99 as the model predicts, each request its own", async () => {
+  it("fio's random 4 KiB requests at depth 1: p50 (and the reads' p99) as the model predicts, each request its own", async () => {
     // Each request's latency is the card's time (the model), the emulated machine's own (the
     // card's timing off) and the host's lateness the card logged: e2e/sd-latency.ts. A pair of
     // runs whose percentiles miss the prediction (the host's load can change between the two
