@@ -7,7 +7,7 @@
 // The files: e2e/*.e2e.ts and each topic's own (web/src/topics/<topic>/*.e2e.ts).
 import { defineConfig } from "vitest/config";
 import { readdirSync, readFileSync } from "node:fs";
-import { topicFiles } from "../web/src/topics/folders";
+import { topicFiles } from "../web/src/topics/folders.ts";
 
 const root = new URL("..", import.meta.url);
 const files = [

@@ -135,31 +135,50 @@ export function messageOf(e: unknown): string {
 }
 
 let db: Promise<IDBPDatabase<FslabDB>> | null = null;
+/**
+ * An open request a tab of an older page holds up (blocked): it stays queued until that tab
+ * closes, and every open of this origin would queue behind it, so none is made while it waits.
+ */
+let heldUp: Error | null = null;
 
 export function open(): Promise<IDBPDatabase<FslabDB>> {
+  if (heldUp) return Promise.reject(storeError(heldUp));
   db ??= openLabs().catch((e) => {
     db = null;
-    // the journal (localStorage) still keeps the marks where the browser allows it
-    const kept = journalWritable()
-      ? "Your marks are kept in its local storage instead, but not your machine: after a reload the lab's own machine starts."
-      : "Neither your marks nor your machine will survive a reload.";
-    throw new StoreError(`The browser's storage (IndexedDB) could not be opened: ${messageOf(e)}. ${kept}`);
+    throw storeError(e);
   });
   return db;
+}
+
+function storeError(e: unknown): StoreError {
+  // the journal (localStorage) still keeps the marks where the browser allows it
+  const kept = journalWritable()
+    ? "Your marks are kept in its local storage instead, but not your machine: after a reload the lab's own machine starts."
+    : "Neither your marks nor your machine will survive a reload.";
+  return new StoreError(`The browser's storage (IndexedDB) could not be opened: ${messageOf(e)}. ${kept}`);
 }
 
 async function openLabs(): Promise<IDBPDatabase<FslabDB>> {
   // async: a browser whose indexedDB.open() throws at once rejects here like one whose request fails
   return new Promise((resolve, reject) => {
-    openDB<FslabDB>("fslab", VERSION, {
+    const request: Promise<IDBPDatabase<FslabDB>> = openDB<FslabDB>("fslab", VERSION, {
       upgrade(d, oldVersion, _newVersion, tx) {
         const labs = d.createObjectStore("labs");
         labs.createIndex("kind", "kind");
         if (oldVersion >= 1) moveV1(d as unknown as IDBPDatabase, tx as unknown as IDBPTransaction<unknown, string[], "versionchange">);
       },
-      // a tab of the page from before version 2, still open, holds version 1: the upgrade waits for it
+      // a tab of the page from before version 2, still open, holds version 1: the upgrade waits
+      // for it; once that tab closes, the request completes and is this page's store
       blocked() {
-        reject(new Error("another tab of this site, opened before it was updated, holds it: close that tab, then reload this one"));
+        heldUp = new Error("another tab of this site, opened before it was updated, holds it: close that tab, then reload this one");
+        request.then(
+          (d) => {
+            heldUp = null;
+            db = Promise.resolve(d);
+          },
+          () => (heldUp = null),
+        );
+        reject(heldUp);
       },
       // a newer page wants to upgrade: let it (this tab opens the store again on its next read).
       // The connection the event is for, which may be one given up on above (blocked).
@@ -167,7 +186,8 @@ async function openLabs(): Promise<IDBPDatabase<FslabDB>> {
         (e.target as IDBDatabase).close();
         db = null;
       },
-    }).then(resolve, reject);
+    });
+    request.then(resolve, reject);
   });
 }
 
