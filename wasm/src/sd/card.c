@@ -215,7 +215,7 @@ int sd_card_command(struct sd_card *c, uint32_t op, uint32_t arg, uint32_t resp[
 	case 6:
 		if (c->type == SD_CARD_V1 || before != SD_TRAN)
 			ILLEGAL();
-		resp[0] = r1(c, before, 0, 0);
+		resp[0] = r1(c, before, app, 0);
 		*bytes = 64;
 		return 0;
 	case 7:
@@ -223,7 +223,7 @@ int sd_card_command(struct sd_card *c, uint32_t op, uint32_t arg, uint32_t resp[
 			if (before != SD_STBY)
 				ILLEGAL();
 			c->state = SD_TRAN;
-			resp[0] = r1(c, before, 0, 0);
+			resp[0] = r1(c, before, app, 0);
 			return 0;
 		}
 		if (before == SD_TRAN || before == SD_DATA)
@@ -257,7 +257,7 @@ int sd_card_command(struct sd_card *c, uint32_t op, uint32_t arg, uint32_t resp[
 			ILLEGAL();
 		if (!addressed)
 			return -ETIMEDOUT;
-		resp[0] = r1(c, before, 0, 0);
+		resp[0] = r1(c, before, app, 0);
 		return 0;
 	case 55:
 		if (before != SD_IDLE && !addressed)
