@@ -47,6 +47,10 @@ describe("sdcard late and sdcard timing", () => {
     expect(sd.timed).toBe(true);
     expect(slotRequest(sd, "timing")).toBe("error timing takes on or off");
     expect(slotRequest(sd, "timing maybe")).toBe("error timing takes on or off");
+    // more than --each can list through the guest's tty line: said, and the log kept for a summary
+    for (let i = 0; i < 601; i++) sd.lateness.request();
+    expect(slotRequest(sd, "late --each")).toBe("error 601 data requests since the last ask, more than --each can list (600): ask more often (any sdcard late starts the count again)");
+    expect(slotRequest(sd, "late")).toMatch(/^ok 601 data requests; the host answered 0 of them/);
     expect(slotRequest(sd, "frobnicate")).toBe('error unknown request "frobnicate" (status, insert, eject, serial, late, timing)');
   });
 });

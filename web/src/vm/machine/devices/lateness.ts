@@ -18,6 +18,11 @@ export class LatenessLog {
     if (this.ms.length) this.ms[this.ms.length - 1] += ms;
   }
 
+  /** data requests logged since the last take */
+  get count(): number {
+    return this.ms.length;
+  }
+
   /** each data request's lateness (ms) since the last take, oldest first; the log starts empty again */
   take(): number[] {
     return this.ms.splice(0);

@@ -31,7 +31,10 @@ export function slotRequest(sd: SdhciDevice, line: string): string {
   // measured latency that is neither the card's time nor the emulated machine's
   if (verb === "late") {
     if (args.length > 1 || (args[0] !== undefined && args[0] !== "--each")) return 'error late takes nothing, or "--each"';
-    return `ok ${lateAnswer(sd.lateness.take(), args[0] === "--each")}`;
+    const each = args[0] === "--each";
+    // each entry is one line's worth: the guest reads the answer through its tty, whose line holds 4 KB
+    if (each && sd.lateness.count > EACH_MAX) return `error ${sd.lateness.count} data requests since the last ask, more than --each can list (${EACH_MAX}): ask more often (any sdcard late starts the count again)`;
+    return `ok ${lateAnswer(sd.lateness.take(), each)}`;
   }
   // the latency model on (the default) or off (the card answers at once: what is left is the machine's own time)
   if (verb === "timing") {
@@ -41,6 +44,9 @@ export function slotRequest(sd: SdhciDevice, line: string): string {
   }
   return `error unknown request "${verb ?? ""}" (status, insert, eject, serial, late, timing)`;
 }
+
+/** the most requests `sdcard late --each` lists: 600 of "12.345 " fit the guest's 4 KB tty line */
+export const EACH_MAX = 600;
 
 /**
  * `sdcard late`: a line saying how many data requests there were and how late the host was
