@@ -1,24 +1,35 @@
 // Under a lab: its place in the course and the link to the next lab, from the labs' `order:`
-// (course.ts), so "Next" leads once through every lab of the site. The other labs are read
-// when the page is idle: the lab's machine does not wait for them.
+// (course-order.ts), so "Next" leads once through every lab of the site. The other labs are
+// read as the home page reads them, from their course cards (course-list.ts: no lab is parsed
+// for it), a few seconds after the page opened and when it is idle: the lab's machine and a
+// learner's first command do not wait for a dozen fetches (requestIdleCallback alone came
+// 30 ms after the prompt, between two of the emulator's slices, in the first command's time).
 import { useEffect, useState } from "react";
-import { loadLabs } from "./registry";
-import { neighbours } from "./course";
+import { loadCourse } from "./course-list";
+import { neighbours } from "./course-order";
+import type { CardMeta } from "./course-cards";
 import type { Lab } from "./lab-format";
 
+/** how long after the page opened the course is read */
+const COURSE_AFTER_MS = 3000;
+
 export function CourseNav({ lab }: { lab: Lab }) {
-  const [labs, setLabs] = useState<Lab[] | null>(null);
+  const [labs, setLabs] = useState<CardMeta[] | null>(null);
   useEffect(() => {
     let live = true;
-    const go = () => void loadLabs().then((l) => live && setLabs(l.labs.flatMap((e) => (e.lab ? [e.lab] : []))));
-    const idle = typeof requestIdleCallback === "function" ? requestIdleCallback(go, { timeout: 2000 }) : setTimeout(go, 500);
+    let idle = 0;
+    const go = () => void loadCourse().then((l) => live && setLabs(l.labs.flatMap((e) => ("meta" in e.card ? [e.card.meta] : []))));
+    const later = setTimeout(() => {
+      idle = typeof requestIdleCallback === "function" ? requestIdleCallback(go, { timeout: 2000 }) : (go(), 0);
+    }, COURSE_AFTER_MS);
     return () => {
       live = false;
-      (typeof cancelIdleCallback === "function" ? cancelIdleCallback : clearTimeout)(idle as number);
+      clearTimeout(later);
+      if (idle && typeof cancelIdleCallback === "function") cancelIdleCallback(idle);
     };
   }, []);
   if (!labs) return null;
-  const path = labs.map((l) => ({ lab: l }));
+  const path = labs.map((meta) => ({ lab: { meta } }));
   const { index, prev, next } = neighbours(path, lab.meta.id);
   if (index < 0) return null; // a preview: not one of the site's labs
   return (
