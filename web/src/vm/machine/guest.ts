@@ -50,6 +50,10 @@ export function machineOptions() {
     // the host starts the machine once the SD host is plugged in (devices/sdhci.ts attach()):
     // the firmware must find it on a cold boot
     autostart: false,
+    // v86's local APIC, IO-APIC and ACPI PM timer: the guest's clock event device is the
+    // APIC's one-shot timer, so its tick stops while it idles (NO_HZ_IDLE,
+    // kernel-image/config/fslab.config): the host's CPU at rest
+    acpi: true,
     disable_keyboard: true,
     disable_mouse: true,
     disable_speaker: true,

@@ -2,7 +2,8 @@
 //
 // v86 runs the guest in slices: `cpu.main_loop()` runs about 1 ms of guest code and returns 0
 // (more to do), or, when the guest halted (HLT: idle), the milliseconds until its next timer
-// (here the PIT, which Linux drives one-shot: hrtimers, the 100 Hz tick among them). Between
+// (the local APIC's one-shot timer, which Linux sets for its next hrtimer; the tick stops
+// while the guest idles, NO_HZ_IDLE). Between
 // slices v86 yields: in the page through a timer worker (a message there and back, kept off
 // the page's timers so a background tab is not throttled), in Node through setImmediate or
 // setTimeout. Two costs came of that on the page:
