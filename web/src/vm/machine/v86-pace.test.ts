@@ -1,5 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { pace, ROUND_UP_FROM_MS, SLICE_MS } from "./v86-pace";
+import { IDLE_MAX_MS, pace, ROUND_UP_FROM_MS, SLICE_MS } from "./v86-pace";
+
+/**
+ * v86's timers as v86 0.5 answers them (src/pit.js, rtc.js, acpi.js, rust/cpu/apic.rs):
+ * each its time when something is due, else 100; and run_hardware_timers' min of them.
+ */
+function timers() {
+  const due = { pit: NaN, rtc: NaN, apic: NaN };
+  const answer = (t: number) => (Number.isNaN(t) ? 100 : Math.min(t, 100));
+  const devices = {
+    pit: { counter_enabled: [0, 0, 0], timer: () => (Number.isNaN(due.pit) ? 100 : due.pit) },
+    rtc: { periodic_interrupt: false, next_interrupt_alarm: 0, update_interrupt: false, timer: () => answer(due.rtc) },
+    acpi: { pm1_enable: 0, timer: () => 100 },
+  };
+  const cpu = {
+    devices,
+    apic_timer: () => (Number.isNaN(due.apic) ? 100 : due.apic),
+    // as v86 calls them: through the properties of the cpu it runs on
+    run_hardware_timers(this: { devices: typeof devices; apic_timer(): number }): number {
+      const d = this.devices;
+      return Math.min(d.pit.timer(), d.rtc.timer(), d.acpi.timer(), this.apic_timer());
+    },
+  };
+  return { cpu, due };
+}
 
 /** A machine whose slices each take 1 ms of a clock the test moves. */
 function machine(results: number[]) {
@@ -8,6 +32,7 @@ function machine(results: number[]) {
   const m = {
     slices: 0,
     cpu: {
+      ...timers().cpu,
       main_loop() {
         m.slices++;
         clock += 1;
@@ -67,8 +92,37 @@ describe("pace", () => {
     await expect.poll(() => woke, { timeout: 1000, interval: 5 }).toEqual([2]);
   });
 
+  it("a timer with nothing due answers Infinity, not v86's 100 ms; an armed one its own time", () => {
+    const { cpu, due } = timers();
+    const m = { cpu: { ...cpu, main_loop: () => cpu.run_hardware_timers() }, yield() {} };
+    pace(m, { now: () => 0 });
+    const t = () => m.cpu.run_hardware_timers();
+    expect(t()).toBe(Infinity); // the PIT stopped, no RTC interrupt, the PM timer's off, the APIC not armed
+    due.apic = 480; // the guest's next hrtimer, on the APIC's one-shot
+    expect(t()).toBe(480);
+    due.rtc = 2000; // an RTC alarm: the RTC answers at most 100, and is looked at again then
+    m.cpu.devices.rtc.next_interrupt_alarm = 1;
+    expect(t()).toBe(100);
+    m.cpu.devices.rtc.next_interrupt_alarm = 0;
+    m.cpu.devices.acpi.pm1_enable = 1; // the PM timer's interrupt on: its overflow is looked for
+    expect(t()).toBe(100);
+    m.cpu.devices.acpi.pm1_enable = 0;
+    m.cpu.devices.pit.counter_enabled[0] = 1;
+    due.pit = 9.5;
+    expect(t()).toBe(9.5);
+  });
+
+  it("sleeps a halted guest with nothing armed IDLE_MAX_MS, then looks again", () => {
+    const { m, yields, now } = machine([]);
+    pace(m, { now });
+    m.yield(Infinity, 1);
+    m.yield(480, 2);
+    expect(yields).toEqual([IDLE_MAX_MS, 480]);
+  });
+
   it("names what a v86 build lacks", () => {
-    expect(() => pace({ cpu: {} })).toThrow(/no cpu\.main_loop\(\) or yield\(\)/);
+    expect(() => pace({ cpu: {} })).toThrow(/no cpu\.main_loop\(\), yield\(\) or the timers/);
+    expect(() => pace({ cpu: { main_loop() {}, apic_timer() {}, devices: { pit: {}, rtc: {}, acpi: {} } }, yield() {} })).toThrow(/cpu\.devices\.pit\/rtc\/acpi/);
     expect(() => pace(undefined)).toThrow(/v86-pace\.ts/);
   });
 });

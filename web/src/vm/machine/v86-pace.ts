@@ -18,14 +18,38 @@
 // in the page ran in 5.0-5.4 s against 5.8 s, an idle guest took 11.5% of a core against 15%;
 // `fslab bench idle` measures both as a learner's Chromium runs them.
 
+// An idle guest's timers: v86 asks each of its timers how soon it is due (run_hardware_timers)
+// and each answers 100 ms when it has nothing due: the PIT stopped, the RTC with no interrupt
+// on, the ACPI PM timer whose interrupt is off, the local APIC's one-shot not armed. So a
+// halted guest woke at least 10 times a second for nothing, which was most of its wakes once
+// its own tick stopped (NO_HZ_IDLE; Node, a shell in `sleep`: ~12 wakes a second, 10 of them
+// these). A timer with nothing due now answers Infinity, the armed APIC its own time, and a
+// halted guest with nothing armed at all sleeps IDLE_MAX_MS. A device the host drives (a key,
+// a 9p reply, the SD card) still wakes it at once (v86's stop_idling).
+
 /** The longest run of busy slices between two yields, in ms. */
 export const SLICE_MS = 4;
 /** A halted guest's wait this long or longer is rounded up to a whole millisecond. */
 export const ROUND_UP_FROM_MS = 5;
+/** The longest a halted guest sleeps when none of its timers is armed. */
+export const IDLE_MAX_MS = 1000;
+/** What each of v86's timers answers when it has nothing due (src/pit.js, rtc.js, acpi.js, rust/cpu/apic.rs). */
+const V86_NOTHING_DUE_MS = 100;
+
+/** v86's timers, as `cpu` holds them (v86 0.5). */
+export interface Timers {
+  devices: {
+    pit: { timer(now: number, noIrq: boolean): number; counter_enabled: ArrayLike<number | boolean> };
+    rtc: { timer(now: number, legacy: boolean): number; periodic_interrupt: boolean; next_interrupt_alarm: number; update_interrupt: boolean };
+    acpi: { timer(now: number): number; pm1_enable: number };
+  };
+  /** the local APIC's timer: its own time when armed, 100 when not */
+  apic_timer(now: number): number;
+}
 
 /** What of v86's machine (`emulator.v86`, once "emulator-loaded" fired) pacing changes. */
 export interface Pace {
-  cpu: { main_loop(): number };
+  cpu: { main_loop(): number } & Timers;
   yield(t: number, tick: number): void;
   /** v86's own: runs the next slice if `tick` is still the one it waits for */
   yield_callback?(tick: number): void;
@@ -51,11 +75,13 @@ const PACED = Symbol("fslab paced");
  */
 export function pace(machine: unknown, { now = () => performance.now(), mainTimer }: PaceOptions = {}): void {
   const m = machine as Partial<Pace> & { [PACED]?: true };
-  if (typeof m?.cpu?.main_loop !== "function" || typeof m.yield !== "function")
-    throw new Error("this v86 build has no cpu.main_loop() or yield() where fslab paces it (see web/src/vm/machine/v86-pace.ts)");
+  const d = m?.cpu?.devices;
+  if (typeof m?.cpu?.main_loop !== "function" || typeof m.yield !== "function" || typeof m.cpu.apic_timer !== "function" || !d || [d.pit, d.rtc, d.acpi].some((t) => typeof t?.timer !== "function"))
+    throw new Error("this v86 build has no cpu.main_loop(), yield() or the timers (cpu.devices.pit/rtc/acpi, cpu.apic_timer) where fslab paces it (see web/src/vm/machine/v86-pace.ts)");
   if (m[PACED]) return;
   m[PACED] = true;
   const cpu = m.cpu;
+  nothingDueIsInfinity(cpu);
   const slice = cpu.main_loop;
   cpu.main_loop = () => {
     const start = now();
@@ -66,8 +92,35 @@ export function pace(machine: unknown, { now = () => performance.now(), mainTime
   const yieldTo = m.yield.bind(m);
   const wake = m.yield_callback?.bind(m);
   m.yield = (t: number, tick: number) => {
+    t = Math.min(t, IDLE_MAX_MS);
     if (t < ROUND_UP_FROM_MS) return yieldTo(t, tick);
     if (wake && mainTimer?.()) setTimeout(() => wake(tick), Math.ceil(t));
     else yieldTo(Math.ceil(t), tick);
+  };
+}
+
+/** Each of v86's timers answers Infinity instead of 100 when nothing of it can come due. */
+function nothingDueIsInfinity(cpu: Timers): void {
+  const { pit, rtc, acpi } = cpu.devices;
+  const pitTimer = pit.timer;
+  pit.timer = (now, noIrq) => {
+    const t = pitTimer.call(pit, now, noIrq);
+    return t === V86_NOTHING_DUE_MS && !pit.counter_enabled[0] ? Infinity : t;
+  };
+  const rtcTimer = rtc.timer;
+  rtc.timer = (now, legacy) => {
+    const t = rtcTimer.call(rtc, now, legacy);
+    return t === V86_NOTHING_DUE_MS && !rtc.periodic_interrupt && !rtc.next_interrupt_alarm && !rtc.update_interrupt ? Infinity : t;
+  };
+  // its overflow interrupt (bit 23 of the PM timer, every 2.3 s) is looked for at each pass
+  const acpiTimer = acpi.timer;
+  acpi.timer = (now) => {
+    const t = acpiTimer.call(acpi, now);
+    return acpi.pm1_enable & 1 ? t : Infinity;
+  };
+  const apicTimer = cpu.apic_timer;
+  cpu.apic_timer = (now) => {
+    const t = apicTimer.call(cpu, now);
+    return t === V86_NOTHING_DUE_MS ? Infinity : t;
   };
 }
