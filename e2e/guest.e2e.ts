@@ -119,6 +119,20 @@ describe("the guest", () => {
     }
   });
 
+  it("stops its tick at rest on the local APIC, and runs irq_work from the tick, never a self-IPI (patch 0008)", async () => {
+    // the clock event device is the APIC's one-shot timer; the periodic tick (HZ=100) would
+    // count about 200 timer interrupts in 2 s of sleep, NO_HZ_IDLE a handful
+    const count = (name: string) => `awk '$1 == "${name}:" { print $2 }' /proc/interrupts`;
+    const [before, after] = (await sh(`${count("LOC")}; sleep 2; ${count("LOC")}`)).trim().split("\n").map(Number);
+    expect(after - before).toBeGreaterThanOrEqual(1);
+    expect(after - before).toBeLessThan(60);
+    expect(await sh("cat /sys/devices/system/clockevents/clockevent0/current_device")).toBe("lapic\n");
+    // a traced command queues irq_work (the ring buffer wakes its reader through it); in v86 its
+    // self-IPI left the vector in service for ever and hung the guest: none may be sent
+    const iwi = await sh(`fslab-trace start block/block_rq_issue > /dev/null; dd if=/dev/zero of=/tmp/iwi bs=4k count=16 oflag=direct 2> /dev/null; fslab-trace stop > /dev/null; rm /tmp/iwi; ${count("IWI")}`);
+    expect(iwi).toBe("0\n");
+  });
+
   it("reports a command's exit status", async () => {
     expect(await guest.vm.run("exit 7")).toEqual({ output: "", status: 7 });
   });
