@@ -118,6 +118,8 @@ function nothingDueIsInfinity(cpu: Timers): void {
     const t = acpiTimer.call(acpi, now);
     return acpi.pm1_enable & 1 ? t : Infinity;
   };
+  // an armed timer answers its own time, a float from the host's clock: exactly 100 would be
+  // read as not armed (and slept up to IDLE_MAX_MS): practically never
   const apicTimer = cpu.apic_timer;
   cpu.apic_timer = (now) => {
     const t = apicTimer.call(cpu, now);
