@@ -3,6 +3,7 @@
 // the kernel's own records (streamed, or read off the disk it wrote) are checked against the
 // model in walk.e2e.ts, on the walk's runs of the labs' solutions (its `shown`), not by running
 // the same guest work a second time here.
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { labRunner, launch, runInTerminal, screenshot } from "./browser";
@@ -54,10 +55,17 @@ describe("a returning learner's saved machine", () => {
       await b.page.goto(`${base()}#/lab/exfat-discard`);
       await b.page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
       expect(await b.page.evaluate(() => (performance.getEntriesByName("fslab:vm-state").at(-1) as PerformanceMeasure).detail.from)).toBe("file");
-      // the state worker keeps the plain state once it has handed it over
-      await expect
-        .poll(() => b.page.evaluate(async () => (await (await caches.open("fslab-vm-state")).keys()).length), { timeout: 30_000 })
-        .toBe(1);
+      // the state worker keeps the plain state, whole, in the origin's private file system once
+      // it has handed it over
+      const rawBytes = (JSON.parse(readFileSync(new URL("../kernel-image/dist/state.json", import.meta.url), "utf8")) as { raw_bytes: number }).raw_bytes;
+      const kept = () =>
+        b.page.evaluate(async () => {
+          const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle("fslab-vm-state", { create: true });
+          const sizes: number[] = [];
+          for await (const h of dir.values()) if (h instanceof FileSystemFileHandle) sizes.push((await h.getFile()).size);
+          return sizes;
+        });
+      await expect.poll(kept, { timeout: 30_000 }).toEqual([rawBytes]);
       // no service worker here (the tests block them), so the page keeps no files for offline
       // use (keepLabOffline), and no request of that keeping lands in the count below (it did,
       // a flake, while every page kept them)

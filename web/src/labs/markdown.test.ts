@@ -73,3 +73,19 @@ describe("renderInlineMarkdown (a predict question, a lab summary)", () => {
     expect(d.textContent).toContain("after");
   });
 });
+
+describe("the rendered texts kept", () => {
+  it("give a text's block and inline renderings apart, and the same HTML as before it was kept", () => {
+    const text = "# Title with `code` <script>window.ran = 1</script>";
+    const block = renderMarkdown(text);
+    const inline = renderInlineMarkdown(text);
+    expect(dom(block).querySelector("h1")).not.toBeNull();
+    expect(dom(inline).querySelector("h1")).toBeNull();
+    expect(renderMarkdown(text)).toBe(block);
+    expect(renderInlineMarkdown(text)).toBe(inline);
+    // many other texts later (more than are kept), the first is rendered again, the same
+    for (let i = 0; i < 300; i++) expect(renderMarkdown(`step ${i}`)).toContain(`step ${i}`);
+    expect(renderMarkdown(text)).toBe(block);
+    expect(block).not.toContain("script");
+  });
+});

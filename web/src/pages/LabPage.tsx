@@ -16,6 +16,7 @@ import type { VmHandle } from "../shared/machine";
 import { GUEST_BUILD, gunzip, snapshotMismatch } from "../vm/browser/snapshot";
 import { view } from "../topics";
 import { lazyOf } from "../shared/lazy";
+import { promptQuiet } from "../shared/prompt-quiet";
 import type { LiveTrace } from "../shared/topic";
 import type { TraceStats } from "../vm/machine/trace-channel";
 import { LiveBuffer } from "../shared/live-buffer";
@@ -175,18 +176,26 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   /** on a phone the terminal is docked at the bottom (styles.css): half the screen, most of it, or its status line */
   const [dock, setDock] = useState<"half" | "full" | "min">("half");
   // The lab's views (their chunks, D3, a first render: 20-30 ms of the page's thread) wait for
-  // the VM's prompt and then an idle moment, so a warm start's restore and its first command do
-  // not share the thread with them. Without a VM to wait for, or after 3 s, they come at once.
+  // the VM's prompt to have stood a moment and then an idle moment, so a warm start's restore
+  // and its first command do not share the thread with them. (An idle moment alone came between
+  // two of the emulator's slices, inside a command typed at once.) Without a VM to wait for, or
+  // after 3 s, they come at once.
   const [viewsOn, setViewsOn] = useState(!vmWanted);
   useEffect(() => {
     if (viewsOn) return;
     if (!vmWanted) return setViewsOn(true);
     const on = () => setViewsOn(true);
     const late = setTimeout(on, 3000);
-    const idle = vm ? (typeof requestIdleCallback === "function" ? requestIdleCallback(on, { timeout: 1000 }) : setTimeout(on, 100)) : null;
+    let idle: number | null = null;
+    let gone = false;
+    if (vm)
+      void promptQuiet(vm, () => gone).then(() => {
+        if (!gone) idle = typeof requestIdleCallback === "function" ? requestIdleCallback(on, { timeout: 1000 }) : Number(setTimeout(on, 100));
+      });
     return () => {
+      gone = true;
       clearTimeout(late);
-      if (idle !== null) (typeof cancelIdleCallback === "function" ? cancelIdleCallback : clearTimeout)(idle as number);
+      if (idle !== null) (typeof cancelIdleCallback === "function" ? cancelIdleCallback : clearTimeout)(idle);
     };
   }, [vm, vmWanted, viewsOn]);
   const [session, setSession] = useState<Session | null>(null);

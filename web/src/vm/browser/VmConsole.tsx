@@ -8,6 +8,7 @@ import "@xterm/xterm/css/xterm.css";
 import { VmHost } from "./vm-host";
 import { machineStopped, STOPPED_WHAT, type BootStatus, type GuestTrouble } from "../machine/guest";
 import type { TraceStats, VmHandle } from "../../shared/machine";
+import { promptQuiet } from "../../shared/prompt-quiet";
 
 // the handle is declared in shared/machine.ts (topics and labs import it there), implemented here
 
@@ -117,7 +118,8 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
         setStatus(s);
         setStart(host.coldReason ? "cold" : "restored");
         if (s.phase === "ready") onBooted?.();
-        if (s.phase === "ready") sized.tell();
+        // (after the first command a learner types at once, which has the guest to itself)
+        if (s.phase === "ready") void promptQuiet({ whenIdle: () => host.whenIdle(), shellBusy: () => host.shellBusy, shellLines: () => host.shellLines }, sized.stopped).then(sized.tell);
         if (s.phase === "ready")
           onReady?.({
             type: (text) => host.send(text),
@@ -248,13 +250,16 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
  * rows fit the pane's height when the pane has one of its own (docked at a phone's bottom,
  * styles.css), else 24. The guest's tty learns each new size through the check agent
  * (`stty -F /dev/ttyS0`), out of the learner's shell, so bash and full-screen programs wrap
- * where the terminal does; `tell` sends it (again) once the guest is up.
+ * where the terminal does; `tell` sends it (again) once the guest is up and its first prompt
+ * has stood a moment (prompt-quiet.ts).
  */
 function fitTerminal(term: Terminal, fit: FitAddon, el: HTMLElement, resizeTty: (cols: number, rows: number) => Promise<unknown>) {
   let told = "";
   let ready = false;
+  let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const tell = () => {
+    if (stopped) return;
     ready = true;
     const size = `${term.cols}x${term.rows}`;
     if (size === told) return;
@@ -277,7 +282,9 @@ function fitTerminal(term: Terminal, fit: FitAddon, el: HTMLElement, resizeTty: 
   measure();
   return {
     tell,
+    stopped: () => stopped,
     stop() {
+      stopped = true;
       ro.disconnect();
       clearTimeout(timer);
     },
