@@ -10,6 +10,7 @@
 //     download); each warm visit then cold-boots the page's machine ("Cold boot"), so the cold
 //     boot and the warm answer it is compared with come in pairs from the same visits,
 //     interleaved (bench/paired.ts).
+import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import { loadTopics } from "../web/src/topics/node-index";
@@ -21,6 +22,8 @@ export interface Fetched {
   gzip: number; // JavaScript only: what gzip -6 makes of it
   /** Date.now() when the response arrived */
   at: number;
+  /** served by the site's service worker */
+  sw?: boolean;
 }
 
 export interface PageBytes {
@@ -64,7 +67,7 @@ export interface PageLoadReport {
    * warmAnswers; coldMs[i]: the page's own cold boot (its start to the prompt) on visit i,
    * right after that visit's warm answer warmAnswers[i]
    */
-  lab: { route: string; bytes: PageBytes; first: LabStart; warm: LabStart; warmAnswers: number[]; coldMs: number[] };
+  lab: { route: string; bytes: PageBytes; first: LabStart; warm: LabStart; warmAnswers: number[]; coldMs: number[]; reloadAnswers: number[] };
 }
 
 const sum = (xs: Fetched[], k: "bytes" | "gzip" = "bytes") => xs.reduce((a, f) => a + f[k], 0);
@@ -72,10 +75,15 @@ export { sum as sumBytes };
 
 /**
  * Records what the page itself fetches (not its service worker's precache) while `go` opens
- * `url`, and after it until no response has come for a second: all the page fetches, whatever
- * the order its parts happen to load in on this visit (a view's code before or after the
- * prompt), so the figure is the same from one run to the next.
+ * `url`, and after it for AFTER_MS and then until no response has come for a second: all the
+ * page fetches, whatever the order its parts happen to load in on this visit (a view's code
+ * before or after the prompt), so the figure is the same from one run to the next. What a lab
+ * page puts off until its first prompt has stood (the views, the tty's size: at most 3 s) and
+ * the course it reads 3 s after it opened are counted: a learner fetches them all the same.
  */
+/** how long after `go` a page's fetches are counted, at the least */
+const AFTER_MS = 5000;
+
 async function record(page: Page, url: string, go: () => Promise<void>): Promise<PageBytes> {
   const js: Fetched[] = [];
   const other: Fetched[] = [];
@@ -83,14 +91,21 @@ async function record(page: Page, url: string, go: () => Promise<void>): Promise
   let xterm = false;
   const pending: Promise<void>[] = [];
   let last = Date.now();
+  const seen = new Set<string>();
   const onResponse = (r: import("playwright-core").Response) => {
     const at = (last = Date.now());
     pending.push(
       (async () => {
-        if (r.status() >= 300 || r.fromServiceWorker()) return;
+        const u = new URL(r.url());
+        // What the page asks for, once a URL, whoever serves it: once the service worker controls
+        // the page (it claims a first visit as it installs) it serves the rest from its precache
+        // or through its runtime routes (vm/ and labs/). The precache's own downloads (the whole
+        // app shell, in the background for offline use) are not the page's, and not counted.
+        if (r.status() >= 300 || seen.has(u.href)) return;
+        seen.add(u.href);
         const body = await r.body().catch(() => null);
         if (!body) return;
-        const path = new URL(r.url()).pathname;
+        const path = u.pathname;
         // what a plain static server sends: the file as it is. Vite's preview compresses scripts
         // on the fly (counted here as the files they are), and sends a .gz file as
         // Content-Encoding: gzip (v86.wasm.gz), whose body() is what the browser un-gzipped
@@ -99,19 +114,30 @@ async function record(page: Page, url: string, go: () => Promise<void>): Promise
           const text = body.toString("latin1");
           v86 ||= text.includes("virtio-balloon");
           xterm ||= text.includes("xterm-helper-textarea");
-          js.push({ url: path, bytes: wire, gzip: gzipSync(body).length, at });
-        } else other.push({ url: path, bytes: wire, gzip: 0, at });
+          js.push({ url: path, bytes: wire, gzip: gzipSync(body).length, at, sw: r.fromServiceWorker() });
+        } else other.push({ url: path, bytes: wire, gzip: 0, at, sw: r.fromServiceWorker() });
       })(),
     );
   };
   page.on("response", onResponse);
   await go();
   const doneAt = Date.now();
-  // quiet for a second (at most 30 s: a page that polls would never be)
-  while (Date.now() - last < 1000 && Date.now() - doneAt < 30_000) await page.waitForTimeout(200);
+  // then quiet for a second (at most 30 s: a page that polls would never be), or until a lab
+  // page starts its offline copy of the root filesystem (keep-offline.ts), all 536 files one
+  // after another, in the background as the service worker's precache is: not counted
+  const offlineCopy = () => page.evaluate(() => {
+    const m = performance.getEntriesByName("fslab:keep-offline-rootfs")[0];
+    return m ? performance.timeOrigin + m.startTime : null;
+  });
+  let copyFrom: number | null = null;
+  while ((Date.now() - doneAt < AFTER_MS || Date.now() - last < 1000) && Date.now() - doneAt < 30_000) {
+    if ((copyFrom = await offlineCopy()) !== null) break;
+    await page.waitForTimeout(200);
+  }
   page.off("response", onResponse);
   await Promise.all(pending);
-  return { route: new URL(url).hash, js, other, v86, xterm, doneAt };
+  const own = (f: Fetched) => copyFrom === null || !f.sw || f.at < copyFrom;
+  return { route: new URL(url).hash, js: js.filter(own), other: other.filter(own), v86, xterm, doneAt };
 }
 
 /**
@@ -176,6 +202,34 @@ async function labStart(page: Page, url: string): Promise<LabStart> {
 
 const WARM_VISITS = 5;
 
+/** The machine's CPU time so far, busy and all, in USER_HZ ticks (Linux's /proc/stat); null elsewhere. */
+function cpuTicks(): { busy: number; all: number } | null {
+  try {
+    const f = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    const all = f.reduce((a, b) => a + b, 0);
+    return { busy: all - f[3] - (f[4] ?? 0), all }; // less idle and iowait
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Until the machine is quiet: under 15% of its CPUs busy over a quarter of a second (a torn-down
+ * page's renderer done), at most 10 s; a second without /proc.
+ */
+async function machineQuiet(): Promise<void> {
+  const until = Date.now() + 10_000;
+  let last = cpuTicks();
+  if (!last) return new Promise((r) => setTimeout(r, 1000));
+  while (Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = cpuTicks()!;
+    const busy = (now.busy - last.busy) / Math.max(1, now.all - last.all);
+    last = now;
+    if (busy < 0.15) return;
+  }
+}
+
 /** the page's own cold boot, asked for with its button: ms from the VM's start to the prompt */
 async function coldBoot(page: Page): Promise<number> {
   await page.getByRole("button", { name: "Cold boot" }).click();
@@ -211,15 +265,22 @@ export async function pageLoads(lab = "exfat-discard"): Promise<PageLoadReport> 
     // times, the median kept: one visit's figure swings by 200 ms here with what the browser is
     // still doing in the background (the service worker's install, the offline copy). Each
     // visit, once answered, cold-boots the page's machine: warm, cold, warm, cold, so that a
-    // change in the machine's speed lands on both sides of their ratio alike
+    // change in the machine's speed lands on both sides of their ratio alike. A warm visit starts
+    // with the machine quiet, as a learner opening a lab finds it: straight after leaving a page
+    // whose machine ran, the old page's teardown took the CPU from the new one (every other
+    // visit ~200 ms slower, 2 cores). That case, a reload, is measured too, after each cold boot.
     const warms: LabStart[] = [];
+    const reloads: number[] = [];
     const coldMs: number[] = [];
     for (let i = 0; i < WARM_VISITS; i++) {
       await page.goto("about:blank");
+      await machineQuiet();
       warms.push(await labStart(page, url));
       coldMs.push(await coldBoot(page));
+      await page.goto("about:blank");
+      reloads.push((await labStart(page, url)).answered);
     }
     const warm = [...warms].sort((a, b) => a.answered - b.answered)[WARM_VISITS >> 1];
-    return { pages, lab: { route: `#/lab/${lab}`, bytes, first: first!, warm, warmAnswers: warms.map((w) => w.answered), coldMs } };
+    return { pages, lab: { route: `#/lab/${lab}`, bytes, first: first!, warm, warmAnswers: warms.map((w) => w.answered), reloadAnswers: reloads, coldMs } };
   });
 }

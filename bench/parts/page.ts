@@ -40,8 +40,12 @@ export const part: BenchPart = {
     console.log(`  first visit: ${split(l.first)}`);
     console.log(`  warm cache${l.warm.controlled ? " (from the service worker)" : " (HTTP cache; no service worker yet)"}, the median visit:  ${split(l.warm)}`);
     console.log(
-      `  warm visits' answers (${l.warmAnswers.map((t) => t.toFixed(0)).join(", ")} ms): ` +
+      `  warm visits' answers, the machine quiet before each (${l.warmAnswers.map((t) => t.toFixed(0)).join(", ")} ms): ` +
         describeSpread(l.warmAnswers, { atMost: 300 }, { what: "visits", digits: 0, unit: " ms" }),
+    );
+    console.log(
+      `  and straight after leaving a lab page whose machine ran, as a reload (${l.reloadAnswers.map((t) => t.toFixed(0)).join(", ")} ms): ` +
+        describeSpread(l.reloadAnswers, null, { what: "visits", digits: 0, unit: " ms" }),
     );
     console.log(
       `  the page's own cold boot ("Cold boot") right after each warm visit answered, from its start to the prompt: ${l.coldMs.map((t) => (t / 1000).toFixed(2) + " s").join(", ")}; ` +
