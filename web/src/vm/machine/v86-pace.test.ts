@@ -84,12 +84,24 @@ describe("pace", () => {
     let shown = true;
     Object.assign(m, { yield_callback: (tick: number) => woke.push(tick) });
     pace(m, { now, mainTimer: () => shown });
-    m.yield(0.5, 1); // near: v86's exact wait, whatever the tab
+    m.yield(1.5, 1); // near: v86's exact wait, whatever the tab
     m.yield(6.2, 2); // far, shown: the page's timer, woken with its tick
     shown = false;
     m.yield(6.2, 3); // far, hidden: v86's (its worker is not throttled)
-    expect(yields).toEqual([0.5, 7]);
+    expect(yields).toEqual([1.5, 7]);
     await expect.poll(() => woke, { timeout: 1000, interval: 5 }).toEqual([2]);
+  });
+
+  it("on the page, runs a slice asked for at once in the page's next task, not through v86's worker", async () => {
+    const { m, yields, now } = machine([]);
+    const woke: number[] = [];
+    Object.assign(m, { yield_callback: (tick: number) => woke.push(tick) });
+    pace(m, { now, mainTimer: () => false }); // even in a hidden tab: messages are not throttled
+    m.yield(0, 1);
+    m.yield(0.7, 2);
+    expect(woke).toEqual([]); // not within v86's call: in a task of its own
+    await expect.poll(() => woke, { timeout: 1000, interval: 5 }).toEqual([1, 2]);
+    expect(yields).toEqual([]);
   });
 
   it("a timer with nothing due answers Infinity, not v86's 100 ms; an armed one its own time", () => {
