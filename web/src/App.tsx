@@ -44,6 +44,8 @@ export function App() {
     if (labId && labId !== "preview" && LAB_ID.test(labId)) {
       void fetchLabText(`${labId}/lab.md`).catch(() => undefined);
       void readLabIndex();
+      // and the learner's machine for it, which the VM's start waits for (pages/find-machine.ts)
+      void import("./pages/find-machine").then((m) => m.machineAhead(labId));
     }
   }, [labId]);
   if (route.startsWith("/embed/"))

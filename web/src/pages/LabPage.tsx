@@ -7,13 +7,13 @@ import { newLabIdentity } from "../labs/learner";
 import { LabRunner } from "../labs/LabRunner";
 import { LabErrors } from "../labs/LabErrors";
 import { loadProgress, openStore, saveProgress, type LabProgress } from "../labs/progress";
-import { newestSnapshot } from "../labs/machine-store";
 import { seenEvent, type SeenEvent, type Verdict } from "../labs/expect";
 import { sha256Hex } from "../labs/report";
 import type { Lab } from "../labs/lab-format";
 import { VmConsole, type StartFrom } from "../vm/browser/VmConsole";
 import type { VmHandle } from "../shared/machine";
-import { GUEST_BUILD, gunzip, snapshotMismatch } from "../vm/browser/snapshot";
+import { GUEST_BUILD } from "../vm/browser/snapshot";
+import { findMachine, takeMachineAhead, type Machine } from "./find-machine";
 import { view } from "../topics";
 import { lazyOf } from "../shared/lazy";
 import { promptQuiet } from "../shared/prompt-quiet";
@@ -58,53 +58,12 @@ async function openSession(lab: Lab, source: string, machine: Promise<Machine>, 
   return { ...s, ms: performance.now() - t0 };
 }
 
-/** The learner's newest machine for a lab, from IndexedDB, unpacked; or why there is none to start from. */
-interface Machine {
-  startFrom: StartFrom | null;
-  restoredStep: number | null;
-  /** one was stored (whether or not it can come back) */
-  stored: boolean;
-  notice?: string;
-}
-
-/**
- * Looked up as soon as the page knows the lab's id, beside the lab's text: the VM's start waits
- * for this, and the text is not needed for it.
- */
-async function findMachine(labId: string): Promise<Machine> {
-  let snap;
-  try {
-    snap = await newestSnapshot(labId);
-  } catch (e) {
-    return { startFrom: null, restoredStep: null, stored: false, notice: e instanceof Error ? e.message : String(e) };
-  }
-  if (!snap) return { startFrom: null, restoredStep: null, stored: false };
-  const why = snapshotMismatch(snap);
-  if (why)
-    return { startFrom: null, restoredStep: null, stored: true, notice: `Your machine from step ${snap.step + 1} cannot be restored here: ${why}. The lab's own machine starts instead.` };
-  try {
-    // what the learner did after the machine was kept is not in it: a reload mid-step undoes it
-    const when = snap.kind === "step" ? `as step ${snap.step + 1} began` : `as step ${snap.step + 1} passed`;
-    return {
-      startFrom: { state: await gunzip(snap.gz), label: `your machine from step ${snap.step + 1} (kept ${when}: commands run after that are not in it)` },
-      restoredStep: snap.step,
-      stored: true,
-    };
-  } catch (e) {
-    return {
-      startFrom: null,
-      restoredStep: null,
-      stored: true,
-      notice: `Your machine from step ${snap.step + 1} could not be read back (${e instanceof Error ? e.message : e}). The lab's own machine starts instead.`,
-    };
-  }
-}
-
 /** The machine for an LMS's learner: another learner's lab in this browser is put away first (claimLab). */
 async function findLabMachine(labId: string, lmsState: Promise<LmsState>): Promise<Machine> {
   const lms = (await lmsState).link;
   const claimed = lms ? await claimLab(labId, lms) : undefined;
-  const m = await findMachine(labId);
+  // (without an LMS, the lookup App.tsx started as the page opened)
+  const m = await (lms ? findMachine(labId) : takeMachineAhead(labId));
   return claimed ? { ...m, notice: [claimed, m.notice].filter(Boolean).join(" ") } : m;
 }
 
