@@ -114,9 +114,13 @@ describe("the course on the home page", () => {
     try {
       // the lab nothing linked to before: its neighbours on the path
       const i = PATH.findIndex((l) => l.meta.id === "vfat-codepages");
+      const texts: string[] = [];
+      b.page.on("request", (r) => /\/lab\.md$/.test(new URL(r.url()).pathname) && texts.push(new URL(r.url()).pathname.split("/").slice(-2)[0]));
       await b.page.goto(`${base()}#/lab/vfat-codepages`);
       const nav = b.page.getByTestId("course-nav");
       await nav.waitFor({ timeout: 30_000 });
+      // the other labs come from their cards in labs/index.json: only this lab's text is fetched
+      expect([...new Set(texts)]).toEqual(["vfat-codepages"]);
       expect(await nav.textContent()).toContain(`Lab ${i + 1} of ${PATH.length}`);
       expect(await b.page.getByTestId("next-lab").getAttribute("href")).toBe(`#/lab/${PATH[i + 1].meta.id}`);
       expect(await nav.locator(`a[href="#/lab/${PATH[i - 1].meta.id}"]`).count()).toBe(1);

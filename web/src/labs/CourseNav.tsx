@@ -1,11 +1,11 @@
 // Under a lab: its place in the course and the link to the next lab, from the labs' `order:`
 // (course-order.ts), so "Next" leads once through every lab of the site. The other labs are
-// read as the home page reads them, from their course cards (course-list.ts: no lab is parsed
-// for it), a few seconds after the page opened and when it is idle: the lab's machine and a
+// read from their course cards in labs/index.json, without fetching their text
+// (course-list.ts loadCourseNav: only a lab without a card is fetched and parsed), a few seconds after the page opened and when it is idle: the lab's machine and a
 // learner's first command do not wait for a dozen fetches (requestIdleCallback alone came
 // 30 ms after the prompt, between two of the emulator's slices, in the first command's time).
 import { useEffect, useState } from "react";
-import { loadCourse } from "./course-list";
+import { loadCourseNav } from "./course-list";
 import { neighbours } from "./course-order";
 import type { CardMeta } from "./course-cards";
 import type { Lab } from "./lab-format";
@@ -18,7 +18,7 @@ export function CourseNav({ lab }: { lab: Lab }) {
   useEffect(() => {
     let live = true;
     let idle = 0;
-    const go = () => void loadCourse().then((l) => live && setLabs(l.labs.flatMap((e) => ("meta" in e.card ? [e.card.meta] : []))));
+    const go = () => void loadCourseNav().then((l) => live && setLabs(l.labs.flatMap((e) => ("meta" in e.card ? [e.card.meta] : []))));
     const later = setTimeout(() => {
       idle = typeof requestIdleCallback === "function" ? requestIdleCallback(go, { timeout: 2000 }) : (go(), 0);
     }, COURSE_AFTER_MS);

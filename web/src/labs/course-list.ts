@@ -53,6 +53,32 @@ export function loadCourse(): Promise<CourseList> {
   return loading;
 }
 
+/**
+ * The course as a lab page's navigation reads it: a lab with a well-formed card in
+ * labs/index.json is taken from its card without fetching its lab.md, where the home page fetches
+ * every lab.md to check its card against it (170 KB of other labs' text on a lab page, for a
+ * title and a place in the order). A lab edited since `fslab labs index` ran shows its old title
+ * and place here until the index is written again; the home page shows the new ones. A lab
+ * without a card (or with an error for one) has the course read as the home page reads it.
+ */
+export function loadCourseNav(): Promise<CourseList> {
+  navLoading ??= (async () => {
+    const index = await readLabIndex();
+    if ("error" in index) return { labs: [], error: index.error };
+    const cards = readCards(index.cards);
+    const shown = (id: string) => {
+      const card = cards.get(id);
+      return card && "meta" in card ? card : null;
+    };
+    // a lab without a card, or whose card is an error (made by another fslab, perhaps): all of
+    // them as the home page reads them
+    const parsed = index.labs.every(shown) ? [] : (await loadCourse()).labs;
+    return { labs: index.labs.map((id) => parsed.find((e) => e.id === id) ?? { id, card: shown(id)! }) };
+  })();
+  return navLoading;
+}
+let navLoading: Promise<CourseList> | null = null;
+
 export function useCourse(): CourseList | null {
   const [list, setList] = useState<CourseList | null>(null);
   useEffect(() => {
