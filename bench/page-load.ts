@@ -171,7 +171,7 @@ const typing = new WeakSet<Page>();
  * it: Playwright's waitForFunction, asked right after the navigation, put its own 330 KB script
  * into the page as it loaded (24 ms of the page's thread in a trace, 2 cores).
  */
-async function typesAtPrompt(page: Page): Promise<void> {
+export async function typesAtPrompt(page: Page): Promise<void> {
   if (typing.has(page)) return;
   typing.add(page);
   await page.addInitScript(`addEventListener("fslab:vm-prompt", () => {
@@ -190,7 +190,7 @@ async function typesAtPrompt(page: Page): Promise<void> {
 }
 
 /** When the page noted its answer (typesAtPrompt), asked of it every 50 ms by a plain evaluate. */
-async function answeredAt(page: Page, timeoutMs: number): Promise<number> {
+export async function answeredAt(page: Page, timeoutMs: number): Promise<number> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const at = (await page.evaluate("window.__fslabAnswered ?? null")) as number | null;
@@ -251,7 +251,7 @@ function cpuTicks(): { busy: number; all: number } | null {
  * Until the machine is quiet: under 15% of its CPUs busy over a quarter of a second (a torn-down
  * page's renderer done), at most 10 s; a second without /proc.
  */
-async function machineQuiet(): Promise<void> {
+export async function machineQuiet(): Promise<void> {
   const until = Date.now() + 10_000;
   let last = cpuTicks();
   if (!last) return new Promise((r) => setTimeout(r, 1000));
