@@ -51,8 +51,6 @@ function offline(): Plugin[] {
       globIgnores: ["vm/**", "labs/**"],
       maximumFileSizeToCacheInBytes: 8 * 2 ** 20,
       navigateFallback: "index.html",
-      // the static routes that serve assets/ from the precache without a fetch event (public/sw-routes.js)
-      importScripts: ["sw-routes.js"],
       clientsClaim: true,
       runtimeCaching: [
         { urlPattern: ({ url }) => /\/vm\/(rootfs\/)?[\w.-]+$/.test(url.pathname), handler: "CacheFirst", options: { cacheName: VM_CACHE, matchOptions: { ignoreSearch: false } } },
@@ -80,10 +78,7 @@ export default defineConfig({
     },
   },
   server: { fs: { allow: [repo] }, headers: isolated },
-  // as a static host answers CORS (GitHub Pages: Access-Control-Allow-Origin: *): to any page
-  // (another site's page embeds fslab-embed.js), the same answer to all, so no `Vary: Origin`,
-  // which Vite's default (its own origin, echoed) adds and a host does not (public/sw-routes.js)
-  preview: { headers: isolated, cors: { origin: "*" } },
+  preview: { headers: isolated },
   worker: { format: "es" },
   build: {
     outDir: `${repo}web/dist`,
