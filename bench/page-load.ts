@@ -234,7 +234,9 @@ async function labStart(page: Page, url: string): Promise<LabStart> {
   })()`) as Promise<LabStart>;
 }
 
-const WARM_VISITS = 5;
+// nine: with five, one run's median moved by 50 ms on a noisy 2-core machine (2026-12-05: 294 and
+// 330 ms in two runs of one build, where two builds' interleaved medians of ten were 278-316)
+const WARM_VISITS = 9;
 
 /** The machine's CPU time so far, busy and all, in USER_HZ ticks (Linux's /proc/stat); null elsewhere. */
 function cpuTicks(): { busy: number; all: number } | null {
@@ -295,9 +297,9 @@ export async function pageLoads(lab = "exfat-discard"): Promise<PageLoadReport> 
         throw new Error(`the lab page did not answer a command: ${e}`);
       });
     });
-    // the same page again in the same browser: its HTTP cache (and service worker) warm. Five
-    // times, the median kept: one visit's figure swings by 200 ms here with what the browser is
-    // still doing in the background (the service worker's install, the offline copy). Each
+    // the same page again in the same browser: its HTTP cache (and service worker) warm. Nine
+    // times (WARM_VISITS), the median kept: one visit's figure swings by 200 ms here with what
+    // the browser is still doing in the background (the service worker's install, the offline copy). Each
     // visit, once answered, cold-boots the page's machine: warm, cold, warm, cold, so that a
     // change in the machine's speed lands on both sides of their ratio alike. A warm visit starts
     // with the machine quiet, as a learner opening a lab finds it: straight after leaving a page
