@@ -5,7 +5,6 @@ import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { vmFiles } from "./vm-files.ts";
 import { labsFiles } from "./labs-files.ts";
-import { classicScripts } from "./classic-scripts.ts";
 import type { Plugin } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 
@@ -71,7 +70,7 @@ const isolated = { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Em
 export default defineConfig({
   root,
   base: "./",
-  plugins: [react(), classicScripts(), vmFiles(`${repo}kernel-image/dist/`), labsFiles(`${repo}labs`), contentSecurityPolicy(), ...offline()],
+  plugins: [react(), vmFiles(`${repo}kernel-image/dist/`), labsFiles(`${repo}labs`), contentSecurityPolicy(), ...offline()],
   resolve: {
     alias: {
       "@wasm": `${repo}wasm/build/wasm`,

@@ -2,5 +2,3 @@
 
 /** vm/v86.wasm.gz's size in bytes (web/vm-files.ts): what "Start the Linux VM" downloads beside the state */
 declare const __V86_WASM_GZ_BYTES__: number;
-/** xterm.js as a classic script, its path in the site (web/classic-scripts.ts) */
-declare const __XTERM_CLASSIC__: string;

@@ -2,10 +2,9 @@
 // one VmHost per lab page; "Run in VM" buttons type into it through the `onReady` handle.
 import { slotRequest } from "../machine/devices/slot-channel";
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { Terminal } from "@xterm/xterm";
-import type { FitAddon } from "@xterm/addon-fit";
+import { Terminal } from "@xterm/xterm";
+import { FitAddon } from "@xterm/addon-fit";
 import "@xterm/xterm/css/xterm.css";
-import { loadXterm, xtermLoaded, type Xterm } from "./classic-script";
 import { VmHost } from "./vm-host";
 import { machineStopped, STOPPED_WHAT, type BootStatus, type GuestTrouble } from "../machine/guest";
 import type { TraceStats, VmHandle } from "../../shared/machine";
@@ -87,21 +86,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
     setAttempt((a) => ({ n: a.n + 1, cold: false }));
   };
 
-  // xterm.js, a classic script (classic-script.ts) the page started loading as it opened
-  const [xterm, setXterm] = useState<Xterm | null>(xtermLoaded);
   useEffect(() => {
-    if (xterm) return;
-    let live = true;
-    loadXterm().then(
-      (x) => live && setXterm(x),
-      (e) => live && setStatus({ phase: "failed", elapsedMs: 0, message: `Could not load the terminal (xterm.js): ${e instanceof Error ? e.message : e}. Reload the page to try again.` }),
-    );
-    return () => void (live = false);
-  }, [xterm]);
-
-  useEffect(() => {
-    if (!xterm) return;
-    const { Terminal, FitAddon } = xterm;
     // 80x24 until the pane is measured: then as many columns as fit its width (and, docked at
     // a phone's bottom, as many rows as fit its height), and the guest's tty is told (fitTerminal)
     // a steady cursor: blinking, the focused terminal repainted twice a second and took the
@@ -200,7 +185,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
       void host.destroy();
       term.dispose();
     };
-  }, [attempt, xterm]);
+  }, [attempt]);
 
   // the learner is told at once, and the keyboard lands on the way out
   useEffect(() => {

@@ -9,7 +9,6 @@ import { STATE_FILE, V86_WASM_GZ, type StateInfo } from "../machine/guest";
 import type { StateReply, StateRequest } from "./state.worker";
 import stateWorkerUrl from "./state.worker.ts?worker&url";
 import { siteUrl, spawnWorker } from "../../shared/site";
-import { loadV86, loadXterm } from "./classic-script";
 
 /** A guest file under vm/ (see web/vm-files.ts), versioned by its hash so caches stay right. */
 export function vmUrl(name: string): string {
@@ -132,10 +131,6 @@ function loadState(progress: LoadProgress): Promise<ArrayBuffer> {
  * (Not on import: an embedded lab downloads nothing until the reader starts its VM.)
  */
 export function prepareV86(): void {
-  // v86's and xterm.js's scripts (classic ones: classic-script.ts), beside v86's core and the
-  // state; a failure is reported by the machine or the terminal that waits for it
-  loadV86().catch(() => undefined);
-  loadXterm().catch(() => undefined);
   // a failed download is tried again by the next machine, not remembered
   if (!v86Module) {
     v86Module = compileV86().catch((e) => {

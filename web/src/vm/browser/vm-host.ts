@@ -3,8 +3,7 @@
 //
 //   VmHost.boot() -> new V86({bzimage, filesystem, bios, ...}) -> download-progress events
 //     -> serial0-output-byte -> BootWatcher (phase, panic, prompt) -> onStatus / onOutput
-import type { V86 } from "v86";
-import { loadV86 } from "./classic-script";
+import { V86 } from "v86";
 import { pace } from "../machine/v86-pace";
 import { typedEmulator, type V86Emulator } from "../machine/v86-emulator";
 import { state as savedState } from "@kernel/manifest.json";
@@ -116,7 +115,7 @@ export class VmHost {
     this.status("loading", snapshot ? `Loading ${snapshot.label}` : restore ? "Loading the saved machine" : "Loading the kernel", 0);
     const generation = ++this.generation;
     // (the first machine built from it takes it: one torn down before the state came does not)
-    if (!restore || snapshot) return void this.build(generation, restore, snapshot, null);
+    if (!restore || snapshot) return this.create(restore, snapshot, null);
     void this.restoreSaved(generation);
   }
 
@@ -138,20 +137,7 @@ export class VmHost {
       }
       if (generation !== this.generation) return;
     }
-    await this.build(generation, true, undefined, state);
-  }
-
-  /** The machine built once v86's script is in (loaded ahead as the page opened: fetch-ahead.ts). */
-  private async build(generation: number, restore: boolean, snapshot: { state: ArrayBuffer } | undefined, state: ArrayBuffer | null): Promise<void> {
-    let v86Class: typeof V86;
-    try {
-      v86Class = await loadV86();
-    } catch (e) {
-      if (generation === this.generation) this.fail(`Could not load the emulator (libv86.js): ${e instanceof Error ? e.message : e}`);
-      return;
-    }
-    if (generation !== this.generation) return;
-    this.create(v86Class, restore, snapshot, state);
+    this.create(true, undefined, state);
   }
 
   /** A state's load, its progress shown while this machine is the page's. */
@@ -168,7 +154,7 @@ export class VmHost {
   }
 
   /** Build and start the machine: from a snapshot, the saved state (un-xz'd by fetch-ahead.ts), or v86 fetches the kernel's files. */
-  private create(v86Class: typeof V86, restore: boolean, snapshot: { state: ArrayBuffer } | undefined, state: ArrayBuffer | null): void {
+  private create(restore: boolean, snapshot: { state: ArrayBuffer } | undefined, state: ArrayBuffer | null): void {
     // a learner's snapshot carries the SD host's state after v86's (machine-state.ts)
     // (checked whole before the emulator is built: a bad one replaces nothing)
     let devices: CheckedState | null = null;
@@ -177,7 +163,7 @@ export class VmHost {
       snapshot = { state: split.v86 };
       if (split.devices) devices = checkDevices(split.devices);
     }
-    const emulator = typedEmulator(new v86Class({
+    const emulator = typedEmulator(new V86({
       ...machineOptions(),
       wasm_fn: (imports: WebAssembly.Imports) =>
         instantiateV86(imports).catch((e) => {
