@@ -297,14 +297,14 @@ export async function pageLoads(lab = "exfat-discard"): Promise<PageLoadReport> 
         throw new Error(`the lab page did not answer a command: ${e}`);
       });
     });
-    // the same page again in the same browser: its HTTP cache (and service worker) warm. Nine
-    // times (WARM_VISITS), the median kept: one visit's figure swings by 200 ms here with what
-    // the browser is still doing in the background (the service worker's install, the offline copy). Each
-    // visit, once answered, cold-boots the page's machine: warm, cold, warm, cold, so that a
-    // change in the machine's speed lands on both sides of their ratio alike. A warm visit starts
-    // with the machine quiet, as a learner opening a lab finds it: straight after leaving a page
-    // whose machine ran, the old page's teardown took the CPU from the new one (every other
-    // visit ~200 ms slower, 2 cores). That case, a reload, is measured too, after each cold boot.
+    // the same page again in the same browser: its HTTP cache (and service worker) warm. Nine times
+    // (WARM_VISITS), the median kept: one visit's figure swings by 200 ms here with what the browser
+    // is still doing in the background (the service worker's install, the offline copy). Each visit,
+    // once answered, cold-boots the page's machine: warm, cold, warm, cold, so that a change in the
+    // machine's speed lands on both sides of their ratio alike. A warm visit starts with the machine
+    // quiet, as a learner opening a lab finds it: straight after leaving a page whose machine ran, the
+    // old page's teardown took the CPU from the new one (every other visit ~200 ms slower, 2 cores).
+    // That case, a reload, is measured too, after each cold boot.
     const warms: LabStart[] = [];
     const reloads: number[] = [];
     const coldMs: number[] = [];
