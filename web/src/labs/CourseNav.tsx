@@ -1,9 +1,10 @@
 // Under a lab: its place in the course and the link to the next lab, from the labs' `order:`
 // (course-order.ts), so "Next" leads once through every lab of the site. The other labs are
-// read from their course cards in labs/index.json, without fetching their text
-// (course-list.ts loadCourseNav: only a lab without a card is fetched and parsed), a few seconds after the page opened and when it is idle: the lab's machine and a
-// learner's first command do not wait for a dozen fetches (requestIdleCallback alone came
-// 30 ms after the prompt, between two of the emulator's slices, in the first command's time).
+// read from their course cards in labs/index.json, without fetching their text (course-list.ts
+// loadCourseNav: only a lab without a card is fetched and parsed), a few seconds after the page
+// opened and when it is idle: the lab's machine and a learner's first command do not wait for
+// it (requestIdleCallback alone came 30 ms after the prompt, between two of the emulator's
+// slices, in the first command's time).
 import { useEffect, useState } from "react";
 import { loadCourseNav } from "./course-list";
 import { neighbours } from "./course-order";

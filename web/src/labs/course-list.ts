@@ -53,6 +53,8 @@ export function loadCourse(): Promise<CourseList> {
   return loading;
 }
 
+let navLoading: Promise<CourseList> | null = null;
+
 /**
  * The course as a lab page's navigation reads it: a lab with a well-formed card in
  * labs/index.json is taken from its card without fetching its lab.md, where the home page fetches
@@ -77,7 +79,6 @@ export function loadCourseNav(): Promise<CourseList> {
   })();
   return navLoading;
 }
-let navLoading: Promise<CourseList> | null = null;
 
 export function useCourse(): CourseList | null {
   const [list, setList] = useState<CourseList | null>(null);

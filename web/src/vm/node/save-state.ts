@@ -21,9 +21,9 @@ await vm.waitForPrompt();
 // check agent run it (exec reads each ELF header with read(), which a drop undoes), are read
 // back once here. They make the state a few hundred KB larger; without them a first check
 // downloaded 2.6 MB (bash, libc and busybox, whole, as a read from a file's start fetches the
-// rest beside it). The typed line below is what a learner's might be (arithmetic, a glob, UTF-8, a
-// pipe, a program), typed with echo on as the page's terminal has it; `history -c` leaves the
-// learner's history empty.
+// rest beside it). The typed line below is what a learner's might be (arithmetic, a glob,
+// UTF-8, a pipe, a program), typed with echo on as the page's terminal has it; `history -c`
+// leaves the learner's history empty.
 // The page's first requests of the agent are read back too, before the typed line (whose
 // `clear` wipes the prompts bash redraws at each size change):
 // - the tty's size, which VmConsole.tsx sets once the prompt stands: busybox's stty was 4 pieces
@@ -33,9 +33,15 @@ await vm.waitForPrompt();
 // - a page of libc's gettext (at 0x33000), which the first check after every restore read (one
 //   piece of libc); what in the agent reaches it was not found. A failed `cd` reads it here.
 // Together 0.46 MB a first visit no longer fetches, for 64 KB more of state.
+const beforeSizes = vm.output.length;
 const check = await vm.agent.run("stty -F /dev/ttyS0 cols 100 rows 30 && sleep 0.2 && stty -F /dev/ttyS0 cols 80 rows 24 && grep -q ' / ' /proc/mounts && [ \"$(stat -c %s /etc/passwd)\" -gt 0 ] && head -n 1 /etc/passwd | wc -l > /dev/null && ! cd /nonexistent 2> /dev/null");
 if (check.status !== 0) throw new Error(`the check agent answered ${check.status}: ${check.output}`);
-await new Promise((r) => setTimeout(r, 300)); // bash's last redraw
+// bash redraws its prompt at each of the two size changes: both, before the typed line
+const redraw = new RegExp(`\\r${GUEST.prompt.source.replace(/\$$/, "")}`, "g");
+for (const until = performance.now() + 10_000; (vm.output.slice(beforeSizes).match(redraw) ?? []).length < 2; ) {
+  if (performance.now() > until) throw new Error(`bash did not redraw its prompt twice at the tty's size changes: ${JSON.stringify(vm.output.slice(beforeSizes))}`);
+  await new Promise((r) => setTimeout(r, 20));
+}
 vm.type("echo \"fslab-$((6 * 7)) é ＳＪＩＳ 日本語 ﾃｽﾄ\" * > /dev/null; ls -l / | cat > /dev/null; clear; history -c\n");
 await vm.waitForPrompt();
 // the page shows this as the restored machine's screen (guest.ts savedPrompt)
