@@ -205,8 +205,21 @@ export const actuals: Record<string, string[][]> = {};
 export const finalView: Record<string, (page: Page) => Promise<void>> = {
   "io-schedulers": async (page) => {
     await page.getByRole("button", { name: /Load the guest's runs/ }).click();
-    // four patterns, sixteen runs each
-    await expect.poll(async () => Number(await page.getByTestId("iosched-compare").getAttribute("data-runs")), { timeout: 60_000 }).toBe(64);
+    // four patterns, sixteen runs each. The load reads 65 files and models 8 shapes: the panel
+    // says how far it got, so a wait that runs out says whether it moved, stopped or failed
+    const panel = page.getByTestId("iosched-compare");
+    const said = async () => (await panel.textContent())!.replace(/\s+/g, " ").slice(0, 1500);
+    // done when it is no longer busy and shows runs or why not (an error, "No runs yet");
+    // failed when what it says has not changed for a minute
+    const settled = async () =>
+      (await panel.getAttribute("data-busy")) === "false" && (Number(await panel.getAttribute("data-runs")) > 0 || (await panel.locator('[role="alert"], [role="status"]').count()) > 0);
+    for (let last = await said(), since = Date.now(); !(await settled()); ) {
+      await page.waitForTimeout(250);
+      const now = await said();
+      if (now !== last) [last, since] = [now, Date.now()];
+      else if (Date.now() - since > 60_000) throw new Error(`the guest's runs stopped loading; the panel says: ${now}`);
+    }
+    expect(Number(await panel.getAttribute("data-runs")), await said()).toBe(64);
     // the view's winner at the questions' shape is the one the guest's runs.txt gave the predictions
     const caption = (disk: string, rw: string) => page.locator(`figure[data-disk="${disk}"][data-rw="${rw}"] figcaption`).textContent();
     expect(await caption("sd", "read")).toContain(`At 4 jobs × depth 4, the shape the lab's questions ask about, ${actuals["io-schedulers"][1][0]} moved the most.`);

@@ -27,13 +27,17 @@ const COLOUR: Record<Scheduler, string> = { none: OKABE_ITO[0], "mq-deadline": O
 export function IoSchedCompare({ vm }: { vm: VmHandle | null }) {
   const { run, busy, error } = useWorker(blkClient);
   const [runs, setRuns] = useState<Measured[] | null>(null);
+  // how far a load has got: 64 fio files and a model run per shape, seconds on a busy machine
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const load = () =>
     run(async (c) => {
       if (!vm) return;
+      setProgress(null);
       const lines = parseRuns(new TextDecoder().decode(await vm.readSharedFile("iosched/runs.txt")));
       const out: Measured[] = [];
       const models = new Map<string, Map<Scheduler, number>>();
       for (const r of lines) {
+        setProgress({ done: out.length, total: lines.length });
         let fio: Measured["fio"];
         try {
           fio = parseFioJson(new TextDecoder().decode(await vm.readSharedFile(`iosched/${r.file}`)), r.rw.endsWith("write") ? "write" : "read");
@@ -48,10 +52,11 @@ export function IoSchedCompare({ vm }: { vm: VmHandle | null }) {
         out.push({ ...r, fio, modelMBs: models.get(key)!.get(r.sched) ?? null });
       }
       setRuns(out);
+      setProgress(null);
     });
   const groups = runs ? [...new Set(runs.map((r) => `${r.disk} ${r.rw}`))].map((k) => runs.filter((r) => `${r.disk} ${r.rw}` === k)) : [];
   return (
-    <section className="panel" aria-label="I/O schedulers compared" data-testid="iosched-compare" data-runs={runs?.length ?? 0}>
+    <section className="panel" aria-label="I/O schedulers compared" data-testid="iosched-compare" data-runs={runs?.length ?? 0} data-busy={busy}>
       <h2>The schedulers, measured and modelled</h2>
       <p className="muted">
         <code>iosched-run</code> keeps each fio run in <code>/mnt/host/iosched/</code>; load them to draw bandwidth per scheduler,
@@ -60,6 +65,11 @@ export function IoSchedCompare({ vm }: { vm: VmHandle | null }) {
       <button onClick={() => void load()} disabled={!vm || busy}>
         {busy ? "Reading…" : "Load the guest's runs"}
       </button>
+      {busy && progress && (
+        <p role="status" className="muted">
+          Read {progress.done} of {progress.total} runs
+        </p>
+      )}
       {error && (
         <p className="error" role="alert">
           {error}
