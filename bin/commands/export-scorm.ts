@@ -31,6 +31,18 @@ function walk(dir: string, root = dir): string[] {
     });
 }
 
+/**
+ * Where a lab's folder (its lab.md, the other files beside it and its files/, as the build copies
+ * them: web/labs-files.ts) differs from the built site's copy: the first such path, or null.
+ */
+export function labDiffers(source: string, built: string): string | null {
+  const listed = (dir: string) => (existsSync(dir) ? walk(dir).filter((f) => !f.includes("/") || f.startsWith("files/")) : []);
+  const a = listed(source);
+  const b = new Set(listed(built));
+  for (const f of a) if (!b.delete(f) || !readFileSync(join(source, f)).equals(readFileSync(join(built, f)))) return f;
+  return b.size ? [...b][0] : null;
+}
+
 /** The built site: web/dist, built first if it is not there (vite build, as `npm run build`). */
 function builtSite(site: string): string {
   if (existsSync(join(site, "index.html"))) return site;
@@ -102,7 +114,13 @@ export async function exportScorm(args: string[]): Promise<number> {
   }
   const base = values.base === undefined ? null : baseUrl(values.base);
   const site = base ? null : builtSite(values.site);
-  if (site) for (const l of labs) if (!existsSync(join(site, "labs", l.id, "lab.md"))) throw new Error(`the built site has no lab "${l.id}": build it again (npm run build)`);
+  if (site)
+    for (const l of labs) {
+      if (!existsSync(join(site, "labs", l.id, "lab.md"))) throw new Error(`the built site has no lab "${l.id}": build it again (npm run build)`);
+      // the package holds the site's copy: one edited since the build would go in as it was
+      const changed = labDiffers(join(values.labs, l.id), join(site, "labs", l.id));
+      if (changed) throw new Error(`${join(values.labs, l.id, changed)} is not as the built site has it (${join(site, "labs", l.id, changed)}): build the site again (npm run build), so that the package holds the lab as it is now`);
+    }
   const files = site ? walk(site) : ["launch.html", "launch.js"];
   const make = (ls: ManifestLab[]) => (site ? packageZip(site, files, version, ls) : launcherZip(base!, version, ls));
   const out: ScormPackage[] = [];

@@ -33,7 +33,8 @@ ${(await simulateUsageLines()).join("\n")}
                                                 labs as SCORM packages for an LMS (docs/hosting.md): the built site and an imsmanifest.xml;
                                                 FILE.zip: one package of every lab named, DIR: one per lab (DIR/<lab>.zip); SCORM 1.2
                                                 unless --version 2004 (4th Edition); --base URL: a small package whose launch page opens
-                                                the labs from a site you host at URL
+                                                the labs from a site you host at URL; LAB is looked up in --labs DIR (default: labs/),
+                                                and refused if it differs from the built site's copy (build again)
   fslab readme [--check]                        rewrite the docs' lists of labs (from labs/), views, playgrounds and embeds (from the topic manifests) and the sources gathered from the topic folders
   fslab bench [${partNames().join("|")}]...
                                                 print the benchmarks beside their goals (wasm vs native, frames, boot,

@@ -41,6 +41,11 @@ describe("a code step", () => {
     expect(errors(lab(code() + workload + solution + "```check\ntrue\n```\n```shortcut\ntrue\n```\n"))[0]).toMatch(/a code step's outcome is its grade/);
   });
 
+  it("refuses a check or an expect block beside the code, which the page would never run", () => {
+    const e = errors(lab(code() + workload + solution + "```check\ntrue\n```\n```expect\n- event: block_rq_issue\n```\n"));
+    expect(e).toEqual([expect.stringMatching(/its check block would never run/), expect.stringMatching(/its expect block would never run/)]);
+  });
+
   it("refuses a bad file, an unknown grader and stray options, at the fence's line", () => {
     expect(errors(lab(code('file="root/f.c" grader="blk.dd-dispatch"')))[0]).toMatch(/^lab\.md:9: code: file= is the learner's C file/);
     expect(errors(lab(code('file="/root/my file.c" grader="blk.dd-dispatch"')))[0]).toMatch(/file= is/);

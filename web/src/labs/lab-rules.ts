@@ -90,4 +90,6 @@ function codeRules(s: LabStep, of: (k: LabBlock["kind"]) => LabBlock[], fail: (l
   if (!workload.length) fail(code[0].line, `a code block needs a workload block in its step: the shell the grading runs with tracing on`);
   if (!of("solution").length) fail(code[0].line, `a code block needs a solution block in its step: the reference function, which fslab labs test grades and the page offers after a failed grade`);
   for (const b of of("shortcut")) fail(b.line, `a code step's outcome is its grade: a shortcut cannot pass it (fslab labs test grades the starter, which must not pass)`);
+  // the page never runs them there (step-checks.ts stepOutcome): accepted, they would check nothing
+  for (const b of [...of("check"), ...of("expect")]) fail(b.line, `a code step's outcome is its grade: its ${b.kind} block would never run (put it in a step of its own)`);
 }
