@@ -169,6 +169,7 @@ export function CallTree({ graph }: { graph: CallGraph }) {
                 <span className="twisty" aria-hidden>{n.children.length ? (open.has(n) ? "▾" : "▸") : "·"}</span>
                 {n.partial && <span title="its call was before the trace began">…</span>}
                 {n.name}
+                {n.module && <span className="muted" title={`in the ${n.module} module`}> [{n.module}]</span>}
                 {r.depth === 0 && <span className="muted"> [{n.task}]</span>}
               </span>
               <span className="call-layer">{n.layer}</span>

@@ -45,6 +45,8 @@ export interface CallNode {
   children: CallNode[];
   /** the trace began inside this call: its entry line is missing */
   partial: boolean;
+  /** the module the function is in, as the tracer names it ("ext4" for `ext4_da_write_begin [ext4]()`); none for the kernel's own */
+  module?: string;
 }
 
 export interface CallGraph {
@@ -58,9 +60,11 @@ export interface CallGraph {
 }
 
 const LINE = /^\s*(?:([\d.]+)\s*\|)?\s*(\d+)\)\s*(?:(\S.*?)\s*\|)?\s*([+!#*@$]?)\s*([\d.]+)?\s*(?:us)?\s*\|(\s*)(.*?)\s*$/;
-const OPEN = /^([\w.$]+)\(\)\s*\{$/;
-const LEAF = /^([\w.$]+)\(\);$/;
-const CLOSE = /^\}(?:\s*\/\*\s*([\w.$]+)\s*\*\/)?$/;
+// a function in a module is printed with the module's name: `ext4_da_write_begin [ext4]() {`,
+// `} /* ext4_da_write_begin [ext4] */` (ext4, jbd2 and F2FS are modules in fslab's guest)
+const OPEN = /^([\w.$]+)(?: \[([\w-]+)\])?\(\)\s*\{$/;
+const LEAF = /^([\w.$]+)(?: \[([\w-]+)\])?\(\);$/;
+const CLOSE = /^\}(?:\s*\/\*\s*([\w.$]+)(?: \[[\w-]+\])?\s*\*\/)?$/;
 
 /** Parse function_graph text. Throws if nothing in it is function_graph output. */
 export function parseFunctionGraph(text: string): CallGraph {
@@ -92,8 +96,9 @@ export function parseFunctionGraph(text: string): CallGraph {
     const key = `${cpu}:${task}`;
     let stack = stacks.get(key);
     if (!stack) stacks.set(key, (stack = []));
-    const node = (name: string, durationUs: number | null): CallNode => ({
+    const node = (name: string, durationUs: number | null, module?: string): CallNode => ({
       name,
+      ...(module ? { module } : {}),
       layer: layerOf(name, stack!.at(-1)?.layer),
       task,
       cpu: +cpu,
@@ -109,11 +114,11 @@ export function parseFunctionGraph(text: string): CallGraph {
     };
     let f: RegExpMatchArray | null;
     if ((f = what.match(OPEN))) {
-      const n = node(f[1], null);
+      const n = node(f[1], null, f[2]);
       attach(n);
       stack.push(n);
     } else if ((f = what.match(LEAF))) {
-      attach(node(f[1], dur === undefined ? null : +dur));
+      attach(node(f[1], dur === undefined ? null : +dur, f[2]));
     } else if ((f = what.match(CLOSE))) {
       const name = f[1];
       const d = dur === undefined ? null : +dur;
