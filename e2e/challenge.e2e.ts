@@ -63,6 +63,11 @@ describe("a challenge step, mq-deadline's No batches", () => {
     expect(await page.getByTestId("show-solution").count()).toBe(0);
     expect(await page.getByTestId("solution-later").textContent()).toMatch(/solution is offered once a check you asked for \(Check\) has failed/);
     expect(await page.getByTestId("show-hint").textContent()).toBe("Show a hint (1 of 2)");
+    // what the challenge checks would say how it is solved (the setting and its value): kept
+    const source = page.getByTestId("check-source");
+    await source.locator("summary").click();
+    expect(await source.textContent()).toMatch(/This step is a challenge: what it checks is shown once it passes/);
+    expect(await source.textContent()).not.toMatch(/queue\/iosched\/fifo_batch/); // the check's code (its FAIL line may show)
     // Next checks, fails, and the lab stays at the challenge (the code step after it waits)
     // pressed again if the page's poll was checking as it was pressed (then it is not taken)
     expect(await checkNow(page, "next", 60_000)).toBe("failed");
@@ -84,6 +89,8 @@ describe("a challenge step, mq-deadline's No batches", () => {
     await expect.poll(() => run.getAttribute("data-phase"), { timeout: 240_000, interval: 500 }).toBe("idle");
     await expect.poll(checkState, { timeout: 120_000, interval: 500 }).toBe("passed");
     expect(await runner().getAttribute("data-passed")).toBe("1");
+    // passed: what it checked is shown
+    expect(await page.getByTestId("check-source").textContent()).toMatch(/queue\/iosched\/fifo_batch/);
     await expect.poll(() => settled(/fifo_batch 1, .*read_expire 100 ms/), { timeout: 90_000 }).not.toBeNull();
     runA = (await settled(/fifo_batch 1, .*read_expire 100 ms/))!.expired;
     // the panel's count of reads taken on an expired deadline is this run's answer

@@ -48,9 +48,14 @@ export function CheckPanel({ step, outcome, checking, waitingShell, passed, vm, 
           {checking ? "Checking…" : "Check"}
         </button>
       )}
-      <details>
+      <details data-testid="check-source">
         <summary>What this step checks</summary>
-        {step.blocks.map((b, j) =>
+        {step.challenge && !passed && (
+          // a challenge's checks say how it is solved (the setting's value, the file to find):
+          // kept until it passes, as its hints and solution are; a failed check says what is missing
+          <p className="muted">This step is a challenge: what it checks is shown once it passes. A failed check says what is still missing.</p>
+        )}
+        {(!step.challenge || passed) && step.blocks.map((b, j) =>
           b.kind === "check" ? (
             <pre key={j}>
               <code>{b.text}</code>
