@@ -171,6 +171,8 @@ export function CallTree({ graph }: { graph: CallGraph }) {
                 {n.name}
                 {n.module && <span className="muted" title={`in the ${n.module} module`}> [{n.module}]</span>}
                 {r.depth === 0 && <span className="muted"> [{n.task}]</span>}
+                {/* the lab's `graph` script writing tracing_on: its own two writes, traced */}
+                {r.depth === 0 && /^graph-\d+$/.test(n.task) && <span className="muted"> the recorder switching tracing on or off</span>}
               </span>
               <span className="call-layer">{n.layer}</span>
               <span className="call-time">{us(n.durationUs)}</span>

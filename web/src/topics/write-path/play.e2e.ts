@@ -23,6 +23,10 @@ describe("/play/write-path", () => {
       await b.page.getByRole("button", { name: /Reveal/ }).click();
       await expect.poll(() => b.page.locator(".reveal[role=status]").getAttribute("data-deepest")).toBe("page cache");
       expect(await b.page.locator(".reveal").textContent()).toMatch(/never calls submit_bio/);
+      // the lab's recorder (graph) turning tracing on and off is in every trace: said as such
+      const recorder = b.page.locator('[role="treeitem"]', { hasText: /\[graph-\d+\]/ });
+      expect(await recorder.count()).toBeGreaterThan(0);
+      expect(await recorder.first().textContent()).toMatch(/the recorder switching tracing on or off/);
     } finally {
       await b.close();
     }
