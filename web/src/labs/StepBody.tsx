@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { renderInlineMarkdown, renderMarkdown } from "./markdown";
 import type { LabStep } from "./lab-format";
 import type { VmHandle } from "../shared/machine";
-import { near, parseGuess, type Prediction, type PredictionRecord } from "./predict";
+import { parseGuess, predictionVerdict, type Prediction, type PredictionRecord } from "./predict";
 import { RunButton, type Earlier } from "./RunButton";
 import { judgeAnswer, parseAnswer, toleranceText, type Question, type QuestionRecord } from "./question";
 import { CodeStep, type CodeStepProps } from "./CodeStep";
@@ -80,7 +80,7 @@ function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord
           )}
           {rec.actual === undefined
             ? "The kernel's answer appears here once this step passes."
-            : `The kernel: ${rec.actual}${unit}${rec.guess === null ? "." : near(rec.guess, rec.actual) ? ": your prediction was right." : p.choices ? ": not what you predicted." : ": further off than 10%; the text below says why."}`}
+            : `The kernel: ${rec.actual}${unit}${rec.guess === null ? "." : predictionVerdict(rec.guess, rec.actual, !!p.choices, unit)}`}
         </p>
       )}
     </fieldset>
@@ -251,3 +251,4 @@ export function StepBody({
     </>
   );
 }
+

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { commandActual, countedActual, near, parseGuess, parsePredict } from "./predict";
+import { commandActual, countedActual, near, parseGuess, parsePredict, predictionVerdict } from "./predict";
 import { parseLab } from "./lab-format";
 import { seenEvent } from "./expect";
 
@@ -63,6 +63,17 @@ describe("predict blocks", () => {
     expect(near("kyber", "kyber")).toBe(true);
     expect(near(null, "4")).toBe(false);
     expect(near("4", undefined)).toBe(false);
+  });
+
+  it("say a near guess is near, with by how much, and only an exact one is exact", () => {
+    expect(predictionVerdict("11761", "11761", false, " entries")).toBe(": exactly your prediction.");
+    expect(predictionVerdict("64.0", "64", false, "")).toBe(": exactly your prediction.");
+    // the F2FS scans without their bitmap bits: 7% off, a wrong idea of what is counted
+    expect(predictionVerdict("10920", "11761", false, " entries")).toBe(": within 10% of your prediction, which was 841 entries under.");
+    expect(predictionVerdict("70", "64", false, " µs")).toBe(": within 10% of your prediction, which was 6 µs over.");
+    expect(predictionVerdict("16", "4", false, " requests")).toBe(": further off than 10%; the text below says why.");
+    expect(predictionVerdict("kyber", "kyber", true, "")).toBe(": exactly your prediction.");
+    expect(predictionVerdict("none", "kyber", true, "")).toBe(": not what you predicted.");
   });
 
   it("never throw on any body, and name a line inside it when refusing", () => {

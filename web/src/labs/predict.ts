@@ -150,3 +150,16 @@ export function near(guess: string | null, actual: string | undefined): boolean 
   if (guess !== "" && actual !== "" && Number.isFinite(g) && Number.isFinite(a)) return a === 0 ? g === 0 : Math.abs(g - a) <= Math.abs(a) * 0.1;
   return guess === actual;
 }
+
+/**
+ * How a guess stands against the kernel's answer. A number near it is "within 10%", with the
+ * difference, not "right": a count a learner could work out exactly and missed by 7% (F2FS's
+ * scans without their bitmap bits) came from a wrong idea of what is counted.
+ */
+export function predictionVerdict(guess: string, actual: string, choice: boolean, unit: string): string {
+  if (guess.trim() === actual.trim() || (!choice && Number(guess) === Number(actual) && guess.trim() !== "")) return ": exactly your prediction.";
+  if (choice) return ": not what you predicted.";
+  if (!near(guess, actual)) return ": further off than 10%; the text below says why.";
+  const d = Number(actual) - Number(guess);
+  return `: within 10% of your prediction, which was ${+Math.abs(d).toPrecision(6)}${unit} ${d > 0 ? "under" : "over"}.`;
+}
