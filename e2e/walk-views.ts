@@ -89,6 +89,8 @@ export const shown: Record<string, Record<number, (page: Page, lab: Lab) => Prom
     // the mount's first scan, streamed: so far the model's
     1: async (page) => {
       await expect.poll(() => page.locator('[data-testid^="nid-verdict-"]').last().textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/So far the model's run under clue 0 \(1 of/);
+      // the model's records still to come are not shown: they would answer the next step's prediction
+      expect(await page.locator('[data-testid^="nid-run-"]').last().locator("tbody tr").count()).toBe(1);
     },
     // upstream (4000, rm, 4000): the newest mount's scans are the model's under clue 0
     2: async (page) => {

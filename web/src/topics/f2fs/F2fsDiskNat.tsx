@@ -29,7 +29,7 @@ export function F2fsDiskNat({ vm, model, file = "f2fs.img" }: { vm: VmHandle | n
     <section className="panel" aria-label="The real disk's NAT" data-testid="f2fs-disk">
       <h2>The real disk's NAT</h2>
       <p className="muted">
-        The lab's last step copies the volume's metadata area to <code>/mnt/host/{file}</code>; the F2FS inspector reads its
+        The lab's step "The NAT on disk" copies the volume's metadata area to <code>/mnt/host/{file}</code>; the F2FS inspector reads its
         NAT as the kernel does.
       </p>
       <button onClick={img.inspect} disabled={!vm || img.busy}>{img.busy ? "Reading…" : `Inspect ${file}`}</button>

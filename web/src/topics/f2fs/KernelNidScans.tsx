@@ -103,7 +103,7 @@ export function KernelNidScans({ events, stats, modelRuns, onVerdict }: { events
     <section className="panel" aria-label="Free-NID scans of the real kernel" data-testid="kernel-nid-scans">
       <h2>The kernel's free-NID scans (live) against the model</h2>
       {!stats ? (
-        <p className="muted">Nothing yet. Run the lab's first step: it streams <code>f2fs_free_nid_scan</code> from before the mount.</p>
+        <p className="muted">Nothing yet. Run the commands of the lab's step "A volume, traced from its mount": they stream <code>f2fs_free_nid_scan</code> from before the mount.</p>
       ) : (
         <>
           {stats.lost > 0 && <p className="error">{stats.lost} trace lines were lost on the way.</p>}
@@ -115,16 +115,19 @@ export function KernelNidScans({ events, stats, modelRuns, onVerdict }: { events
             // the model this run follows furthest (a run with no difference yet follows it all the way)
             const reach = diffs.map((d) => (d < 0 ? Infinity : d));
             const best = reach.length ? reach.indexOf(Math.max(...reach)) : -1;
-            const model: Repeated[] = best >= 0 ? models![best] : [];
+            const full: Repeated[] = best >= 0 ? models![best] : [];
             const at = best >= 0 ? diffs[best] : -1;
+            // the model only as far as the kernel has got (and the record where they part): its
+            // records still to come would answer a prediction about this run before it is made
+            const model = full.slice(0, Math.max(run.length, at + 1));
             return (
               <div key={r} className="nid-run" data-testid={`nid-run-${r}`} data-match={whole >= 0 ? CLUES[whole] : "none"}>
                 <h3>Mount {r + 1}: {run.reduce((n, x) => n + x.times, 0)} scans</h3>
                 <p data-testid={`nid-verdict-${r}`}>
                   {whole >= 0
-                    ? `The model's run of the lab's steps under clue ${CLUES[whole]}, record for record (repeated empty bitmap scans counted once).`
+                    ? `Verdict: the kernel did what the model's run of the lab's steps under clue ${CLUES[whole]} does, record for record (repeated empty bitmap scans counted once).`
                     : at < 0 && best >= 0
-                      ? `So far the model's run under clue ${CLUES[best]} (${run.length} of ${model.length} records).`
+                      ? `So far the model's run under clue ${CLUES[best]} (${run.length} of ${full.length} records).`
                       : best >= 0
                         ? `Parts from the model under clue ${CLUES[best]} at record ${at + 1}: kernel ${show(run[at])}; model ${show(model[at])}.`
                         : "The model is still running."}
