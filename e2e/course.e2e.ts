@@ -1,7 +1,8 @@
 // The home page's course (pages/Course.tsx) at a phone's 360 px and a desktop's 1440 px, by
 // mouse and by keyboard, with the learner's progress read from IndexedDB; a lab page's place in
 // the course and its Next link; and a lab on a phone: the step's text and the terminal on the
-// screen together, the terminal's columns fitted to the width and the guest's tty told.
+// screen together, the terminal's columns fitted to the width and the guest's tty told; and a lab
+// on a laptop: the sticky terminal in three heights, its rows fitted and told.
 import { describe, expect, inject, it } from "vitest";
 import { readFileSync, readdirSync } from "node:fs";
 import { launch, runInTerminal, screenshot } from "./browser";
@@ -215,6 +216,46 @@ describe("a lab on a phone", () => {
       await b.page.getByTestId("dock-min").click();
       await expect.poll(async () => (await vm.boundingBox())!.height).toBeLessThan(60);
       expect(await b.page.evaluate(() => document.documentElement.scrollWidth <= 361)).toBe(true);
+      expect(b.errors).toEqual([]);
+    } finally {
+      await b.close();
+    }
+  });
+});
+
+describe("a lab on a laptop", () => {
+  it("at 1280x800 the sticky terminal takes about half the height, in three sizes, its rows fitted and told", async () => {
+    const b = await launch({ width: 1280 });
+    try {
+      await b.page.setViewportSize({ width: 1280, height: 800 });
+      await b.page.goto(`${base()}#/lab/write-path`);
+      await b.page.locator('.vm-status[data-phase="ready"]').waitFor({ timeout: 120_000 });
+      const vm = b.page.locator(".lab-work > .vm");
+      const rows = () => b.page.evaluate(() => (window as any).__fslabTerminal.rows as number);
+      const cols = await b.page.evaluate(() => (window as any).__fslabTerminal.cols as number);
+      // half the screen: 24 rows took 483 of 800 px, and a view's heading and its table were seldom both in sight
+      const half = (await vm.boundingBox())!;
+      expect(half.height).toBeLessThanOrEqual(800 * 0.45 + 1);
+      const rowsHalf = await rows();
+      expect(rowsHalf).toBeGreaterThanOrEqual(12);
+      expect(rowsHalf).toBeLessThan(24);
+      // the terminal's rows fill the pane and no more, and the shell's tty says the same
+      const screen = (await b.page.locator(".vm-terminal .xterm-screen").boundingBox())!;
+      expect(screen.y + screen.height).toBeLessThanOrEqual(half.y + half.height);
+      await expect.poll(async () => (await runInTerminal(b.page, "stty size")).trim(), { timeout: 20_000 }).toBe(`${rowsHalf} ${cols}`);
+      // scrolled, it sticks at the top and a view passes under it
+      await b.page.mouse.wheel(0, 700);
+      await expect.poll(async () => Math.round((await vm.boundingBox())!.y)).toBe(0);
+      await screenshot(b.page, "laptop-lab-1280x800");
+      await b.page.getByTestId("dock-full").click();
+      await expect.poll(rows).toBeGreaterThan(rowsHalf);
+      const rowsFull = await rows();
+      await expect.poll(async () => (await runInTerminal(b.page, "stty size")).trim(), { timeout: 20_000 }).toBe(`${rowsFull} ${cols}`);
+      // hidden: the status line and the buttons stay, by keyboard too
+      await b.page.getByTestId("dock-min").focus();
+      await b.page.keyboard.press("Enter");
+      await expect.poll(async () => (await vm.boundingBox())!.height).toBeLessThan(60);
+      expect(await b.page.getByTestId("dock-half").isVisible()).toBe(true);
       expect(b.errors).toEqual([]);
     } finally {
       await b.close();

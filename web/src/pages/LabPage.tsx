@@ -132,7 +132,11 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
     return () => void (live = false);
   }, [machine]);
   const [vm, setVm] = useState<VmHandle | null>(null);
-  /** on a phone the terminal is docked at the bottom (styles.css): half the screen, most of it, or its status line */
+  /**
+   * The terminal's height (styles.css): about half the screen, most of it, or its status line
+   * alone. On a phone it is docked at the bottom; on a wider screen it sticks at the top of its
+   * column, and the views pass under it, so a short screen wants it smaller to see them.
+   */
   const [dock, setDock] = useState<"half" | "full" | "min">("half");
   // The lab's views (their chunks, D3, a first render: 20-30 ms of the page's thread) wait for
   // the VM's prompt to have stood a moment and then an idle moment, so a warm start's restore
@@ -317,21 +321,21 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
       </article>
       <div className="lab-work">
         {found && vmWanted && (
-          <div className="dock-bar" role="group" aria-label="The terminal's size">
-            {(["min", "half", "full"] as const).map((d) => (
-              <button key={d} aria-pressed={dock === d} onClick={() => setDock(d)} data-testid={`dock-${d}`}>
-                {d === "min" ? "Hide terminal" : d === "half" ? "Half screen" : "Full screen"}
-              </button>
-            ))}
-          </div>
-        )}
-        {found && vmWanted && (
           <VmConsole
             onReady={setVm}
             onTrace={onTrace}
             startFrom={found.startFrom}
             onBooted={() => machineId && keepOffline(machineId)}
             onRestore={() => setMachineAsk((k) => k + 1)}
+            sizes={
+              <div className="dock-bar" role="group" aria-label="The terminal's size">
+                {(["min", "half", "full"] as const).map((d) => (
+                  <button key={d} aria-pressed={dock === d} onClick={() => setDock(d)} data-testid={`dock-${d}`}>
+                    {d === "min" ? "Hide terminal" : d === "half" ? "Half screen" : "Full screen"}
+                  </button>
+                ))}
+              </div>
+            }
           />
         )}
         {found && !vmWanted && (

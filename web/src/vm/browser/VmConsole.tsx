@@ -1,7 +1,7 @@
 // The guest's serial console in xterm.js, with the boot progress above it. The page owns
 // one VmHost per lab page; "Run in VM" buttons type into it through the `onReady` handle.
 import { slotRequest } from "../machine/devices/slot-channel";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { Terminal } from "@xterm/xterm";
 import { FitAddon } from "@xterm/addon-fit";
 import "@xterm/xterm/css/xterm.css";
@@ -31,6 +31,8 @@ interface Props {
    * kept (a lab: the step's snapshot). Without it, the build's saved machine starts again.
    */
   onRestore?: () => void;
+  /** the page's buttons for the terminal's height, drawn beside the status line (LabPage) */
+  sizes?: ReactNode;
 }
 
 const sentence = (words: string) => words[0].toUpperCase() + words.slice(1);
@@ -69,7 +71,7 @@ const TROUBLE_TEXT: Record<GuestTrouble["kind"], { title: string; body: string }
 /** the machine stopped, or cannot be trusted: the way out takes the keyboard, and there is no dismissing it */
 const serious = (t: GuestTrouble | null) => machineStopped(t) || t?.kind === "oops";
 
-export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: Props) {
+export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore, sizes }: Props) {
   const termEl = useRef<HTMLDivElement>(null);
   const termHint = useRef<HTMLParagraphElement>(null);
   const hostTrace = useRef(onTrace);
@@ -216,18 +218,21 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
           )}
         </div>
       )}
-      <div className={`vm-status vm-${stoppedBy ? "stopped" : status.phase}`} role="status" data-phase={status.phase} data-start={start}>
-        {status.phase === "loading" && <progress max={1} value={status.progress ?? 0} />}
-        {(status.phase === "booting" || status.phase === "userland") && <progress />}
-        {/* the machine stopped under a status that said it was ready: say so until it is restored */}
-        <span>{stoppedBy ? `Stopped: ${STOPPED_WHAT[stoppedBy.kind]}` : status.message}</span>
-        {status.phase !== "ready" && status.phase !== "failed" && <Elapsed ms={status.elapsedMs} />}
-        {status.phase === "failed" && <button onClick={() => setAttempt((a) => ({ n: a.n + 1, cold: a.cold }))}>Try again</button>}
-        {(status.phase === "ready" || status.phase === "failed") && (
-          <button onClick={() => setAttempt((a) => ({ n: a.n + 1, cold: true }))} title="Boot the kernel from scratch instead of restoring the saved machine">
-            Cold boot
-          </button>
-        )}
+      <div className="vm-head">
+        <div className={`vm-status vm-${stoppedBy ? "stopped" : status.phase}`} role="status" data-phase={status.phase} data-start={start}>
+          {status.phase === "loading" && <progress max={1} value={status.progress ?? 0} />}
+          {(status.phase === "booting" || status.phase === "userland") && <progress />}
+          {/* the machine stopped under a status that said it was ready: say so until it is restored */}
+          <span>{stoppedBy ? `Stopped: ${STOPPED_WHAT[stoppedBy.kind]}` : status.message}</span>
+          {status.phase !== "ready" && status.phase !== "failed" && <Elapsed ms={status.elapsedMs} />}
+          {status.phase === "failed" && <button onClick={() => setAttempt((a) => ({ n: a.n + 1, cold: a.cold }))}>Try again</button>}
+          {(status.phase === "ready" || status.phase === "failed") && (
+            <button onClick={() => setAttempt((a) => ({ n: a.n + 1, cold: true }))} title="Boot the kernel from scratch instead of restoring the saved machine">
+              Cold boot
+            </button>
+          )}
+        </div>
+        {sizes}
       </div>
       {paused !== null && (
         <p className="notice" role="status" data-testid="vm-paused">
@@ -247,8 +252,8 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore }: 
 
 /**
  * The terminal sized to its pane: its columns fit the pane's width (never fewer than 20); its
- * rows fit the pane's height when the pane has one of its own (docked at a phone's bottom,
- * styles.css), else 24. The guest's tty learns each new size through the check agent
+ * rows fit the pane's height when the pane has one of its own (docked at a phone's bottom, or
+ * sticking at the top of a wide screen's column: styles.css), else 24. The guest's tty learns each new size through the check agent
  * (`stty -F /dev/ttyS0`), out of the learner's shell, so bash and full-screen programs wrap
  * where the terminal does; `tell` sends it (again) once the guest is up and its first prompt
  * has stood a moment (prompt-quiet.ts).
@@ -270,7 +275,8 @@ function fitTerminal(term: Terminal, fit: FitAddon, el: HTMLElement, resizeTty: 
     const d = fit.proposeDimensions();
     if (!d || !Number.isFinite(d.cols) || d.cols < 1) return;
     const pane = el.closest(".vm");
-    const docked = !!pane && getComputedStyle(pane).position === "fixed";
+    // docked at a phone's bottom, or sticking at the top of a wide screen's column: a height of its own
+    const docked = !!pane && ["fixed", "sticky"].includes(getComputedStyle(pane).position);
     const cols = Math.max(20, d.cols);
     const rows = docked ? Math.max(4, d.rows) : 24;
     if (cols !== term.cols || rows !== term.rows) term.resize(cols, rows);
