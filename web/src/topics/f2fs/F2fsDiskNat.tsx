@@ -52,8 +52,9 @@ export function NatAgainstModel({ report, run }: { report: F2fsReport; run: NidR
   return (
     <>
       <p data-testid="f2fs-disk-summary">
-        {report.nat.valid_nids} valid NIDs in {report.nat.blocks} NAT blocks ({report.nat.journal_entries} of them from the
-        checkpoint's NAT journal); {report.counts.nat_matches_checkpoint ? "the checkpoint's valid_node_count agrees" : "the checkpoint's valid_node_count does NOT agree"}.
+        {report.nat.valid_nids} valid NIDs in {report.nat.blocks} NAT blocks, read as the kernel reads them: each block&apos;s
+        entries, with the {report.nat.journal_entries} entries of the checkpoint&apos;s NAT journal on top (changes made after
+        their NAT block was last written, which the journal holds instead); {report.counts.nat_matches_checkpoint ? "the checkpoint's valid_node_count agrees" : "the checkpoint's valid_node_count does NOT agree"}.
       </p>
       <div className="nat-strips">
         <div className="nat-row"><span>disk</span><Strip counts={disk} blocks={shown} label="valid NIDs per NAT block on disk" /></div>
@@ -64,11 +65,17 @@ export function NatAgainstModel({ report, run }: { report: F2fsReport; run: NidR
           ? `Every NAT block holds as many valid NIDs as the model says (block 0 less NIDs 1 and 2, the node and meta inodes, which have NAT entries but no node).`
           : `${differ.length} NAT block(s) differ from the model: ${differ.map((b) => `block ${b}: disk ${disk[b] ?? 0}, model ${predicted[b] ?? 0}`).join("; ")}.`}
       </p>
+      {/* a row per block: a column per block was wider than the panel at 1280 px */}
       <table className="files" aria-label="valid NIDs per NAT block, disk and model">
-        <thead><tr><th>NAT block</th>{Array.from({ length: shown }, (_, b) => <th key={b}>{b}</th>)}</tr></thead>
+        <thead><tr><th scope="col">NAT block</th><th scope="col">disk</th><th scope="col">model</th></tr></thead>
         <tbody>
-          <tr><td>disk</td>{Array.from({ length: shown }, (_, b) => <td key={b} className={differ.includes(b) ? "differs" : ""}>{disk[b] ?? 0}</td>)}</tr>
-          <tr><td>model</td>{Array.from({ length: shown }, (_, b) => <td key={b}>{predicted[b] ?? 0}</td>)}</tr>
+          {Array.from({ length: shown }, (_, b) => (
+            <tr key={b} className={differ.includes(b) ? "differs" : ""}>
+              <th scope="row">{b}</th>
+              <td>{disk[b] ?? 0}</td>
+              <td>{predicted[b] ?? 0}</td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </>
