@@ -109,6 +109,8 @@ function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: Ques
   };
   const unit = q.unit ? ` ${q.unit}` : "";
   const leeway = toleranceText(q);
+  // the model's key for the learner's problem alone answers it: no run to measure, one answer (recordReset)
+  const aboutKernel = !!q.key && !q.answer;
   return (
     <fieldset
       className="predict question"
@@ -144,10 +146,15 @@ function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: Ques
               {judgeAnswer(q, rec.actual, rec.key) ? "" : " (your run did something other than your problem: read the step again)"}
             </>
           )}
-          : {rec.right ? "right." : `not right${leeway && leeway !== "exactly" ? ` (answers ${leeway} count)` : ""}.`} Reset this step to answer again about a new run.
+          : {rec.right ? "right." : `not right${leeway && leeway !== "exactly" ? ` (answers ${leeway} count)` : ""}.`}{" "}
+          {aboutKernel ? "This answer stands: it is about your kernel, not a run, so a reset does not ask it again." : "Reset this step to answer again about a new run."}
         </p>
       ) : !open ? (
-        <p className="muted">Answer once this step has passed: the answer comes from your own run, measured in your machine.</p>
+        <p className="muted">
+          {aboutKernel
+            ? "Answer once this step has passed: the answer is your own kernel's, and you answer once."
+            : "Answer once this step has passed: the answer comes from your own run, measured in your machine."}
+        </p>
       ) : (
         <form onSubmit={(e) => (e.preventDefault(), void submit())}>
           {q.choices ? (

@@ -37,4 +37,13 @@ describe("a step's record", () => {
     expect(s.questions).toBeUndefined();
     expect(s.code.last).toBeUndefined();
   });
+
+  it("a reset keeps an answer the model's key alone judged (about the learner's kernel, not a run): its key was shown", () => {
+    const aboutRun = { question: "How many?", answer: "7", actual: "9", right: false, at: 1 };
+    const aboutKernel = { question: "Which rule?", answer: "batch length", actual: "", key: "write starvation", right: false, at: 2 };
+    const s = { ...newStep("t"), passedAt: 1, questions: [aboutRun, aboutKernel], questionTries: [1, 1] };
+    recordReset(s);
+    expect(s.questions).toEqual([null, aboutKernel]);
+    expect(s.questionTries).toEqual([1, 1]);
+  });
 });

@@ -37,8 +37,12 @@ export function recordReset(s: StepRecord): void {
   s.resets++;
   delete s.passedAt;
   delete s.skippedAt;
-  // the run a question asked about is undone: it is asked again of the next (tries are kept)
-  delete s.questions;
+  // the run a question asked about is undone: it is asked again of the next (tries are kept).
+  // A question the model's key alone answers (actual "": nothing measured) asked nothing of the
+  // run, and its key was shown: its answer stands, or a reset would let the key be copied back
+  const stands = s.questions?.map((q) => (q && q.actual === "" && q.key !== undefined ? q : null));
+  if (stands?.some((q) => q)) s.questions = stands;
+  else delete s.questions;
   // so is the run a function was graded on (its text is the learner's, and stays)
   if (s.code) delete s.code.last;
 }

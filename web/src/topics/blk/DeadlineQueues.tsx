@@ -14,7 +14,8 @@ import { StepControls } from "../../shared/view/StepControls";
 const SHOWN = 48; // boxes per list before "+N more"
 const OP_CLASS = ["rq-read", "rq-write"];
 const BECAUSE_TEXT: Record<string, string> = {
-  batch: "still in a batch (the next request up in sector order, batching below fifo_batch)",
+  // not "batching below fifo_batch": a kernel that breaks the batch rule goes on at fifo_batch
+  batch: "still in a batch (the next request up in sector order: the batch went on)",
   reads: "reads come first",
   starved: "writes had been passed over writes_starved times",
   writes: "no reads were queued",
@@ -127,8 +128,12 @@ export function DeadlineQueues({ timeline, replay, follow, onUnfollow, start, de
       {differences.length > 0 && (
         <p className="muted" data-testid="dd-agreement">
           {decider} decided otherwise at decision{differences.length > 1 ? "s" : ""}{" "}
-          {differences.slice(0, 12).map((i) => (
-            <button key={i} type="button" className="linkish" onClick={() => move(i)}>{i + 1}</button>
+          {/* commas between them: read as one text the numbers ran together ("254280") */}
+          {differences.slice(0, 12).map((i, j) => (
+            <span key={i}>
+              {j > 0 && ", "}
+              <button type="button" className="linkish" onClick={() => move(i)}>{i + 1}</button>
+            </span>
           ))}
           {differences.length > 12 && ` and ${differences.length - 12} more`}.
         </p>

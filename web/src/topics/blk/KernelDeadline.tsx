@@ -15,19 +15,25 @@ import { useTraceFile } from "./useTraceFile";
 import { DeadlineQueues } from "./DeadlineQueues";
 import { useVerdict, type Verdict } from "../../shared/verdict";
 
-const choiceText = (c: DdChoice) => (c.rq === null ? "nothing" : `request ${c.rq + 1} (because ${c.because}, pick ${c.pick}; batching ${c.batching}, starved ${c.starved} after)`);
+/** A request as the panel names it (DeadlineQueues: R36, W12), when the trace is at hand. */
+export type RequestName = (rq: number) => string;
+const requestName = (trace: BlkTrace): RequestName => (rq) => `${trace.requests[rq] && isWrite(trace.requests[rq].op) ? "W" : "R"}${rq}`;
+
+const choiceText = (c: DdChoice, name: RequestName) =>
+  c.rq === null ? "nothing" : `request ${name(c.rq)} (because ${c.because}, pick ${c.pick}; batching ${c.batching}, starved ${c.starved} after)`;
 
 /**
  * The newest run's verdict: the model agrees with the kernel when it made every judged decision
- * for the same reasons; else the first decision where the two parted, as the learner reads it.
+ * for the same reasons; else the first decision where the two parted, as the learner reads it
+ * (its requests named as the panel names them).
  */
-export function ddRunVerdict(runs: number, replay: DdReplay | null): Verdict {
+export function ddRunVerdict(runs: number, replay: DdReplay | null, name: RequestName = (rq) => String(rq)): Verdict {
   if (!runs) return { state: "waiting", detail: "no run of mq-deadline in the trace yet" };
   if (!replay) return { state: "waiting", detail: "the model is still deciding the newest run" };
   const k = replay.verdicts.findIndex((v) => v.judged && !v.sameReasons);
   if (k >= 0) {
     const v = replay.verdicts[k];
-    return { state: "disagree", detail: `decision ${k + 1} of ${replay.verdicts.length}: the kernel dispatched ${choiceText(v.kernel)}, the model ${choiceText(v.model)}` };
+    return { state: "disagree", detail: `decision ${k + 1} of ${replay.verdicts.length}: the kernel dispatched ${choiceText(v.kernel, name)}, the model ${choiceText(v.model, name)}` };
   }
   if (!replay.judged) return { state: "waiting", detail: "no decision of the newest run could be judged yet" };
   // agreement says something only of the rules the run used: a kernel that broke one the run
@@ -179,7 +185,7 @@ export function KernelDeadlineLive({ lines: streaming, version, onVerdict }: { l
 
   // what a step's `expect: - verdict: mq-deadline` reads: the newest run, judged whole
   const newest = replay && replay.run === runs.length - 1 && run === runs.length - 1 ? replay.replay : null;
-  useVerdict(onVerdict, ddRunVerdict(runs.length, newest));
+  useVerdict(onVerdict, ddRunVerdict(runs.length, newest, parsed?.trace ? requestName(parsed.trace) : undefined));
 
   if (!runs.length)
     return (

@@ -63,6 +63,8 @@ describe("the divergence switch", () => {
     const bad = verdict({ because: "batch", batching: 5 }, { because: "reads", rq: 2 });
     const v = ddRunVerdict(1, replay([ok, bad, ok]));
     expect(v.state).toBe("disagree");
-    expect(v.detail).toMatch(/^decision 2 of 3: the kernel dispatched request 2 \(because batch, pick sorted; batching 5, starved 0 after\), the model request 3/);
+    // its requests numbered as the panel numbers them (R36: the request at index 36), not one more
+    expect(v.detail).toMatch(/^decision 2 of 3: the kernel dispatched request 1 \(because batch, pick sorted; batching 5, starved 0 after\), the model request 2/);
+    expect(ddRunVerdict(1, replay([ok, bad, ok]), (rq) => `R${rq}`).detail).toMatch(/the kernel dispatched request R1 .*, the model request R2/);
   });
 });
