@@ -2,8 +2,9 @@
 // "No batches" step is a challenge): clicking only Run, Next and "No guess" cannot finish the lab;
 // a check that fails offers the hint for its FAIL line and then the solution; with the solution
 // the lab finishes, and the downloaded progress (with the learner's name) says the step was
-// passed with the solution, as `fslab labs report --csv` does. The step's question is answered
-// in two runs that give different answers, each judged against its own run.
+// passed with the solution, as `fslab labs report --csv` does; a wrong run before the right one
+// does not keep it from passing. The step's question is answered in two runs that give
+// different answers, each judged against its own run.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -71,17 +72,24 @@ describe("a challenge step, mq-deadline's No batches", () => {
     // Next checks, fails, and the lab stays at the challenge (the code step after it waits)
     // pressed again if the page's poll was checking as it was pressed (then it is not taken)
     expect(await checkNow(page, "next", 60_000)).toBe("failed");
-    expect(await page.getByTestId("check-failures").textContent()).toMatch(/fifo_batch is still 16/);
+    expect(await page.getByTestId("check-failures").textContent()).toMatch(/a batch can still go on past its first request: one decision may still cover up to 16 requests/);
     expect(await runner().getAttribute("data-step")).toBe("3");
     expect(await page.locator(".lab-outline").textContent()).toMatch(/3 passed/);
     // the failed check offers the hint for its FAIL line first, then the solution
     expect(await page.getByTestId("show-hint").textContent()).toBe("Show a hint for what the check said");
     await page.getByTestId("show-hint").click();
-    expect(await page.getByTestId("hint").first().getAttribute("data-fail")).toBe("fifo_batch is still");
+    expect(await page.getByTestId("hint").first().getAttribute("data-fail")).toBe("a batch can still go on");
     expect(await page.getByTestId("show-solution").count()).toBe(1);
   });
 
   let runA = 0;
+  it("a wrong run first does not count against the right one: the check reads the newest run", async () => {
+    // a learner who experiments: load with batches on (fifo_batch 16), checked, failing on its batches
+    await runInTerminal(page, "load", 240_000);
+    expect(await checkNow(page, "check", 60_000)).toBe("failed");
+    expect(await page.getByTestId("check-failures").textContent()).toMatch(/batching at least 2 after the newest "fslab: iosched" line; saw [1-9]\d* after it/);
+  });
+
   it("with the solution revealed it finishes; the question is judged against this run", async () => {
     await page.getByTestId("show-solution").click();
     const run = page.locator('[data-testid="solution"] button');

@@ -277,6 +277,9 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
   it("hints come one at a time and the solution on request, both recorded", async () => {
     await page.getByTestId("outline-0").click();
     await expect.poll(() => runner().getAttribute("data-step")).toBe("0");
+    // a passed step opened again: the page keeps the open step's start only, so its start is
+    // now the machine as the learner came back (step 4's), and the status says which a reset brings back
+    await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 30_000 }).toMatch(/^Machine kept as you came back to the step: a reset brings back this one \(/);
     await page.getByRole("button", { name: "Show a hint (1 of 1)" }).click();
     expect(await page.getByTestId("hint").count()).toBe(1);
     await page.getByRole("button", { name: "Show the solution" }).click();

@@ -63,7 +63,7 @@ export function CheckPanel({ step, outcome, checking, waitingShell, passed, vm, 
           ) : b.kind === "expect" ? (
             <ul key={j}>
               {b.expect.map((x, k) => (
-                <li key={k}>The kernel: {describeExpectation(x)}, since this step opened.</li>
+                <li key={k}>The kernel: {describeExpectation(x)}{x.since ? ", in this step" : ", since this step opened"}.</li>
               ))}
             </ul>
           ) : null,

@@ -122,7 +122,8 @@ export function StepNav({ n, steps, passed, checking, offerSkip, go, next, skip 
           Next →
         </button>
       ) : (
-        <button onClick={() => !checking && next()} disabled={passed} aria-disabled={checking} data-testid="next">
+        // aria-disabled only while it checks: a disabled button with aria-disabled="false" says two things
+        <button onClick={() => !checking && next()} disabled={passed} aria-disabled={!passed && checking ? true : undefined} data-testid="next">
           {passed ? "Lab complete" : "Finish"}
         </button>
       )}
@@ -210,7 +211,7 @@ export function LabStatus({ busy, timing }: { busy: string | null; timing: Timin
           timing.snapshotBytes &&
             (timing.snapshotReused
               ? `Machine kept as the step began: the machine kept as step ${timing.snapshotOf ?? 0} passed, with nothing entered since (${(timing.snapshotBytes / 2 ** 20).toFixed(1)} MB).`
-              : `Machine kept ${timing.snapshotKind === "latest" ? `as step ${(timing.snapshotOf ?? 0) + 1} passed` : "as the step began"} (${(timing.snapshotBytes / 2 ** 20).toFixed(1)} MB in ${((timing.snapshotMs ?? 0) / 1000).toFixed(1)} s).`),
+              : `Machine kept ${timing.snapshotKind === "latest" ? `as step ${(timing.snapshotOf ?? 0) + 1} passed` : timing.snapshotAgain ? "as you came back to the step: a reset brings back this one" : "as the step began"} (${(timing.snapshotBytes / 2 ** 20).toFixed(1)} MB in ${((timing.snapshotMs ?? 0) / 1000).toFixed(1)} s).`),
           timing.resetMs && `Reset in ${(timing.resetMs / 1000).toFixed(2)} s.`,
         ]
           .filter(Boolean)

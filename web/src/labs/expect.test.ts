@@ -67,6 +67,27 @@ describe("expect blocks", () => {
     expect(judge(upTo, seen, {}).ok).toBe(true);
   });
 
+  it("since: counts the newest run only, after the newest trace_marker line holding its text", () => {
+    const MARK = (fifo: number) => `            load-301     [000] .....    60.000000: tracing_mark_write: fslab: iosched read_expire=100 fifo_batch=${fifo}`;
+    const DISPATCH = (batching: number) =>
+      `    kworker/0:0H-8       [000] ...1.    61.000000: dd_dispatch_request: 254,1 R 2576 + 8 prio=BE because=batch pick=sorted batching=${batching} starved=0 jiffies=4294937696 fifo_left_ms=100 fifo=11,0`;
+    expect(seenEvent(MARK(1))?.fields.buf).toBe("fslab: iosched read_expire=100 fifo_batch=1");
+    const [bad, all] = ok('- event: dd_dispatch_request\n  where: { batching: 2.. }\n  count: 0\n  since: "fslab: iosched"\n- event: dd_dispatch_request\n  count: 2..\n  since: "fslab: iosched"');
+    expect(bad.since).toBe("fslab: iosched");
+    // a wrong run (batches of 16), then the right one (fifo_batch 1): only the right one counts
+    const seen = [MARK(16), DISPATCH(1), DISPATCH(2), DISPATCH(3), MARK(1), DISPATCH(1), DISPATCH(1)].map((l) => seenEvent(l)!);
+    expect(seen[1].fields.batching).toBe("1"); // the event table decodes the dispatch
+    expect(judge(bad, seen, {})).toEqual({ ok: true, message: 'exactly 0 dd_dispatch_request events with batching at least 2 after the newest "fslab: iosched" line: saw 0 after it (2 dd_dispatch_request events in all).' });
+    expect(judge(all, seen, {}).ok).toBe(true);
+    // counted since the step opened, the wrong run would count against the right one for ever
+    expect(judge({ ...bad, since: undefined }, seen, {}).ok).toBe(false);
+    // no run yet: nothing to count, and it says so
+    const none = judge(bad, seen.slice(1, 4), {});
+    expect(none.ok).toBe(false);
+    expect(none.message).toMatch(/no "fslab: iosched" line has been written to trace_marker since this step opened: no run yet/);
+    for (const body of ["event: a\nsince: 3", "event: a\nsince: ''", "verdict: v\nsince: x"]) expect("error" in parseExpect(body)).toBe(true);
+  });
+
   it("judge a view's verdict: only agree passes", () => {
     const [v] = ok("verdict: exfat-dir");
     expect(judge(v, [], {}).ok).toBe(false);

@@ -8,7 +8,9 @@
 //     where: { batched: 1 }       # field values on the event's line; a number may be a range
 //   - verdict: exfat-dir          # this lab view's model and kernel must agree
 //     state: disagree             # ...or must have parted (a kernel that breaks a rule on purpose)
-//   ```
+//   - event: dd_dispatch_request
+//     since: "fslab: iosched"     # counted after the newest trace_marker line holding this text
+//   ```                           # (the newest run), not since the step opened
 import { isMap, isSeq, type Node } from "yaml";
 import { readYaml } from "./yaml-block";
 import { decodeEvent, isTraceEvent, splitTraceLine, type TraceEventSpec } from "../shared/event-table";
@@ -28,13 +30,19 @@ export interface Expectation {
   verdict?: string;
   /** what the view's verdict must be: "agree" (the default), or "disagree" */
   state?: "agree" | "disagree";
+  /**
+   * Count only the events after the newest `trace_marker` line (tracing_mark_write) holding
+   * this text: the newest run of a workload that writes such a line first, so a wrong run
+   * earlier in the step does not count against the next one.
+   */
+  since?: string;
   /** 1-based line inside the block, for messages */
   line: number;
 }
 
 export type { Verdict };
 
-const ITEM_KEYS = ["event", "count", "where", "verdict", "state"];
+const ITEM_KEYS = ["event", "count", "where", "verdict", "state", "since"];
 
 /** "4", 4, "4..", "..4", "2..5" to a range; null if it is none of these. */
 export function parseRange(v: unknown): Range | null {
@@ -70,7 +78,7 @@ export function parseExpect(body: string): { expect: Expectation[] } | { error: 
     for (const k of Object.keys(js)) if (!ITEM_KEYS.includes(k)) return { error: `unknown key "${k}" (known: ${ITEM_KEYS.join(", ")})`, line };
     if ((js.event === undefined) === (js.verdict === undefined)) return { error: "an expectation names an event: or a verdict:, one of the two", line };
     if (js.verdict !== undefined) {
-      if (typeof js.verdict !== "string" || js.count !== undefined || js.where !== undefined)
+      if (typeof js.verdict !== "string" || js.count !== undefined || js.where !== undefined || js.since !== undefined)
         return { error: "verdict: takes a view id, and nothing else beside it but state:", line };
       if (js.state !== undefined && js.state !== "agree" && js.state !== "disagree")
         return { error: `state: is agree (the default) or disagree, not ${JSON.stringify(js.state)}`, line };
@@ -90,7 +98,9 @@ export function parseExpect(body: string): { expect: Expectation[] } | { error: 
         else return { error: `where: ${k} takes a number, a range or a text, not ${JSON.stringify(v)}`, line };
       }
     }
-    out.push({ event: js.event, count, where, line });
+    if (js.since !== undefined && (typeof js.since !== "string" || !js.since.trim()))
+      return { error: `since: takes the text of a line a workload writes to trace_marker, such as "fslab: iosched", not ${JSON.stringify(js.since)}`, line };
+    out.push({ event: js.event, count, where, ...(typeof js.since === "string" ? { since: js.since } : {}), line });
   }
   return { expect: out };
 }
@@ -115,6 +125,8 @@ export function seenEvent(line: string): SeenEvent | null {
     if (d) for (const [k, v] of Object.entries(d)) fields[k] = String(v);
   }
   for (const m of l.body.matchAll(/([A-Za-z_]\w*) ?= ?([^\s,()]+)/g)) fields[m[1]] = m[2];
+  // a line written to trace_marker: its text whole, as tracefs names it (an expectation's since:)
+  if (l.event === "tracing_mark_write") fields.buf = l.body;
   return { event: l.event, fields };
 }
 
@@ -134,7 +146,14 @@ export interface ExpectResult {
 export function describeExpectation(x: Expectation): string {
   if (x.verdict) return x.state === "disagree" ? `the "${x.verdict}" view's model and the kernel part at some decision` : `the "${x.verdict}" view's model and the kernel agree`;
   const where = Object.entries(x.where).map(([k, v]) => `${k} ${typeof v === "string" ? `= ${v}` : rangeText(v).replace("exactly ", "= ")}`);
-  return `${rangeText(x.count)} ${x.event} event${x.count.max === 1 ? "" : "s"}${where.length ? ` with ${where.join(", ")}` : ""}`;
+  const since = x.since ? ` after the newest "${x.since}" line` : "";
+  return `${rangeText(x.count)} ${x.event} event${x.count.max === 1 ? "" : "s"}${where.length ? ` with ${where.join(", ")}` : ""}${since}`;
+}
+
+/** The events after the newest trace_marker line holding `text`, or null when there is none. */
+export function eventsSince(text: string, events: readonly SeenEvent[]): readonly SeenEvent[] | null {
+  for (let i = events.length - 1; i >= 0; i--) if (events[i].event === "tracing_mark_write" && events[i].fields.buf?.includes(text)) return events.slice(i + 1);
+  return null;
 }
 
 /** The events an (event) expectation counts: its event, with its where: fields. */
@@ -151,10 +170,11 @@ export function judge(x: Expectation, events: readonly SeenEvent[], verdicts: Re
     const ok = v.state === (x.state ?? "agree");
     return { ok, message: ok ? `${want}: ${v.detail}` : `Wanted: ${want}. ${v.detail}` };
   }
-  const named = events.filter((e) => e.event === x.event);
+  const counted = x.since ? eventsSince(x.since, events) : events;
+  const named = (counted ?? []).filter((e) => e.event === x.event);
   const n = matchingEvents(x, named).length;
-  const ok = n >= x.count.min && n <= x.count.max;
-  let seen = `saw ${n} since this step opened`;
+  const ok = counted !== null && n >= x.count.min && n <= x.count.max;
+  let seen = x.since ? (counted ? `saw ${n} after it` : `no "${x.since}" line has been written to trace_marker since this step opened: no run yet`) : `saw ${n} since this step opened`;
   if (Object.keys(x.where).length && named.length !== n) seen += ` (${named.length} ${x.event} events in all)`;
   const missing = Object.keys(x.where).filter((k) => named.length && named.every((e) => e.fields[k] === undefined));
   if (missing.length) seen += `; no ${x.event} line has a field ${missing.join(", ")} (its fields: ${Object.keys(named[0].fields).join(", ")})`;

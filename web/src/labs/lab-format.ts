@@ -22,7 +22,7 @@
 //             its step has a `workload` block (the shell the grading traces) and a `solution`
 //             block holding the reference function
 //   workload  the shell a code step's grading runs with tracing on
-// A hint may name a FAIL line: ```hint fail="fifo_batch is still" is offered when the step's
+// A hint may name a FAIL line: ```hint fail="a batch can still go on" is offered when the step's
 // failed check printed a FAIL: line containing that text (which one of the step's checks must).
 // A line "<!-- challenge -->" makes the step one the learner does alone: no vm blocks, a check,
 // and a solution that the page shows only after a failed check (its use is recorded).

@@ -16,6 +16,8 @@ export interface Timing {
   snapshotOf?: number;
   /** the step's start is the machine kept as the step before passed: nothing was entered since */
   snapshotReused?: boolean;
+  /** the step's start was kept as the learner came back to it, after a later step */
+  snapshotAgain?: boolean;
   rawBytes?: number;
   resetMs?: number;
 }
@@ -51,6 +53,12 @@ export class MachineKeeper {
   private storing: Promise<void> = Promise.resolve();
   /** the step and machine whose start was last kept (a step opening twice keeps it once) */
   private opened: { step: number; vm: VmHandle } | null = null;
+  /**
+   * The furthest step opened in this page: a step opened again after a later one keeps the
+   * machine as it came back to it (one step's start is kept, not every step's), and a reset
+   * says so rather than "as it began".
+   */
+  private furthest = -1;
   private passed: PassedMachine | null = null;
   /** machines being saved, compressed and stored: until they land a reload would bring back an older one */
   private inFlight = 0;
@@ -110,7 +118,7 @@ export class MachineKeeper {
         performance.measure("fslab:snapshot-gzip", { start: t1 });
         await putSnapshot(kind, { lab: this.labId, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength });
         // said once it is stored: a reload from now on brings it back
-        this.onTiming({ snapshotMs: performance.now() - t0, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at, snapshotReused: false });
+        this.onTiming({ snapshotMs: performance.now() - t0, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at, snapshotReused: false, snapshotAgain: kind === "step" && at < this.furthest });
       } finally {
         // kept in memory for a reset, and (unless the browser refused) stored for a reload
         if (kind === "step") this.onTiming({ snapshotStep: at });
@@ -128,6 +136,7 @@ export class MachineKeeper {
     const first = this.opened === null;
     const freshVm = this.opened?.vm !== vm;
     this.opened = { step: n, vm };
+    this.furthest = Math.max(this.furthest, n);
     if (freshVm && n === 0 && vm.origin === "saved") {
       // the lab's own saved machine, just started, is step 1's start: nothing to keep. (A copy
       // would be the state the page has just loaded, and save_state, 100-230 ms on the page's
@@ -201,7 +210,8 @@ export class MachineKeeper {
     }
     if (!state) throw new Error("there is no snapshot of this step's start (the machine was not running when it opened)");
     const t2 = performance.now();
-    await vm.restoreState(state, `The machine is back as it was when step ${n + 1} began.`);
+    const when = n < this.furthest ? `you came back to step ${n + 1} (the page keeps the open step's start, not each step's)` : `step ${n + 1} began`;
+    await vm.restoreState(state, `The machine is back as it was when ${when}.`);
     performance.measure("fslab:snapshot-restore", { start: t2 });
     this.onTiming({ resetMs: performance.now() - t0 });
     if (after !== "crash") {

@@ -14,6 +14,14 @@ describe("predict blocks", () => {
     expect(countedActual(r.predict, [discard(0), discard(1), discard(0)])).toBe("2");
   });
 
+  it("with since:, count the newest run alone, whole, whatever ran before it or before the guess", () => {
+    const r = parsePredict('question: How many?\nactual:\n  event: exfat_discard\n  where: { batched: 0 }\n  since: "fslab: run"\n');
+    if ("error" in r) throw new Error(r.error);
+    const mark = seenEvent("  sh-1 [000] ..... 1.0: tracing_mark_write: fslab: run 2")!;
+    expect(countedActual(r.predict, [discard(0), discard(0), mark, discard(0), discard(1)], 2)).toBe("1");
+    expect(countedActual(r.predict, [discard(0)])).toBe("0"); // no run yet
+  });
+
   it("read a choice answered by a guest command's first line", () => {
     const r = parsePredict('question: Which?\nchoices: [none, kyber]\nactual: awk \'{print $2}\' /mnt/host/x\n');
     if ("error" in r) throw new Error(r.error);

@@ -12,7 +12,7 @@
 //   or `actual: <a shell command>`: the first line it prints in the guest (run by the check agent).
 import { isMap, isScalar, type Node } from "yaml";
 import { readYaml } from "./yaml-block";
-import { parseExpect, matchingEvents, type Expectation, type SeenEvent } from "./expect";
+import { eventsSince, parseExpect, matchingEvents, type Expectation, type SeenEvent } from "./expect";
 import { parseKey, type ModelKey } from "./keys";
 
 export interface Prediction {
@@ -107,9 +107,9 @@ export function parseSource(v: unknown, key: string): { command: string } | { co
   if (v && typeof v === "object" && !Array.isArray(v)) {
     const a = v as Record<string, unknown>;
     if (a.count !== undefined || a.verdict !== undefined) return { error: `${key}: counts events: give event: and where:, not count: or verdict:` };
-    const other = Object.keys(a).filter((k) => k !== "event" && k !== "where");
+    const other = Object.keys(a).filter((k) => k !== "event" && k !== "where" && k !== "since");
     if (other.length)
-      return { error: `${key}: takes event: and where: to count the kernel's events, not ${other.map((k) => `${k}:`).join(", ")}; a shell command is written as text after ${key}: itself (${key}: cat /sys/…)` };
+      return { error: `${key}: takes event:, where: and since: to count the kernel's events, not ${other.map((k) => `${k}:`).join(", ")}; a shell command is written as text after ${key}: itself (${key}: cat /sys/…)` };
     const r = parseExpect(JSON.stringify(a));
     if ("error" in r) return { error: `${key}: ${r.error}` };
     return { count: r.expect[0] };
@@ -130,10 +130,15 @@ export function parseGuess(p: Prediction, text: string): { value: string } | { e
 
 /**
  * What the kernel did, for an event count (the command kind is run by the page through the
- * agent): the events since the step opened, less those counted before the guess.
+ * agent): the events since the step opened, less those counted before the guess; with since:,
+ * those of the newest run (after the newest trace_marker line holding its text), whole: a guess
+ * made while that run was already there is marked as made after measuring instead.
  */
 export function countedActual(p: Prediction, events: readonly SeenEvent[], before = 0): string | null {
-  return "count" in p.actual ? String(Math.max(0, matchingEvents(p.actual.count, events).length - before)) : null;
+  if (!("count" in p.actual)) return null;
+  const x = p.actual.count;
+  if (x.since) return String(matchingEvents(x, eventsSince(x.since, events) ?? []).length);
+  return String(Math.max(0, matchingEvents(x, events).length - before));
 }
 
 /** The first line a command printed, as the kernel's answer (empty output: none). */

@@ -165,11 +165,11 @@ export function KernelDeadlineLive({ lines: streaming, version, onVerdict }: { l
       });
       parsedRuns.current = seen;
       const trace = traces[run];
-      const { before, start } = ddRunStart(all, shownRuns, traces, run);
+      const { before, start, fresh } = ddRunStart(all, shownRuns, traces, run);
       const undone = Array.from({ length: run }, (_, j) => j).filter((j) => !before.includes(j));
-      return { trace, start, before, undone, timeline: kernelDdTimeline(trace), error: null };
+      return { trace, start, before, undone, fresh, timeline: kernelDdTimeline(trace), error: null };
     } catch (e) {
-      return { trace: null, start: DD_FRESH, before: [] as number[], undone: [] as number[], timeline: null, error: e instanceof Error ? e.message : String(e) };
+      return { trace: null, start: DD_FRESH, before: [] as number[], undone: [] as number[], fresh: false, timeline: null, error: e instanceof Error ? e.message : String(e) };
     }
   }, [all, shownRuns, runs, run]);
   const [replay, setReplay] = useState<{ run: number; steps: number; replay: DdReplay } | null>(null);
@@ -210,11 +210,18 @@ export function KernelDeadlineLive({ lines: streaming, version, onVerdict }: { l
         <label><input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> follow the newest dispatch</label>
       </div>
       {parsed?.error && <p className="error" role="alert">{parsed.error}</p>}
-      {!!parsed?.undone.length && (
-        <p className="muted" data-testid="dd-undone">
-          The machine was put back after run{parsed.undone.length > 1 ? "s" : ""} {parsed.undone.map((j) => j + 1).join(", ")} (the guest's trace went
-          back): run {run + 1} starts from the scheduler's state as {parsed.before.length ? `run ${parsed.before[parsed.before.length - 1] + 1} left it` : "it was switched on"}, and so does the model.
+      {parsed?.fresh ? (
+        <p className="muted" data-testid="dd-fresh">
+          Run {run + 1} starts from mq-deadline switched on afresh (its settings line says <code>fresh=1</code>: the grading
+          workload switches the scheduler off and on), not from the state the runs before it left, and so does the model.
         </p>
+      ) : (
+        !!parsed?.undone.length && (
+          <p className="muted" data-testid="dd-undone">
+            The machine was put back after run{parsed.undone.length > 1 ? "s" : ""} {parsed.undone.map((j) => j + 1).join(", ")} (the guest&apos;s trace went
+            back): run {run + 1} starts from the scheduler&apos;s state as {parsed.before.length ? `run ${parsed.before[parsed.before.length - 1] + 1} left it` : "it was switched on"}, and so does the model.
+          </p>
+        )
       )}
       {t && tl && tun && (
         <>

@@ -132,6 +132,12 @@ describe("the kernel's mq-deadline decisions", () => {
     expect(start).toEqual(ddEndState(parseBlkTrace(kept.join("\n"))));
     expect(start).not.toEqual(ddEndState(traces[0])); // the whole run would have carried another state
     expect(parseBlkTrace([...run(3, 4), rewindLine(2)].join("\n")).requests).toHaveLength(2);
+    // a run whose settings line says the scheduler was switched on afresh starts from dd_init's state
+    const mark = (fresh: string) => `             load-200     [000] .....   100.000000: tracing_mark_write: fslab: iosched ${fresh}read_expire=100 write_expire=400 fifo_batch=16 writes_starved=2`;
+    const freshRun = [mark("fresh=1 "), ...lines];
+    const after = ddRunStart([lines, freshRun], [0, 1], [traces[1], parseBlkTrace(freshRun.join("\n"))], 1);
+    expect(after).toEqual({ before: [0], start: DD_FRESH, fresh: true });
+    expect(ddRunStart([lines, [mark(""), ...lines]], [0, 1], [traces[1], traces[1]], 1)).toEqual({ before: [0], start: ddEndState(traces[1]), fresh: false });
   });
 
   it("says what is missing when the trace has no dd_dispatch_request events", () => {

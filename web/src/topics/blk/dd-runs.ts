@@ -31,20 +31,29 @@ export function ddRunTrace(lines: readonly string[]): BlkTrace {
 }
 
 /**
+ * A run whose settings line says `fresh=1`: mq-deadline was switched on just before it (a code
+ * step's grading workload switches the scheduler to none and back), so it starts from dd_init's
+ * state whatever ran before.
+ */
+export const FRESH_MARK = /tracing_mark_write: fslab: iosched .*\bfresh=1\b/;
+
+/**
  * Where shown run `k` starts (shown: dispatchRuns(all); traces: their ddRunTrace()s, up to k):
  * the scheduler was switched on before the first run, and each later run starts where the one
- * before it on the same machine ended, not a run a reset undid (runsBefore). `before` lists
- * those shown runs, by their index in `shown`.
+ * before it on the same machine ended, not a run a reset undid (runsBefore), unless its settings
+ * line says the scheduler was switched on afresh (FRESH_MARK). `before` lists the runs before it
+ * on the same machine, by their index in `shown`.
  */
-export function ddRunStart(all: readonly string[][], shown: readonly number[], traces: readonly BlkTrace[], k: number): { before: number[]; start: DdStart } {
+export function ddRunStart(all: readonly string[][], shown: readonly number[], traces: readonly BlkTrace[], k: number): { before: number[]; start: DdStart; fresh: boolean } {
   const live = liveLinesBefore(all, shown[k]);
   const before = [...live.keys()].map((i) => shown.indexOf(i)).filter((j) => j >= 0);
+  if (all[shown[k]].some((l) => FRESH_MARK.test(l))) return { before, start: DD_FRESH, fresh: true };
   // a run a reset cut short (a command after the run's own, undone) carried only its kept part
   const start = before.reduce((s, j) => {
     const kept = live.get(shown[j])!;
     return ddEndState(kept.length === all[shown[j]].length ? traces[j] : ddRunTrace(kept), s);
   }, DD_FRESH);
-  return { before, start };
+  return { before, start, fresh: false };
 }
 
 /**
