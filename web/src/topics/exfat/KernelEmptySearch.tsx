@@ -26,6 +26,28 @@ export function modelMatching(kernel: Uint32Array, models: DirRun[]): DirRun | n
   return models.find((m) => m.events.length && kernel.length >= m.events.length && firstDifference(kernel.subarray(kernel.length - m.events.length), m.events) < 0) ?? null;
 }
 
+/**
+ * Where the lab's run starts in the kernel's stream, when no model run is its tail: the search
+ * from which the kernel's records follow a model's from its first record for the longest, and
+ * for how many (`agree`). Searches before it (a run given up, the learner's own creates) are
+ * not the run's; `agree` reaching the stream's end means the run is still going.
+ */
+export function bestAlignment(kernel: Uint32Array, models: DirRun[]): { start: number; model: DirRun; agree: number } | null {
+  const searches = kernel.length / WORDS_PER_EVENT;
+  let best: { start: number; model: DirRun; agree: number } | null = null;
+  for (const model of models) {
+    if (!model.events.length) continue;
+    for (let p = 0; p < searches; p++) {
+      // only where the model's first record is: a fresh directory's first create
+      if (firstDifference(kernel.subarray(p * WORDS_PER_EVENT, (p + 1) * WORDS_PER_EVENT), model.events.subarray(0, WORDS_PER_EVENT)) >= 0) continue;
+      const d = firstDifference(kernel.subarray(p * WORDS_PER_EVENT), model.events);
+      const agree = d < 0 ? Math.min(searches - p, model.events.length / WORDS_PER_EVENT) : d;
+      if (!best || agree >= best.agree) best = { start: p, model, agree };
+    }
+  }
+  return best;
+}
+
 /** The directory model through the lab's steps (this learner's), with the hint and without (null until the worker answers). */
 export function useLabDirModels(scenario: readonly string[] = LAB_SCENARIO): DirRun[] | null {
   const { client } = useWorker(exfatClient);
@@ -49,13 +71,18 @@ export function EmptySearchVerdict({ events, stats, models, onVerdict }: { event
   let examined = 0;
   for (let i = 0; i < kernel.length; i += WORDS_PER_EVENT) examined += kernel[i + 1];
   const match = models ? modelMatching(kernel, models) : null;
-  // against the model with the hint, the first record that differs (for when nothing matches)
-  const first = models && !match && searches ? firstDifference(kernel, models[0].events) : -1;
+  // else where the lab's run starts in the stream and how far it follows a model (a run going on,
+  // or one that parts), or without such a start, the first record that differs from the model with the hint
+  const aligned = models && !match && searches ? bestAlignment(kernel, models) : null;
+  const first = aligned ? aligned.start + aligned.agree : models && !match && searches ? firstDifference(kernel, models[0].events) : -1;
+  const going = !!aligned && aligned.start + aligned.agree === searches;
   useVerdict(
     onVerdict,
     match
       ? { state: "agree", detail: `the kernel's last ${match.events.length / 4} searches are the model's with empty_hint=${match.emptyHint ? 1 : 0}, record for record` }
-      : first >= 0
+      : going
+        ? { state: "waiting", detail: `the lab's run is still going: its ${aligned!.agree} searches so far are the model's first` }
+        : first >= 0
         ? { state: "disagree", detail: `the kernel's searches are not (yet) the model's run of the lab's steps: they part at search ${first}` }
         : { state: "waiting", detail: "no exfat_empty_search events yet" },
   );
@@ -76,9 +103,22 @@ export function EmptySearchVerdict({ events, stats, models, onVerdict }: { event
             <p data-testid="model-verdict" data-hint={match.emptyHint ? 1 : 0}>
               Its last {match.events.length / 4} searches are the model's for the lab's steps with <code>empty_hint={match.emptyHint ? 1 : 0}</code>, record for record.
             </p>
+          ) : aligned && going ? (
+            <p data-testid="model-verdict" data-hint="going">
+              From search {aligned.start}, {aligned.agree} searches so far are the first of the model&apos;s{" "}
+              {aligned.model.events.length / WORDS_PER_EVENT} for the lab&apos;s steps with <code>empty_hint={aligned.model.emptyHint ? 1 : 0}</code>, record
+              for record: a run still going{aligned.start ? ` (the ${aligned.start} searches before it are not the lab's run)` : ""}.
+            </p>
+          ) : aligned ? (
+            <p data-testid="model-verdict" data-hint="none">
+              From search {aligned.start}, the kernel follows the model&apos;s run of the lab&apos;s steps with{" "}
+              <code>empty_hint={aligned.model.emptyHint ? 1 : 0}</code> for {aligned.agree} searches, then parts at search {first}: kernel{" "}
+              {rec(kernel, first)}; model {rec(aligned.model.events, aligned.agree)}.
+            </p>
           ) : first >= 0 ? (
             <p data-testid="model-verdict" data-hint="none">
-              Not (yet) the model's run of the lab's steps. First difference from the model with the hint, at search {first}: kernel {rec(kernel, first)}; model {rec(models![0].events, first)}.
+              Not (yet) the model&apos;s run of the lab&apos;s steps: no search in the stream is its first create&apos;s. First difference from the
+              model with the hint, at search {first}: kernel {rec(kernel, first)}; model {rec(models![0].events, first)}.
             </p>
           ) : null}
         </>
