@@ -79,7 +79,7 @@ describe("predict blocks", () => {
     // the F2FS scans without their bitmap bits: 7% off, a wrong idea of what is counted
     expect(predictionVerdict("10920", "11761", false, " entries")).toBe(": within 10% of your prediction, which was 841 entries under.");
     expect(predictionVerdict("70", "64", false, " µs")).toBe(": within 10% of your prediction, which was 6 µs over.");
-    expect(predictionVerdict("16", "4", false, " requests")).toBe(": further off than 10%; the text below says why.");
+    expect(predictionVerdict("16", "4", false, " requests")).toBe(": further off than 10%; what the lab says next explains why.");
     expect(predictionVerdict("kyber", "kyber", true, "")).toBe(": exactly your prediction.");
     expect(predictionVerdict("none", "kyber", true, "")).toBe(": not what you predicted.");
   });

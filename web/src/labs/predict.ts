@@ -164,7 +164,7 @@ export function near(guess: string | null, actual: string | undefined): boolean 
 export function predictionVerdict(guess: string, actual: string, choice: boolean, unit: string): string {
   if (guess.trim() === actual.trim() || (!choice && Number(guess) === Number(actual) && guess.trim() !== "")) return ": exactly your prediction.";
   if (choice) return ": not what you predicted.";
-  if (!near(guess, actual)) return ": further off than 10%; the text below says why.";
+  if (!near(guess, actual)) return ": further off than 10%; what the lab says next explains why.";
   const d = Number(actual) - Number(guess);
   return `: within 10% of your prediction, which was ${+Math.abs(d).toPrecision(6)}${unit} ${d > 0 ? "under" : "over"}.`;
 }

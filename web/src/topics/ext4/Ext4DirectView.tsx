@@ -1,8 +1,9 @@
 // The ext4-lbs lab's panel: what a direct write of 1 MiB makes the device write, at each
-// layout and write size. The ext4 core's prediction (the data plus the zeros iomap writes
-// after sub-block writes, ext4.h) is shown from the start; the guest's measurements, which
-// the lab's `measure` writes to /mnt/host/ext4-direct.txt ("layout bs_KiB bytes" per line),
-// are read over 9p and set beside it, cell by cell.
+// layout and write size. The guest's measurements, which the lab's `measure` writes to
+// /mnt/host/ext4-direct.txt ("layout bs_KiB bytes" per line), are read over 9p and set beside
+// the ext4 core's prediction (the data plus the zeros iomap writes after sub-block writes,
+// ext4.h), cell by cell. The model's numbers wait for the measurements: shown from the start,
+// they answered the lab's prediction before it was asked.
 import { useEffect, useRef, useState } from "react";
 import { ext4Client, type Ext4Row } from "./ext4-client";
 import { useWorker } from "../../shared/useWorker";
@@ -48,11 +49,22 @@ export function Ext4DirectView({ vm }: { vm: VmHandle | null }) {
       <h2>1 MiB written direct: bytes the device wrote</h2>
       <button type="button" onClick={load} disabled={!vm}>Load the guest's measurements</button>
       {error && <p className="error" role="alert">{error}</p>}
-      {rows && <DirectWritesTable rows={rows} kernel={kernel} />}
-      <p className="muted">
-        Model: the 1 MiB of data plus the zeros <code>iomap_dio_bio_iter()</code> writes from the end of each write that ends
-        inside a block to that block's end (the write extends the file, so the block's tail past EOF must read as zeros).
-      </p>
+      {!kernel ? (
+        <p className="muted" data-testid="ext4-direct-waits">
+          The model&apos;s numbers appear here beside your kernel&apos;s once you load the guest&apos;s measurements (the lab&apos;s step
+          &quot;Counting what reaches the device&quot; makes them): before, they would answer that step&apos;s prediction.
+        </p>
+      ) : (
+        rows && (
+          <>
+            <DirectWritesTable rows={rows} kernel={kernel} />
+            <p className="muted">
+              Model: the 1 MiB of data plus the zeros <code>iomap_dio_bio_iter()</code> writes from the end of each write that ends
+              inside a block to that block&apos;s end (the write extends the file, so the block&apos;s tail past EOF must read as zeros).
+            </p>
+          </>
+        )
+      )}
     </section>
   );
 }
