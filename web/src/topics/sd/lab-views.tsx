@@ -25,10 +25,11 @@ function parseStatus(answer: string): { type: CardType; bytes: number; state: st
   return m ? { type: m[1] as CardType, bytes: Number(m[2]), state: m[3] } : null;
 }
 
-function Slot({ vm }: Pick<LabViewProps, "vm">) {
+function Slot({ vm, seed }: Pick<LabViewProps, "vm" | "seed">) {
   const [status, setStatus] = useState("ok empty");
   const [said, setSaid] = useState<string | null>(null);
-  const [size, setSize] = useState("64M");
+  // the learner's own card (the lab's seed: card_kib), so a card put in here is theirs too
+  const [size, setSize] = useState(typeof seed?.card_kib === "number" ? `${seed.card_kib}K` : "64M");
   const [type, setType] = useState<CardType>("sdsc");
   useEffect(() => {
     if (!vm) return;
@@ -63,12 +64,13 @@ function Slot({ vm }: Pick<LabViewProps, "vm">) {
 }
 
 /** The kernel's initialisation of the card in the slot beside the model's (view `sd-init`). */
-export function SdInitLab({ live, vm, onVerdict }: LabViewProps) {
-  const { kernel, next } = useMemo(() => {
+export function SdInitLab({ live, vm, onVerdict, seed }: LabViewProps) {
+  const { kernel, next, after } = useMemo(() => {
     const all = recordsFromTrace(live.lines);
     const init = initialisation(all);
+    const end = init.length ? all.indexOf(init.at(-1)!) + 1 : 0;
     // the request after the initialisation (the block driver's first read) reports the state ACMD6 left
-    return { kernel: init, next: init.length ? all[all.indexOf(init.at(-1)!) + 1] : undefined };
+    return { kernel: init, next: init.length ? all[end] : undefined, after: init.length ? all.length - end : 0 };
   }, [live.version, live.lines]);
   const done = kernel.length > 0 && kernel.at(-1)!.app && kernel.at(-1)!.opcode === 6;
   const [card, setCard] = useState<{ type: CardType; bytes: number; serial?: number } | null>(null);
@@ -113,10 +115,17 @@ export function SdInitLab({ live, vm, onVerdict }: LabViewProps) {
   useEffect(() => setPosition(Math.max(0, kernel.length - 1)), [kernel.length]);
   return (
     <section className="lab-view" aria-label="the SD card's initialisation">
-      <Slot vm={vm} />
+      <Slot vm={vm} seed={seed} />
       <p data-testid="sd-verdict" data-state={verdict.state}>
         {verdict.state === "agree" ? "The kernel and the model: " : verdict.state === "disagree" ? "The kernel and the model differ: " : "Waiting: "}
         {verdict.detail}
+        {/* the page's count of requests (a prediction's) takes these too: say where they went */}
+        {done && after > 0 && (
+          <span data-testid="sd-after" data-after={after}>
+            . After <code>ACMD6</code> the kernel sent {after} more: the block driver&apos;s (the partition table&apos;s read, then what the
+            learner does with the card), which the model of the card&apos;s initialisation does not cover
+          </span>
+        )}
       </p>
       {kernel.length > 0 && (
         <>
@@ -207,7 +216,13 @@ function KernelRegisters({ kernel, model }: { kernel: SdRegisters | null; model:
       </p>
       <div className="sd-compare sd-registers">
         {kernel.cid && <SdRegister caption="CID" sides={sides} rows={compareFields(CID_FIELDS, [kernel.cid, model?.cid])} testId="sd-kernel-cid" />}
-        {kernel.csd && <SdRegister caption="CSD" sides={sides} rows={compareFields(CSD_FIELDS, [kernel.csd, model?.csd])} testId="sd-kernel-csd" />}
+        {/* folded: the sd-card lab's challenge step has the learner decode these fields by hand */}
+        {kernel.csd && (
+          <details className="sd-csd-fields" data-testid="sd-csd-fields">
+            <summary>The CSD, field by field (the lab&apos;s step &quot;The card&apos;s size, from the card&apos;s own words&quot; asks you to decode it yourself: open this after)</summary>
+            <SdRegister caption="CSD" sides={sides} rows={compareFields(CSD_FIELDS, [kernel.csd, model?.csd])} testId="sd-kernel-csd" />
+          </details>
+        )}
       </div>
     </div>
   );
