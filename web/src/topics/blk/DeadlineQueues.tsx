@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useState, type ReactElement } from "react";
 import { DD_DIRS, DD_PRIOS, type DdState, type DdTimeline } from "./blk-core";
 import { DD_BECAUSE, DD_PICK } from "./blk-trace";
-import type { DdReplay, DdVerdict } from "./dd-kernel";
+import { rqName, type DdReplay, type DdVerdict } from "./dd-kernel";
 import { StepControls } from "../../shared/view/StepControls";
 
 const SHOWN = 48; // boxes per list before "+N more"
@@ -54,7 +54,7 @@ export function DeadlineQueues({ timeline, replay, follow, onUnfollow, start, de
   const op = timeline.op;
   const jiffyMs = 1000 / timeline.hz;
   const kernel = timeline.source === "kernel";
-  const name = (rq: number) => `${op(rq) ? "W" : "R"}${rq}`;
+  const name = (rq: number) => rqName(!!op(rq), rq);
   const verdict: DdVerdict | undefined = replay?.verdicts[at];
   const differences = useMemo(() => (replay ? replay.verdicts.flatMap((v, i) => (v.sameReasons || !v.judged ? [] : [i])) : []), [replay]);
   // what this step moved: requests that reached the device, and those that completed

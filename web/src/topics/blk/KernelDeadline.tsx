@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { blkClient, type BlkClient } from "./blk-client";
 import { useWorker } from "../../shared/useWorker";
 import type { BlkTrace } from "./blk-trace";
-import { DD_FRESH, isWrite, kernelDdTimeline, traceTunables, type DdChoice, type DdReplay } from "./dd-kernel";
+import { DD_FRESH, isWrite, kernelDdTimeline, rqName, traceTunables, type DdChoice, type DdReplay } from "./dd-kernel";
 import { ddRunStart, ddRunTrace, dispatchRuns, splitRuns } from "./dd-runs";
 import type { DdTimeline } from "./blk-core";
 import { fetchBytes } from "../../shared/gunzip";
@@ -17,7 +17,7 @@ import { useVerdict, type Verdict } from "../../shared/verdict";
 
 /** A request as the panel names it (DeadlineQueues: R36, W12), when the trace is at hand. */
 export type RequestName = (rq: number) => string;
-const requestName = (trace: BlkTrace): RequestName => (rq) => `${trace.requests[rq] && isWrite(trace.requests[rq].op) ? "W" : "R"}${rq}`;
+const requestName = (trace: BlkTrace): RequestName => (rq) => rqName(!!trace.requests[rq] && isWrite(trace.requests[rq].op), rq);
 
 const choiceText = (c: DdChoice, name: RequestName) =>
   c.rq === null ? "nothing" : `request ${name(c.rq)} (because ${c.because}, pick ${c.pick}; batching ${c.batching}, starved ${c.starved} after)`;

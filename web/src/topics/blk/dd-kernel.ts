@@ -61,6 +61,8 @@ export function lackedEvents(trace: BlkTrace): JudgementEvent[] {
 }
 
 export const isWrite = (op: BlkOp) => op === BlkOp.Write || op === BlkOp.Discard; // rq_data_dir()
+/** A request as the panel names it: its direction and its index in the trace (R36, W12). */
+export const rqName = (write: boolean, rq: number) => `${write ? "W" : "R"}${rq}`;
 
 /** The tunables the capture recorded, else the kernel's defaults. */
 export function traceTunables(trace: BlkTrace): DdTunables {
