@@ -123,11 +123,11 @@ describe("a lab as a SCORM 1.2 package in an LMS", () => {
     const b = await launch();
     try {
       const { lms, sco } = await openInLms(b, http.url, "1.2");
-      // the LMS's learner is whose problem it is: their card's size is the key `fslab labs key` gives them
+      // the LMS's learner is whose problem it is: the address of their card's last 4 KiB is the key `fslab labs key` gives them
       await expect.poll(() => sco.getByTestId("seed-note").getAttribute("data-identity"), { timeout: 30_000 }).toBe(LEARNER);
       expect(await sco.getByTestId("lms-notice").count()).toBe(0);
       const key = spawnSync(process.execPath, [join(REPO, "bin/fslab.mjs"), "labs", "key", LAB, "--learner", LEARNER, "--json"], { cwd: REPO, encoding: "utf8" });
-      const sectors: string = JSON.parse(key.stdout).answers.find((a: { kind: string; expected: string | null }) => a.kind === "question" && a.expected).expected;
+      const expected: string = JSON.parse(key.stdout).answers.find((a: { kind: string; expected: string | null }) => a.kind === "question" && a.expected).expected;
       const run = labRunner(sco, LAB);
       await run(0);
       await pressCheck(sco);
@@ -144,7 +144,7 @@ describe("a lab as a SCORM 1.2 package in an LMS", () => {
       await pressCheck(sco);
       await expect.poll(() => sco.getByTestId("check-status").getAttribute("data-state"), { timeout: 60_000 }).toBe("passed");
       const box = sco.locator('.lab-runner [data-testid="question"]').first();
-      await box.locator("input").fill(sectors);
+      await box.locator("input").fill(expected);
       await box.getByRole("button", { name: "Answer" }).click();
       await expect.poll(() => box.getAttribute("data-answered"), { timeout: 60_000 }).toBe("1");
       // what the LMS holds: the pointer, the score, the interaction with the learner's key
@@ -157,8 +157,8 @@ describe("a lab as a SCORM 1.2 package in an LMS", () => {
       expect(Number(cmi.core.score.raw)).toBe(4); // three steps passed alone, one question right
       expect(Number(cmi.core.score.max)).toBe(toPass + 1);
       const q = Object.values(cmi.interactions as Record<string, any>)[0];
-      expect(q).toMatchObject({ id: "s3-q1", type: "fill-in", student_response: sectors, result: "correct" });
-      expect(q.correct_responses["0"].pattern).toBe(sectors);
+      expect(q).toMatchObject({ id: "s3-q1", type: "fill-in", student_response: expected, result: "correct" });
+      expect(q.correct_responses["0"].pattern).toBe(expected);
       expect(cmi.core.lesson_status).toBe("incomplete");
       pointer = cmi.suspend_data;
       // leaving the lab's window ends the session, with its time

@@ -30,7 +30,7 @@ describe("what the LMS is told", () => {
     p.steps[2].passedAt = 3;
     const k = lab.steps[2].blocks.findIndex((b) => b.kind === "question");
     expect(k).toBeGreaterThanOrEqual(0);
-    p.steps[2].questions = [{ question: "How many 512-byte sectors does *your* card hold?", answer: "212992", actual: "212992", key: "212992", right: true, at: 4 }];
+    p.steps[2].questions = [{ question: "When the kernel reads *your* card's last 4 KiB, what address does its read command carry, in decimal?", answer: "212992", actual: "212992", key: "212992", right: true, at: 4 }];
     p.step = 3;
     const l = link();
     reportToLms(l, p, lab, 0, 60_000);
@@ -39,7 +39,7 @@ describe("what the LMS is told", () => {
     const col = (name: string) => csv[1].split(",")[csv[0].split(",").indexOf(`sd-card ${name}`)];
     expect([String(r.score.raw), String(r.score.max)]).toEqual([col("score"), col("score max")]);
     expect(r.score).toEqual({ raw: 3, max: lab.steps.filter((s) => !s.reading).length + 1 });
-    expect(r.interactions).toEqual([{ id: "s3-q1", description: "How many 512-byte sectors does *your* card hold?", answer: "212992", expected: "212992", correct: true }]);
+    expect(r.interactions).toEqual([{ id: "s3-q1", description: "When the kernel reads *your* card's last 4 KiB, what address does its read command carry, in decimal?", answer: "212992", expected: "212992", correct: true }]);
     expect(r.complete).toBe(false);
     expect(r.location).toBe("step-4");
     expect(JSON.parse(r.suspend)).toEqual({ v: 1, lab: "sd-card", step: 3, passed: [0, 1, 2] });

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { topicAnswers } from "./answers";
+import { loadCoreModule } from "../../shared/node-load";
 import { DEFAULT_SPEED_HZ, busTimes, requestMs } from "../../shared/sd-timing";
 
 const lab = readFileSync(new URL("../../../../labs/io-schedulers/lab.md", import.meta.url), "utf8").replace(/\s+/g, " ");
@@ -33,5 +34,19 @@ describe("sd.request-us", () => {
   it("refuses a size or a flag out of range", () => {
     expect(() => requestUs(0, 1, 1)).toThrow(/kib/);
     expect(() => requestUs(8, 2, 1)).toThrow(/write/);
+  });
+});
+
+describe("sd.read-arg", () => {
+  it("names bytes on a version 1 card and 512-byte blocks on a version 2 card, as mmc_blk_data_prep does", async () => {
+    const m = await loadCoreModule("sd");
+    const arg = (p: Record<string, number | string>) => Number(topicAnswers.answers["read-arg"](m, p));
+    const sectors = (p: Record<string, number | string>) => Number(topicAnswers.answers["card-sectors"](m, p));
+    const sdsc = { card_kib: 115712, type: "sdsc" };
+    expect(sectors(sdsc)).toBe(231424);
+    expect(arg({ ...sdsc, end_kib: 4 })).toBe((231424 - 8) * 512);
+    const sdhc = { card_kib: 2 ** 22, type: "sdhc" };
+    expect(arg({ ...sdhc, end_kib: 4 })).toBe(sectors(sdhc) - 8);
+    expect(() => arg({ ...sdsc, end_kib: 0 })).toThrow(/end_kib/);
   });
 });

@@ -33,6 +33,11 @@ export default defineTopic({
         params: { card_kib: "the card's size in KiB", type: "sdsc, sdhc or v1" },
       },
       {
+        id: "read-arg",
+        summary: "the address a read of the card's last <end_kib> KiB carries in its command (CMD17/CMD18): a byte address for a version 1 CSD, a 512-byte block's for version 2",
+        params: { card_kib: "the card's size in KiB", type: "sdsc, sdhc or v1", end_kib: "how many KiB before the card's end the read starts" },
+      },
+      {
         id: "request-us",
         summary: "the µs the emulated card takes for one read or write command (sd-timing.ts, A1's figures at 25 MHz on 4 lines), from its command to the end of its busy",
         params: { kib: "the request's size in KiB (1 to 1024)", write: "1 a write, 0 a read", random: "1 a write that does not continue the last one, 0 one that does (reads: either)" },
