@@ -79,7 +79,7 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
 
   it("shows one step with an outline, and a failing check says what is wrong in its own words", async () => {
     expect(await runner().getAttribute("data-step")).toBe("0");
-    expect(await page.locator(".lab-outline").textContent()).toMatch(/Step 1 of 4/);
+    expect(await page.locator(".lab-outline").textContent()).toMatch(/Step 1 of 5/);
     expect(await page.locator(".lab-runner .step h2").count()).toBe(1);
     // the page's own checks have run and failed (nothing is done yet): no red "Not yet." for that
     await expect.poll(() => runner().getAttribute("data-auto-checks").then(Number), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
@@ -200,12 +200,19 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     await page.getByTestId("next").click();
     await page.locator('.lab-runner[data-step="2"]').waitFor();
     expect(await page.locator(".lab-runner .step > .vm-cmd > button").count()).toBe(0);
+    // its prediction first, worked out before the delete: the old way's cost of this learner's file
+    const oldWay = page.getByTestId("predict").first();
+    await oldWay.getByRole("textbox").fill(String((pieces * pieceKib) / 4));
+    await oldWay.getByRole("button", { name: "Record my prediction" }).click();
     await page.getByTestId("check").click();
     await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 30_000 }).toMatch(new RegExp(`Wanted: at least ${pieces + 1} exfat_discard events with batched = 0; saw 0`));
     expect(await page.getByTestId("check-failures").textContent()).toMatch(/\/mnt\/x\/frag is still there/);
-    await runInTerminal(page, "echo 0 > /sys/module/exfat/parameters/batch_discard; rm /mnt/x/frag; sync");
+    await runInTerminal(page, "echo 0 > /sys/module/exfat/parameters/batch_discard; echo 0 > /sys/module/exfat/parameters/discard_calls; rm /mnt/x/frag; sync");
     await pressCheck(page);
     await expect.poll(checkState, { timeout: 60_000 }).toBe("passed");
+    // guessed before the delete: an honest guess, and this learner's key
+    await expect.poll(() => oldWay.getAttribute("data-actual"), { timeout: 45_000 }).toBe(String((pieces * pieceKib) / 4));
+    expect(await oldWay.getAttribute("data-after-measuring")).toBeNull();
     // step 4: what it teaches waits for the step to pass, and the delete for the prediction
     await page.getByTestId("next").click();
     await page.locator('.lab-runner[data-step="3"]').waitFor();
@@ -240,12 +247,19 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     expect(await predict.nth(0).getByRole("status").evaluate((el) => el === document.activeElement && /You predicted 16/.test(el.textContent ?? ""))).toBe(true);
     await run(2); // written again, the volume copied to /mnt/host
     await run(3); // deleted batched
+    // the newest delete is held to /frag's runs on the image copied before it, once inspected
+    await expect.poll(() => page.getByTestId("kernel-discards").textContent(), { timeout: 30_000 }).toMatch(new RegExp(`\\b${2 * pieces} batched`));
+    await pressCheck(page);
+    await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 60_000 }).toMatch(/delete 3, the newest, is not set against your disk yet: press "Inspect exfat\.img"/);
+    await page.getByRole("button", { name: "Inspect exfat.img" }).click();
     await expect.poll(checkState, { timeout: 60_000 }).toBe("passed");
     expect(await learned.getAttribute("data-shown")).toBe("1");
-    expect(await learned.textContent()).toMatch(/^What you learnedUp to Linux 6\.14.*one request per cluster the old way and one per run the new way/s);
-    // passing took the view's verdict as well: the model made both deletes' requests
-    expect(await page.getByTestId("kernel-delete-0").getAttribute("data-match")).toBe("yes");
-    expect(await page.getByTestId("kernel-delete-1").getAttribute("data-match")).toBe("yes");
+    expect(await learned.textContent()).toMatch(/^What you learnedUp to Linux 6\.14.*one request per cluster the old way and one per run\s+the new way/s);
+    // passing took the view's verdict as well: the model made each delete's requests (the old
+    // way's, the learner's own batched delete before the guess, the step's), and the step's
+    // covered /frag's runs as the disk held them
+    for (const k of [0, 1, 2]) expect(await page.getByTestId(`kernel-delete-${k}`).getAttribute("data-match")).toBe("yes");
+    expect(await page.getByTestId("kernel-delete-2").textContent()).toContain("/frag (");
     expect(await page.getByTestId("outline-3").textContent()).toMatch(/passed/);
     // once the step passed, the kernel's answer stands beside the guess (counted from its events)
     await expect.poll(() => predict.nth(0).getAttribute("data-actual"), { timeout: 45_000 }).toBe(String(pieces));
@@ -265,12 +279,12 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     const x = parseExport(readFileSync(file, "utf8"));
     if ("error" in x) throw new Error(x.error);
     expect(x.lab).toBe("exfat-discard");
-    expect(x.steps.map((s) => s.result)).toEqual(["passed", "passed", "passed", "passed"]);
+    expect(x.steps.map((s) => s.result)).toEqual(["passed", "passed", "passed", "passed", "open"]);
     expect(x.steps[0].attempts).toBeGreaterThanOrEqual(1);
     expect(x.steps[1].lastResult).toBe("pass");
     const r = spawnSync(process.execPath, [join(repo, "bin/fslab.mjs"), "labs", "report", file], { encoding: "utf8", cwd: repo });
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/exfat-discard-progress\.json\s+exfat-discard\s+4\/4\s+0/);
+    expect(r.stdout).toMatch(/exfat-discard-progress\.json\s+exfat-discard\s+4\/5\s+0/);
     expect(r.stdout).not.toMatch(/another version/);
   });
 

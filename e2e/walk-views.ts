@@ -11,6 +11,12 @@ import { LAYOUTS, ext4WriteFile } from "../web/src/topics/ext4/ext4-core";
 
 /** What a learner presses in a view after a step's commands, as its text asks (lab, step index). */
 export const inView: Record<string, Record<number, (page: Page, lab: Lab) => Promise<void>>> = {
+  "exfat-discard": {
+    // the step's verdict sets the newest delete against the image copied before it
+    3: async (page) => {
+      await page.getByRole("button", { name: "Inspect exfat.img" }).click();
+    },
+  },
   "vfat-codepages": {
     2: async (page) => {
       await page.getByRole("button", { name: "Inspect vfat.img" }).click();
@@ -31,10 +37,11 @@ export const shown: Record<string, Record<number, (page: Page, lab: Lab) => Prom
   "exfat-discard": {
     // the learner's own volume, copied before the delete: the inspector's runs of /frag, as the
     // view lists them, are the key of the step's prediction, and the kernel's discards matched them
+    // (the step's verdict holds each batched request to one of those runs)
     3: async (page) => {
-      await page.getByRole("button", { name: "Inspect exfat.img" }).click();
       const row = page.locator('[data-testid="disk-view"] tr', { hasText: "/frag" });
       await row.waitFor({ timeout: 60_000 });
+      expect(await page.locator('[data-testid="kernel-discards"] tbody tr').last().textContent()).toContain("/frag (");
       const runs = (await row.locator("td").nth(3).textContent())!.split(", ").length;
       expect(String(runs), "the runs of /frag the inspector read on the learner's disk, against the kernel's batched discards").toBe(actuals["exfat-discard"][3][0]);
     },

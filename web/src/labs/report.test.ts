@@ -153,13 +153,14 @@ describe("progress files", () => {
 });
 
 describe("a seeded lab's report", () => {
-  /** a progress file for exfat-discard's old-way question, answered `answer`, for `identity` */
+  /** a progress file for exfat-discard's keyed question (step 5), answered `answer`, for `identity` */
+  const QUESTION = "Had you made `scattered` the same way but 8 KiB at a time, with 4 KiB of the other file still between two appends, how many discard requests would its delete cost with `batch_discard` at 1?";
   const fileFor = (learner: string, identity: string, answer: string, right: boolean) => {
-    const title = "The old way, by yourself";
+    const title = "A file batching cannot help";
     const p = freshProgress("exfat-discard", "a".repeat(64), "g", [title]);
     p.identity = identity;
-    p.steps[0] = { ...p.steps[0], passedAt: 1, questions: [{ question: "How many discard requests did *your* delete send?", answer, actual: answer, right, at: 1 }], questionTries: [1] };
-    return progressExport(p, "exfat-discard", 5, undefined, { learner, steps: [{ title, line: 1, blocks: [{ kind: "question", text: "", line: 1, question: { question: "How many discard requests did *your* delete send?", answer: { command: "true" }, tolerance: { abs: 0 }, line: 1 } }] }] });
+    p.steps[0] = { ...p.steps[0], passedAt: 1, questions: [{ question: QUESTION, answer, actual: answer, right, at: 1 }], questionTries: [1] };
+    return progressExport(p, "exfat-discard", 5, undefined, { learner, steps: [{ title, line: 1, blocks: [{ kind: "question", text: "", line: 1, question: { question: QUESTION, tolerance: { abs: 0 }, line: 1 } }] }] });
   };
 
   it("fslab labs report grades each learner against their own key, and marks answers copied across different problems", async () => {

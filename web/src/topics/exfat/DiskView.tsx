@@ -3,7 +3,7 @@
 // entry sets with the directory slots they occupy, so the model's picture can be checked
 // against what the kernel actually wrote.
 import { useMemo, useState } from "react";
-import { useGuestImage } from "../../shared/inspect/useGuestImage";
+import { useGuestImage, type GuestImage } from "../../shared/inspect/useGuestImage";
 import type { InspectedReport } from "../../shared/inspect/inspect";
 import type { ExfatReport } from "./inspect-report";
 import type { VmHandle } from "../../shared/machine";
@@ -15,7 +15,11 @@ import { SlotStrip } from "./SlotStrip";
 
 /** The lab's disk panel: /mnt/host/<file> read and inspected on request; dir: a directory to draw slot by slot, as the directory model draws its own. */
 export function DiskView({ vm, file, dir }: { vm: VmHandle | null; file: string; dir?: string }) {
-  const img = useGuestImage(vm, file);
+  return <DiskPanel img={useGuestImage(vm, file)} ready={!!vm} file={file} dir={dir} />;
+}
+
+/** The disk panel over an image read elsewhere (a lab view that also grades against the disk holds it). */
+export function DiskPanel({ img, ready, file, dir }: { img: GuestImage<InspectedReport>; ready: boolean; file: string; dir?: string }) {
   return (
     <section className="panel" aria-label="The real disk, inspected" data-testid="disk-view">
       <h2>The real disk</h2>
@@ -23,7 +27,7 @@ export function DiskView({ vm, file, dir }: { vm: VmHandle | null; file: string;
         In the guest, copy the volume's image to <code>/mnt/host/{file}</code>; the page reads it through the 9p share and
         the inspector parses the real on-disk structures.
       </p>
-      <button onClick={img.inspect} disabled={!vm || img.busy}>{img.busy ? "Reading…" : `Inspect ${file}`}</button>
+      <button onClick={img.inspect} disabled={!ready || img.busy}>{img.busy ? "Reading…" : `Inspect ${file}`}</button>
       {img.error && <p className="error" role="alert">{img.error}</p>}
       {img.report && img.bytes && <DiskReport report={img.report} bytes={img.bytes} dir={dir} />}
     </section>

@@ -77,7 +77,7 @@ export function ExfatView({ start }: { start?: { clusters: number; runs: number;
         <button onClick={createContiguous} disabled={busy}>Create contiguous file</button>
         <button onClick={createFragmented} disabled={busy}>Create fragmented file</button>
         <fieldset>
-          <legend>Discard policy (batch_discard)</legend>
+          <legend>Discard policy</legend>
           <label>
             <input type="radio" name="policy" checked={policy === DiscardPolicy.PerCluster} onChange={() => setPolicy(DiscardPolicy.PerCluster)} />
             0: per cluster (≤ 6.14)

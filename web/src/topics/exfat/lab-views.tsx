@@ -1,23 +1,32 @@
 // The exfat topic's lab views (declared in topic.ts): what a lab page shows beside the VM.
 import { labDirScenario } from "./exfat-dir";
 import type { LabViewProps } from "../../shared/topic";
-import { discardsOf } from "./events";
 import { ExfatView } from "./ExfatView";
-import { KernelDiscards } from "./KernelDiscards";
+import { KernelDiscards, discardsOfLines } from "./KernelDiscards";
 import { DirectoryView } from "./DirectoryView";
 import { KernelEmptySearch } from "./KernelEmptySearch";
-import { DiskView } from "./DiskView";
+import { DiskPanel, DiskView } from "./DiskView";
+import { useMemo } from "react";
+import { useGuestImage } from "../../shared/inspect/useGuestImage";
+import type { ExfatReport } from "./inspect-report";
 
 /** the model's delete on the cluster grid, beside the kernel's discards as they stream in, and the learner's volume on disk */
 export function ExfatClustersLab({ live, vm, params, onVerdict }: LabViewProps) {
+  // one image for both: the disk panel draws it, and the discards' verdict sets the newest delete against it
+  const img = useGuestImage<ExfatReport>(vm, CLUSTERS_IMAGE, "exfat");
+  // the lines, not the records: they name the task that freed the clusters, and a reset's rewind
+  const discards = useMemo(() => discardsOfLines(live.lines), [live.lines, live.version]);
   return (
     <div className="view-pair">
       <ExfatView start={params?.clusters !== undefined ? { clusters: Number(params.clusters), runs: Number(params.runs ?? 1), batch: Number(params.batch ?? 1) } : undefined} />
-      <KernelDiscards discards={discardsOf(live.events)} stats={live.stats} onVerdict={onVerdict} />
-      <DiskView vm={vm} file="exfat.img" />
+      <KernelDiscards discards={discards} stats={live.stats} onVerdict={onVerdict} disk={{ report: img.report, file: CLUSTERS_IMAGE }} />
+      <DiskPanel img={img} ready={!!vm} file={CLUSTERS_IMAGE} />
     </div>
   );
 }
+
+/** the image exfat-discard copies to /mnt/host before its second delete */
+const CLUSTERS_IMAGE = "exfat.img";
 
 /** the directory model, the kernel's empty-entry searches against it, and the volume the kernel wrote */
 export function ExfatDirLab({ live, vm, onVerdict, seed }: LabViewProps) {
