@@ -257,8 +257,8 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
             <p className="muted">{lab.meta.time}</p>
             {lab.meta.seed.length > 0 && session && (
               <p className="muted" data-testid="seed-note" data-identity={lab.seed.identity}>
-                This lab's numbers are yours: drawn for {lab.seed.identity.startsWith("anon-") ? "this browser" : `“${lab.seed.identity}”`} as you started it, so a neighbour's differ
-                (as the lab's file and your instructor's tools name them: {lab.meta.seed.map((p) => `${p.name} ${lab.seed.values[p.name]}`).join(", ")}).
+                This lab's numbers are yours: drawn for {lab.seed.identity.startsWith("anon-") ? "this browser" : `“${lab.seed.identity}”`} as you started it, so a neighbour's differ.
+                Your instructor's tools know them as {lab.meta.seed.map((p) => `${p.name} ${lab.seed.values[p.name]}`).join(", ")}.
               </p>
             )}
             {entry?.preview && lab.warnings.length > 0 && (

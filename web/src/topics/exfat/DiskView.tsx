@@ -54,8 +54,8 @@ export function DiskReport({ report: inspected, bytes, dir }: { report: Inspecte
       {report.fs === "exfat" && (
         <>
           <p data-testid="disk-summary">
-            exFAT, {report.boot.cluster_count} clusters of {report.cluster_size} B: {report.counts.directories} directories,{" "}
-            {report.counts.files} files, {report.counts.deleted_entries} deleted entries, {report.counts.free_clusters} clusters free.
+            exFAT, {report.boot.cluster_count} clusters of {report.cluster_size} B: {plural(report.counts.directories, "directory", "directories")},{" "}
+            {plural(report.counts.files, "file", "files")}, {report.counts.deleted_entries} deleted entries, {report.counts.free_clusters} clusters free.
           </p>
           {grid && (
             <>
@@ -95,3 +95,5 @@ export function DiskReport({ report: inspected, bytes, dir }: { report: Inspecte
     </>
   );
 }
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
