@@ -21,7 +21,8 @@ export function DirSweepView({ sweeps }: { sweeps: Sweep[][] }) {
   return (
     <div className="dir-sweep" data-testid="dir-sweep">
       <h3>The search, create by create</h3>
-      <StepControls total={total - 1} position={at} onChange={setK} unit="create" />
+      {/* a position per kept create, counted from 1 as the creates are ("Create 1" at the first) */}
+      <StepControls total={total - 1} position={at} onChange={setK} unit={total < hint.at(-1)!.create ? "kept create" : "create"} items />
       <p data-testid="sweep-op">
         Create {hint[at].create}: <code>{hint[at].name}</code> ({hint[at].entries} entries).
       </p>
