@@ -147,7 +147,11 @@ function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: Ques
             </>
           )}
           : {rec.right ? "right." : `not right${leeway && leeway !== "exactly" ? ` (answers ${leeway} count)` : ""}.`}{" "}
-          {aboutKernel ? "This answer stands: it is about your kernel, not a run, so a reset does not ask it again." : "Reset this step to answer again about a new run."}
+          {aboutKernel
+            ? "This answer stands: it is about your kernel, not a run, so a reset does not ask it again."
+            : rec.key !== undefined
+              ? "This answer stands: your problem's answer is the same after any run, so a reset does not ask it again."
+              : "Reset this step to answer again about a new run."}
         </p>
       ) : !open ? (
         <p className="muted">

@@ -26,6 +26,11 @@ export function checkSteps(steps: readonly LabStep[], { meta, answers, graders, 
       if (b.kind === "predict" && !s.challenge && !s.blocks.slice(i + 1).some((x) => x.kind === "vm"))
         fail(b.line, "a predict block comes before the measurement it asks about: a vm block after it in the same step");
     });
+    // a step without a check passes at Next, measured or not: its learned block would open, and its
+    // prediction be answered, with the measurement never run
+    const predict = s.blocks.find((b) => b.kind === "predict");
+    if (predict && !s.blocks.some((b) => b.kind === "check" || b.kind === "expect"))
+      fail(predict.line, `step "${s.title}" asks a prediction but has no check or expect block: Next would pass it without the measurement; check that the step's commands ran`);
     if (meta)
       for (const b of s.blocks)
         if (b.kind === "expect")

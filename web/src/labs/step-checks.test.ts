@@ -38,12 +38,13 @@ describe("a step's record", () => {
     expect(s.code.last).toBeUndefined();
   });
 
-  it("a reset keeps an answer the model's key alone judged (about the learner's kernel, not a run): its key was shown", () => {
+  it("a reset keeps an answer judged with the model's key (the learner's problem, the same after any run): its key was shown", () => {
     const aboutRun = { question: "How many?", answer: "7", actual: "9", right: false, at: 1 };
     const aboutKernel = { question: "Which rule?", answer: "batch length", actual: "", key: "write starvation", right: false, at: 2 };
-    const s = { ...newStep("t"), passedAt: 1, questions: [aboutRun, aboutKernel], questionTries: [1, 1] };
+    const keyedRun = { question: "How many tails?", answer: "4", actual: "5", key: "5", right: false, at: 3 };
+    const s = { ...newStep("t"), passedAt: 1, questions: [aboutRun, aboutKernel, keyedRun], questionTries: [1, 1, 1] };
     recordReset(s);
-    expect(s.questions).toEqual([null, aboutKernel]);
-    expect(s.questionTries).toEqual([1, 1]);
+    expect(s.questions).toEqual([null, aboutKernel, keyedRun]);
+    expect(s.questionTries).toEqual([1, 1, 1]);
   });
 });

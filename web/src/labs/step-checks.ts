@@ -38,9 +38,10 @@ export function recordReset(s: StepRecord): void {
   delete s.passedAt;
   delete s.skippedAt;
   // the run a question asked about is undone: it is asked again of the next (tries are kept).
-  // A question the model's key alone answers (actual "": nothing measured) asked nothing of the
-  // run, and its key was shown: its answer stands, or a reset would let the key be copied back
-  const stands = s.questions?.map((q) => (q && q.actual === "" && q.key !== undefined ? q : null));
+  // A question with a key (the model's answer for the learner's problem, measured in the run
+  // or not) has the same key after any run, and the page showed it beside the answer: its
+  // answer stands, or a reset would let the key be copied back
+  const stands = s.questions?.map((q) => (q && q.key !== undefined ? q : null));
   if (stands?.some((q) => q)) s.questions = stands;
   else delete s.questions;
   // so is the run a function was graded on (its text is the learner's, and stays)
