@@ -75,12 +75,16 @@ function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord
           {rec.guess === null ? "You made no guess." : `You predicted ${rec.guess}${unit}.`}{" "}
           {rec.afterMeasuring && (
             <strong data-testid="after-measuring">
-              Made after measuring: {"count" in p.actual ? "the kernel had already done it when you answered" : "you had entered commands since the step opened"}, so this is recorded as a guess made after the fact, and only what ran after it counts.{" "}
+              Made after measuring:{" "}
+              {"count" in p.actual
+                ? "the kernel had already done it when you answered, so this is recorded as a guess made after the fact, and only what ran after it counts."
+                : "you had entered commands since the step opened, so this is recorded as a guess made after the fact, and not judged."}{" "}
             </strong>
           )}
           {rec.actual === undefined
             ? "The kernel's answer appears here once this step passes."
-            : `The kernel: ${rec.actual}${unit}${rec.guess === null ? "." : predictionVerdict(rec.guess, rec.actual, !!p.choices, unit)}`}
+            : // a command's answer is the machine's state at the end: a guess made after commands is not held to it
+              `The kernel: ${rec.actual}${unit}${rec.guess === null || (rec.afterMeasuring && !("count" in p.actual)) ? "." : predictionVerdict(rec.guess, rec.actual, !!p.choices, unit)}`}
         </p>
       )}
     </fieldset>
