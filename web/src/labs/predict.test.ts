@@ -96,7 +96,9 @@ describe("predict blocks", () => {
   it("must come before a vm block in its step", () => {
     const lab = (body: string) => parseLab(`---\ntitle: t\n---\n## s\n${body}`, []);
     expect(() => lab("```predict\nquestion: q\nactual: x\n```\n")).toThrow(/lab.md:5: a predict block comes before the measurement/);
-    expect(lab("```predict\nquestion: q\nactual: x\n```\n```vm\nls\n```\n").steps[0].blocks.map((b) => b.kind)).toEqual(["predict", "vm"]);
+    expect(lab("```predict\nquestion: q\nactual: x\n```\n```vm\nls\n```\n```check\ntrue\n```\n").steps[0].blocks.map((b) => b.kind)).toEqual(["predict", "vm", "check"]);
+    // without a check, Next would pass the step unmeasured
+    expect(() => lab("```predict\nquestion: q\nactual: x\n```\n```vm\nls\n```\n")).toThrow(/lab.md:5: step "s" asks a prediction but has no check or expect block/);
     expect(() => lab("```predict\nquestion: q\nactual: x\nfoo: 1\n```\n```vm\nls\n```\n")).toThrow(/lab.md:8: predict: unknown key "foo"/);
   });
 });
