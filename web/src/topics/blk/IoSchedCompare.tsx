@@ -14,7 +14,7 @@ import { DISKS, modelScenario, parseFioJson, parseRuns, winner, type Disk, type 
 
 interface Measured extends RunLine {
   fio: FioResult | { error: string };
-  /** the block model's MB/s for the same disk shape, pattern and jobs */
+  /** the block model's bandwidth for the same disk shape, pattern and jobs, in MiB/s as the bars are */
   modelMBs: number | null;
 }
 
@@ -47,7 +47,8 @@ export function IoSchedCompare({ vm }: { vm: VmHandle | null }) {
         const key = `${r.disk} ${r.rw} ${r.numjobs} ${r.iodepth}`;
         if (!models.has(key)) {
           const res = await c.run(modelScenario(r), [...SCHEDULERS]);
-          models.set(key, new Map(res.map((x) => [x.summary.sched, x.summary.mb_per_s])));
+          // the model's mb_per_s is bytes per µs (decimal MB/s); the bars are MiB/s, as the script prints
+          models.set(key, new Map(res.map((x) => [x.summary.sched, (x.summary.mb_per_s * 1e6) / 2 ** 20])));
         }
         out.push({ ...r, fio, modelMBs: models.get(key)!.get(r.sched) ?? null });
       }
