@@ -10,7 +10,7 @@ import { OKABE_ITO } from "../../shared/view/palette";
 import { useWidth } from "../../shared/view/useWidth";
 import { SCHEDULERS, type Scheduler } from "./blk-core";
 import { blkClient } from "./blk-client";
-import { DISKS, modelScenario, parseFioJson, parseRuns, winner, type Disk, type FioResult, type Pattern, type RunLine } from "./iosched-runs";
+import { DISKS, modelScenario, parseFioJson, parseRuns, winner, NO_CLEAR_WINNER, type Disk, type FioResult, type Pattern, type RunLine } from "./iosched-runs";
 
 interface Measured extends RunLine {
   fio: FioResult | { error: string };
@@ -123,7 +123,7 @@ function Group({ runs }: { runs: Measured[] }) {
         </strong>
         : the most bandwidth was {best.sched}'s, {fmt(mbs(best.bwKiB))} MB/s at {shape(best)}; between the fastest and the slowest
         scheduler {shapes.map((s) => `${spread(s).toFixed(0)}% at ${s}`).join(", ")}.
-        {asked && ` At 4 jobs × depth 4, the shape the lab's questions ask about, ${asked} moved the most.`}
+        {asked && ` At 4 jobs × depth 4, the shape the lab's questions ask about, ${asked === NO_CLEAR_WINNER ? `no scheduler moved more than 5% above the rest: ${NO_CLEAR_WINNER}` : `${asked} moved the most`}.`}
       </figcaption>
       <svg ref={svgRef} viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={`bandwidth per scheduler, ${disk} ${rw}: bars measured, ticks modelled`} />
       <p className="legend">

@@ -139,8 +139,16 @@ export function modelScenario(r: Pick<RunLine, "disk" | "rw" | "numjobs" | "iode
   return { device: DISKS[r.disk].model(r.rw), jobs: fioJobs({ numjobs: r.numjobs, iodepth: r.iodepth, bs: 1 << 20, rw: r.rw, size: 64 << 20 }) };
 }
 
-/** The scheduler with the most bandwidth for one disk, pattern and shape; null if none ran. */
-export function winner(runs: readonly RunLine[], disk: Disk, rw: Pattern, numjobs: number, iodepth: number): Scheduler | null {
-  const same = runs.filter((r) => r.disk === disk && r.rw === rw && r.numjobs === numjobs && r.iodepth === iodepth);
-  return same.length ? same.reduce((a, b) => (b.bwKiB > a.bwKiB ? b : a)).sched : null;
+/** The io-schedulers lab's answer when the two best runs are within 5%: runs move by more than that. */
+export const NO_CLEAR_WINNER = "no clear winner (within 5%)";
+
+/**
+ * The scheduler with the most bandwidth for one disk, pattern and shape, or NO_CLEAR_WINNER when
+ * the runner-up is within 5% of it (the lab's predictions ask the guest the same, with awk);
+ * null if none ran.
+ */
+export function winner(runs: readonly RunLine[], disk: Disk, rw: Pattern, numjobs: number, iodepth: number): Scheduler | typeof NO_CLEAR_WINNER | null {
+  const same = runs.filter((r) => r.disk === disk && r.rw === rw && r.numjobs === numjobs && r.iodepth === iodepth).sort((a, b) => b.bwKiB - a.bwKiB);
+  if (!same.length) return null;
+  return same.length > 1 && same[1].bwKiB * 1.05 >= same[0].bwKiB ? NO_CLEAR_WINNER : same[0].sched;
 }
