@@ -126,7 +126,7 @@ function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: Ques
       data-right={rec ? (rec.right ? 1 : 0) : ""}
       data-tries={tries}
     >
-      <legend>A question about your run</legend>
+      <legend>{aboutKernel ? "A question about your problem" : "A question about your run"}</legend>
       <label htmlFor={id} dangerouslySetInnerHTML={{ __html: renderInlineMarkdown(q.question) }} />
       {rec ? (
         <p role="status" tabIndex={-1} ref={recorded}>
@@ -134,7 +134,7 @@ function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: Ques
           {unit}.{" "}
           {rec.key !== undefined && !q.answer ? (
             <>
-              The answer for your kernel: {rec.key}
+              The model's answer for your problem: {rec.key}
               {unit}
             </>
           ) : rec.key === undefined ? (
@@ -150,9 +150,9 @@ function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: Ques
               {judgeAnswer(q, rec.actual, rec.key) ? "" : " (your run did something other than your problem: read the step again)"}
             </>
           )}
-          : {rec.right ? "right." : `not right${leeway && leeway !== "exactly" ? ` (answers ${leeway} count)` : ""}.`}{" "}
+          : {rec.right ? "right." : `not right${leeway && leeway !== "exactly" ? ` (an answer ${leeway.replace(/^give or take /, "within ")} of it counts)` : ""}.`}{" "}
           {aboutKernel
-            ? "This answer stands: it is about your kernel, not a run, so a reset does not ask it again."
+            ? "This answer stands: it is about your problem, not a run, so a reset does not ask it again."
             : rec.key !== undefined
               ? "This answer stands: your problem's answer is the same after any run, so a reset does not ask it again."
               : "Reset this step to answer again about a new run."}
@@ -160,7 +160,7 @@ function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: Ques
       ) : !open ? (
         <p className="muted">
           {aboutKernel
-            ? "Answer once this step has passed: the answer is your own kernel's, and you answer once."
+            ? "Answer once this step has passed: the answer is your own problem's, and you answer once."
             : "Answer once this step has passed: the answer comes from your own run, measured in your machine."}
         </p>
       ) : (

@@ -256,10 +256,14 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
             <h1>{lab.meta.title}</h1>
             <p className="muted">{lab.meta.time}</p>
             {lab.meta.seed.length > 0 && session && (
-              <p className="muted" data-testid="seed-note" data-identity={lab.seed.identity}>
-                This lab's numbers are yours: drawn for {lab.seed.identity.startsWith("anon-") ? "this browser" : `“${lab.seed.identity}”`} as you started it, so a neighbour's differ.
-                Your instructor's tools know them as {lab.meta.seed.map((p) => `${p.name} ${lab.seed.values[p.name]}`).join(", ")}.
-              </p>
+              <div className="muted seed-note" data-testid="seed-note" data-identity={lab.seed.identity}>
+                This lab's numbers are yours: drawn for {lab.seed.identity.startsWith("anon-") ? "this browser" : `“${lab.seed.identity}”`} as you started it, so a neighbour's differ.{" "}
+                <details className="seed-names">
+                  {/* for a question to the instructor, whose `fslab labs key` prints them by these names */}
+                  <summary>Your numbers, as the lab's file names them</summary>
+                  {lab.meta.seed.map((p) => `${p.name} ${lab.seed.values[p.name]}`).join(", ")}
+                </details>
+              </div>
             )}
             {entry?.preview && lab.warnings.length > 0 && (
               // for the author trying a draft: what `fslab labs check` would warn of
