@@ -19,6 +19,16 @@ interface Row {
 
 const spaced = (h: string) => h.replace(/(..)/g, "$1 ").trim();
 
+/** An 8.3 name's 11 bytes in hex as its two fields, the name's 8 and the extension's 3, each on one line. */
+function Bytes83({ hex: h }: { hex: string }) {
+  const b = spaced(h).split(" ");
+  return (
+    <code>
+      <span className="nowrap">{b.slice(0, 8).join(" ")}</span> <span className="nowrap">{b.slice(8).join(" ")}</span>
+    </code>
+  );
+}
+
 function same(r: Row): boolean {
   const m = r.model?.result;
   return !!m && r.disk.short_raw === hex(m.short) && (r.disk.long_name ?? null) === m.longName && r.disk.checksum === m.checksum;
@@ -95,10 +105,10 @@ export function VfatVolumeLab({ vm, onVerdict }: LabViewProps) {
               <tr key={r.disk.entry} className={same(r) ? "" : "differs"} data-same={same(r) ? "yes" : "no"}>
                 <td>{r.disk.long_name ?? <span className="muted">(none: the 8.3 name says it all)</span>}</td>
                 <td>
-                  <code>{spaced(r.disk.short_raw)}</code>
+                  <Bytes83 hex={r.disk.short_raw} />
                 </td>
                 <td>{d.cp === 932 ? r.disk.short_cp932 : r.disk.short_cp437}</td>
-                <td>{r.model?.result ? <code>{spaced(hex(r.model.result.short))}</code> : r.model?.error ?? "no name in this iocharset makes it"}</td>
+                <td>{r.model?.result ? <Bytes83 hex={hex(r.model.result.short)} /> : r.model?.error ?? "no name in this iocharset makes it"}</td>
                 <td>{r.disk.lfn_entries ?? 0}</td>
                 <td>0x{r.disk.checksum.toString(16).padStart(2, "0")}</td>
                 <td>{same(r) ? "yes" : "no"}</td>
