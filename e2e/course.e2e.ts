@@ -212,9 +212,13 @@ describe("a lab on a phone", () => {
       const rowsFull = await b.page.evaluate(() => (window as any).__fslabTerminal.rows as number);
       await expect.poll(async () => (await runInTerminal(b.page, "stty size")).trim(), { timeout: 20_000 }).toBe(`${rowsFull} ${cols}`);
       await screenshot(b.page, "phone-lab-360-full");
-      // hidden: the status line stays, the text has the screen
+      // hidden: the status line and the size buttons stay (in the terminal's head, not floating
+      // over the step's text), the text has the rest of the screen
       await b.page.getByTestId("dock-min").click();
-      await expect.poll(async () => (await vm.boundingBox())!.height).toBeLessThan(60);
+      await expect.poll(async () => (await vm.boundingBox())!.height).toBeLessThan(90);
+      expect(await b.page.getByTestId("dock-half").isVisible()).toBe(true);
+      const bar = (await b.page.locator(".dock-bar").boundingBox())!;
+      expect(bar.y).toBeGreaterThanOrEqual((await vm.boundingBox())!.y);
       expect(await b.page.evaluate(() => document.documentElement.scrollWidth <= 361)).toBe(true);
       expect(b.errors).toEqual([]);
     } finally {
