@@ -59,7 +59,7 @@ export function HintsAndSolution({
   if (locked)
     return (
       <p className="muted" data-testid="help-locked">
-        Hints and the solution open once you have answered the prediction above (or chosen No guess).
+        Hints open once you have answered the prediction above (or chosen No guess){solutions.length ? ", and the solution after a check that failed" : ""}.
       </p>
     );
   const seen = rec.hintsSeen ?? Array.from({ length: Math.min(rec.hintsShown, hints.length) }, (_, j) => j);

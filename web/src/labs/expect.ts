@@ -147,7 +147,8 @@ export function describeExpectation(x: Expectation): string {
   if (x.verdict) return x.state === "disagree" ? `the "${x.verdict}" view's model and the kernel part at some decision` : `the "${x.verdict}" view's model and the kernel agree`;
   const where = Object.entries(x.where).map(([k, v]) => `${k} ${typeof v === "string" ? `= ${v}` : rangeText(v).replace("exactly ", "= ")}`);
   const since = x.since ? ` after the newest "${x.since}" line` : "";
-  return `${rangeText(x.count)} ${x.event} event${x.count.max === 1 ? "" : "s"}${where.length ? ` with ${where.join(", ")}` : ""}${since}`;
+  const one = x.count.max === 1 || (x.count.min === 1 && x.count.max === Infinity); // "at least 1 … event"
+  return `${rangeText(x.count)} ${x.event} event${one ? "" : "s"}${where.length ? ` with ${where.join(", ")}` : ""}${since}`;
 }
 
 /** The events after the newest trace_marker line holding `text`, or null when there is none. */

@@ -291,15 +291,15 @@ export function KernelDiscardsView({ discards, groups, stats, modelOf, disk }: V
               <p className="muted">The file's clusters as the kernel's discards covered them, before the delete, from cluster 2.</p>
             </div>
           )}
-          <ol className="discard-list">
-            {discards.slice(-200).map((d, i) => (
+          <ol className="discard-list" aria-label={`delete ${at + 1}'s requests`}>
+            {(groups[at] ?? []).slice(-200).map((d, i) => (
               <li key={i}>
                 clu {d.start}
                 {d.count > 1 ? `–${d.start + d.count - 1}` : ""} ({d.count}) {d.policy === DiscardPolicy.Batched ? "batched" : "per cluster"}
               </li>
             ))}
           </ol>
-          {discards.length > 200 && <p className="muted">showing the last 200</p>}
+          {(groups[at]?.length ?? 0) > 200 && <p className="muted">showing its last 200</p>}
         </>
       )}
     </section>
