@@ -288,7 +288,7 @@ describe("exfat-discard lab", () => {
     expect(await page.getByTestId("kernel-discards").textContent()).toMatch(/4 batched, 64 per cluster/);
     // each delete against the model's delete of the same file (its runs read off the kernel's clusters)
     for (const i of [0, 1]) await expect.poll(() => page.getByTestId(`kernel-delete-${i}`).getAttribute("data-match"), { timeout: 30_000 }).toBe("yes");
-    expect(await page.getByTestId("kernel-delete-0").locator("td").nth(2).textContent()).toBe("16 + 16 + 16 + 16");
+    expect(await page.getByTestId("kernel-delete-0").locator("td").nth(2).textContent()).toBe("4 runs: 16 + 16 + 16 + 16");
     // the same cluster grid as the model's, drawn from the kernel's events: the newest delete's 4 requests
     const grid = page.getByTestId("kernel-delete-grid");
     expect(await grid.getAttribute("data-requests")).toBe("4");
