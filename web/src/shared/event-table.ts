@@ -19,6 +19,21 @@ export const TRACE_LINE = /^\s*(.*?)-(\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[(\d+)\]\s+(?
 export const REWIND_LINE = /^# fslab-trace: the machine was put back: the (\d+) lines? before this (?:was|were) undone$/;
 export const rewindLine = (n: number) => `# fslab-trace: the machine was put back: the ${n} line${n === 1 ? "" : "s"} before this ${n === 1 ? "was" : "were"} undone`;
 
+/**
+ * The items whose lines are still on the timeline of the machine that runs now, in order: a
+ * rewind line (REWIND_LINE) undoes the `n` lines before it, counting back over what earlier
+ * rewinds left, and is itself dropped.
+ */
+export function undoRewinds<T>(items: Iterable<T>, lineOf: (item: T) => string): T[] {
+  const kept: T[] = [];
+  for (const item of items) {
+    const m = lineOf(item).match(REWIND_LINE);
+    if (m) kept.splice(Math.max(0, kept.length - Number(m[1])));
+    else kept.push(item);
+  }
+  return kept;
+}
+
 export interface TraceLine {
   comm: string;
   pid: number;

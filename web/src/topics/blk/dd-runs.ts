@@ -1,7 +1,7 @@
 // A stream of mq-deadline runs (the lab's panel, a code step's grading): tracefs lines cut into
 // runs at each run's settings line, and where each run's scheduler state starts, on a timeline
 // that "Reset this step" can rewind.
-import { REWIND_LINE } from "../../shared/event-table";
+import { undoRewinds } from "../../shared/event-table";
 import { onDevice, parseBlkTrace, type BlkTrace } from "./blk-trace";
 import { DD_FRESH, ddEndState, type DdStart } from "./dd-kernel";
 
@@ -62,13 +62,10 @@ export function ddRunStart(all: readonly string[][], shown: readonly number[], t
  * step") undoes the lines before it, counting back over what earlier rewinds left.
  */
 function liveLinesBefore(runs: readonly string[][], k: number): Map<number, string[]> {
-  const live: Array<{ run: number; line: string }> = [];
-  for (let j = 0; j < k; j++)
-    for (const l of runs[j]) {
-      const m = l.match(REWIND_LINE);
-      if (!m) live.push({ run: j, line: l });
-      else live.splice(Math.max(0, live.length - Number(m[1])));
-    }
+  const live = undoRewinds(
+    runs.slice(0, k).flatMap((lines, run) => lines.map((line) => ({ run, line }))),
+    (x) => x.line,
+  );
   const out = new Map<number, string[]>();
   for (const { run, line } of live) out.set(run, [...(out.get(run) ?? []), line]);
   return out;

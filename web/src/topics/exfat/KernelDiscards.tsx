@@ -15,7 +15,7 @@ import { ClusterGrid } from "./ClusterGrid";
 import type { TraceStats } from "../../shared/machine";
 import type { Verdict } from "../../shared/verdict";
 import { useVerdict } from "../../shared/verdict";
-import { REWIND_LINE, decodeEvent, splitTraceLine } from "../../shared/event-table";
+import { decodeEvent, splitTraceLine, undoRewinds } from "../../shared/event-table";
 import type { ExfatReport } from "./inspect-report";
 import type { Run } from "../../shared/inspect/inspect";
 
@@ -29,18 +29,11 @@ export interface KernelDiscard extends ExfatDiscard {
  * (REWIND_LINE, "Reset this step") undoes the lines before it, whatever their event.
  */
 export function discardsOfLines(lines: readonly string[]): KernelDiscard[] {
-  const kept: Array<KernelDiscard | null> = [];
-  for (const l of lines) {
-    const rewind = l.match(REWIND_LINE);
-    if (rewind) {
-      kept.splice(Math.max(0, kept.length - Number(rewind[1])));
-      continue;
-    }
+  return undoRewinds(lines, (l) => l).flatMap((l) => {
     const t = splitTraceLine(l);
     const f = t?.event === "exfat_discard" ? decodeEvent(traceEvents.exfat_discard, t.body) : null;
-    kept.push(t && f ? { start: f.clu, count: f.count, policy: f.batched, pid: t.pid } : null);
-  }
-  return kept.filter((d): d is KernelDiscard => d !== null);
+    return t && f ? [{ start: f.clu, count: f.count, policy: f.batched, pid: t.pid }] : [];
+  });
 }
 
 /**
