@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what `npm start` (ensure-deps.sh start) or `npm test` (ensure-deps.sh test) needs
+# Installs what `npm start` (ensure-deps.sh start) or `npm test` and `npm run bench` (ensure-deps.sh test) need
 # and a fresh Debian 12 machine lacks, then builds the wasm cores and the command line. Quiet
 # when all is there.
 set -euo pipefail
