@@ -14,7 +14,8 @@ const LAB = "exfat-empty-hint";
 const lab = readFileSync(new URL(`../labs/${LAB}/lab.md`, import.meta.url), "utf8");
 const starter = lab.match(/```code file="\/root\/dir_hint.c"[^\n]*\n([\s\S]*?)\n```/)![1];
 const reference = lab.slice(lab.indexOf("## Write the hint yourself")).match(/```solution\n([\s\S]*?)\n```/)![1];
-const CODE_STEP = 4;
+// the step's index, counted from the lab's own step headings
+const CODE_STEP = lab.split(/^## /m).slice(1).findIndex((step) => step.startsWith("Write the hint yourself"));
 
 describe("a code step, as a learner works on it", () => {
   let b: Awaited<ReturnType<typeof launch>>;

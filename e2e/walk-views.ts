@@ -58,17 +58,19 @@ export const shown: Record<string, Record<number, (page: Page, lab: Lab) => Prom
       expect(Number(await page.getByTestId("kernel-search-count").textContent())).toBeGreaterThanOrEqual(2 * creates);
     },
     // the disk the kernel wrote, read through /mnt/host: the entry sets where the model put them
-    3: async (page, lab) => {
+    4: async (page, lab) => {
       const m = await loadCoreModule("exfat");
-      // the last run was without the hint, of this learner's steps: where did the model put each name?
-      const scenario = labDirScenario(lab.seed.values);
+      // the last run was without the hint, of this learner's steps, and the challenge's solution
+      // made one file more: where did the model put each name?
+      const files = Number(lab.seed.values.files);
+      const scenario = [...labDirScenario(lab.seed.values), `+g${files}`];
       const last = scenario.at(-1)!.slice(1);
       const model = runDirScript(m, false, scenario);
-      const files = model.slotOf.size;
+      const names = model.slotOf.size;
       model.dir.dispose();
       await page.getByRole("button", { name: "Inspect dir.img" }).click();
       await expect.poll(() => page.getByTestId("disk-view").textContent().catch(() => ""), { timeout: 60_000 }).toMatch(/exFAT,/);
-      expect(await page.getByTestId("disk-summary").textContent()).toMatch(new RegExp(`2 directories, ${files} files`));
+      expect(await page.getByTestId("disk-summary").textContent()).toMatch(new RegExp(`2 directories, ${names} files`));
       const row = page.locator("tr", { hasText: `/dir/${last}` });
       expect(Number(await row.locator("td").nth(1).textContent())).toBe(model.slotOf.get(last));
       // the disk drawn by the model's own cluster grid, its counts the inspector's

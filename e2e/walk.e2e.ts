@@ -305,6 +305,8 @@ describe("every lab, walked through its solutions", () => {
           await answerQuestions(page, step, where);
         }
         await shown[id]?.[i]?.(page, lab);
+        // FSLAB_WALK_SHOTS=1: each step as it passed, to look at (test-results/walk-<lab>-<step>.png)
+        if (process.env.FSLAB_WALK_SHOTS) await screenshot(page, `walk-${id}-${i + 1}`);
         if (i + 1 < lab.steps.length) {
           await page.getByRole("button", { name: /^Next/ }).click();
           await page.locator(`.lab-runner[data-step="${i + 1}"]`).waitFor({ timeout: 150_000 });

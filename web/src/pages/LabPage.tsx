@@ -171,9 +171,9 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   const buffer = useRef(new LiveBuffer());
   const stepEvents = useRef<SeenEvent[]>([]);
   const [live, setLive] = useState<LiveTrace>(() => ({ events: new Uint32Array(0), stats: null, lines: buffer.current.lines, version: 0 }));
-  const onTrace = useCallback((records: Uint32Array, stats: TraceStats, lines: string[]) => {
+  const onTrace = useCallback((records: Uint32Array, stats: TraceStats, lines: string[], undone: number) => {
     const b = buffer.current;
-    b.append(records, lines);
+    b.append(records, lines, undone);
     const seen = stepEvents.current;
     for (const l of lines) {
       const e = seenEvent(l);

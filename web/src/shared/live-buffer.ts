@@ -24,7 +24,9 @@ export class LiveBuffer {
     this.words = new Uint32Array(Math.min(4096, maxRecords * WORDS_PER_EVENT));
   }
 
-  append(records: Uint32Array, lines: readonly string[]): void {
+  /** `undone`: record words a rewind took back (the machine put back), dropped from the end first */
+  append(records: Uint32Array, lines: readonly string[], undone = 0): void {
+    if (undone) this.len = Math.max(0, this.len - undone);
     if (records.length) {
       const maxWords = this.maxRecords * WORDS_PER_EVENT;
       if (this.len + records.length > maxWords) {
@@ -56,7 +58,7 @@ export class LiveBuffer {
         this.droppedLines += drop;
       }
     }
-    if (records.length || lines.length) this.version++;
+    if (records.length || lines.length || undone) this.version++;
   }
 
   /** the records so far (a view, not a copy; a new one after each append) */

@@ -1,7 +1,7 @@
 // The live panel's reading of a stream that is not (yet) a model run's tail: where the lab's
 // run starts in it, and how far it follows the model (KernelEmptySearch's bestAlignment).
 import { describe, expect, it } from "vitest";
-import { bestAlignment, modelMatching } from "./KernelEmptySearch";
+import { bestAlignment, modelMatching, ownSearchesFrom } from "./KernelEmptySearch";
 import { EV } from "./events";
 import type { DirRun } from "./exfat-dir";
 
@@ -24,6 +24,19 @@ describe("the live exFAT panel's alignment", () => {
     // parted at its third search: named there, not at the stream's first
     const parted = Uint32Array.from([...stray, ...old.events.subarray(0, 8), ...recs([10, NONE, 6])]);
     expect(bestAlignment(parted, [hint, old])).toMatchObject({ start: 3, model: old, agree: 2 });
+  });
+
+  it("tells the lab's run whole, then the learner's own creates, from a run that parted", () => {
+    const stray = recs([3, NONE, 0]);
+    // the run without the hint whole, then a create that took a hole's hint and read nothing
+    const then = Uint32Array.from([...stray, ...old.events, ...recs([0, 6, 6])]);
+    expect(modelMatching(then, [hint, old])).toBeNull();
+    const aligned = bestAlignment(then, [hint, old])!;
+    expect(aligned).toMatchObject({ start: 1, model: old, agree: 4 });
+    expect(ownSearchesFrom(aligned)).toBe(5);
+    // parted inside the run: no creates of the learner's own are told apart
+    const parted = Uint32Array.from([...old.events.subarray(0, 8), ...recs([10, NONE, 6])]);
+    expect(ownSearchesFrom(bestAlignment(parted, [hint, old])!)).toBeNull();
   });
 
   it("without any search that is the run's first, there is no alignment", () => {

@@ -48,6 +48,14 @@ export function bestAlignment(kernel: Uint32Array, models: DirRun[]): { start: n
   return best;
 }
 
+/**
+ * Where the learner's own searches begin, when an alignment covers a model run whole and the
+ * stream goes on past it (a challenge's creates after the lab's run); null otherwise.
+ */
+export function ownSearchesFrom(aligned: { start: number; model: DirRun; agree: number }): number | null {
+  return aligned.agree === aligned.model.events.length / WORDS_PER_EVENT ? aligned.start + aligned.agree : null;
+}
+
 /** The directory model through the lab's steps (this learner's), with the hint and without (null until the worker answers). */
 export function useLabDirModels(scenario: readonly string[] = LAB_SCENARIO): DirRun[] | null {
   const { client } = useWorker(exfatClient);
@@ -76,10 +84,16 @@ export function EmptySearchVerdict({ events, stats, models, onVerdict }: { event
   const aligned = models && !match && searches ? bestAlignment(kernel, models) : null;
   const first = aligned ? aligned.start + aligned.agree : models && !match && searches ? firstDifference(kernel, models[0].events) : -1;
   const going = !!aligned && aligned.start + aligned.agree === searches;
+  // the lab's run whole, then creates of the learner's own (a challenge's): listed, not judged
+  const own = aligned && !going ? ownSearchesFrom(aligned) : null;
+  const whole = own !== null;
+  const ownFrom = own ?? searches;
   useVerdict(
     onVerdict,
     match
       ? { state: "agree", detail: `the kernel's last ${match.events.length / 4} searches are the model's with empty_hint=${match.emptyHint ? 1 : 0}, record for record` }
+      : whole
+        ? { state: "agree", detail: `the kernel's run of the lab's steps is the model's with empty_hint=${aligned!.model.emptyHint ? 1 : 0}, record for record; ${searches - ownFrom} search${searches - ownFrom === 1 ? "" : "es"} of your own followed it` }
       : going
         ? { state: "waiting", detail: `the lab's run is still going: its ${aligned!.agree} searches so far are the model's first` }
         : first >= 0
@@ -103,6 +117,16 @@ export function EmptySearchVerdict({ events, stats, models, onVerdict }: { event
             <p data-testid="model-verdict" data-hint={match.emptyHint ? 1 : 0}>
               Its last {match.events.length / 4} searches are the model's for the lab's steps with <code>empty_hint={match.emptyHint ? 1 : 0}</code>, record for record.
             </p>
+          ) : whole ? (
+            <>
+              <p data-testid="model-verdict" data-hint={aligned!.model.emptyHint ? 1 : 0}>
+                From search {aligned!.start}, all {aligned!.agree} searches of the lab&apos;s steps are the model&apos;s with{" "}
+                <code>empty_hint={aligned!.model.emptyHint ? 1 : 0}</code>, record for record.{" "}
+                {searches - ownFrom === 1 ? "The one search after them is your own create's" : `The ${searches - ownFrom} searches after them are your own creates'`}; the model
+                does not know {searches - ownFrom === 1 ? "it" : "them"}:
+              </p>
+              <OwnSearches kernel={kernel} from={ownFrom} />
+            </>
           ) : aligned && going ? (
             <p data-testid="model-verdict" data-hint="going">
               From search {aligned.start}, {aligned.agree} searches so far are the first of the model&apos;s{" "}
@@ -124,5 +148,37 @@ export function EmptySearchVerdict({ events, stats, models, onVerdict }: { event
         </>
       )}
     </section>
+  );
+}
+
+/** The searches after the lab's run (the newest ten), each as the kernel recorded it. */
+function OwnSearches({ kernel, from }: { kernel: Uint32Array; from: number }) {
+  const searches = kernel.length / WORDS_PER_EVENT;
+  const first = Math.max(from, searches - 10);
+  const rows = [];
+  for (let i = first; i < searches; i++) {
+    const w = kernel.subarray(i * WORDS_PER_EVENT, (i + 1) * WORDS_PER_EVENT);
+    rows.push(
+      <tr key={i}>
+        <td>{i}</td>
+        <td>{w[1]}</td>
+        <td>{w[2] === 0xffffffff ? "none" : w[2]}</td>
+        <td>{w[3] === 0xffffffff ? "-ENOSPC" : w[3]}</td>
+      </tr>,
+    );
+  }
+  return (
+    <table className="files" data-testid="own-searches">
+        <caption>{first > from ? `The newest 10 of ${searches - from} searches after the lab's run` : "The searches after the lab's run"}</caption>
+        <thead>
+          <tr>
+            <th scope="col">search</th>
+            <th scope="col">entries examined</th>
+            <th scope="col">hint (entry)</th>
+            <th scope="col">slot found</th>
+          </tr>
+        </thead>
+        <tbody>{rows}</tbody>
+    </table>
   );
 }

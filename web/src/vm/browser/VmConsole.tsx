@@ -21,7 +21,7 @@ export interface StartFrom {
 
 interface Props {
   onReady?: (vm: VmHandle | null) => void;
-  onTrace?: (records: Uint32Array, stats: TraceStats, lines: string[]) => void;
+  onTrace?: (records: Uint32Array, stats: TraceStats, lines: string[], undone: number) => void;
   /** once the guest is up (e.g. to keep its files for offline use) */
   onBooted?: () => void;
   /** A learner's snapshot to start from instead of the build's saved machine (first start only). */
@@ -113,7 +113,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore, si
       },
       // a panic, an oops or a stop outranks a full disk; a full disk again is the same news
       onTrouble: (t) => setTrouble((old) => (serious(old) && !serious(t) ? old : t)),
-      onTrace: (records, stats, lines) => hostTrace.current?.(records, stats, lines),
+      onTrace: (records, stats, lines, undone) => hostTrace.current?.(records, stats, lines, undone),
       onStatus: (s) => {
         const origin = snapshot ? "snapshot" : host.coldReason ? "cold" : "saved";
         if (s.phase === "failed" && snapshot) s = { ...s, message: `${s.message} (starting from ${snapshot.label}). "Try again" starts the lab's own saved machine instead.` };

@@ -25,7 +25,8 @@ export interface VmHostEvents {
   /** A running guest in trouble (a panic, an oops, a full filesystem in RAM), once per event. */
   onTrouble?(trouble: GuestTrouble): void;
   /** Kernel events from fslab-trace, parsed into the models' records, as they arrive. */
-  onTrace?(records: Uint32Array, stats: TraceStats, lines: string[]): void;
+  /** `undone`: record words a machine put back undid, to drop from the end of those before `records` */
+  onTrace?(records: Uint32Array, stats: TraceStats, lines: string[], undone: number): void;
 }
 
 /**
@@ -229,9 +230,10 @@ export class VmHost {
     });
     emulator.add_listener("serial0-output-byte", (byte: number) => this.onByte(byte));
     this.parts.wire(emulator, () => {
+      const undone = this.trace.takeUndone();
       const records = this.trace.take();
       const lines = this.trace.takeLines();
-      if (records.length || lines.length || this.trace.stats.overrun !== null) this.events.onTrace?.(records, { ...this.trace.stats }, lines);
+      if (records.length || lines.length || undone || this.trace.stats.overrun !== null) this.events.onTrace?.(records, { ...this.trace.stats }, lines, undone);
     });
     this.timer = setTimeout(() => {
       if (this.watcher.phase !== "ready")

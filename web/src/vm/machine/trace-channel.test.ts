@@ -88,4 +88,36 @@ describe("TraceChannel", () => {
     ch.feed(enc.encode(`2 agent-9 [000] ..... 13.0: tracing_mark_write: fslab-settle-2\n2 ${ins(13)}\n`));
     expect(ch.takeLines()).toEqual([ins(13)]);
   });
+
+  it("takes back the undone lines' records too: those not taken yet at once, the rest through takeUndone", () => {
+    const ch = new TraceChannel();
+    const enc = new TextEncoder();
+    const search = (n: number) => `bash-70 [000] ..... ${n}.0: exfat_empty_search: dev 7,1 hint -1 start 0 examined ${n} result ${n} num_entries 3`;
+    const ins = (n: number) => `fio-7 [000] ..... ${n}.0: block_rq_insert: 254,1 R 4096 () ${8 * n} + 8 be,0,4 [fio]`;
+    const rec = (n: number) => [EV.EXFAT_EMPTY_SEARCH, n, NONE, n];
+    const feed = (...lines: string[]) => ch.feed(enc.encode(lines.map((l) => `${l}\n`).join("")));
+    // three searches and a block line (no record), taken; the snapshot was after the first
+    feed(`1 ${search(1)}`, `2 ${search(2)}`, `3 ${ins(3)}`, `4 ${search(4)}`);
+    expect([...ch.take()]).toEqual([...rec(1), ...rec(2), ...rec(4)]);
+    expect(ch.takeUndone()).toBe(0);
+    // put back to after line 1: lines 2-4 undone, their two records already taken
+    feed(`2 ${search(5)}`);
+    expect(ch.takeUndone()).toBe(8);
+    expect(ch.takeUndone()).toBe(0); // said once
+    expect([...ch.take()]).toEqual(rec(5));
+    // put back there again: the record not taken yet (6) goes here, the taken one (5) from the taker
+    feed(`3 ${search(6)}`, `2 ${search(7)}`);
+    expect(ch.takeUndone()).toBe(4);
+    expect([...ch.take()]).toEqual(rec(7));
+    // put back to after line 2, before anything since was taken: nothing from the taker
+    feed(`3 ${search(11)}`, `3 ${search(12)}`);
+    expect(ch.takeUndone()).toBe(0);
+    expect([...ch.take()]).toEqual(rec(12));
+    // one taken, one not: the taker drops one, this take holds only the newer
+    feed(`4 ${search(8)}`);
+    ch.take();
+    feed(`5 ${search(9)}`, `4 ${search(10)}`);
+    expect(ch.takeUndone()).toBe(4);
+    expect([...ch.take()]).toEqual(rec(10));
+  });
 });

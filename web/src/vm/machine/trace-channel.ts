@@ -29,6 +29,10 @@ export class TraceChannel {
   private lastSeq = 0;
   /** the sequence numbers of the lines kept (`text`) from this stream, for a rewind to count back */
   private keptSeqs: number[] = [];
+  /** each kept line's record words, beside keptSeqs: what a rewind takes back from the records */
+  private keptWords: number[] = [];
+  /** record words undone by rewinds that a take() had already handed on (takeUndone) */
+  private undone = 0;
   /** The newest settle marker (`settleMarker`) seen in the stream. */
   lastMarker: string | null = null;
   stats: TraceStats = { lines: 0, lost: 0, unknown: 0, overrun: null };
@@ -46,6 +50,7 @@ export class TraceChannel {
       this.stats.overrun = +over[1];
       this.lastSeq = 0; // the next stream starts again at 1
       this.keptSeqs = [];
+      this.keptWords = [];
       return;
     }
     const m = line.match(/^(\d+) (.*)$/);
@@ -56,11 +61,17 @@ export class TraceChannel {
       // sent seq - 1 lines, so the lines kept since, from seq on, are undone. (A restore to
       // before this stream started, with another stream since, is not seen: its count began at 1.)
       let n = 0;
+      let words = 0;
       while (this.keptSeqs.length && this.keptSeqs[this.keptSeqs.length - 1] >= seq) {
         this.keptSeqs.pop();
+        words += this.keptWords.pop()!;
         n++;
       }
       if (n) this.keep(rewindLine(n));
+      // their records too: those not handed on yet here, the rest from the taker's tail
+      const here = Math.min(words, this.words.length);
+      this.words.length -= here;
+      this.undone += words - here;
       this.lastSeq = seq - 1;
     }
     const mark = m[2].match(/ tracing_mark_write: (fslab-settle-\d+)$/);
@@ -75,9 +86,14 @@ export class TraceChannel {
     this.stats.lines++;
     // the tracefs lines themselves, for views that parse them whole (the block trace parser)
     this.keep(m[2]);
-    this.keptSeqs.push(seq);
-    if (this.keptSeqs.length > MAX_LINES) this.keptSeqs.splice(0, MAX_LINES / 2); // a rewind that far back is not counted whole
     const rec = parseTraceLine(m[2]);
+    this.keptSeqs.push(seq);
+    this.keptWords.push(rec?.length ?? 0);
+    if (this.keptSeqs.length > MAX_LINES) {
+      // a rewind that far back is not counted whole
+      this.keptSeqs.splice(0, MAX_LINES / 2);
+      this.keptWords.splice(0, MAX_LINES / 2);
+    }
     if (rec) this.words.push(...rec);
     else if (!/ tracing_mark_write: /.test(m[2])) this.stats.unknown++;
   }
@@ -92,6 +108,16 @@ export class TraceChannel {
     const out = Uint32Array.from(this.words);
     this.words = [];
     return out;
+  }
+
+  /**
+   * Record words a rewind undid after an earlier take() had handed them on: the taker drops
+   * that many from the end of what it holds, before it appends the next take()'s records.
+   */
+  takeUndone(): number {
+    const n = this.undone;
+    this.undone = 0;
+    return n;
   }
 
   /** The event lines (sequence numbers stripped) received since the last take. */
