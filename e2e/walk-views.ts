@@ -126,6 +126,16 @@ export const shown: Record<string, Record<number, (page: Page, lab: Lab) => Prom
       // the step's question, keyed by the same disk as the page read it for the learner
       expect(await page.locator('.lab-runner [data-testid="question"]').getAttribute("data-key")).toBe(String(valid));
     },
+    // the challenge's creates on a fresh mount: its put-off scans, each paid by a checkpoint, and
+    // no NAT entry scan for a caller that could not wait but the mount's own
+    5: async (page, lab) => {
+      const run = page.locator('[data-testid^="nid-run-"]').last();
+      const kernel = run.locator("tbody tr td:nth-child(2)");
+      await expect.poll(async () => (await kernel.allTextContents()).filter((t) => t.startsWith("deferred")).length, { timeout: 60_000 }).toBe(Number(lab.seed.values.defer));
+      const cells = await kernel.allTextContents();
+      expect(cells.filter((t) => t.startsWith("nat") && t.includes("could not wait"))).toHaveLength(1);
+      expect(cells[0]).toMatch(/^nat 0→3640, .* could not wait/);
+    },
   },
   "mq-deadline": {
     // the kernel's decisions followed live, each one the model's from the same lists

@@ -15,7 +15,9 @@ import { useVerdict } from "../../shared/verdict";
 const PHASE = ["bitmap", "nat", "deferred"];
 const CLUES = [0, 4];
 const show = (r?: { scan: NidScan; times: number }) =>
-  r ? `${PHASE[r.scan.phase]} ${r.scan.start}→${r.scan.end}, ${r.scan.scanned} examined, ${r.scan.found} found${r.times > 1 ? ` (×${r.times} in a row)` : ""}` : "(none)";
+  r
+    ? `${PHASE[r.scan.phase]} ${r.scan.start}→${r.scan.end}, ${r.scan.scanned} examined, ${r.scan.found} found${r.scan.sync ? ", for a caller that could not wait" : ""}${r.times > 1 ? ` (×${r.times} in a row)` : ""}`
+    : "(none)";
 const same = (a: NidScan, b: NidScan) => a.phase === b.phase && a.start === b.start && a.end === b.end && a.scanned === b.scanned && a.found === b.found;
 
 /** The kernel's scans cut into runs, each starting at a mount's NAT scan from NID 0. */

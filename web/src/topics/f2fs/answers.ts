@@ -3,7 +3,8 @@
 import type { TopicAnswers } from "../../shared/answers";
 import { diskReport, intParam } from "../../shared/answers";
 import type { F2fsReport } from "./inspect-report";
-import { nidRun, oneWriterScript, type NidRun } from "./nid";
+import { NidScanPhase } from "./events";
+import { createsScript, nidRun, oneWriterScript, type NidRun } from "./nid";
 import type { F2fsModule } from "@wasm/f2fs.mjs";
 
 /** the lab's steps with this learner's numbers: `files` creates, a sync every `sync_every`, removed, again */
@@ -31,6 +32,17 @@ export const topicAnswers: TopicAnswers<"f2fs"> = {
     /** NAT entry scans a background caller put off to the next checkpoint (the kernel's clue_nat_deferred) */
     "nat-deferred"(m, p) {
       return labRun(m, p).counters.nat_deferred;
+    },
+    /**
+     * NAT entry scans a create ran itself, finding the free-NID list empty (a caller that needs a
+     * NID now: the record's sync), over creates only on a fresh volume; not the mount's (the first)
+     */
+    "create-nat-scans"(m, p) {
+      const files = intParam(p, "files", 1, 50_000);
+      const every = intParam(p, "sync_every", 1, 50_000);
+      const clue = intParam(p, "clue", 0, 7);
+      const { scans } = nidRun(m, { clue }, createsScript(files, every));
+      return scans.slice(1).filter((s) => s.phase === NidScanPhase.Nat && s.sync).length;
     },
   },
 };

@@ -372,9 +372,15 @@ export function nidFrames(m: F2fsModule, opts: NidModelOptions, steps: { step: s
  * rm -rf and a sync; drop_caches (the shrinker); the same creates again.
  */
 export function oneWriterScript(files = 4000, every = 500, natBlocks = GUEST_NAT_BLOCKS): NidOp[] {
+  const fill = createsScript(files, every);
+  return [...fill, { op: "unlink", nid: 0, count: natBlocks * NAT_ENTRY_PER_BLOCK }, { op: "sync" }, { op: "shrink" }, ...fill];
+}
+
+/** `mkdir d; for i in $(seq 1 files); do : > d/f$i; [ $((i % every)) = 0 ] && sync; done; sync` */
+export function createsScript(files: number, every: number): NidOp[] {
   const fill: NidOp[] = [{ op: "alloc", n: 1 }]; // mkdir
   for (let i = every; i <= files; i += every) fill.push({ op: "alloc", n: every }, { op: "sync" });
   if (files % every) fill.push({ op: "alloc", n: files % every });
   fill.push({ op: "sync" });
-  return [...fill, { op: "unlink", nid: 0, count: natBlocks * NAT_ENTRY_PER_BLOCK }, { op: "sync" }, { op: "shrink" }, ...fill];
+  return fill;
 }

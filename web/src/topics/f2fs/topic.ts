@@ -55,6 +55,11 @@ export default defineTopic({
         summary: "NAT entry scans a background caller deferred to the checkpoint over the same steps",
         params: { files: "files created in each round", sync_every: "a sync after every this many creates", clue: "the clue mask (0: upstream, 4: lazy NAT update)" },
       },
+      {
+        id: "create-nat-scans",
+        summary: "NAT entry scans a create ran itself, the free-NID list empty (not the mount's, not one a background caller ran or put off): a fresh volume, a mkdir and its creates only",
+        params: { files: "files created", sync_every: "a sync after every this many creates", clue: "the clue mask (0: upstream, 4: lazy NAT update)" },
+      },
     ],
     load: () => import("./answers").then((m) => m.topicAnswers as TopicAnswers),
   },
