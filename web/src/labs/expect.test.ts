@@ -88,6 +88,38 @@ describe("expect blocks", () => {
     for (const body of ["event: a\nsince: 3", "event: a\nsince: ''", "verdict: v\nsince: x"]) expect("error" in parseExpect(body)).toBe(true);
   });
 
+  it("since: an event starts the run too (a mount's first scan), and newest: judges the newest event alone", () => {
+    const SCAN = (phase: string, start: number, sync: number) =>
+      `           mount-90     [000] .....    70.000000: f2fs_free_nid_scan: dev = (7,5), phase = ${phase}, start = ${start}, end = ${start + 3640}, scanned = 3640, found = 3636, skipped = 0, blocks = 8, sync = ${sync}, caller = f2fs_fill_super+0x14c7/0x2218 [f2fs]`;
+    const [deferred, waited] = ok(
+      "- event: f2fs_free_nid_scan\n  where: { phase: deferred }\n  count: 2\n  since: { event: f2fs_free_nid_scan, where: { phase: nat, start: 0 } }\n" +
+        "- event: f2fs_free_nid_scan\n  where: { phase: nat, sync: 1 }\n  count: 0\n  since: { event: f2fs_free_nid_scan, where: { phase: nat, start: 0 } }",
+    );
+    expect(deferred.since).toEqual({ event: "f2fs_free_nid_scan", where: { phase: "nat", start: { min: 0, max: 0 } } });
+    // a first mount with three put off; a second (the newest run) with two, and no create's scan
+    const seen = [SCAN("nat", 0, 1), SCAN("deferred", 3640, 0), SCAN("deferred", 7280, 0), SCAN("deferred", 10920, 0), SCAN("nat", 0, 1), SCAN("deferred", 3640, 0), SCAN("nat", 3640, 0), SCAN("deferred", 7280, 0)].map((l) => seenEvent(l)!);
+    expect(judge(deferred, seen, {})).toMatchObject({ ok: true });
+    expect(judge(deferred, seen, {}).message).toMatch(/^exactly 2 f2fs_free_nid_scan events with phase = deferred after the newest f2fs_free_nid_scan event with phase = nat, start = 0: saw 2 after it/);
+    expect(judge(waited, seen, {}).ok).toBe(true);
+    // counted since the step opened, the first mount's three would count too
+    expect(judge({ ...deferred, since: undefined }, seen, {}).ok).toBe(false);
+    // a create's own scan on the newest mount fails the second
+    expect(judge(waited, [...seen, seenEvent(SCAN("nat", 10920, 1))!], {}).ok).toBe(false);
+    // no mount yet
+    expect(judge(deferred, seen.slice(1, 4), {}).message).toMatch(/no f2fs_free_nid_scan event with phase = nat, start = 0 since this step opened: no run yet/);
+
+    const SEARCH = (examined: number) => `            bash-70      [000] .....     5.1: exfat_empty_search: dev 7,1 hint 6 start 6 examined ${examined} result 6 num_entries 3`;
+    const [last] = ok("event: exfat_empty_search\nnewest: true\nwhere: { examined: 0 }");
+    // a search that read nothing, then one that read 3: the newest decides
+    expect(judge(last, [SEARCH(0), SEARCH(3)].map((l) => seenEvent(l)!), {})).toEqual({
+      ok: false,
+      message: "Wanted: the newest exfat_empty_search event to have examined = 0; the newest is examined = 3 (2 exfat_empty_search events in all).",
+    });
+    expect(judge(last, [SEARCH(3), SEARCH(0)].map((l) => seenEvent(l)!), {}).ok).toBe(true);
+    expect(judge(last, [], {}).message).toMatch(/saw no exfat_empty_search event since this step opened/);
+    for (const body of ["event: a\nnewest: 1", "event: a\nsince: { event: A }", "event: a\nsince: { event: b, when: 1 }", "verdict: v\nnewest: true"]) expect("error" in parseExpect(body), body).toBe(true);
+  });
+
   it("judge a view's verdict: only agree passes", () => {
     const [v] = ok("verdict: exfat-dir");
     expect(judge(v, [], {}).ok).toBe(false);

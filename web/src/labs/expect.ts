@@ -10,7 +10,12 @@
 //     state: disagree             # ...or must have parted (a kernel that breaks a rule on purpose)
 //   - event: dd_dispatch_request
 //     since: "fslab: iosched"     # counted after the newest trace_marker line holding this text
-//   ```                           # (the newest run), not since the step opened
+//                                 # (the newest run), not since the step opened; or after the
+//                                 # newest event of a kind: since: { event: …, where: { … } }
+//   - event: exfat_empty_search
+//     newest: true                # only the newest such event is judged (count 1: it matches)
+//     where: { examined: 0 }
+//   ```
 import { isMap, isSeq, type Node } from "yaml";
 import { readYaml } from "./yaml-block";
 import { decodeEvent, isTraceEvent, splitTraceLine, type TraceEventSpec } from "../shared/event-table";
@@ -33,16 +38,39 @@ export interface Expectation {
   /**
    * Count only the events after the newest `trace_marker` line (tracing_mark_write) holding
    * this text: the newest run of a workload that writes such a line first, so a wrong run
-   * earlier in the step does not count against the next one.
+   * earlier in the step does not count against the next one. Or after the newest event of a
+   * kind (EventMark): a mount's first scan starts a run no workload marks.
    */
-  since?: string;
+  since?: string | EventMark;
+  /** only the newest of the event (after `since`) is judged: what the learner did last */
+  newest?: boolean;
   /** 1-based line inside the block, for messages */
   line: number;
 }
 
+/** An event of a kind, fields given, that starts a run (an expectation's `since:`). */
+export interface EventMark {
+  event: string;
+  where: Record<string, string | Range>;
+}
+
 export type { Verdict };
 
-const ITEM_KEYS = ["event", "count", "where", "verdict", "state", "since"];
+const ITEM_KEYS = ["event", "count", "where", "verdict", "state", "since", "newest"];
+const EVENT_NAME = /^[a-z0-9_]+$/;
+
+/** A `where:` mapping: field: a number, a range ("2..5") or a text. */
+function parseWhere(v: unknown): Record<string, string | Range> | { error: string } {
+  if (v === undefined) return {};
+  if (!v || typeof v !== "object" || Array.isArray(v)) return { error: "where: is a mapping of field: value" };
+  const where: Record<string, string | Range> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x === "number") where[k] = { min: x, max: x };
+    else if (typeof x === "string") where[k] = /^\d*\.\.\d*$/.test(x) && parseRange(x) ? parseRange(x)! : x;
+    else return { error: `where: ${k} takes a number, a range or a text, not ${JSON.stringify(x)}` };
+  }
+  return where;
+}
 
 /** "4", 4, "4..", "..4", "2..5" to a range; null if it is none of these. */
 export function parseRange(v: unknown): Range | null {
@@ -78,7 +106,7 @@ export function parseExpect(body: string): { expect: Expectation[] } | { error: 
     for (const k of Object.keys(js)) if (!ITEM_KEYS.includes(k)) return { error: `unknown key "${k}" (known: ${ITEM_KEYS.join(", ")})`, line };
     if ((js.event === undefined) === (js.verdict === undefined)) return { error: "an expectation names an event: or a verdict:, one of the two", line };
     if (js.verdict !== undefined) {
-      if (typeof js.verdict !== "string" || js.count !== undefined || js.where !== undefined || js.since !== undefined)
+      if (typeof js.verdict !== "string" || js.count !== undefined || js.where !== undefined || js.since !== undefined || js.newest !== undefined)
         return { error: "verdict: takes a view id, and nothing else beside it but state:", line };
       if (js.state !== undefined && js.state !== "agree" && js.state !== "disagree")
         return { error: `state: is agree (the default) or disagree, not ${JSON.stringify(js.state)}`, line };
@@ -86,21 +114,28 @@ export function parseExpect(body: string): { expect: Expectation[] } | { error: 
       continue;
     }
     if (js.state !== undefined) return { error: "state: goes with verdict:, not with event:", line };
-    if (typeof js.event !== "string" || !/^[a-z0-9_]+$/.test(js.event)) return { error: `event: takes a tracefs event name such as exfat_discard, not ${JSON.stringify(js.event)}`, line };
+    if (typeof js.event !== "string" || !EVENT_NAME.test(js.event)) return { error: `event: takes a tracefs event name such as exfat_discard, not ${JSON.stringify(js.event)}`, line };
     const count = js.count === undefined ? { min: 1, max: Infinity } : parseRange(js.count);
     if (!count) return { error: `count: is N, N.., ..N or N..M, not ${JSON.stringify(js.count)}`, line };
-    const where: Record<string, string | Range> = {};
-    if (js.where !== undefined) {
-      if (!js.where || typeof js.where !== "object" || Array.isArray(js.where)) return { error: "where: is a mapping of field: value", line };
-      for (const [k, v] of Object.entries(js.where)) {
-        if (typeof v === "number") where[k] = { min: v, max: v };
-        else if (typeof v === "string") where[k] = /^\d*\.\.\d*$/.test(v) && parseRange(v) ? parseRange(v)! : v;
-        else return { error: `where: ${k} takes a number, a range or a text, not ${JSON.stringify(v)}`, line };
-      }
+    const where = parseWhere(js.where);
+    if ("error" in where) return { error: where.error as string, line };
+    let since: string | EventMark | undefined;
+    if (js.since !== undefined) {
+      const v = js.since as unknown;
+      if (typeof v === "string" && v.trim()) since = v;
+      else if (v && typeof v === "object" && !Array.isArray(v)) {
+        const m = v as Record<string, unknown>;
+        const extra = Object.keys(m).filter((k) => k !== "event" && k !== "where");
+        if (extra.length || typeof m.event !== "string" || !EVENT_NAME.test(m.event))
+          return { error: `since: as an event is { event: <tracefs event name>, where: { … } }, not ${JSON.stringify(v)}`, line };
+        const w = parseWhere(m.where);
+        if ("error" in w) return { error: `since: ${w.error}`, line };
+        since = { event: m.event, where: w as Record<string, string | Range> };
+      } else
+        return { error: `since: takes the text of a line a workload writes to trace_marker, such as "fslab: iosched", or an event ({ event: …, where: { … } }), not ${JSON.stringify(v)}`, line };
     }
-    if (js.since !== undefined && (typeof js.since !== "string" || !js.since.trim()))
-      return { error: `since: takes the text of a line a workload writes to trace_marker, such as "fslab: iosched", not ${JSON.stringify(js.since)}`, line };
-    out.push({ event: js.event, count, where, ...(typeof js.since === "string" ? { since: js.since } : {}), line });
+    if (js.newest !== undefined && typeof js.newest !== "boolean") return { error: `newest: is true or false, not ${JSON.stringify(js.newest)}`, line };
+    out.push({ event: js.event, count, where: where as Record<string, string | Range>, ...(since !== undefined ? { since } : {}), ...(js.newest ? { newest: true } : {}), line });
   }
   return { expect: out };
 }
@@ -145,21 +180,51 @@ export interface ExpectResult {
 
 export function describeExpectation(x: Expectation): string {
   if (x.verdict) return x.state === "disagree" ? `the "${x.verdict}" view's model and the kernel part at some decision` : `the "${x.verdict}" view's model and the kernel agree`;
-  const where = Object.entries(x.where).map(([k, v]) => `${k} ${typeof v === "string" ? `= ${v}` : rangeText(v).replace("exactly ", "= ")}`);
-  const since = x.since ? ` after the newest "${x.since}" line` : "";
+  const since = x.since ? ` after ${sinceText(x.since)}` : "";
+  if (x.newest) {
+    const w = withFields(x.where).replace(/^ with /, "");
+    const not = x.count.max === 0 ? " not" : "";
+    return `the newest ${x.event} event${since}${w ? `${not} to have ${w}` : `${not} to be there`}`;
+  }
   const one = x.count.max === 1 || (x.count.min === 1 && x.count.max === Infinity); // "at least 1 … event"
-  return `${rangeText(x.count)} ${x.event} event${one ? "" : "s"}${where.length ? ` with ${where.join(", ")}` : ""}${since}`;
+  return `${rangeText(x.count)} ${x.event} event${one ? "" : "s"}${withFields(x.where)}${since}`;
 }
 
-/** The events after the newest trace_marker line holding `text`, or null when there is none. */
-export function eventsSince(text: string, events: readonly SeenEvent[]): readonly SeenEvent[] | null {
-  for (let i = events.length - 1; i >= 0; i--) if (events[i].event === "tracing_mark_write" && events[i].fields.buf?.includes(text)) return events.slice(i + 1);
+const withFields = (where: Record<string, string | Range>) => {
+  const w = Object.entries(where).map(([k, v]) => `${k} ${typeof v === "string" ? `= ${v}` : rangeText(v).replace("exactly ", "= ")}`);
+  return w.length ? ` with ${w.join(", ")}` : "";
+};
+
+/** "the newest "fslab: iosched" line", "the newest f2fs_free_nid_scan event with phase = nat" */
+export function sinceText(since: string | EventMark): string {
+  return typeof since === "string" ? `the newest "${since}" line` : `the newest ${since.event} event${withFields(since.where)}`;
+}
+
+/**
+ * The events after the newest trace_marker line holding `since`'s text (or the newest event
+ * that matches an EventMark), or null when there is none.
+ */
+export function eventsSince(since: string | EventMark, events: readonly SeenEvent[]): readonly SeenEvent[] | null {
+  const starts =
+    typeof since === "string"
+      ? (e: SeenEvent) => e.event === "tracing_mark_write" && !!e.fields.buf?.includes(since)
+      : (e: SeenEvent) => e.event === since.event && fieldsMatch(e, since.where);
+  for (let i = events.length - 1; i >= 0; i--) if (starts(events[i])) return events.slice(i + 1);
   return null;
 }
 
-/** The events an (event) expectation counts: its event, with its where: fields. */
+const fieldsMatch = (e: SeenEvent, where: Record<string, string | Range>) => Object.entries(where).every(([k, w]) => fieldMatches(e.fields[k], w));
+
+/** The events an (event) expectation counts: its event, with its where: fields (the newest alone, with newest:). */
 export function matchingEvents(x: Expectation, events: readonly SeenEvent[]): SeenEvent[] {
-  return events.filter((e) => e.event === x.event && Object.entries(x.where).every(([k, w]) => fieldMatches(e.fields[k], w)));
+  const named = events.filter((e) => e.event === x.event);
+  return (x.newest ? named.slice(-1) : named).filter((e) => fieldsMatch(e, x.where));
+}
+
+/** An event's fields that an expectation names, as they were: "examined = 3". */
+function describeFields(e: SeenEvent, where: Record<string, string | Range>): string {
+  const keys = Object.keys(where);
+  return keys.length ? keys.map((k) => `${k} = ${e.fields[k] ?? "(none)"}`).join(", ") : "there";
 }
 
 /** Judge one expectation against the events seen since the step opened and the views' verdicts. */
@@ -175,7 +240,9 @@ export function judge(x: Expectation, events: readonly SeenEvent[], verdicts: Re
   const named = (counted ?? []).filter((e) => e.event === x.event);
   const n = matchingEvents(x, named).length;
   const ok = counted !== null && n >= x.count.min && n <= x.count.max;
-  let seen = x.since ? (counted ? `saw ${n} after it` : `no "${x.since}" line has been written to trace_marker since this step opened: no run yet`) : `saw ${n} since this step opened`;
+  const none = typeof x.since === "string" ? `no "${x.since}" line has been written to trace_marker since this step opened: no run yet` : x.since ? `no ${sinceText(x.since).replace("the newest ", "")} since this step opened: no run yet` : "";
+  let seen = x.since ? (counted ? `saw ${n} after it` : none) : `saw ${n} since this step opened`;
+  if (x.newest) seen = !counted ? none : !named.length ? `saw no ${x.event} event${x.since ? " after it" : " since this step opened"}` : `the newest is ${describeFields(named.at(-1)!, x.where)}`;
   if (Object.keys(x.where).length && named.length !== n) seen += ` (${named.length} ${x.event} events in all)`;
   const missing = Object.keys(x.where).filter((k) => named.length && named.every((e) => e.fields[k] === undefined));
   if (missing.length) seen += `; no ${x.event} line has a field ${missing.join(", ")} (its fields: ${Object.keys(named[0].fields).join(", ")})`;
