@@ -328,6 +328,27 @@ describe("exfat-empty-hint lab", () => {
     // the 43rd create, 1 at the 86th (128 entries a cluster)
     expect(old.examined).toBe(3 * (100 * 101) / 2 + 3);
   });
+
+  it("a guess after the step's set-up Run (above the prediction) is not after measuring; after a typed command it is", async () => {
+    await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+    await page.getByRole("button", { name: /^Next/ }).click(); // step 1 is read
+    await page.locator('.lab-runner[data-step="1"]').waitFor({ timeout: 60_000 });
+    const predict = page.locator('.lab-runner [data-testid="predict"]').first();
+    const setUp = page.locator(".lab-runner .step > .vm-cmd > button").first();
+    await setUp.click();
+    await expect.poll(() => setUp.getAttribute("data-phase"), { timeout: 120_000, interval: 250 }).toBe("idle");
+    await predict.locator("input").fill("610");
+    await predict.getByRole("button", { name: "Record my prediction" }).click();
+    await expect.poll(() => predict.getAttribute("data-answered")).toBe("1");
+    expect(await predict.getByTestId("after-measuring").count()).toBe(0);
+    // the next step's prediction (no set-up above it): a command typed first makes the guess one made after
+    await page.getByTestId("outline-2").click();
+    await page.locator('.lab-runner[data-step="2"]').waitFor({ timeout: 60_000 });
+    await runInTerminal(page, "cat /sys/module/exfat/parameters/empty_entries_examined");
+    await predict.locator("input").fill("55000");
+    await predict.getByRole("button", { name: "Record my prediction" }).click();
+    await expect.poll(() => predict.getByTestId("after-measuring").textContent().catch(() => "")).toMatch(/you had entered commands since the step opened/);
+  });
 });
 
 describe("write-path lab", () => {

@@ -77,6 +77,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
           passed={passed}
           predictions={rec.predictions ?? []}
           onPredict={s.predict}
+          onSetUp={s.setUpRan}
           questions={rec.questions ?? []}
           tries={rec.questionTries ?? []}
           onAnswer={s.answer}

@@ -25,7 +25,23 @@ const RUN_PHASES = {
  * steps the block builds on: one that is not done is named (with its check's own words)
  * instead of letting the commands fail with a shell error.
  */
-export function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps }: { vm: VmHandle | null; text: string; label: string; locked?: string } & Earlier) {
+export function RunButton({
+  vm,
+  text,
+  label,
+  locked,
+  onTyped,
+  earlierUndone,
+  goTo,
+  steps,
+}: {
+  vm: VmHandle | null;
+  text: string;
+  label: string;
+  locked?: string;
+  /** the block ran to the prompt: the shell's line count before and after it */
+  onTyped?(before: number, after: number): void;
+} & Earlier) {
   const [phase, setPhase] = useState<keyof typeof RUN_PHASES | null>(null);
   const running = phase !== null;
   const [undone, setUndone] = useState<{ step: number; message: string } | null>(null);
@@ -33,7 +49,9 @@ export function RunButton({ vm, text, label, locked, earlierUndone, goTo, steps 
   const [notRun, setNotRun] = useState<string | null>(null);
   const type = async () => {
     setUndone(null);
+    const before = vm!.shellLines();
     await vm!.run(text.endsWith("\n") ? text : text + "\n");
+    onTyped?.(before, vm!.shellLines());
   };
   const run = async (anyway = false) => {
     if (!vm || running) return;

@@ -197,6 +197,7 @@ export function StepBody({
   passed,
   predictions,
   onPredict,
+  onSetUp,
   questions,
   tries,
   onAnswer,
@@ -210,6 +211,8 @@ export function StepBody({
   passed: boolean;
   predictions: ReadonlyArray<PredictionRecord | null>;
   onPredict(i: number, p: Prediction, guess: string | null): void;
+  /** a block above the step's first prediction ran (its set-up, not its measurement): the shell's lines before and after it */
+  onSetUp?(before: number, after: number): void;
   questions: ReadonlyArray<QuestionRecord | null>;
   tries: readonly number[];
   onAnswer(i: number, q: Question, text: string): Promise<{ error: string } | null>;
@@ -219,6 +222,7 @@ export function StepBody({
   let k = 0; // predict blocks so far
   let qi = 0; // question blocks so far
   let unanswered = false; // a prediction above is still open: the measurement waits for it
+  const firstPredict = step.blocks.findIndex((b) => b.kind === "predict"); // blocks above it set up
   return (
     <>
       {step.blocks.map((b, j) => {
@@ -258,7 +262,14 @@ export function StepBody({
               <pre tabIndex={0}>
                 <code>{b.text}</code>
               </pre>
-              <RunButton vm={vm} text={b.text} label="Run in VM" locked={unanswered ? "Predict first (or choose No guess): the answer above is kept beside what the kernel does." : undefined} {...earlier} />
+              <RunButton
+                vm={vm}
+                text={b.text}
+                label="Run in VM"
+                locked={unanswered ? "Predict first (or choose No guess): the answer above is kept beside what the kernel does." : undefined}
+                onTyped={k === 0 && firstPredict > j ? onSetUp : undefined}
+                {...earlier}
+              />
             </div>
           );
         return null;

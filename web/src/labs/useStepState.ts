@@ -89,6 +89,14 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   }, [n]);
 
   const { measureActuals, predict, answer } = stepAnswers({ vm, events, step, n, progressRef, update, linesAtOpen });
+  /**
+   * A Run button above the step's first prediction ran its set-up (a volume made, a trace
+   * started): those lines are not the measurement, so a guess made after them is not "after
+   * measuring", unless the learner had typed something else before it.
+   */
+  const setUpRan = useCallback((before: number, after: number) => {
+    if (linesAtOpen.current === before) linesAtOpen.current = after;
+  }, []);
 
   const check = useCallback(
     async (why: "auto" | "asked"): Promise<CheckOutcome | null> => {
@@ -177,7 +185,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   /** how long the open step has been open: added to the progress only as it closes */
   const openMs = () => performance.now() - openedAt.current;
 
-  return { code, ...codeStep, progress, progressRef, n, step, rec, passed, checked, predictsOpen, failedAsked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, answer, showHint, earlierUndone, go, next, skip, restored, openMs };
+  return { code, ...codeStep, progress, progressRef, n, step, rec, passed, checked, predictsOpen, failedAsked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, setUpRan, answer, showHint, earlierUndone, go, next, skip, restored, openMs };
 }
 
 /** Alt+Shift+Right / Left: next and previous step, wherever focus is but the terminal. */
