@@ -335,12 +335,17 @@ describe("exfat-empty-hint lab", () => {
     await page.locator('.lab-runner[data-step="1"]').waitFor({ timeout: 60_000 });
     const predict = page.locator('.lab-runner [data-testid="predict"]').first();
     const setUp = page.locator(".lab-runner .step > .vm-cmd > button").first();
+    // what the step checks (its bounds would answer the prediction) waits for the guess
+    const source = page.getByTestId("check-source");
+    expect(await source.textContent()).toMatch(/Shown once you have made the step's prediction/);
+    expect(await source.textContent()).not.toMatch(/empty_entries_examined/);
     await setUp.click();
     await expect.poll(() => setUp.getAttribute("data-phase"), { timeout: 120_000, interval: 250 }).toBe("idle");
     await predict.locator("input").fill("610");
     await predict.getByRole("button", { name: "Record my prediction" }).click();
     await expect.poll(() => predict.getAttribute("data-answered")).toBe("1");
     expect(await predict.getByTestId("after-measuring").count()).toBe(0);
+    await expect.poll(() => source.textContent()).toMatch(/empty_entries_examined/);
     // the next step's prediction (no set-up above it): a command typed first makes the guess one made after
     await page.getByTestId("outline-2").click();
     await page.locator('.lab-runner[data-step="2"]').waitFor({ timeout: 60_000 });

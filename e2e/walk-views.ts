@@ -98,7 +98,7 @@ export const shown: Record<string, Record<number, (page: Page, lab: Lab) => Prom
   "f2fs-clue": {
     // the mount's first scan, streamed: so far the model's
     1: async (page) => {
-      await expect.poll(() => page.locator('[data-testid^="nid-verdict-"]').last().textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/So far the model's run under clue 0 \(1 of/);
+      await expect.poll(() => page.locator('[data-testid^="nid-verdict-"]').last().textContent().catch(() => ""), { timeout: 30_000 }).toMatch(/So far the model's run under clue 0 \(1 record alike\)/);
       // the model's records still to come are not shown: they would answer the next step's prediction
       expect(await page.locator('[data-testid^="nid-run-"]').last().locator("tbody tr").count()).toBe(1);
     },

@@ -6,7 +6,26 @@ import type { LabStep } from "./lab-format";
 import type { VmHandle } from "../shared/machine";
 import { useFocusAfter } from "./StepBody";
 
-export function CheckPanel({ step, outcome, checking, waitingShell, passed, vm, onCheck }: { step: LabStep; outcome: CheckOutcome | null; checking: boolean; waitingShell: boolean; passed: boolean; vm: VmHandle | null; onCheck(): void }) {
+export function CheckPanel({
+  step,
+  outcome,
+  checking,
+  waitingShell,
+  passed,
+  predictsOpen,
+  vm,
+  onCheck,
+}: {
+  step: LabStep;
+  outcome: CheckOutcome | null;
+  checking: boolean;
+  waitingShell: boolean;
+  passed: boolean;
+  /** a prediction of the step is not answered yet: the checks' code could answer it */
+  predictsOpen: boolean;
+  vm: VmHandle | null;
+  onCheck(): void;
+}) {
   const failed = outcome && !outcome.ok;
   // the Check button goes when the step passes: the keyboard moves to the verdict, not the body
   const { armed: checkHadFocus, target: statusEl } = useFocusAfter<HTMLDivElement>(passed);
@@ -55,7 +74,11 @@ export function CheckPanel({ step, outcome, checking, waitingShell, passed, vm, 
           // kept until it passes, as its hints and solution are; a failed check says what is missing
           <p className="muted">This step is a challenge: what it checks is shown once it passes. A failed check says what is still missing.</p>
         )}
-        {(!step.challenge || passed) && step.blocks.map((b, j) =>
+        {!step.challenge && predictsOpen && !passed && (
+          // a check's bounds ("-gt 10000") would answer the step's prediction
+          <p className="muted">Shown once you have made the step&apos;s prediction (or chosen No guess).</p>
+        )}
+        {(step.challenge ? passed : passed || !predictsOpen) && step.blocks.map((b, j) =>
           b.kind === "check" ? (
             <pre key={j}>
               <code>{b.text}</code>

@@ -86,7 +86,10 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
         />
 
         {/* a code step's verdict is its grade, shown with the editor */}
-        {s.checked && !s.code && <CheckPanel step={step} outcome={s.outcome} checking={s.checking} waitingShell={s.waitingShell} passed={passed} vm={vm} onCheck={() => void s.check("asked")} />}
+        {/* keyed by step: "What this step checks" opens closed on each step */}
+        {s.checked && !s.code && (
+          <CheckPanel key={n} step={step} outcome={s.outcome} checking={s.checking} waitingShell={s.waitingShell} passed={passed} predictsOpen={s.predictsOpen} vm={vm} onCheck={() => void s.check("asked")} />
+        )}
 
         <HintsAndSolution
           step={step}

@@ -129,7 +129,8 @@ export function KernelNidScans({ events, stats, modelRuns, onVerdict }: { events
                   {whole >= 0
                     ? `Verdict: the kernel did what the model's run of the lab's steps under clue ${CLUES[whole]} does, record for record (repeated empty bitmap scans counted once).`
                     : at < 0 && best >= 0
-                      ? `So far the model's run under clue ${CLUES[best]} (${run.length} of ${full.length} records).`
+                      ? // not "of N": the model's total would answer a prediction of the run still to come
+                        `So far the model's run under clue ${CLUES[best]} (${run.length} record${run.length === 1 ? "" : "s"} alike).`
                       : best >= 0
                         ? `Parts from the model under clue ${CLUES[best]} at record ${at + 1}: kernel ${show(run[at])}; model ${show(model[at])}.`
                         : "The model is still running."}
