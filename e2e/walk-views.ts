@@ -51,9 +51,12 @@ export const shown: Record<string, Record<number, (page: Page, lab: Lab) => Prom
     // the kernel's searches are the model's, record for record, with the hint (1) and without (0)
     1: async (page) => {
       await expect.poll(() => page.getByTestId("model-verdict").getAttribute("data-hint").catch(() => null), { timeout: 120_000 }).toBe("1");
+      // the run's own count, as the kernel's counter printed it (the prediction's answer)
+      expect(await page.getByTestId("run-examined").textContent()).toBe(actuals["exfat-empty-hint"][1][0]);
     },
     2: async (page, lab) => {
       await expect.poll(() => page.getByTestId("model-verdict").getAttribute("data-hint").catch(() => null), { timeout: 120_000 }).toBe("0");
+      expect(await page.getByTestId("run-examined").textContent()).toBe(actuals["exfat-empty-hint"][2][0]);
       const creates = labDirScenario(lab.seed.values).filter((op) => op[0] === "+").length;
       expect(Number(await page.getByTestId("kernel-search-count").textContent())).toBeGreaterThanOrEqual(2 * creates);
     },

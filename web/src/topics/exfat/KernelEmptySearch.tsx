@@ -115,7 +115,9 @@ export function EmptySearchVerdict({ events, stats, models, onVerdict }: { event
           </p>
           {match ? (
             <p data-testid="model-verdict" data-hint={match.emptyHint ? 1 : 0}>
-              Its last {match.events.length / 4} searches are the model's for the lab's steps with <code>empty_hint={match.emptyHint ? 1 : 0}</code>, record for record.
+              Its last {match.events.length / 4} searches are the model's for the lab's steps with <code>empty_hint={match.emptyHint ? 1 : 0}</code>, record for record:{" "}
+              <span data-testid="run-examined">{match.examined}</span> entries examined in that run (the searches before it, making the directory and earlier runs,
+              are in the total above).
             </p>
           ) : whole ? (
             <>
