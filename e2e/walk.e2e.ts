@@ -38,7 +38,7 @@ import { computeKey, keyImage, knownAnswers, type ModelKey } from "../web/src/la
 import { parseExport } from "../web/src/labs/report";
 import { TOPICS, VIEW_IDS } from "../web/src/topics";
 import { loadCoreModule } from "../web/src/shared/node-load";
-import { actuals, finalView, inView, shown } from "./walk-views";
+import { actuals, answered, finalView, inView, shown } from "./walk-views";
 const base = () => inject("baseUrl");
 const labsDir = new URL("../labs/", import.meta.url);
 const ids = readdirSync(labsDir, { withFileTypes: true })
@@ -91,10 +91,11 @@ const WALKER = "walk-e2e";
  * this run's answer, one a learner could give; a keyed one is the model's answer for this
  * learner, and the kernel's measured answer is held to it.
  */
-async function answerQuestions(page: Page, step: LabStep, where: string): Promise<void> {
+async function answerQuestions(page: Page, step: LabStep, where: string): Promise<string[]> {
   const questions = page.locator('.lab-runner [data-testid="question"]');
   const qs = step.blocks.flatMap((b) => (b.kind === "question" ? [b.question] : []));
   expect(await questions.count()).toBe(qs.length);
+  const actual: string[] = [];
   for (const [k, q] of qs.entries()) {
     const box = questions.nth(k);
     // the key alone answers it: the model's answer for this learner, given, is judged right (a
@@ -106,7 +107,7 @@ async function answerQuestions(page: Page, step: LabStep, where: string): Promis
     else await box.locator("input").fill(answer);
     await box.getByRole("button", { name: "Answer" }).click();
     await expect.poll(() => box.getAttribute("data-answered"), { timeout: 60_000 }).toBe("1");
-    const actual = (await box.getAttribute("data-actual"))!;
+    actual[k] = (await box.getAttribute("data-actual"))!;
     if (key !== null) {
       expect(await box.getAttribute("data-key"), `${where}: the key of "${q.question}"`).toBe(key);
       expect(await box.getAttribute("data-right"), `${where}: the key given as the answer to "${q.question}"`).toBe("1");
@@ -116,10 +117,11 @@ async function answerQuestions(page: Page, step: LabStep, where: string): Promis
       expect(await box.getAttribute("data-key"), `${where}: the key of "${q.question}", read from the disk`).toMatch(/\S/);
       continue;
     }
-    expect(parseGuess(asPrediction(q), actual), `${where}: this run's answer to "${q.question}"`).not.toHaveProperty("error");
+    expect(parseGuess(asPrediction(q), actual[k]), `${where}: this run's answer to "${q.question}"`).not.toHaveProperty("error");
     // a keyed question: the model's answer for this learner is what their kernel measured
-    if (q.key) expect(judgeAnswer(q, actual, (await box.getAttribute("data-key"))!), `${where}: the model's key for "${q.question}" against the kernel's ${actual}`).toBe(true);
+    if (q.key) expect(judgeAnswer(q, actual[k], (await box.getAttribute("data-key"))!), `${where}: the model's key for "${q.question}" against the kernel's ${actual[k]}`).toBe(true);
   }
+  return actual;
 }
 
 /**
@@ -255,7 +257,7 @@ describe("every lab, walked through its solutions", () => {
         const code = codeStepOf(step);
         if (code) {
           await walkCodeStep(page, code.solution, where, id);
-          await answerQuestions(page, step, where);
+          (answered[id] ??= [])[i] = await answerQuestions(page, step, where);
           await shown[id]?.[i]?.(page, lab);
           if (i + 1 < lab.steps.length) {
             await page.getByRole("button", { name: /^Next/ }).click();
@@ -302,7 +304,7 @@ describe("every lab, walked through its solutions", () => {
             got.push(actual);
           }
           (actuals[id] ??= [])[i] = got;
-          await answerQuestions(page, step, where);
+          (answered[id] ??= [])[i] = await answerQuestions(page, step, where);
         }
         await shown[id]?.[i]?.(page, lab);
         // FSLAB_WALK_SHOTS=1: each step as it passed, to look at (test-results/walk-<lab>-<step>.png)

@@ -18,8 +18,17 @@ function onlySearches(events: Uint32Array): Uint32Array {
   return Uint32Array.from(out);
 }
 
-const rec = (s: Uint32Array, i: number) =>
-  i * WORDS_PER_EVENT < s.length ? `examined ${s[i * 4 + 1]}, hint ${s[i * 4 + 2] === 0xffffffff ? "none" : s[i * 4 + 2]}, slot ${s[i * 4 + 3] === 0xffffffff ? "-ENOSPC" : s[i * 4 + 3]}` : "(none)";
+/** A search record's fields as the panel writes them: the kernel's -1 is no hint, or no slot (-ENOSPC). */
+function searchFields(s: Uint32Array, i: number) {
+  const w = s.subarray(i * WORDS_PER_EVENT, (i + 1) * WORDS_PER_EVENT);
+  return { examined: w[1], hint: w[2] === 0xffffffff ? "none" : String(w[2]), slot: w[3] === 0xffffffff ? "-ENOSPC" : String(w[3]) };
+}
+
+const rec = (s: Uint32Array, i: number) => {
+  if (i * WORDS_PER_EVENT >= s.length) return "(none)";
+  const f = searchFields(s, i);
+  return `examined ${f.examined}, hint ${f.hint}, slot ${f.slot}`;
+};
 
 /** The model run the kernel's latest searches reproduce (the tail of its stream), if any. */
 export function modelMatching(kernel: Uint32Array, models: DirRun[]): DirRun | null {
@@ -159,13 +168,13 @@ function OwnSearches({ kernel, from }: { kernel: Uint32Array; from: number }) {
   const first = Math.max(from, searches - 10);
   const rows = [];
   for (let i = first; i < searches; i++) {
-    const w = kernel.subarray(i * WORDS_PER_EVENT, (i + 1) * WORDS_PER_EVENT);
+    const f = searchFields(kernel, i);
     rows.push(
       <tr key={i}>
         <td>{i}</td>
-        <td>{w[1]}</td>
-        <td>{w[2] === 0xffffffff ? "none" : w[2]}</td>
-        <td>{w[3] === 0xffffffff ? "-ENOSPC" : w[3]}</td>
+        <td>{f.examined}</td>
+        <td>{f.hint}</td>
+        <td>{f.slot}</td>
       </tr>,
     );
   }
