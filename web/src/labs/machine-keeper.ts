@@ -213,7 +213,8 @@ export class MachineKeeper {
     const when = n < this.furthest ? `you came back to step ${n + 1} (the page keeps the open step's start, not each step's)` : `step ${n + 1} began`;
     await vm.restoreState(state, `The machine is back as it was when ${when}.`);
     performance.measure("fslab:snapshot-restore", { start: t2 });
-    this.onTiming({ resetMs: performance.now() - t0 });
+    // the machine kept as the step passed (if that was the line's news) is no longer the one running
+    this.onTiming({ resetMs: performance.now() - t0, snapshotBytes: undefined, snapshotReused: false });
     if (after !== "crash") {
       // the newest machine is this one again: its stored copy made the newest, once the step's
       // own gzip and store (queued before it) have landed

@@ -44,7 +44,8 @@ export const MAX_REQ_SECTORS = 1024;
 /** the guest's disks (step 1 of the lab), and the block model's device for each pattern */
 export const DISKS: Record<Disk, { label: string; model: (rw: Pattern) => BlkDevice }> = {
   sd: { label: "the SD card, mmcblk0 (SDSC, 25 MHz, 4-bit bus, timed as A1, no DMA)", model: emulatedCard },
-  ssd: { label: "SSD-shaped nullb2 (32 tags, 20 µs, 3000 MB/s)", model: () => DEVICES.ssd },
+  // the disk the runs were on may have been reshaped since (the lab's last step): the shape named is the model's
+  ssd: { label: "nullb2, modelled as the SSD shape (32 tags, 20 µs, 3000 MB/s)", model: () => DEVICES.ssd },
 };
 
 export interface RunLine {

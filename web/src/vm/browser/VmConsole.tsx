@@ -135,7 +135,7 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore, si
             whenIdle: () => host.whenIdle(),
             saveState: () => host.saveState(),
             restoreState: async (state, note) => {
-              await host.restoreState(state);
+              await host.restoreState(state, `Ready: ${note.charAt(0).toLowerCase()}${note.slice(1).replace(/\.$/, "")}`);
               // the notice (and its Restore button, which may hold the keyboard) goes: the
               // terminal takes the focus, not the page's body
               if (troubleRef.current?.contains(document.activeElement)) term.focus();

@@ -345,8 +345,8 @@ export class VmHost {
     return this.parts.save(emulator);
   }
 
-  /** Put the machine back to a saved state; checks in flight are given up. */
-  async restoreState(state: ArrayBuffer): Promise<void> {
+  /** Put the machine back to a saved state; checks in flight are given up. `note`: the status line's new news. */
+  async restoreState(state: ArrayBuffer, note?: string): Promise<void> {
     if (!this.emulator) throw new Error("the VM is not running");
     this.releaseIdle(); // whatever was running is gone
     const emulator = this.emulator;
@@ -363,6 +363,7 @@ export class VmHost {
     // the restored shell sits at its prompt, perhaps with half a line typed (askAgainForPrompt):
     // drop that, and ask for a fresh one
     this.emulator.serial0_send("\x15\n");
+    if (note) this.status("ready", note);
   }
 
   /** A file the guest copied into /mnt/host (the 9p share), e.g. a disk image to inspect. */
