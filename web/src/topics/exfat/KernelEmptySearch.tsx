@@ -100,7 +100,7 @@ export function EmptySearchVerdict({ events, stats, models, onVerdict }: { event
   useVerdict(
     onVerdict,
     match
-      ? { state: "agree", detail: `the kernel's last ${match.events.length / 4} searches are the model's with empty_hint=${match.emptyHint ? 1 : 0}, record for record` }
+      ? { state: "agree", detail: `the kernel's last ${match.events.length / WORDS_PER_EVENT} searches are the model's with empty_hint=${match.emptyHint ? 1 : 0}, record for record` }
       : whole
         ? { state: "agree", detail: `the kernel's run of the lab's steps is the model's with empty_hint=${aligned!.model.emptyHint ? 1 : 0}, record for record; ${searches - ownFrom} search${searches - ownFrom === 1 ? "" : "es"} of your own followed it` }
       : going
@@ -124,7 +124,7 @@ export function EmptySearchVerdict({ events, stats, models, onVerdict }: { event
           </p>
           {match ? (
             <p data-testid="model-verdict" data-hint={match.emptyHint ? 1 : 0}>
-              Its last {match.events.length / 4} searches are the model's for the lab's steps with <code>empty_hint={match.emptyHint ? 1 : 0}</code>, record for record:{" "}
+              Its last {match.events.length / WORDS_PER_EVENT} searches are the model's for the lab's steps with <code>empty_hint={match.emptyHint ? 1 : 0}</code>, record for record:{" "}
               <span data-testid="run-examined">{match.examined}</span> entries examined in that run (the searches before it, making the directory and earlier runs,
               are in the total above).
             </p>
