@@ -143,6 +143,9 @@ describe("a challenge step, mq-deadline's No batches", () => {
     // the learner's own way to the goal, with read deadlines 50 times longer: far fewer expire
     await runInTerminal(page, "echo 5000 > /sys/block/nullb1/queue/iosched/read_expire; echo 1 > /sys/block/nullb1/queue/iosched/fifo_batch; load", 240_000);
     await expect.poll(checkState, { timeout: 120_000, interval: 500 }).toBe("passed");
+    // the machine kept as it passed is the line's news now, not the reset before it
+    await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 90_000 }).toMatch(/^Machine kept as step 4 passed \(\d+\.\d MB in \d+\.\d s\)\.$/);
+    expect(await page.getByTestId("lab-status").getAttribute("data-reset-ms")).toBeNull();
     await expect.poll(() => settled(/fifo_batch 1, .*read_expire 5000 ms/), { timeout: 90_000 }).not.toBeNull();
     const runB = (await settled(/read_expire 5000 ms/))!.expired;
     console.log(`measured: reads taken on an expired deadline, run A (read_expire 100 ms) ${runA}, run B (5000 ms) ${runB}`);

@@ -62,6 +62,8 @@ export class MachineKeeper {
   private passed: PassedMachine | null = null;
   /** machines being saved, compressed and stored: until they land a reload would bring back an older one */
   private inFlight = 0;
+  /** resets so far: a machine kept after the newest one makes its "Reset in" figure old news */
+  private resets = 0;
 
   constructor(
     private readonly labId: string,
@@ -92,6 +94,7 @@ export class MachineKeeper {
   async snapshot(vm: VmHandle, kind: SnapshotKind, at: number): Promise<void> {
     const t0 = performance.now();
     const takenAt = Date.now(); // when the machine was in this state, not when the store finished
+    const resets = this.resets;
     // the shell as the save begins: a line entered from now on may be in the machine or not,
     // and makes the count differ either way (the next step's start is then saved anew)
     const lines = vm.shellLines();
@@ -118,7 +121,9 @@ export class MachineKeeper {
         performance.measure("fslab:snapshot-gzip", { start: t1 });
         await putSnapshot(kind, { lab: this.labId, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength });
         // said once it is stored: a reload from now on brings it back
-        this.onTiming({ snapshotMs: performance.now() - t0, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at, snapshotReused: false, snapshotAgain: kind === "step" && at < this.furthest });
+        // (a reset since it was taken stays the line's news: this machine is older than it)
+        const reset = this.resets === resets ? { resetMs: undefined } : {};
+        this.onTiming({ snapshotMs: performance.now() - t0, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at, snapshotReused: false, snapshotAgain: kind === "step" && at < this.furthest, ...reset });
       } finally {
         // kept in memory for a reset, and (unless the browser refused) stored for a reload
         if (kind === "step") this.onTiming({ snapshotStep: at });
@@ -170,7 +175,7 @@ export class MachineKeeper {
           throw notKept(`as step ${n + 1} began`, e);
         });
         await putSnapshot("step", { lab: this.labId, step: n, ...HERE, savedAt: at, gz, rawBytes: p.raw.byteLength });
-        this.onTiming({ snapshotMs: 0, snapshotBytes: gz.size, rawBytes: p.raw.byteLength, snapshotKind: "step", snapshotOf: n, snapshotReused: true });
+        this.onTiming({ snapshotMs: 0, snapshotBytes: gz.size, rawBytes: p.raw.byteLength, snapshotKind: "step", snapshotOf: n, snapshotReused: true, resetMs: undefined });
       } finally {
         this.onTiming({ snapshotStep: n }); // kept in memory for a reset either way
       }
@@ -214,6 +219,7 @@ export class MachineKeeper {
     await vm.restoreState(state, `The machine is back as it was when ${when}.`);
     performance.measure("fslab:snapshot-restore", { start: t2 });
     // the machine kept as the step passed (if that was the line's news) is no longer the one running
+    this.resets++;
     this.onTiming({ resetMs: performance.now() - t0, snapshotBytes: undefined, snapshotReused: false });
     if (after !== "crash") {
       // the newest machine is this one again: its stored copy made the newest, once the step's
