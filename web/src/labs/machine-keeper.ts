@@ -83,7 +83,15 @@ export class MachineKeeper {
     return p;
   }
 
-  /** run `store` after the snapshots queued before it (their figures must not land over its own) */
+  /**
+   * A machine kept with `resets` resets before it, now stored: the reset's figure is old news
+   * once a machine taken after it is kept; a reset since it was taken stays the line's news.
+   */
+  private resetNews(resets: number): Partial<Timing> {
+    return this.resets === resets ? { resetMs: undefined } : {};
+  }
+
+    /** run `store` after the snapshots queued before it (their figures must not land over its own) */
   private queue(store: () => Promise<void>): Promise<void> {
     const stored = this.storing.then(store);
     this.storing = this.track(stored).catch(() => undefined);
@@ -121,9 +129,7 @@ export class MachineKeeper {
         performance.measure("fslab:snapshot-gzip", { start: t1 });
         await putSnapshot(kind, { lab: this.labId, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength });
         // said once it is stored: a reload from now on brings it back
-        // (a reset since it was taken stays the line's news: this machine is older than it)
-        const reset = this.resets === resets ? { resetMs: undefined } : {};
-        this.onTiming({ snapshotMs: performance.now() - t0, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at, snapshotReused: false, snapshotAgain: kind === "step" && at < this.furthest, ...reset });
+        this.onTiming({ snapshotMs: performance.now() - t0, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at, snapshotReused: false, snapshotAgain: kind === "step" && at < this.furthest, ...this.resetNews(resets) });
       } finally {
         // kept in memory for a reset, and (unless the browser refused) stored for a reload
         if (kind === "step") this.onTiming({ snapshotStep: at });
@@ -169,13 +175,14 @@ export class MachineKeeper {
     this.stepStart = { step: n, raw: p.raw };
     this.pendingStart = null;
     const at = Date.now();
+    const resets = this.resets;
     return this.queue(async () => {
       try {
         const gz = await p.gz.catch((e) => {
           throw notKept(`as step ${n + 1} began`, e);
         });
         await putSnapshot("step", { lab: this.labId, step: n, ...HERE, savedAt: at, gz, rawBytes: p.raw.byteLength });
-        this.onTiming({ snapshotMs: 0, snapshotBytes: gz.size, rawBytes: p.raw.byteLength, snapshotKind: "step", snapshotOf: n, snapshotReused: true, resetMs: undefined });
+        this.onTiming({ snapshotMs: 0, snapshotBytes: gz.size, rawBytes: p.raw.byteLength, snapshotKind: "step", snapshotOf: n, snapshotReused: true, ...this.resetNews(resets) });
       } finally {
         this.onTiming({ snapshotStep: n }); // kept in memory for a reset either way
       }
