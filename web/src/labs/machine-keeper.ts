@@ -91,7 +91,7 @@ export class MachineKeeper {
     return this.resets === resets ? { resetMs: undefined } : {};
   }
 
-    /** run `store` after the snapshots queued before it (their figures must not land over its own) */
+  /** run `store` after the snapshots queued before it (their figures must not land over its own) */
   private queue(store: () => Promise<void>): Promise<void> {
     const stored = this.storing.then(store);
     this.storing = this.track(stored).catch(() => undefined);
@@ -225,8 +225,8 @@ export class MachineKeeper {
     const when = n < this.furthest ? `you came back to step ${n + 1} (the page keeps the open step's start, not each step's)` : `step ${n + 1} began`;
     await vm.restoreState(state, `The machine is back as it was when ${when}.`);
     performance.measure("fslab:snapshot-restore", { start: t2 });
-    // the machine kept as the step passed (if that was the line's news) is no longer the one running
     this.resets++;
+    // the machine kept as the step passed (if that was the line's news) is no longer the one running
     this.onTiming({ resetMs: performance.now() - t0, snapshotBytes: undefined, snapshotReused: false });
     if (after !== "crash") {
       // the newest machine is this one again: its stored copy made the newest, once the step's
