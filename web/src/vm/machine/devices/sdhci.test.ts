@@ -582,6 +582,37 @@ describe("the card's times, each request its own (shared/sd-timing.ts)", () => {
     expect(d.lateness.take()).toEqual([]); // taken: the log starts again
   });
 
+  it("an idle guest sleeps through a long read's blocks, and the read still takes the model's time", () => {
+    for (const blocks of [2, 64, 1024]) {
+      const { d, h, step, send, t, at } = timed();
+      d.lateness.take();
+      const start = at();
+      send(18, 0, R1F | DATA, 0x10 | 0x20 | 0x02, blocks);
+      let sleeps = 0;
+      // a guest that copies each block as soon as it is there, and otherwise sleeps as long as
+      // tick() says (0: it looks again at once, here 0.01 ms later)
+      while (!(h.status() & INT.TRANSFER_COMPLETE)) {
+        if (h.status() & INT.BUFFER_READ_READY) {
+          h.clear();
+          for (let i = 0; i < 128; i++) d.read32(REG.BUFFER);
+          continue;
+        }
+        const wait = d.tick();
+        if (h.status() & (INT.BUFFER_READ_READY | INT.TRANSFER_COMPLETE)) continue;
+        if (wait >= 1) sleeps++;
+        step(wait > 0 ? Math.min(wait, 1) : 0.01);
+      }
+      const model = t.command + t.access + blocks * t.block(512);
+      // (a last wait under 0.05 ms is not waited, as before: after())
+      expect(at() - start).toBeGreaterThan(model - 0.05);
+      expect(at() - start).toBeLessThan(model + 0.011);
+      // 1 ms a sleep, until 4 ms of the read's waits are left: 2 blocks never sleep
+      if (blocks === 2) expect(sleeps).toBe(0);
+      else expect(sleeps).toBeGreaterThanOrEqual(Math.floor((model - 4) / 1.05));
+      expect(d.lateness.take()[0]).toBeLessThan(0.011);
+    }
+  });
+
   it("every read pays the card's access time once, and its blocks the bus: two reads in a row, each its own", () => {
     const { d, h, step, send, t } = timed();
     for (let k = 0; k < 2; k++) {
