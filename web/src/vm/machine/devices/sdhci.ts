@@ -30,9 +30,8 @@ export { BASE_CLOCK_HZ, CAPABILITIES, ERR, INT, REG, SDHCI_BAR, SDHCI_PCI_ID };
 const SHORTEST_WAIT_MS = 0.05;
 /** the coarsest grain of the timers v86 sleeps on (a browser's nested timers): tick() wakes this much early */
 const TIMER_GRAIN_MS = 4;
-/** an idle guest sleeps this long for a block with COARSE_REPAY_MS of its transfer's waits after it (tick()) */
-const COARSE_WAIT_MS = 1;
-const COARSE_REPAY_MS = 4;
+/** an idle guest sleeps COARSE_WAIT_MS for a block with COARSE_REPAY_MS of its transfer's waits after it (tick()) */
+const [COARSE_WAIT_MS, COARSE_REPAY_MS] = [1, 4];
 /** One command as the host saw it: what a trace of the device (and the SD playground) shows. */
 export interface SdhciCommandRecord {
   index: number;
@@ -466,7 +465,8 @@ export class SdhciDevice {
   /**
    * `event` once `ms` have passed on the device's clock (at once untimed: unit tests). The clock
    * is looked at once per pass of v86's loop: about every 0.05 ms while the guest waits idle
-   * (1 ms within a long transfer, tick()), every 1-4 ms while it runs. So, within one request (a command and its data):
+   * (1 ms within a long transfer: tick()), every 1-4 ms while it runs. So, within one request
+   * (a command and its data):
    *   - a wait shorter than a pass (a command's 6.4 us) is not waited: its event runs at once and
    *     the time is added to the request's next wait (`owed`);
    *   - an event that ran late has its lateness taken off the request's next waits (`late`).
@@ -523,9 +523,9 @@ export class SdhciDevice {
     if (!this.events.length) return Infinity;
     // an idle guest sleeps this long: a timer's grain (1 ms in Node, 4 in a browser's nested
     // timers) early, then v86 yields at once until the event is due, so it is not a grain late.
-    // But a block with 4 ms of its transfer's waits after it is slept for 1 ms, late, and those
-    // waits pay that back (after()): waiting out each block's 42 us kept a host core spinning
-    // while the guest idled (an `iosched-run sd read` took 37.6 s of CPU in 38.3 s, 24.6 s so)
+    // But a block with 4 ms of its transfer's waits after it is slept for 1 ms, and those waits
+    // pay its lateness back (after()): waiting out each 42 us block kept a host core spinning
+    // (`iosched-run sd read` in Node: 37.6 s of CPU in 38.3 s; 24.6 s so, in the same time)
     const ms = this.events[0].at - now;
     if (ms > TIMER_GRAIN_MS) return ms - TIMER_GRAIN_MS;
     return this.waitsAfterNextBlock() >= COARSE_REPAY_MS ? Math.max(ms, COARSE_WAIT_MS) : 0;
