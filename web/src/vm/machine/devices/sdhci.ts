@@ -32,6 +32,8 @@ const SHORTEST_WAIT_MS = 0.05;
 const TIMER_GRAIN_MS = 4;
 /** an idle guest sleeps COARSE_WAIT_MS for a block with COARSE_REPAY_MS of its transfer's waits after it (tick()) */
 const [COARSE_WAIT_MS, COARSE_REPAY_MS] = [1, 4];
+/** the wait before each next block of a transfer: its bus time, and a written one's programming */
+const blockWaitMs = (d: DataPhase, t: BusTimes) => t.block(d.blockSize) + (d.read ? 0 : t.program);
 /** One command as the host saw it: what a trace of the device (and the SD playground) shows. */
 export interface SdhciCommandRecord {
   index: number;
@@ -360,7 +362,7 @@ export class SdhciDevice {
     d.buffer = block; // the card's own copy: readBlock() returns a new array
     d.at = 0;
     const t = this.times();
-    this.after((first ? t.access : 0) + t.block(d.blockSize), { kind: "buffer" });
+    this.after((first ? t.access : 0) + blockWaitMs(d, t), { kind: "buffer" });
   }
 
   private bufferReady(): void {
@@ -418,7 +420,7 @@ export class SdhciDevice {
     if (d.blocksLeft === 0) return this.endTransfer();
     // room for the next block once this one crossed the bus and was programmed
     const t = this.times();
-    this.after(t.block(d.blockSize) + t.program, { kind: "buffer" });
+    this.after(blockWaitMs(d, t), { kind: "buffer" });
   }
 
   /**
@@ -535,8 +537,7 @@ export class SdhciDevice {
   private waitsAfterNextBlock(): number {
     const d = this.data;
     if (!d || this.events[0]?.event.kind !== "buffer" || d.blocksLeft < 2) return 0;
-    const t = this.times();
-    return (d.blocksLeft - 1) * (t.block(d.blockSize) + (d.read ? 0 : t.program));
+    return (d.blocksLeft - 1) * blockWaitMs(d, this.times());
   }
 
   /** Someone else calls tick() from now on (v86's loop; a test's own clock): no timer of ours. */
