@@ -11,13 +11,13 @@ import v86Package from "v86/package.json";
 import type { TraceStats } from "../machine/trace-channel";
 import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, machineStopped, STATE_FILE, stateMismatch, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo } from "../machine/guest";
 import { siteUrl } from "../../shared/site";
-import { withFreshMemory } from "../machine/v86-exports";
 import { trackHostFiles, type HostFiles } from "../machine/host-files";
 import { checkDevices, splitMachineState } from "../machine/devices/machine-state";
 import { PageTrouble, refusal } from "./page-trouble";
 import { MachineParts, endEmulator } from "../machine/machine-parts";
 import type { CheckedState } from "../machine/devices/sdhci";
-import { loadStateNow, restoreStateAhead, v86Core, vmUrl, type LoadProgress } from "./fetch-ahead";
+import { loadStateNow, restoreStateAhead, vmUrl, type LoadProgress } from "./fetch-ahead";
+import { instantiateV86, markVm } from "./vm-start";
 
 export interface VmHostEvents {
   onOutput(bytes: Uint8Array): void;
@@ -27,32 +27,6 @@ export interface VmHostEvents {
   /** Kernel events from fslab-trace, parsed into the models' records, as they arrive. */
   /** `undone`: record words a machine put back undid, to drop from the end of those before `records` */
   onTrace?(records: Uint32Array, stats: TraceStats, lines: string[], undone: number): void;
-}
-
-/**
- * v86's core compiled while it downloads: vm/v86.wasm.gz (0.4 MB, where the wasm is 2.1 MB, on
- * any static server) un-gzipped by the browser's DecompressionStream straight into the
- * streaming compiler. v86's own loader reads the whole uncompressed file first and compiles the
- * bytes. (Its zstd worker, which wants those bytes, serves only zstd-compressed disk images; the
- * saved state comes un-xz'd, see saved-state.ts.)
- */
-async function instantiateV86(imports: WebAssembly.Imports): Promise<WebAssembly.Exports> {
-  const module = await v86Core();
-  const exports = (await WebAssembly.instantiate(module, imports)).exports;
-  markVm("compiled");
-  return withFreshMemory(exports, GUEST.memorySize);
-}
-
-/**
- * performance.mark("fslab:vm-<what>"), the newest of each kept (a page boots more than once),
- * and an event of that name on the window, dispatched at once: a PerformanceObserver hears of a
- * mark in a task of low priority, 5-30 ms later on a busy page (npm run bench page types its
- * command at the prompt's event).
- */
-function markVm(what: "boot" | "compiled" | "loaded" | "started" | "prompt"): void {
-  performance.clearMarks(`fslab:vm-${what}`);
-  performance.mark(`fslab:vm-${what}`);
-  if (typeof window !== "undefined") window.dispatchEvent(new Event(`fslab:vm-${what}`));
 }
 
 export class VmHost {
