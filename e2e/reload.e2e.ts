@@ -3,8 +3,9 @@
 // while the machine is being kept), 0, 0.5, 1 and 2 s after the page said it kept the machine
 // as step 1 passed, and as long after Next (while step 2's start is being compressed and
 // stored); once with the compressing worker ended in the middle of its work; and once from a
-// store in the layout of an older version of the page; and in a browser whose IndexedDB cannot
-// be opened, where only the marks come back (from localStorage).
+// store in the layout of an older version of the page; with a run in the live panel, which comes
+// back with the machine; and in a browser whose IndexedDB cannot be opened, where only the marks
+// come back (from localStorage).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Dialog, Page } from "playwright-core";
 import { launch, runInTerminal, terminalText, waitReady } from "./browser";
@@ -310,6 +311,29 @@ describe("a reload at any moment brings back the learner's newest kept machine",
     // the half line was dropped, not run: no continuation prompt, and the shell takes a command
     expect((await terminalText(page)).split("\n").some((l) => l.startsWith("> "))).toBe(false);
     expect(await runInTerminal(page, "echo whole")).toContain("whole");
+  });
+
+  it("the live panel's runs come back with the machine, and the stream goes on with nothing counted lost", async () => {
+    await page.getByTestId("start-over").click();
+    await Promise.all([page.waitForEvent("load"), page.getByTestId("start-over").click()]);
+    await ready();
+    const panel = page.getByTestId("kernel-discards");
+    const discards = async () => Number((await panel.getByTestId("kernel-discard-count").textContent({ timeout: 1000 }).catch(() => "")) || 0);
+    // a delete streamed to the panel, on a volume of its own (step 1's check wants /mnt/x)
+    const del = (f: string) => `dd if=/dev/zero of=/mnt/y/${f} bs=64K count=1 2>/dev/null && sync && rm /mnt/y/${f} && sync`;
+    await runInTerminal(page, `truncate -s 16M /tmp/y.img && losetup /dev/loop3 /tmp/y.img && mkfs.exfat /dev/loop3 >/dev/null && mkdir -p /mnt/y && mount -o discard /dev/loop3 /mnt/y && fslab-trace start exfat/exfat_discard && ${del("a")}`, 60_000);
+    await expect.poll(discards, { timeout: 30_000 }).toBeGreaterThan(0);
+    const before = await discards();
+    // step 1 passes, and the machine is kept with what the panel holds
+    await page.locator(".lab-runner .step > .vm-cmd > button").first().click();
+    await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 60_000 }).toMatch(/^Machine kept as step 1 passed/);
+    expect(await reloadAfter(0, "with a run in the live panel")).toMatch(/restored your machine from step 1 \(kept as step 1 passed/);
+    await expect.poll(discards, { timeout: 30_000 }).toBe(before);
+    // the guest's stream goes on from its next line: no gap counted as lost lines
+    await runInTerminal(page, del("b"), 60_000);
+    await expect.poll(discards, { timeout: 30_000 }).toBeGreaterThan(before);
+    expect(await panel.textContent()).not.toMatch(/lost/);
+    seen.push(`the live panel: ${before} discards before the reload, ${await discards()} after one more delete`);
   });
 
   it("a browser whose IndexedDB cannot be opened: the marks come back from local storage, and the page says the machine does not", async () => {

@@ -19,7 +19,7 @@ import { lazyOf } from "../shared/lazy";
 import { promptQuiet } from "../shared/prompt-quiet";
 import type { LiveTrace } from "../shared/topic";
 import type { TraceStats } from "../vm/machine/trace-channel";
-import { LiveBuffer } from "../shared/live-buffer";
+import { LiveBuffer, type BufferKept } from "../shared/live-buffer";
 import { keepLabOffline } from "../vm/browser/keep-offline";
 import { serviceWorkerRegistered } from "../update";
 import { prepareV86 } from "../vm/browser/fetch-ahead";
@@ -40,6 +40,15 @@ import { outputs } from "@kernel/manifest.json";
 
 /** Events kept for a step's `expect` blocks; beyond this the oldest go. */
 const MAX_STEP_EVENTS = 100_000;
+
+/** what the views are given of the buffer */
+const liveOf = (b: LiveBuffer, stats: TraceStats): LiveTrace => ({
+  events: b.events,
+  stats,
+  lines: b.lines,
+  version: b.version,
+  dropped: b.droppedRecords || b.droppedLines ? { records: b.droppedRecords, lines: b.droppedLines } : undefined,
+});
 
 interface Session {
   /** reading the progress and the stored machine from IndexedDB, and unpacking it */
@@ -180,7 +189,13 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
       if (e) seen.push(e);
     }
     if (seen.length > MAX_STEP_EVENTS) seen.splice(0, seen.length - MAX_STEP_EVENTS);
-    setLive({ events: b.events, stats, lines: b.lines, version: b.version, dropped: b.droppedRecords || b.droppedLines ? { records: b.droppedRecords, lines: b.droppedLines } : undefined });
+    setLive(liveOf(b, stats));
+  }, []);
+  // what the panels showed, kept with each machine the lab keeps, and back with it after a reload
+  const keptTrace = useCallback(() => buffer.current.kept(), []);
+  const onTraceRestored = useCallback((kept: BufferKept, stats: TraceStats) => {
+    buffer.current.restore(kept);
+    setLive(liveOf(buffer.current, stats));
   }, []);
   const events = useCallback(() => stepEvents.current, []);
   const clearEvents = useCallback(() => void (stepEvents.current = []), []);
@@ -328,6 +343,8 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
           <VmConsole
             onReady={setVm}
             onTrace={onTrace}
+            keptTrace={keptTrace}
+            onTraceRestored={onTraceRestored}
             startFrom={found.startFrom}
             onBooted={() => machineId && keepOffline(machineId)}
             onRestore={() => setMachineAsk((k) => k + 1)}

@@ -7,6 +7,14 @@ import { WORDS_PER_EVENT } from "./events";
 export const MAX_LIVE_RECORDS = 1 << 20; // 16 MiB of records
 export const MAX_LIVE_LINES = 100_000;
 
+/** What a buffer held, kept with a saved machine (vm/machine/trace-kept.ts): a reload brings it back. */
+export interface BufferKept {
+  words: Uint32Array;
+  lines: string[];
+  droppedRecords: number;
+  droppedLines: number;
+}
+
 export class LiveBuffer {
   private words: Uint32Array;
   private len = 0;
@@ -64,6 +72,21 @@ export class LiveBuffer {
   /** the records so far (a view, not a copy; a new one after each append) */
   get events(): Uint32Array {
     return this.words.subarray(0, this.len);
+  }
+
+  /** What it holds, copied: kept with a saved machine (vm/machine/trace-kept.ts). */
+  kept(): BufferKept {
+    return { words: this.events.slice(), lines: this.lines.slice(), droppedRecords: this.droppedRecords, droppedLines: this.droppedLines };
+  }
+
+  /** What a saved machine kept, in place of what it holds (`lines` stays the same array; `version` moves on). */
+  restore(k: BufferKept): void {
+    this.len = 0;
+    this.lines.length = 0;
+    this.droppedRecords = k.droppedRecords;
+    this.droppedLines = k.droppedLines;
+    this.append(k.words, k.lines); // (past this buffer's caps, its oldest counted as dropped too)
+    this.version++;
   }
 
   /** bytes held for the records (the buffer's capacity) */

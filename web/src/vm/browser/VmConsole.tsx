@@ -8,6 +8,7 @@ import "@xterm/xterm/css/xterm.css";
 import { VmHost } from "./vm-host";
 import { machineStopped, STOPPED_WHAT, type BootStatus, type GuestTrouble } from "../machine/guest";
 import type { TraceStats, VmHandle } from "../../shared/machine";
+import type { BufferKept } from "../../shared/live-buffer";
 import { promptQuiet } from "../../shared/prompt-quiet";
 
 // the handle is declared in shared/machine.ts (topics and labs import it there), implemented here
@@ -22,6 +23,10 @@ export interface StartFrom {
 interface Props {
   onReady?: (vm: VmHandle | null) => void;
   onTrace?: (records: Uint32Array, stats: TraceStats, lines: string[], undone: number) => void;
+  /** what the page holds of the trace, kept with each machine saved (VmHostEvents) */
+  keptTrace?: () => BufferKept | null;
+  /** a learner's machine starts with the trace kept with it */
+  onTraceRestored?: (kept: BufferKept, stats: TraceStats) => void;
   /** once the guest is up (e.g. to keep its files for offline use) */
   onBooted?: () => void;
   /** A learner's snapshot to start from instead of the build's saved machine (first start only). */
@@ -71,11 +76,11 @@ const TROUBLE_TEXT: Record<GuestTrouble["kind"], { title: string; body: string }
 /** the machine stopped, or cannot be trusted: the way out takes the keyboard, and there is no dismissing it */
 const serious = (t: GuestTrouble | null) => machineStopped(t) || t?.kind === "oops";
 
-export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore, sizes }: Props) {
+export function VmConsole({ onReady, onTrace, keptTrace, onTraceRestored, startFrom, onBooted, onRestore, sizes }: Props) {
   const termEl = useRef<HTMLDivElement>(null);
   const termHint = useRef<HTMLParagraphElement>(null);
-  const hostTrace = useRef(onTrace);
-  hostTrace.current = onTrace;
+  const hostTrace = useRef({ onTrace, keptTrace, onTraceRestored });
+  hostTrace.current = { onTrace, keptTrace, onTraceRestored };
   const [status, setStatus] = useState<BootStatus>({ phase: "loading", elapsedMs: 0, message: "Starting the emulator" });
   const [attempt, setAttempt] = useState({ n: 0, cold: false });
   const [start, setStart] = useState<"restored" | "cold">("restored");
@@ -113,7 +118,9 @@ export function VmConsole({ onReady, onTrace, startFrom, onBooted, onRestore, si
       },
       // a panic, an oops or a stop outranks a full disk; a full disk again is the same news
       onTrouble: (t) => setTrouble((old) => (serious(old) && !serious(t) ? old : t)),
-      onTrace: (records, stats, lines, undone) => hostTrace.current?.(records, stats, lines, undone),
+      onTrace: (records, stats, lines, undone) => hostTrace.current.onTrace?.(records, stats, lines, undone),
+      keptTrace: () => hostTrace.current.keptTrace?.() ?? null,
+      onTraceRestored: (kept, stats) => hostTrace.current.onTraceRestored?.(kept, stats),
       onStatus: (s) => {
         const origin = snapshot ? "snapshot" : host.coldReason ? "cold" : "saved";
         if (s.phase === "failed" && snapshot) s = { ...s, message: `${s.message} (starting from ${snapshot.label}). "Try again" starts the lab's own saved machine instead.` };

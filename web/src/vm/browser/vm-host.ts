@@ -9,10 +9,10 @@ import { typedEmulator, type V86Emulator } from "../machine/v86-emulator";
 import { state as savedState } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import type { TraceStats } from "../machine/trace-channel";
+import type { BufferKept } from "../machine/trace-kept";
 import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, machineStopped, STATE_FILE, stateMismatch, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo } from "../machine/guest";
 import { siteUrl } from "../../shared/site";
 import { trackHostFiles, type HostFiles } from "../machine/host-files";
-import { checkDevices, splitMachineState } from "../machine/devices/machine-state";
 import { PageTrouble, refusal } from "./page-trouble";
 import { MachineParts, endEmulator } from "../machine/machine-parts";
 import type { CheckedState } from "../machine/devices/sdhci";
@@ -27,6 +27,10 @@ export interface VmHostEvents {
   /** Kernel events from fslab-trace, parsed into the models' records, as they arrive. */
   /** `undone`: record words a machine put back undid, to drop from the end of those before `records` */
   onTrace?(records: Uint32Array, stats: TraceStats, lines: string[], undone: number): void;
+  /** What the page holds of the trace (all onTrace gave it), kept with a saved machine. */
+  keptTrace?(): BufferKept | null;
+  /** A learner's machine starts with the trace the page held when it was kept: the page holds that now. */
+  onTraceRestored?(kept: BufferKept, stats: TraceStats): void;
 }
 
 export class VmHost {
@@ -134,9 +138,16 @@ export class VmHost {
     // (checked whole before the emulator is built: a bad one replaces nothing)
     let devices: CheckedState | null = null;
     if (snapshot) {
-      const split = splitMachineState(snapshot.state);
+      let split;
+      try {
+        split = this.parts.startFrom(snapshot.state);
+      } catch (e) {
+        return this.fail(`Could not restore ${this.restoredFrom ?? "your machine"}: ${e instanceof Error ? e.message : e}`);
+      }
       snapshot = { state: split.v86 };
-      if (split.devices) devices = checkDevices(split.devices);
+      devices = split.devices;
+      // the live panels show again what the machine's runs sent them
+      if (split.pageTrace) this.events.onTraceRestored?.(split.pageTrace, { ...this.trace.stats });
     }
     const emulator = typedEmulator(new V86({
       ...machineOptions(),
@@ -203,17 +214,20 @@ export class VmHost {
       } else this.status("booting", `Booting Linux (${this.coldReason})`);
     });
     emulator.add_listener("serial0-output-byte", (byte: number) => this.onByte(byte));
-    this.parts.wire(emulator, () => {
-      const undone = this.trace.takeUndone();
-      const records = this.trace.take();
-      const lines = this.trace.takeLines();
-      if (records.length || lines.length || undone || this.trace.stats.overrun !== null) this.events.onTrace?.(records, { ...this.trace.stats }, lines, undone);
-    });
+    this.parts.wire(emulator, this.handTrace);
     this.timer = setTimeout(() => {
       if (this.watcher.phase !== "ready")
         this.fail(`The guest did not reach a shell prompt within ${GUEST.bootTimeoutMs / 1000} s.`);
     }, GUEST.bootTimeoutMs);
   }
+
+  /** What the trace channel has, to the page. */
+  private handTrace = (): void => {
+    const undone = this.trace.takeUndone();
+    const records = this.trace.take();
+    const lines = this.trace.takeLines();
+    if (records.length || lines.length || undone || this.trace.stats.overrun !== null) this.events.onTrace?.(records, { ...this.trace.stats }, lines, undone);
+  };
 
   /**
    * A learner's restored machine is asked for its prompt with Ctrl+U and a newline. A machine
@@ -315,8 +329,12 @@ export class VmHost {
   async saveState(): Promise<ArrayBuffer> {
     if (!this.emulator || this.watcher.phase !== "ready") throw new Error("the VM is not running");
     const emulator = this.emulator;
-    // between checks: a check's half-done work (a mount) is not the learner's machine
-    return this.parts.save(emulator);
+    // between checks: a check's half-done work (a mount) is not the learner's machine; with
+    // the trace the page holds, all the channel had handed on first
+    return this.parts.save(emulator, false, () => {
+      this.handTrace();
+      return this.events.keptTrace?.() ?? null;
+    });
   }
 
   /** Put the machine back to a saved state; checks in flight are given up. `note`: the status line's new news. */

@@ -6,6 +6,7 @@ import { WORDS_PER_EVENT } from "../../shared/events";
 import { recordsOf, rewindLine, splitTraceLine } from "../../shared/event-table";
 import { TRACE_EVENTS } from "../../topics/events.gen";
 import type { TraceStats } from "../../shared/machine";
+import type { ChannelKept } from "./trace-kept";
 
 /**
  * One tracefs line to event records (words, 4 per record), through the event table: null if
@@ -125,6 +126,28 @@ export class TraceChannel {
     const out = this.text;
     this.text = [];
     return out;
+  }
+
+  /** Its count of the stream, kept with a saved machine (trace-kept.ts); what is not taken yet is not in it. */
+  kept(): ChannelKept {
+    return { lastSeq: this.lastSeq, keptSeqs: this.keptSeqs.slice(), keptWords: this.keptWords.slice(), stats: { ...this.stats }, lastMarker: this.lastMarker, partial: this.partial };
+  }
+
+  /**
+   * The stream as it was when a machine now started again was saved: its next line follows on
+   * from there. What was received since and not taken is dropped: it was the machine replaced.
+   */
+  restoreKept(k: ChannelKept): void {
+    this.lastSeq = k.lastSeq;
+    this.keptSeqs = k.keptSeqs.slice();
+    this.keptWords = k.keptWords.slice();
+    this.stats = { ...k.stats };
+    this.lastMarker = k.lastMarker;
+    this.partial = k.partial;
+    this.decoder = new TextDecoder();
+    this.words = [];
+    this.text = [];
+    this.undone = 0;
   }
 
   get pendingEvents(): number {

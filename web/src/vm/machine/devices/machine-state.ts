@@ -6,7 +6,8 @@
 // The image's length takes 64 bits: a card of 4 GiB written whole has 4 GiB of pages.
 // "FSLABSD1" (a u32 image length, no high word) is still read. A state without the footer
 // (dist/state.bin, saved before a card was ever attached, and snapshots from before the SD host
-// existed) is v86's alone: the host starts empty.
+// existed) is v86's alone: the host starts empty. The page's trace may follow it all, with a
+// footer of its own (trace-kept.ts).
 import { SdhciDevice, type CheckedState, type SdhciSnapshot } from "./sdhci";
 
 const MAGIC = "FSLABSD2";
@@ -33,23 +34,26 @@ export function joinMachineState(v86: ArrayBuffer, dev: DeviceState): ArrayBuffe
   return out.buffer;
 }
 
-/** Whether the state's last bytes are this magic. */
-function endsWith(state: ArrayBuffer, magic: string): boolean {
-  if (state.byteLength < magic.length) return false;
-  const tail = new Uint8Array(state, state.byteLength - magic.length);
+/** Whether the state's last bytes (of its first `length`) are this magic. */
+function endsWith(state: ArrayBuffer, length: number, magic: string): boolean {
+  if (length < magic.length) return false;
+  const tail = new Uint8Array(state, length - magic.length);
   for (let i = 0; i < magic.length; i++) if (tail[i] !== magic.charCodeAt(i)) return false;
   return true;
 }
 
-/** v86's part and ours; throws a clear error for a damaged footer. */
-export function splitMachineState(state: ArrayBuffer): { v86: ArrayBuffer; devices: DeviceState | null } {
-  const v2 = state.byteLength >= FOOTER && endsWith(state, MAGIC);
-  if (!v2 && !(state.byteLength >= FOOTER_V1 && endsWith(state, MAGIC_V1))) return { v86: state, devices: null };
+/**
+ * v86's part and ours, of the state's first `length` bytes (what follows is the page's trace:
+ * trace-kept.ts); throws a clear error for a damaged footer.
+ */
+export function splitMachineState(state: ArrayBuffer, length = state.byteLength): { v86: ArrayBuffer; devices: DeviceState | null } {
+  const v2 = length >= FOOTER && endsWith(state, length, MAGIC);
+  if (!v2 && !(length >= FOOTER_V1 && endsWith(state, length, MAGIC_V1))) return { v86: length === state.byteLength ? state : state.slice(0, length), devices: null };
   const footer = v2 ? FOOTER : FOOTER_V1;
-  const f = new DataView(state, state.byteLength - footer);
+  const f = new DataView(state, length - footer);
   const jsonLen = f.getUint32(0, true);
   const imageLen = f.getUint32(4, true) + (v2 ? f.getUint32(8, true) * 2 ** 32 : 0);
-  const v86Len = state.byteLength - footer - jsonLen - imageLen;
+  const v86Len = length - footer - jsonLen - imageLen;
   if (v86Len < 0) throw new Error("the saved machine's SD card part is damaged: its lengths run past the start of the file");
   let sdhci: SdhciSnapshot;
   try {
