@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { joinTrace, splitTrace, type TraceKept } from "./trace-kept";
-import { joinMachineState, splitMachineState } from "./devices/machine-state";
+import { joinPieces, machinePieces, splitMachineState } from "./devices/machine-state";
 import { SdhciDevice } from "./devices/sdhci";
 import { TraceChannel } from "./trace-channel";
 import { LiveBuffer } from "../../shared/live-buffer";
@@ -29,9 +29,9 @@ describe("a saved machine's trace", () => {
     const p = page();
     p.feed(`1 ${discard(2)}\n2 ${discard(8)}\n3 rm-6 [000] .... 1.9: exfat_disc`); // the third line half sent
     const { meta, data } = new SdhciDevice().snapshot();
-    const machine = joinMachineState(new Uint8Array([1, 2, 3, 4, 5]).buffer, { sdhci: meta, image: data }); // an odd length: the words are copied out aligned
+    const machine = machinePieces(new Uint8Array([1, 2, 3, 4, 5]).buffer, { sdhci: meta, image: data }); // an odd length: the words are copied out aligned
     const { machineBytes, trace } = splitTrace(joinTrace(machine, kept(p)));
-    expect(machineBytes).toBe(machine.byteLength);
+    expect(machineBytes).toBe(joinPieces(machine).byteLength);
     expect(trace!.channel).toEqual(p.channel.kept());
     expect(trace!.buffer!.lines).toEqual([discard(2), discard(8)]);
     expect([...trace!.buffer!.words]).toEqual([...p.buffer.events]);
@@ -44,9 +44,9 @@ describe("a saved machine's trace", () => {
   it("goes on where it was: the restored guest's next line is not a gap, and a reset past the reload still takes back what came since", () => {
     const before = page();
     before.feed(`1 ${discard(2)}\n2 ${discard(8)}\n`);
-    const atStep = splitTrace(joinTrace(new ArrayBuffer(8), kept(before))).trace!; // the step's start, kept
+    const atStep = splitTrace(joinTrace([new Uint8Array(8)], kept(before))).trace!; // the step's start, kept
     before.feed(`3 ${discard(14)}\n`);
-    const saved = splitTrace(joinTrace(new ArrayBuffer(8), kept(before))).trace!; // the newest, kept as the step passed
+    const saved = splitTrace(joinTrace([new Uint8Array(8)], kept(before))).trace!; // the newest, kept as the step passed
     // a reload: a new page, started from the newest machine
     const after = page();
     after.channel.restoreKept(saved.channel);
@@ -68,12 +68,12 @@ describe("a saved machine's trace", () => {
     expect(splitTrace(plain)).toEqual({ machineBytes: 3, trace: null });
     const ch = new TraceChannel();
     ch.feed(enc.encode(`1 ${discard(2)}\n`));
-    const { trace } = splitTrace(joinTrace(plain, { channel: ch.kept(), buffer: null }));
+    const { trace } = splitTrace(joinTrace([new Uint8Array(plain)], { channel: ch.kept(), buffer: null }));
     expect(trace).toEqual({ channel: ch.kept(), buffer: null });
   });
 
   it("a damaged part is said as such, never read as something else", () => {
-    const good = new Uint8Array(joinTrace(new ArrayBuffer(4), { channel: new TraceChannel().kept(), buffer: new LiveBuffer().kept() }));
+    const good = new Uint8Array(joinTrace([new Uint8Array(4)], { channel: new TraceChannel().kept(), buffer: new LiveBuffer().kept() }));
     const footer = good.length - 16;
     const lengths = good.slice();
     new DataView(lengths.buffer).setUint32(footer + 4, 1e6, true);
@@ -81,7 +81,7 @@ describe("a saved machine's trace", () => {
     const json = good.slice();
     json[footer - 2] = 0x7b; // a brace inside the JSON's end
     expect(() => splitTrace(json.buffer)).toThrow(/trace part is damaged/);
-    const seq = joinTrace(new ArrayBuffer(0), { channel: { ...new TraceChannel().kept(), lastSeq: -1 }, buffer: null });
+    const seq = joinTrace([], { channel: { ...new TraceChannel().kept(), lastSeq: -1 }, buffer: null });
     expect(() => splitTrace(seq)).toThrow(/the stream's line numbers/);
   });
 

@@ -8,6 +8,7 @@
 // A machine without this footer (dist/state.bin, snapshots from before it) has no trace.
 import type { TraceStats } from "../../shared/machine";
 import type { BufferKept } from "../../shared/live-buffer";
+import { joinPieces } from "./devices/machine-state";
 
 export type { BufferKept };
 
@@ -32,19 +33,16 @@ export interface TraceKept {
   buffer: BufferKept | null;
 }
 
-/** The machine with its trace after it. */
-export function joinTrace(machine: ArrayBuffer, t: TraceKept): ArrayBuffer {
+/** The machine's pieces (machine-state.ts) with its trace after them, joined in one copy. */
+export function joinTrace(machine: Uint8Array[], t: TraceKept): ArrayBuffer {
   const { words, ...buffer } = t.buffer ?? { words: new Uint32Array(0) };
   const json = new TextEncoder().encode(JSON.stringify({ v: 1, channel: t.channel, buffer: t.buffer ? buffer : null }));
-  const out = new Uint8Array(machine.byteLength + words.byteLength + json.length + FOOTER);
-  out.set(new Uint8Array(machine), 0);
-  out.set(new Uint8Array(words.buffer, words.byteOffset, words.byteLength), machine.byteLength);
-  out.set(json, machine.byteLength + words.byteLength);
-  const f = new DataView(out.buffer, out.length - FOOTER);
+  const footer = new Uint8Array(FOOTER);
+  const f = new DataView(footer.buffer);
   f.setUint32(0, words.byteLength, true);
   f.setUint32(4, json.length, true);
   for (let i = 0; i < MAGIC.length; i++) f.setUint8(8 + i, MAGIC.charCodeAt(i));
-  return out.buffer;
+  return joinPieces([...machine, new Uint8Array(words.buffer, words.byteOffset, words.byteLength), json, footer]);
 }
 
 const damaged = (why: string) => new Error(`the saved machine's trace part is damaged: ${why}`);

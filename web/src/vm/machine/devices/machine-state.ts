@@ -20,18 +20,31 @@ export interface DeviceState {
   image: Uint8Array;
 }
 
-export function joinMachineState(v86: ArrayBuffer, dev: DeviceState): ArrayBuffer {
+/** A saved machine's pieces in order, each copied once when joined (with the trace after: trace-kept.ts). */
+export function machinePieces(v86: ArrayBuffer, dev: DeviceState): Uint8Array[] {
   const json = new TextEncoder().encode(JSON.stringify(dev.sdhci));
-  const out = new Uint8Array(v86.byteLength + json.length + dev.image.length + FOOTER);
-  out.set(new Uint8Array(v86), 0);
-  out.set(json, v86.byteLength);
-  out.set(dev.image, v86.byteLength + json.length);
-  const f = new DataView(out.buffer, out.length - FOOTER);
+  const footer = new Uint8Array(FOOTER);
+  const f = new DataView(footer.buffer);
   f.setUint32(0, json.length, true);
   f.setUint32(4, dev.image.length % 2 ** 32, true);
   f.setUint32(8, Math.floor(dev.image.length / 2 ** 32), true);
   for (let i = 0; i < MAGIC.length; i++) f.setUint8(12 + i, MAGIC.charCodeAt(i));
+  return [new Uint8Array(v86), json, dev.image, footer];
+}
+
+/** Pieces one after another, in one buffer. */
+export function joinPieces(pieces: Uint8Array[]): ArrayBuffer {
+  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out.buffer;
+}
+
+export function joinMachineState(v86: ArrayBuffer, dev: DeviceState): ArrayBuffer {
+  return joinPieces(machinePieces(v86, dev));
 }
 
 /** Whether the state's last bytes (of its first `length`) are this magic. */
@@ -65,10 +78,10 @@ export function splitMachineState(state: ArrayBuffer, length = state.byteLength)
   return { v86: state.slice(0, v86Len), devices: { sdhci, image: new Uint8Array(state.slice(v86Len + jsonLen, v86Len + jsonLen + imageLen)) } };
 }
 
-/** What the page and Node save: v86's state, then the SD host's and its card's. */
-export function machineState(v86: ArrayBuffer, sd: SdhciDevice): ArrayBuffer {
+/** What the page and Node save: v86's state, then the SD host's and its card's (as pieces: machinePieces). */
+export function machineState(v86: ArrayBuffer, sd: SdhciDevice): Uint8Array[] {
   const { meta, data } = sd.snapshot();
-  return joinMachineState(v86, { sdhci: meta, image: data });
+  return machinePieces(v86, { sdhci: meta, image: data });
 }
 
 /**
