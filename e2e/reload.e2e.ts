@@ -3,8 +3,8 @@
 // while the machine is being kept), 0, 0.5, 1 and 2 s after the page said it kept the machine
 // as step 1 passed, and as long after Next (while step 2's start is being compressed and
 // stored); once with the compressing worker ended in the middle of its work; and once from a
-// store in the layout of an older version of the page; with a run in the live panel, which comes
-// back with the machine; and in a browser whose IndexedDB cannot be opened, where only the marks
+// store in the layout of an older version of the page; with a run in the live panel and lines in
+// the terminal, which come back with the machine; and in a browser whose IndexedDB cannot be opened, where only the marks
 // come back (from localStorage).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Dialog, Page } from "playwright-core";
@@ -313,7 +313,7 @@ describe("a reload at any moment brings back the learner's newest kept machine",
     expect(await runInTerminal(page, "echo whole")).toContain("whole");
   });
 
-  it("the live panel's runs come back with the machine, and the stream goes on with nothing counted lost", async () => {
+  it("the live panel's runs and the terminal's lines come back with the machine, and the stream goes on with nothing counted lost", async () => {
     await page.getByTestId("start-over").click();
     await Promise.all([page.waitForEvent("load"), page.getByTestId("start-over").click()]);
     await ready();
@@ -324,11 +324,13 @@ describe("a reload at any moment brings back the learner's newest kept machine",
     await runInTerminal(page, `truncate -s 16M /tmp/y.img && losetup /dev/loop3 /tmp/y.img && mkfs.exfat /dev/loop3 >/dev/null && mkdir -p /mnt/y && mount -o discard /dev/loop3 /mnt/y && fslab-trace start exfat/exfat_discard && ${del("a")}`, 60_000);
     await expect.poll(discards, { timeout: 30_000 }).toBeGreaterThan(0);
     const before = await discards();
-    // step 1 passes, and the machine is kept with what the panel holds
+    await runInTerminal(page, "echo printed-before-the-$((6 * 7))-reload");
+    // step 1 passes, and the machine is kept with what the panel and the terminal hold
     await page.locator(".lab-runner .step > .vm-cmd > button").first().click();
     await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 60_000 }).toMatch(/^Machine kept as step 1 passed/);
     expect(await reloadAfter(0, "with a run in the live panel")).toMatch(/restored your machine from step 1 \(kept as step 1 passed/);
     await expect.poll(discards, { timeout: 30_000 }).toBe(before);
+    expect(await terminalText(page)).toContain("printed-before-the-42-reload");
     // the guest's stream goes on from its next line: no gap counted as lost lines
     await runInTerminal(page, del("b"), 60_000);
     await expect.poll(discards, { timeout: 30_000 }).toBeGreaterThan(before);

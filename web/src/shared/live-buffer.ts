@@ -7,7 +7,7 @@ import { WORDS_PER_EVENT } from "./events";
 export const MAX_LIVE_RECORDS = 1 << 20; // 16 MiB of records
 export const MAX_LIVE_LINES = 100_000;
 
-/** What a buffer held, kept with a saved machine (vm/machine/trace-kept.ts): a reload brings it back. */
+/** What a buffer held, kept with a saved machine (vm/machine/page-part.ts): a reload brings it back. */
 export interface BufferKept {
   words: Uint32Array;
   lines: string[];
@@ -74,7 +74,7 @@ export class LiveBuffer {
     return this.words.subarray(0, this.len);
   }
 
-  /** What it holds, copied: kept with a saved machine (vm/machine/trace-kept.ts). */
+  /** What it holds, copied: kept with a saved machine (vm/machine/page-part.ts). */
   kept(): BufferKept {
     return { words: this.events.slice(), lines: this.lines.slice(), droppedRecords: this.droppedRecords, droppedLines: this.droppedLines };
   }

@@ -107,6 +107,7 @@ export function VmConsole({ onReady, onTrace, keptTrace, onTraceRestored, startF
     if (focusTerminal.current) term.focus();
     focusTerminal.current = false;
     const encoder = new TextEncoder();
+    let serializer: Promise<() => string> | undefined;
     // a learner's snapshot only on the first start: "Try again" and "Cold boot" leave it
     const snapshot = attempt.n === 0 && !attempt.cold ? startFrom : null;
     setTrouble(null);
@@ -121,6 +122,12 @@ export function VmConsole({ onReady, onTrace, keptTrace, onTraceRestored, startF
       onTrace: (records, stats, lines, undone) => hostTrace.current.onTrace?.(records, stats, lines, undone),
       keptTrace: () => hostTrace.current.keptTrace?.() ?? null,
       onTraceRestored: (kept, stats) => hostTrace.current.onTraceRestored?.(kept, stats),
+      // kept with each machine a lab keeps (its addon loaded at the first: not before the first answer)
+      screen: () => (serializer ??= import("@xterm/addon-serialize").then(({ SerializeAddon }) => {
+        const addon = new SerializeAddon();
+        term.loadAddon(addon);
+        return () => addon.serialize();
+      })),
       onStatus: (s) => {
         const origin = snapshot ? "snapshot" : host.coldReason ? "cold" : "saved";
         if (s.phase === "failed" && snapshot) s = { ...s, message: `${s.message} (starting from ${snapshot.label}). "Try again" starts the lab's own saved machine instead.` };

@@ -9,7 +9,7 @@ import { typedEmulator, type V86Emulator } from "../machine/v86-emulator";
 import { state as savedState } from "@kernel/manifest.json";
 import v86Package from "v86/package.json";
 import type { TraceStats } from "../machine/trace-channel";
-import type { BufferKept } from "../machine/trace-kept";
+import type { BufferKept } from "../machine/page-part";
 import { BIOS_FILES, BootWatcher, GUEST, HOST_SHARE, machineOptions, ROOTFS_DIR, ROOTFS_JSON, machineStopped, STATE_FILE, stateMismatch, V86_WASM_GZ, type BootStatus, type GuestTrouble, type StateInfo } from "../machine/guest";
 import { siteUrl } from "../../shared/site";
 import { trackHostFiles, type HostFiles } from "../machine/host-files";
@@ -29,6 +29,8 @@ export interface VmHostEvents {
   onTrace?(records: Uint32Array, stats: TraceStats, lines: string[], undone: number): void;
   /** What the page holds of the trace (all onTrace gave it), kept with a saved machine. */
   keptTrace?(): BufferKept | null;
+  /** A reader of the terminal's screen, kept with a saved machine (loaded the first time it is asked for). */
+  screen?(): Promise<() => string>;
   /** A learner's machine starts with the trace the page held when it was kept: the page holds that now. */
   onTraceRestored?(kept: BufferKept, stats: TraceStats): void;
 }
@@ -146,8 +148,9 @@ export class VmHost {
       }
       snapshot = { state: split.v86 };
       devices = split.devices;
-      // the live panels show again what the machine's runs sent them
-      if (split.pageTrace) this.events.onTraceRestored?.(split.pageTrace, { ...this.trace.stats });
+      // the live panels show again what the machine's runs sent them, the terminal what they printed
+      if (split.page?.buffer) this.events.onTraceRestored?.(split.page.buffer, { ...this.trace.stats });
+      if (split.page?.screen) this.events.onOutput(new TextEncoder().encode(split.page.screen));
     }
     const emulator = typedEmulator(new V86({
       ...machineOptions(),
@@ -329,11 +332,12 @@ export class VmHost {
   async saveState(): Promise<ArrayBuffer> {
     if (!this.emulator || this.watcher.phase !== "ready") throw new Error("the VM is not running");
     const emulator = this.emulator;
+    const screen = await this.events.screen?.().catch(() => undefined); // (a machine without it is still kept)
     // between checks: a check's half-done work (a mount) is not the learner's machine; with
-    // the trace the page holds, all the channel had handed on first
+    // the trace the page holds (all the channel had handed on first) and the terminal's screen
     return this.parts.save(emulator, false, () => {
       this.handTrace();
-      return this.events.keptTrace?.() ?? null;
+      return { buffer: this.events.keptTrace?.() ?? null, screen: screen?.() ?? null };
     });
   }
 

@@ -1,10 +1,10 @@
 // What both hosts of the guest (the page's vm-host.ts, Node's node-vm.ts) attach to v86 the same
 // way: the trace stream (virtio-console port 1, /dev/hvc1), the check agent (port 2), the SD
 // slot's requests (port 3) and the SD host itself, the root filesystem's downloads in flight,
-// and the machine's saved state (v86's, then the SD host's: devices/machine-state.ts; then the
-// trace as the host had received it: trace-kept.ts).
+// and the machine's saved state (v86's, then the SD host's: devices/machine-state.ts; then what
+// the page had of it, its trace and its terminal's screen: page-part.ts).
 import { TraceChannel } from "./trace-channel";
-import { joinTrace, splitTrace, traceFooter, type BufferKept } from "./trace-kept";
+import { joinPagePart, pagePartFooter, splitPagePart, type PagePart } from "./page-part";
 import { AgentClient } from "./agent";
 import { SdhciDevice, type CheckedState } from "./devices/sdhci";
 import { SlotChannel } from "./devices/slot-channel";
@@ -22,6 +22,9 @@ export async function endEmulator(emulator: V86Emulator, files: HostFiles | null
   await files?.idle();
   await emulator.destroy();
 }
+
+/** What a host's page has of its machine: the trace it received and its terminal's screen. */
+export type PageNow = Omit<PagePart, "channel">;
 
 export class MachineParts {
   /** Events from the guest's fslab-trace. */
@@ -60,44 +63,45 @@ export class MachineParts {
   /**
    * The machine now: between two checks (a check's half-done work, a mount, is not the
    * learner's machine), with no file download half done. `v86Only`: v86's own state (dist/'s
-   * instant start holds no card, nor a trace). `pageTrace`: what the host's page holds of the
-   * trace, handed all the channel has first.
+   * instant start holds no card, nor a page part). `pageNow`: what the host's page holds of the
+   * trace (handed all the channel has first) and its terminal's screen.
    */
-  save(emulator: V86Emulator, v86Only = false, pageTrace?: () => BufferKept | null): Promise<ArrayBuffer> {
+  save(emulator: V86Emulator, v86Only = false, pageNow?: () => PageNow): Promise<ArrayBuffer> {
     return this.agent.between(async () => {
       await this.hostFiles?.readyToSave();
       const v86: ArrayBuffer = await emulator.save_state();
       if (v86Only) return v86;
-      // v86 saved at once and runs none of the guest before this goes on: the trace is the machine's
-      const buffer = pageTrace?.() ?? null;
-      return joinTrace(machineState(v86, this.sd), { channel: this.trace.kept(), buffer });
+      // v86 saved at once and runs none of the guest before this goes on: the page's part is the machine's
+      const page = pageNow?.() ?? { buffer: null, screen: null };
+      return joinPagePart(machineState(v86, this.sd), { ...page, channel: this.trace.kept() });
     });
   }
 
   /**
    * A learner's saved machine to start a new emulator from: v86's part, the SD host's (checked
-   * whole), and what the page held of the trace. The trace channel goes on from where the
-   * machine's stream was. Throws a clear error for a damaged part, before anything changes.
+   * whole), and what the page had of it (null for a machine kept without). The trace channel
+   * goes on from where the machine's stream was. Throws a clear error for a damaged part,
+   * before anything changes.
    */
-  startFrom(state: ArrayBuffer): { v86: ArrayBuffer; devices: CheckedState | null; pageTrace: BufferKept | null } {
-    const { machineBytes, trace } = splitTrace(state);
+  startFrom(state: ArrayBuffer): { v86: ArrayBuffer; devices: CheckedState | null; page: PageNow | null } {
+    const { machineBytes, page } = splitPagePart(state);
     const split = splitMachineState(state, machineBytes);
     const devices = split.devices ? checkDevices(split.devices) : null;
-    if (trace) this.trace.restoreKept(trace.channel);
-    return { v86: split.v86, devices, pageTrace: trace?.buffer ?? null };
+    if (page) this.trace.restoreKept(page.channel);
+    return { v86: split.v86, devices, page: page && { buffer: page.buffer, screen: page.screen } };
   }
 
   /**
    * A saved machine back, all or nothing: checks in flight are given up, the SD part is checked
    * before v86 is replaced. `beforeV86` runs just before v86's restore (the page makes sure a
-   * stopped machine is stopped). The trace it was saved with is not put back: the channel sees
-   * the guest's count go back and takes back what came since (its rewind), so a page's views
-   * can say what the reset undid.
+   * stopped machine is stopped). Its page part is not put back: the channel sees the guest's
+   * count go back and takes back what came since (its rewind), so a page's views can say what
+   * the reset undid, and the terminal keeps what it showed.
    */
   async restore(emulator: V86Emulator, state: ArrayBuffer, beforeV86?: () => Promise<void>): Promise<void> {
     this.agent.reset();
     await this.hostFiles?.idle(); // after that, restore anyway
-    const { v86, devices } = splitMachineState(state, traceFooter(state).machineBytes);
+    const { v86, devices } = splitMachineState(state, pagePartFooter(state).machineBytes);
     const sd = checkDevices(devices);
     await beforeV86?.();
     await emulator.restore_state(v86);

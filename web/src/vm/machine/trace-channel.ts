@@ -6,7 +6,7 @@ import { WORDS_PER_EVENT } from "../../shared/events";
 import { recordsOf, rewindLine, splitTraceLine } from "../../shared/event-table";
 import { TRACE_EVENTS } from "../../topics/events.gen";
 import type { TraceStats } from "../../shared/machine";
-import type { ChannelKept } from "./trace-kept";
+import type { ChannelKept } from "./page-part";
 
 /**
  * One tracefs line to event records (words, 4 per record), through the event table: null if
@@ -128,7 +128,7 @@ export class TraceChannel {
     return out;
   }
 
-  /** Its count of the stream, kept with a saved machine (trace-kept.ts); what is not taken yet is not in it. */
+  /** Its count of the stream, kept with a saved machine (page-part.ts); what is not taken yet is not in it. */
   kept(): ChannelKept {
     return { lastSeq: this.lastSeq, keptSeqs: this.keptSeqs.slice(), keptWords: this.keptWords.slice(), stats: { ...this.stats }, lastMarker: this.lastMarker, partial: this.partial };
   }

@@ -7,7 +7,7 @@
 // "FSLABSD1" (a u32 image length, no high word) is still read. A state without the footer
 // (dist/state.bin, saved before a card was ever attached, and snapshots from before the SD host
 // existed) is v86's alone: the host starts empty. The page's trace may follow it all, with a
-// footer of its own (trace-kept.ts).
+// footer of its own (page-part.ts).
 import { SdhciDevice, type CheckedState, type SdhciSnapshot } from "./sdhci";
 
 const MAGIC = "FSLABSD2";
@@ -20,7 +20,7 @@ export interface DeviceState {
   image: Uint8Array;
 }
 
-/** A saved machine's pieces in order, each copied once when joined (with the trace after: trace-kept.ts). */
+/** A saved machine's pieces in order, each copied once when joined (with the trace after: page-part.ts). */
 export function machinePieces(v86: ArrayBuffer, dev: DeviceState): Uint8Array[] {
   const json = new TextEncoder().encode(JSON.stringify(dev.sdhci));
   const footer = new Uint8Array(FOOTER);
@@ -57,7 +57,7 @@ function endsWith(state: ArrayBuffer, length: number, magic: string): boolean {
 
 /**
  * v86's part and ours, of the state's first `length` bytes (what follows is the page's trace:
- * trace-kept.ts); throws a clear error for a damaged footer.
+ * page-part.ts); throws a clear error for a damaged footer.
  */
 export function splitMachineState(state: ArrayBuffer, length = state.byteLength): { v86: ArrayBuffer; devices: DeviceState | null } {
   const v2 = length >= FOOTER && endsWith(state, length, MAGIC);

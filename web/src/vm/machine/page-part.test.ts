@@ -1,8 +1,9 @@
-// A saved machine's trace part: it comes back as it went in, beside v86's and the SD host's
-// parts; a machine saved without one has none; a damaged one is said as such.
+// A saved machine's page part (the trace the page had received, the terminal's screen): it comes
+// back as it went in, beside v86's and the SD host's parts; a machine saved without one has none;
+// a damaged one is said as such.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { joinTrace, splitTrace, type TraceKept } from "./trace-kept";
+import { joinPagePart, splitPagePart, type PagePart } from "./page-part";
 import { joinPieces, machinePieces, splitMachineState } from "./devices/machine-state";
 import { SdhciDevice } from "./devices/sdhci";
 import { TraceChannel } from "./trace-channel";
@@ -22,20 +23,22 @@ function page() {
   return { channel, buffer, feed };
 }
 
-const kept = (p: ReturnType<typeof page>): TraceKept => ({ channel: p.channel.kept(), buffer: p.buffer.kept() });
+const kept = (p: ReturnType<typeof page>, screen: string | null = null): PagePart => ({ channel: p.channel.kept(), buffer: p.buffer.kept(), screen });
 
-describe("a saved machine's trace", () => {
+describe("a saved machine's page part", () => {
   it("comes back whole after v86's and the SD host's parts, which split as before", () => {
     const p = page();
     p.feed(`1 ${discard(2)}\n2 ${discard(8)}\n3 rm-6 [000] .... 1.9: exfat_disc`); // the third line half sent
     const { meta, data } = new SdhciDevice().snapshot();
     const machine = machinePieces(new Uint8Array([1, 2, 3, 4, 5]).buffer, { sdhci: meta, image: data }); // an odd length: the words are copied out aligned
-    const { machineBytes, trace } = splitTrace(joinTrace(machine, kept(p)));
+    const screen = "\x1b[1mroot@fslab:~# \x1b[0mls\r\n\u00e9t\u00e9 \u4e2d";
+    const { machineBytes, page: got } = splitPagePart(joinPagePart(machine, kept(p, screen)));
     expect(machineBytes).toBe(joinPieces(machine).byteLength);
-    expect(trace!.channel).toEqual(p.channel.kept());
-    expect(trace!.buffer!.lines).toEqual([discard(2), discard(8)]);
-    expect([...trace!.buffer!.words]).toEqual([...p.buffer.events]);
-    const joined = joinTrace(machine, kept(p));
+    expect(got!.channel).toEqual(p.channel.kept());
+    expect(got!.buffer!.lines).toEqual([discard(2), discard(8)]);
+    expect([...got!.buffer!.words]).toEqual([...p.buffer.events]);
+    expect(got!.screen).toBe(screen);
+    const joined = joinPagePart(machine, kept(p));
     const split = splitMachineState(joined, machineBytes);
     expect([...new Uint8Array(split.v86)]).toEqual([1, 2, 3, 4, 5]);
     expect(split.devices!.sdhci).toEqual(meta);
@@ -44,9 +47,9 @@ describe("a saved machine's trace", () => {
   it("goes on where it was: the restored guest's next line is not a gap, and a reset past the reload still takes back what came since", () => {
     const before = page();
     before.feed(`1 ${discard(2)}\n2 ${discard(8)}\n`);
-    const atStep = splitTrace(joinTrace([new Uint8Array(8)], kept(before))).trace!; // the step's start, kept
+    const atStep = splitPagePart(joinPagePart([new Uint8Array(8)], kept(before))).page!; // the step's start, kept
     before.feed(`3 ${discard(14)}\n`);
-    const saved = splitTrace(joinTrace([new Uint8Array(8)], kept(before))).trace!; // the newest, kept as the step passed
+    const saved = splitPagePart(joinPagePart([new Uint8Array(8)], kept(before))).page!; // the newest, kept as the step passed
     // a reload: a new page, started from the newest machine
     const after = page();
     after.channel.restoreKept(saved.channel);
@@ -63,30 +66,32 @@ describe("a saved machine's trace", () => {
     expect(after.channel.stats.lost).toBe(0);
   });
 
-  it("a machine saved without one (dist/state.bin, older snapshots) has none; Node's host keeps the count alone", () => {
+  it("a machine saved without one (dist/state.bin, older snapshots) has none; Node's host keeps the trace's count alone", () => {
     const plain = new Uint8Array([9, 9, 9]).buffer;
-    expect(splitTrace(plain)).toEqual({ machineBytes: 3, trace: null });
+    expect(splitPagePart(plain)).toEqual({ machineBytes: 3, page: null });
     const ch = new TraceChannel();
     ch.feed(enc.encode(`1 ${discard(2)}\n`));
-    const { trace } = splitTrace(joinTrace([new Uint8Array(plain)], { channel: ch.kept(), buffer: null }));
-    expect(trace).toEqual({ channel: ch.kept(), buffer: null });
+    const { page: got } = splitPagePart(joinPagePart([new Uint8Array(plain)], { channel: ch.kept(), buffer: null, screen: null }));
+    expect(got).toEqual({ channel: ch.kept(), buffer: null, screen: null });
   });
 
   it("a damaged part is said as such, never read as something else", () => {
-    const good = new Uint8Array(joinTrace([new Uint8Array(4)], { channel: new TraceChannel().kept(), buffer: new LiveBuffer().kept() }));
+    const good = new Uint8Array(joinPagePart([new Uint8Array(4)], { channel: new TraceChannel().kept(), buffer: new LiveBuffer().kept(), screen: null }));
     const footer = good.length - 16;
     const lengths = good.slice();
     new DataView(lengths.buffer).setUint32(footer + 4, 1e6, true);
-    expect(() => splitTrace(lengths.buffer)).toThrow(/trace part is damaged: its lengths/);
+    expect(() => splitPagePart(lengths.buffer)).toThrow(/page part is damaged: its lengths/);
     const json = good.slice();
     json[footer - 2] = 0x7b; // a brace inside the JSON's end
-    expect(() => splitTrace(json.buffer)).toThrow(/trace part is damaged/);
-    const seq = joinTrace([], { channel: { ...new TraceChannel().kept(), lastSeq: -1 }, buffer: null });
-    expect(() => splitTrace(seq)).toThrow(/the stream's line numbers/);
+    expect(() => splitPagePart(json.buffer)).toThrow(/page part is damaged/);
+    const seq = joinPagePart([], { channel: { ...new TraceChannel().kept(), lastSeq: -1 }, buffer: null, screen: null });
+    expect(() => splitPagePart(seq)).toThrow(/the trace's line numbers/);
+    const screen = joinPagePart([], { channel: new TraceChannel().kept(), buffer: null, screen: 5 as unknown as string });
+    expect(() => splitPagePart(screen)).toThrow(/the terminal's screen/);
   });
 
-  it("any bytes before the footer: a trace, or the damage said (fuzzed)", () => {
-    const magic = enc.encode("FSLABTR1");
+  it("any bytes before the footer: a page part, or the damage said (fuzzed)", () => {
+    const magic = enc.encode("FSLABPG1");
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(300), fc.nat(300), (body, words, json) => {
         const b = new Uint8Array(body.length + 16);
@@ -95,10 +100,10 @@ describe("a saved machine's trace", () => {
         new DataView(b.buffer).setUint32(body.length + 4, json, true);
         b.set(magic, body.length + 8);
         try {
-          const { machineBytes } = splitTrace(b.buffer);
+          const { machineBytes } = splitPagePart(b.buffer);
           expect(machineBytes).toBeGreaterThanOrEqual(0);
         } catch (e) {
-          expect(String(e)).toMatch(/^Error: the saved machine's trace part is damaged: /);
+          expect(String(e)).toMatch(/^Error: the saved machine's page part is damaged: /);
         }
       }),
     );
