@@ -2,8 +2,8 @@
 // compile error marked at its line in the editor, said before any workload runs; the
 // function kept through a reload; an edit made in the terminal read back with "Reload from the
 // VM"; a function that
-// never returns stopped and said so, the machine still usable; then the reference, graded
-// warm against the run recorded at the first grade, passes the step. (walk.e2e grades every
+// never returns stopped and said so, the machine still usable; then, after a reload, the
+// reference, graded warm against the run recorded at the first grade, passes the step. (walk.e2e grades every
 // code step's starter and reference; this is the rest of what a learner meets.)
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readFileSync } from "node:fs";
@@ -87,9 +87,22 @@ describe("a code step, as a learner works on it", () => {
     expect(again.seconds).toBeLessThan(60); // the replay's 8 s and the build, on a machine twice as slow
   });
 
-  it("passes the step with the reference, graded against the recorded run", async () => {
+  it("passes the step with the reference after a reload, graded against the run recorded before it", async () => {
+    // the run recorded above was kept in the lab store: a reload does not record it again
+    await page.reload();
+    await waitReady(page);
+    await toCodeStep();
     await editor().fill(reference);
+    await page.evaluate(() => {
+      const w = window as unknown as { gradeSaid: string[] };
+      w.gradeSaid = [];
+      const button = document.querySelector('[data-testid="grade"]')!;
+      new MutationObserver(() => w.gradeSaid.push(button.textContent ?? "")).observe(button, { childList: true, characterData: true, subtree: true });
+    });
     const g = await grade();
+    const said = await page.evaluate(() => (window as unknown as { gradeSaid: string[] }).gradeSaid);
+    expect(said).toContain("Grading against your kernel's recorded run…");
+    expect(said).not.toContain("Recording your kernel and grading…");
     expect(g.verdict, g.text).toBe("agree");
     expect(g.text).toMatch(/agrees with your kernel in all \d+ decisions/);
     console.log(`a warm grade in the page: ${g.seconds.toFixed(1)} s (the workload recorded at the first grade)`);

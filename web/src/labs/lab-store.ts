@@ -105,10 +105,22 @@ export interface MachineHead {
   stepAt?: number;
 }
 
+/** A code step's recorded workload (grade-trace-store.ts), for the guest build and workload it ran. */
+export interface GradeTrace {
+  lab: string;
+  step: number;
+  guest: string;
+  /** sha-256 of the workload as this learner's step has it (their values in it) */
+  workload: string;
+  trace: string;
+  at: number;
+}
+
 export type ProgressRecord = LabProgress & { kind: "progress" };
 export type HeadRecord = MachineHead & { kind: "head" };
 export type MachineRecord = Snapshot & { kind: "machine" };
-export type LabRecord = ProgressRecord | HeadRecord | MachineRecord;
+export type GradeTraceRecord = GradeTrace & { kind: "grade-trace" };
+export type LabRecord = ProgressRecord | HeadRecord | MachineRecord | GradeTraceRecord;
 
 interface FslabDB extends DBSchema {
   labs: { key: string; value: LabRecord; indexes: { kind: LabRecord["kind"] } };
@@ -121,6 +133,7 @@ export const VERSION = 2;
 export const progressKey = (lab: string) => `${lab}/progress`;
 export const headKey = (lab: string) => `${lab}/head`;
 export const machineKey = (lab: string, taken: number, tag: string) => `${lab}/m/${taken}-${tag}`;
+export const gradeTraceKey = (lab: string, step: number) => `${lab}/g/${step}`;
 /** every key of a lab: its progress, its head, its machines */
 export const labKeys = (lab: string) => IDBKeyRange.bound(`${lab}/`, `${lab}/\uffff`);
 /** the keys of a lab's machine records */

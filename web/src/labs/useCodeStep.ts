@@ -5,6 +5,7 @@ import { useEffect, useRef, useState, type MutableRefObject } from "react";
 import type { LabProgress } from "./progress";
 import type { VmHandle } from "../shared/machine";
 import { TOPICS } from "../topics";
+import { keepGradeTrace, keptGradeTrace } from "./grade-trace-store";
 import { ensureGuestFile, gradeCode, gradeLines, graderMoment, loadGrader, readGuestFile, codeStepOf, type CodeMoment, type GradeTraceCache } from "./code-grade";
 
 export interface CodeStepOptions {
@@ -19,6 +20,15 @@ export interface CodeStepOptions {
   check(why: "asked"): Promise<unknown>;
   /** the learner's own grade failed: the reference is offered, as a challenge's failed check does */
   onFailed(): void;
+}
+
+function readable(grader: Awaited<ReturnType<typeof loadGrader>>, trace: string): boolean {
+  try {
+    grader.input(trace);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function useCodeStep({ vm, n, code, progressRef, update, check, onFailed }: CodeStepOptions) {
@@ -44,12 +54,23 @@ export function useCodeStep({ vm, n, code, progressRef, update, check, onFailed 
   /** "Compile and grade": the text into the guest's file, the workload traced, the function judged (code-grade.ts). */
   const gradeFunction = async (text: string) => {
     if (!vm || !code || grading !== null) return;
-    // the step's workload is recorded at its first grade; later grades replay that run
+    // the step's workload is recorded at its first grade; later grades replay that run, in this
+    // page and after a reload (grade-trace-store.ts)
     const cache = (gradeTraces.current[n] ??= {});
-    setGrading(cache.trace ? "Grading against your kernel's recorded run…" : "Recording your kernel and grading…");
+    const lab = progressRef.current.lab;
+    const replaying = "Grading against your kernel's recorded run…";
+    setGrading(cache.trace ? replaying : "Grading…");
     try {
       const grader = await loadGrader(TOPICS, code.code.grader);
+      if (!cache.trace) {
+        // kept from an earlier visit, if its grader can still read it
+        const kept = await keptGradeTrace(lab, n, code.workload).catch(() => undefined);
+        if (kept !== undefined && readable(grader, kept)) cache.trace = kept;
+        setGrading(cache.trace ? replaying : "Recording your kernel and grading…");
+      }
+      const recorded = cache.trace;
       const r = await gradeCode(vm, grader, { file: code.code.file, workload: code.workload }, text, cache).catch((e): Awaited<ReturnType<typeof gradeCode>> => ({ kind: "error", message: e instanceof Error ? e.message : String(e) }));
+      if (cache.trace && cache.trace !== recorded) void keepGradeTrace(lab, n, code.workload, cache.trace).catch(() => undefined);
       if (progressRef.current.step !== n) return;
       const lines = gradeLines(r, code.code.file.split("/").pop()!);
       const load = graderMoment(TOPICS, code.code.grader);
