@@ -134,7 +134,7 @@ export const progressKey = (lab: string) => `${lab}/progress`;
 export const headKey = (lab: string) => `${lab}/head`;
 export const machineKey = (lab: string, taken: number, tag: string) => `${lab}/m/${taken}-${tag}`;
 export const gradeTraceKey = (lab: string, step: number) => `${lab}/g/${step}`;
-/** every key of a lab: its progress, its head, its machines */
+/** every key of a lab: its progress, its head, its machines, its code steps' recorded runs */
 export const labKeys = (lab: string) => IDBKeyRange.bound(`${lab}/`, `${lab}/\uffff`);
 /** the keys of a lab's machine records */
 export const machineKeys = (lab: string) => IDBKeyRange.bound(`${lab}/m/`, `${lab}/m/\uffff`);

@@ -9,7 +9,7 @@
 // A machine without this footer (dist/state.bin, snapshots from before it) has no page part.
 import type { TraceStats } from "../../shared/machine";
 import type { BufferKept } from "../../shared/live-buffer";
-import { joinPieces } from "./devices/machine-state";
+import { endsWith, joinPieces, magicFooter } from "./devices/machine-state";
 
 export type { BufferKept };
 
@@ -40,11 +40,7 @@ export interface PagePart {
 export function joinPagePart(machine: Uint8Array[], p: PagePart): ArrayBuffer {
   const { words, ...buffer } = p.buffer ?? { words: new Uint32Array(0) };
   const json = new TextEncoder().encode(JSON.stringify({ v: 1, channel: p.channel, buffer: p.buffer ? buffer : null, screen: p.screen }));
-  const footer = new Uint8Array(FOOTER);
-  const f = new DataView(footer.buffer);
-  f.setUint32(0, words.byteLength, true);
-  f.setUint32(4, json.length, true);
-  for (let i = 0; i < MAGIC.length; i++) f.setUint8(8 + i, MAGIC.charCodeAt(i));
+  const footer = magicFooter([words.byteLength, json.length], MAGIC);
   return joinPieces([...machine, new Uint8Array(words.buffer, words.byteOffset, words.byteLength), json, footer]);
 }
 
@@ -64,8 +60,7 @@ function checkChannel(c: unknown): ChannelKept {
 
 /** Where the machine's own bytes end, from the footer alone (a reset reads no more of the page's part). */
 export function pagePartFooter(state: ArrayBuffer): { machineBytes: number; wordBytes: number; jsonBytes: number } {
-  const tail = state.byteLength >= FOOTER ? new Uint8Array(state, state.byteLength - MAGIC.length) : null;
-  if (!tail || [...MAGIC].some((ch, i) => tail[i] !== ch.charCodeAt(0))) return { machineBytes: state.byteLength, wordBytes: 0, jsonBytes: 0 };
+  if (state.byteLength < FOOTER || !endsWith(state, state.byteLength, MAGIC)) return { machineBytes: state.byteLength, wordBytes: 0, jsonBytes: 0 };
   const f = new DataView(state, state.byteLength - FOOTER);
   const wordBytes = f.getUint32(0, true);
   const jsonBytes = f.getUint32(4, true);

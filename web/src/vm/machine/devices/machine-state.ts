@@ -6,8 +6,8 @@
 // The image's length takes 64 bits: a card of 4 GiB written whole has 4 GiB of pages.
 // "FSLABSD1" (a u32 image length, no high word) is still read. A state without the footer
 // (dist/state.bin, saved before a card was ever attached, and snapshots from before the SD host
-// existed) is v86's alone: the host starts empty. The page's trace may follow it all, with a
-// footer of its own (page-part.ts).
+// existed) is v86's alone: the host starts empty. The page's part (its trace and terminal) may
+// follow it all, with a footer of its own (page-part.ts).
 import { SdhciDevice, type CheckedState, type SdhciSnapshot } from "./sdhci";
 
 const MAGIC = "FSLABSD2";
@@ -20,15 +20,19 @@ export interface DeviceState {
   image: Uint8Array;
 }
 
-/** A saved machine's pieces in order, each copied once when joined (with the trace after: page-part.ts). */
+/** A footer: little-endian u32s, then the magic that says what they are. */
+export function magicFooter(words: number[], magic: string): Uint8Array {
+  const footer = new Uint8Array(4 * words.length + magic.length);
+  const f = new DataView(footer.buffer);
+  words.forEach((w, i) => f.setUint32(4 * i, w, true));
+  for (let i = 0; i < magic.length; i++) f.setUint8(4 * words.length + i, magic.charCodeAt(i));
+  return footer;
+}
+
+/** A saved machine's pieces in order, each copied once when joined (with the page's part after: page-part.ts). */
 export function machinePieces(v86: ArrayBuffer, dev: DeviceState): Uint8Array[] {
   const json = new TextEncoder().encode(JSON.stringify(dev.sdhci));
-  const footer = new Uint8Array(FOOTER);
-  const f = new DataView(footer.buffer);
-  f.setUint32(0, json.length, true);
-  f.setUint32(4, dev.image.length % 2 ** 32, true);
-  f.setUint32(8, Math.floor(dev.image.length / 2 ** 32), true);
-  for (let i = 0; i < MAGIC.length; i++) f.setUint8(12 + i, MAGIC.charCodeAt(i));
+  const footer = magicFooter([json.length, dev.image.length % 2 ** 32, Math.floor(dev.image.length / 2 ** 32)], MAGIC);
   return [new Uint8Array(v86), json, dev.image, footer];
 }
 
@@ -48,7 +52,7 @@ export function joinMachineState(v86: ArrayBuffer, dev: DeviceState): ArrayBuffe
 }
 
 /** Whether the state's last bytes (of its first `length`) are this magic. */
-function endsWith(state: ArrayBuffer, length: number, magic: string): boolean {
+export function endsWith(state: ArrayBuffer, length: number, magic: string): boolean {
   if (length < magic.length) return false;
   const tail = new Uint8Array(state, length - magic.length);
   for (let i = 0; i < magic.length; i++) if (tail[i] !== magic.charCodeAt(i)) return false;
@@ -56,7 +60,7 @@ function endsWith(state: ArrayBuffer, length: number, magic: string): boolean {
 }
 
 /**
- * v86's part and ours, of the state's first `length` bytes (what follows is the page's trace:
+ * v86's part and ours, of the state's first `length` bytes (what follows is the page's part:
  * page-part.ts); throws a clear error for a damaged footer.
  */
 export function splitMachineState(state: ArrayBuffer, length = state.byteLength): { v86: ArrayBuffer; devices: DeviceState | null } {
