@@ -88,6 +88,13 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     };
   }, [n]);
 
+  // A step shown before its machine answers (a page opened on it; the machine started anew):
+  // its lines count from the machine's arrival. Only then: a reset, which hands a new handle
+  // to the same shell, undoes the run but not what the learner saw of it.
+  useEffect(() => {
+    if (vm && linesAtOpen.current === null) linesAtOpen.current = vm.shellLines();
+  }, [vm]);
+
   const { measureActuals, predict, answer } = stepAnswers({ vm, events, step, n, progressRef, update, linesAtOpen });
   /**
    * A Run button above the step's first prediction ran its set-up (a volume made, a trace
