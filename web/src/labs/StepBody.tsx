@@ -76,9 +76,11 @@ function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord
           {rec.afterMeasuring && (
             <strong data-testid="after-measuring">
               Made after measuring:{" "}
+              {"count" in p.actual ? "the kernel had already done it when you answered" : "you had entered commands since the step opened"}
+              {rec.measuredEarlier && " (before the page was reloaded, the step reset or left)"}
               {"count" in p.actual
-                ? "the kernel had already done it when you answered, so this is recorded as a guess made after the fact, and only what ran after it counts."
-                : "you had entered commands since the step opened, so this is recorded as a guess made after the fact, and not judged."}{" "}
+                ? ", so this is recorded as a guess made after the fact, and only what ran after it counts."
+                : ", so this is recorded as a guess made after the fact, and not judged."}{" "}
             </strong>
           )}
           {rec.actual === undefined

@@ -40,6 +40,11 @@ export interface StepRecord {
   resets: number;
   /** the step's predict blocks in order: the learner's answer and, once measured, the kernel's */
   predictions?: Array<PredictionRecord | null>;
+  /**
+   * the step's predict blocks in order: measured before they were answered (a command entered,
+   * the events counted), kept over a reload, a reset and a visit to another step
+   */
+  measured?: boolean[];
   /** the step's hint blocks revealed, by their index among its hints, in the order shown */
   hintsSeen?: number[];
   /** the step's question blocks in order: the learner's answer beside their run's (question.ts) */

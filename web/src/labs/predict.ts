@@ -38,6 +38,8 @@ export interface PredictionRecord {
    * commands since the step opened): the page and the report mark it
    */
   afterMeasuring?: boolean;
+  /** the measurement came earlier in the step, before a reload, a reset or a visit elsewhere took it back */
+  measuredEarlier?: boolean;
   /** events of the actual already counted at the guess: the actual counts only those after it */
   countedBefore?: number;
 }

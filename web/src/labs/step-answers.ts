@@ -62,19 +62,48 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
   };
 
   /**
-   * A prediction answered (guess null: "no guess"). Its actual counts only what the kernel does
-   * from now on; if the kernel had already done it (its events are in the step's stream, or
-   * commands were entered since the step opened, for a command's answer) it is marked as made
-   * after measuring.
+   * Whether a guess at `p` now would come after measuring: the kernel has already done it (its
+   * events are in the step's stream), or, for a command's answer, commands were entered since
+   * the step opened; and the events of its actual counted so far.
    */
-  const predict = (i: number, p: Prediction, guess: string | null) => {
+  const measuredNow = (p: Prediction) => {
     const countedBefore = "count" in p.actual ? Number(countedActual(p, events()) ?? 0) : 0;
     const typed = linesAtOpen.current !== null && vm !== null && vm.shellLines() !== linesAtOpen.current;
-    const afterMeasuring = "count" in p.actual ? countedBefore > 0 : typed;
+    return { countedBefore, afterMeasuring: "count" in p.actual ? countedBefore > 0 : typed };
+  };
+
+  /** the step's predict blocks, in order */
+  const predictions = () => step.blocks.flatMap((b) => (b.kind === "predict" ? [b.predict] : []));
+
+  /**
+   * Keep in the progress which of the step's open predictions the learner has measured already.
+   * A reload, a reset or a visit to another step takes the machine and the step's events back,
+   * not what the learner saw: a guess made after one of them is still marked. `linesToo` false:
+   * entered lines do not count now (a set-up Run's lines are known as such only once it ends).
+   */
+  const noteMeasured = (linesToo: boolean) => {
+    const rec = progressRef.current.steps[n];
+    const found = predictions().map((p, i) => !rec.predictions?.[i] && !measuredBefore(rec.measured, i) && ("count" in p.actual || linesToo) && measuredNow(p).afterMeasuring);
+    if (!found.some(Boolean)) return;
+    update((pr) => {
+      const s = pr.steps[n];
+      s.measured = found.map((f, i) => f || measuredBefore(s.measured, i));
+    });
+  };
+
+  /**
+   * A prediction answered (guess null: "no guess"). Its actual counts only what the kernel does
+   * from now on; if the learner had measured it (now, or earlier in the step: noteMeasured) it
+   * is marked as made after measuring.
+   */
+  const predict = (i: number, p: Prediction, guess: string | null) => {
+    const { countedBefore, afterMeasuring: now } = measuredNow(p);
+    const earlier = !now && measuredBefore(progressRef.current.steps[n].measured, i);
+    const afterMeasuring = now || earlier;
     update((pr) => {
       const list = pr.steps[n].predictions ?? [];
       while (list.length <= i) list.push(null);
-      list[i] = { question: p.question, guess, at: Date.now(), ...(afterMeasuring ? { afterMeasuring } : {}), ...(countedBefore ? { countedBefore } : {}) } satisfies PredictionRecord;
+      list[i] = { question: p.question, guess, at: Date.now(), ...(afterMeasuring ? { afterMeasuring } : {}), ...(earlier ? { measuredEarlier: true } : {}), ...(countedBefore ? { countedBefore } : {}) } satisfies PredictionRecord;
       pr.steps[n].predictions = list;
     });
   };
@@ -111,5 +140,10 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
     return null;
   };
 
-  return { measureActuals, predict, answer };
+  return { measureActuals, predict, answer, noteMeasured };
+}
+
+/** A stored mark, read with care: a damaged store may hold anything there. */
+function measuredBefore(measured: unknown, i: number): boolean {
+  return Array.isArray(measured) && measured[i] === true;
 }

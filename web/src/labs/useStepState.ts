@@ -95,7 +95,23 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     if (vm && linesAtOpen.current === null) linesAtOpen.current = vm.shellLines();
   }, [vm]);
 
-  const { measureActuals, predict, answer } = stepAnswers({ vm, events, step, n, progressRef, update, linesAtOpen });
+  const { measureActuals, predict, answer, noteMeasured } = stepAnswers({ vm, events, step, n, progressRef, update, linesAtOpen });
+  // An open prediction measured already is kept in the progress as it is found (every second),
+  // as the page is hidden or left (the journal's write is at once), and as the step closes. Not
+  // while a command runs, but as the page goes: a set-up Run's lines count only once it ends.
+  useEffect(() => {
+    if (!vm || !predictsOpen) return;
+    const poll = setInterval(() => noteMeasured(!vm.shellBusy()), 1000);
+    const leave = () => document.visibilityState === "hidden" && noteMeasured(true);
+    document.addEventListener("visibilitychange", leave);
+    window.addEventListener("pagehide", leave);
+    return () => {
+      clearInterval(poll);
+      document.removeEventListener("visibilitychange", leave);
+      window.removeEventListener("pagehide", leave);
+      noteMeasured(!vm.shellBusy());
+    };
+  }, [vm, predictsOpen, n]);
   /**
    * A Run button above the step's first prediction ran its set-up (a volume made, a trace
    * started): those lines are not the measurement, so a guess made after them is not "after

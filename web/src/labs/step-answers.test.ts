@@ -1,0 +1,94 @@
+// A prediction measured before it was answered stays marked over what takes the measurement
+// back (a reload, a reset, a visit to another step): stepAnswers' noteMeasured and predict,
+// without React or a machine.
+import { describe, expect, it } from "vitest";
+import { stepAnswers } from "./step-answers";
+import { parsePredict, type Prediction } from "./predict";
+import type { LabStep } from "./lab-format";
+import type { LabProgress } from "./progress";
+import type { SeenEvent } from "./expect";
+import type { VmHandle } from "../shared/machine";
+
+const pred = (yaml: string): Prediction => {
+  const r = parsePredict(yaml);
+  if ("error" in r) throw new Error(r.error);
+  return r.predict;
+};
+const BY_COMMAND = pred("question: How many?\nactual: cat /sys/module/exfat/parameters/discard_calls");
+const BY_EVENTS = pred("question: How many discards?\nactual:\n  event: exfat_discard\n  where: { batched: 0 }");
+const step = { title: "s", blocks: [BY_COMMAND, BY_EVENTS].map((p, i) => ({ kind: "predict", text: "", line: i + 1, predict: p })) } as unknown as LabStep;
+const discard: SeenEvent = { event: "exfat_discard", fields: { batched: "0" } };
+
+/** one step's answers on a machine whose shell has `lines` entered, the step opened at `atOpen` */
+function setup() {
+  let progress = { step: 0, steps: [{ title: "s" }] } as unknown as LabProgress;
+  const ref = { current: progress };
+  const m = { lines: 3, events: [] as SeenEvent[], atOpen: { current: 3 as number | null } };
+  const vm = { shellLines: () => m.lines } as unknown as VmHandle;
+  const update = (f: (p: LabProgress) => void) => {
+    progress = structuredClone(ref.current);
+    f(progress);
+    ref.current = progress;
+  };
+  const answers = () => stepAnswers({ vm, events: () => m.events, step, n: 0, progressRef: ref, update, linesAtOpen: m.atOpen });
+  return { m, ref, answers, rec: () => ref.current.steps[0] };
+}
+
+describe("a prediction measured before it is answered", () => {
+  it("a command entered marks the command's prediction when lines count, and not the events' one", () => {
+    const { m, answers, rec } = setup();
+    answers().noteMeasured(true);
+    expect(rec().measured).toBeUndefined(); // nothing entered yet
+    m.lines = 4;
+    answers().noteMeasured(false); // a command runs: its lines may be a set-up Run's
+    expect(rec().measured).toBeUndefined();
+    answers().noteMeasured(true);
+    expect(rec().measured).toEqual([true, false]);
+  });
+
+  it("after a reload (the lines and events counted from the machine's step start) the guesses are still marked, and say so", () => {
+    const { m, answers, rec } = setup();
+    m.lines = 5;
+    m.events = [discard, discard];
+    answers().noteMeasured(true);
+    expect(rec().measured).toEqual([true, true]);
+    // the page again: the machine as the step began, nothing entered nor counted since
+    m.atOpen.current = 7;
+    m.lines = 7;
+    m.events = [];
+    answers().predict(0, BY_COMMAND, "12");
+    answers().predict(1, BY_EVENTS, "3");
+    const [a, b] = rec().predictions!;
+    expect(a).toMatchObject({ guess: "12", afterMeasuring: true, measuredEarlier: true });
+    expect(b).toMatchObject({ guess: "3", afterMeasuring: true, measuredEarlier: true });
+    expect(b!.countedBefore).toBeUndefined(); // the events the actual counts are all still to come
+  });
+
+  it("marks the events' prediction while a command runs, and never an answered prediction", () => {
+    const { m, answers, rec } = setup();
+    answers().predict(0, BY_COMMAND, "1"); // answered before anything was entered: honest
+    m.lines = 4;
+    m.events = [discard];
+    answers().noteMeasured(false);
+    expect(rec().measured).toEqual([false, true]);
+    expect(rec().predictions![0]).not.toHaveProperty("afterMeasuring");
+  });
+
+  it("a guess made with nothing measured is not marked", () => {
+    const { answers, rec } = setup();
+    answers().noteMeasured(true);
+    answers().predict(1, BY_EVENTS, "2");
+    expect(rec().predictions![1]).not.toHaveProperty("afterMeasuring");
+    expect(rec().predictions![1]).not.toHaveProperty("measuredEarlier");
+  });
+
+  it("a damaged mark in the store (not a list of true) marks nothing, and is replaced by the next", () => {
+    const { m, answers, rec, ref } = setup();
+    (ref.current.steps[0] as unknown as { measured: unknown }).measured = "yes";
+    answers().predict(0, BY_COMMAND, "1");
+    expect(rec().predictions![0]).not.toHaveProperty("afterMeasuring");
+    m.events = [discard];
+    answers().noteMeasured(true);
+    expect(rec().measured).toEqual([false, true]);
+  });
+});
