@@ -4,8 +4,9 @@
 // as step 1 passed, and as long after Next (while step 2's start is being compressed and
 // stored); once with the compressing worker ended in the middle of its work; and once from a
 // store in the layout of an older version of the page; with a run in the live panel and lines in
-// the terminal, which come back with the machine; and in a browser whose IndexedDB cannot be opened, where only the marks
-// come back (from localStorage).
+// the terminal, which come back with the machine; after the page was left mid-step (hidden),
+// whose machine comes back as it was left; and in a browser whose IndexedDB cannot be opened,
+// where only the marks come back (from localStorage).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Dialog, Page } from "playwright-core";
 import { launch, runInTerminal, terminalText, waitReady } from "./browser";
@@ -336,6 +337,29 @@ describe("a reload at any moment brings back the learner's newest kept machine",
     await expect.poll(discards, { timeout: 30_000 }).toBeGreaterThan(before);
     expect(await panel.textContent()).not.toMatch(/lost/);
     seen.push(`the live panel: ${before} discards before the reload, ${await discards()} after one more delete`);
+  });
+
+  it("a page left mid-step (hidden, its shell at the prompt) keeps its machine: a reload brings back what the step did, a reset still goes back to its start", async () => {
+    await page.getByTestId("start-over").click();
+    await Promise.all([page.waitForEvent("load"), page.getByTestId("start-over").click()]);
+    await ready();
+    await runInTerminal(page, "echo left-$((6 * 7)) > /tmp/left.txt && echo made-before-leaving");
+    // Headless Chromium keeps every page visible (another tab brought to the front, a minimised
+    // window: still "visible"), so the page is told it is hidden as a browser tells it
+    await page.evaluate(() => {
+      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+      document.dispatchEvent(new Event("visibilitychange"));
+    });
+    await expect.poll(() => page.getByTestId("lab-status").getAttribute("data-snapshot-kind"), { timeout: 60_000 }).toBe("left");
+    expect(await page.getByTestId("lab-status").textContent()).toMatch(/^Machine kept as you left the page: a reload brings it back/);
+    expect(await reloadAfter(0, "left mid-step")).toMatch(/restored your machine from step 1 \(kept as you left the page in step 1/);
+    expect(await step()).toBe("0");
+    expect(await terminalText(page)).toContain("made-before-leaving");
+    expect(await runInTerminal(page, "cat /tmp/left.txt")).toContain("left-42");
+    // the step's start is the lab's own machine: a reset starts it again, without the file
+    await page.getByTestId("reset-step").click();
+    await ready();
+    await expect.poll(() => runInTerminal(page, "cat /tmp/left.txt 2>/dev/null || echo no-file"), { timeout: 60_000 }).toContain("no-file");
   });
 
   it("a browser whose IndexedDB cannot be opened: the marks come back from local storage, and the page says the machine does not", async () => {

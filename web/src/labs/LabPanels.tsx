@@ -205,13 +205,14 @@ export function LabStatus({ busy, timing }: { busy: string | null; timing: Timin
       data-raw-bytes={timing.rawBytes}
       data-reset-ms={timing.resetMs?.toFixed(0)}
       data-snapshot-reused={timing.snapshotReused ? "1" : undefined}
+      data-snapshot-kind={timing.snapshotKind}
     >
       {busy ??
         [
           timing.snapshotBytes &&
             (timing.snapshotReused
               ? `Machine kept as the step began: the machine kept as step ${timing.snapshotOf ?? 0} passed, with nothing entered since (${(timing.snapshotBytes / 2 ** 20).toFixed(1)} MB).`
-              : `Machine kept ${timing.snapshotKind === "latest" ? `as step ${(timing.snapshotOf ?? 0) + 1} passed` : timing.snapshotAgain ? "as you came back to the step: a reset brings back this one" : "as the step began"} (${(timing.snapshotBytes / 2 ** 20).toFixed(1)} MB in ${((timing.snapshotMs ?? 0) / 1000).toFixed(1)} s).`),
+              : `Machine kept ${timing.snapshotKind === "latest" ? `as step ${(timing.snapshotOf ?? 0) + 1} passed` : timing.snapshotKind === "left" ? "as you left the page: a reload brings it back" : timing.snapshotAgain ? "as you came back to the step: a reset brings back this one" : "as the step began"} (${(timing.snapshotBytes / 2 ** 20).toFixed(1)} MB in ${((timing.snapshotMs ?? 0) / 1000).toFixed(1)} s).`),
           timing.resetMs && `Reset in ${(timing.resetMs / 1000).toFixed(2)} s.`,
         ]
           .filter(Boolean)

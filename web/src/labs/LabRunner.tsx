@@ -55,7 +55,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
       void machine.keepPassed(step);
     },
   });
-  const machine = useStepMachine({ labId: lab.meta.id, vm, n: s.n, restoredStep, onRestored: s.restored, setProblem, resetRequest, machineRequest });
+  const machine = useStepMachine({ labId: lab.meta.id, vm, n: s.n, restoredStep, events, onRestored: s.restored, setProblem, resetRequest, machineRequest });
   const { n, step, rec, passed } = s;
   useSetupScript(lab, n, vm, restoredStep, setProblem);
   const earlier = { earlierUndone: s.earlierUndone, goTo: s.go, steps: lab.steps };

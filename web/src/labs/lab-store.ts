@@ -17,6 +17,7 @@ import { openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore, type ID
 import type { PredictionRecord } from "./predict";
 import type { QuestionRecord } from "./question";
 import type { CompileMessage } from "./code-grade";
+import type { SeenEvent } from "./expect";
 
 // ---- the records ----
 
@@ -79,7 +80,11 @@ export interface LabProgress {
   identity?: string;
 }
 
-export type SnapshotKind = "step" | "latest";
+/**
+ * A kept machine: a step's start ("step"), the machine as a step passed ("latest"), or the
+ * machine as the learner left the page mid-step ("left": hidden, the shell at its prompt).
+ */
+export type SnapshotKind = "step" | "latest" | "left";
 
 export interface Snapshot {
   lab: string;
@@ -93,6 +98,8 @@ export interface Snapshot {
   /** gzip of v86's save_state() */
   gz: Blob;
   rawBytes: number;
+  /** a machine left mid-step: the kernel events the page had parsed since the step opened */
+  stepEvents?: SeenEvent[];
 }
 
 /**

@@ -5,6 +5,7 @@
 import { dropSnapshots, getSnapshot, putSnapshot, stepIsNewest, type SnapshotKind } from "./machine-store";
 import { gunzip, gzip, HERE } from "../vm/browser/snapshot";
 import type { VmHandle } from "../shared/machine";
+import type { SeenEvent } from "./expect";
 
 export interface Timing {
   snapshotMs?: number;
@@ -64,6 +65,13 @@ export class MachineKeeper {
   private inFlight = 0;
   /** resets so far: a machine kept after the newest one makes its "Reset in" figure old news */
   private resets = 0;
+  /** a reset is putting the machine back: no machine is kept meanwhile */
+  private resetting = false;
+  /**
+   * The machine the newest kept one was taken from, with the shell's line count and the step's
+   * events then: a machine left with nothing entered nor arrived since is kept already.
+   */
+  private newest: { vm: VmHandle; lines: number; events: number } | null = null;
 
   constructor(
     private readonly labId: string,
@@ -98,8 +106,12 @@ export class MachineKeeper {
     return stored;
   }
 
-  /** Keep the machine as it is now: in memory as the step's start (`kind` "step"), and in IndexedDB. */
-  async snapshot(vm: VmHandle, kind: SnapshotKind, at: number): Promise<void> {
+  /**
+   * Keep the machine as it is now: in memory as the step's start (`kind` "step"), and in
+   * IndexedDB. `stepEvents`: the events the page parsed since the step opened (stored with a
+   * machine left mid-step, whose step goes on after a reload).
+   */
+  async snapshot(vm: VmHandle, kind: SnapshotKind, at: number, stepEvents: readonly SeenEvent[] = []): Promise<void> {
     const t0 = performance.now();
     const takenAt = Date.now(); // when the machine was in this state, not when the store finished
     const resets = this.resets;
@@ -107,6 +119,8 @@ export class MachineKeeper {
     // and makes the count differ either way (the next step's start is then saved anew)
     const lines = vm.shellLines();
     const shellBusy = vm.shellBusy();
+    this.newest = { vm, lines, events: stepEvents.length };
+    const events = kind === "left" ? [...stepEvents] : undefined;
     const saving = this.track(vm.saveState()); // now: the machine as it is at this moment
     // a reset waits for the step's machine to be saved, not for its gzip and store
     if (kind === "step") this.pendingStart = saving.then(() => undefined, () => undefined);
@@ -124,10 +138,10 @@ export class MachineKeeper {
         const t1 = performance.now();
         const gz = await zipping.catch((e) => {
           if (this.passed?.gz === zipping) this.passed = null; // nothing to reuse
-          throw notKept(kind === "step" ? `as step ${at + 1} began` : `as step ${at + 1} passed`, e);
+          throw notKept(kind === "step" ? `as step ${at + 1} began` : kind === "latest" ? `as step ${at + 1} passed` : "as you left the page", e);
         });
         performance.measure("fslab:snapshot-gzip", { start: t1 });
-        await putSnapshot(kind, { lab: this.labId, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength });
+        await putSnapshot(kind, { lab: this.labId, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength, ...(events ? { stepEvents: events } : {}) });
         // said once it is stored: a reload from now on brings it back
         this.onTiming({ snapshotMs: performance.now() - t0, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at, snapshotReused: false, snapshotAgain: kind === "step" && at < this.furthest, ...this.resetNews(resets) });
       } finally {
@@ -148,6 +162,8 @@ export class MachineKeeper {
     const freshVm = this.opened?.vm !== vm;
     this.opened = { step: n, vm };
     this.furthest = Math.max(this.furthest, n);
+    // the machine as it stands now is kept (or is the lab's own): a left page keeps only what comes after
+    this.newest = { vm, lines: vm.shellLines(), events: 0 };
     if (freshVm && n === 0 && vm.origin === "saved") {
       // the lab's own saved machine, just started, is step 1's start: nothing to keep. (A copy
       // would be the state the page has just loaded, and save_state, 100-230 ms on the page's
@@ -164,6 +180,19 @@ export class MachineKeeper {
     this.passed = null;
     if (p && p.vm === vm && p.step === n - 1 && vm.shellLines() === p.lines && !vm.shellBusy()) return this.reusePassed(p, n);
     return this.snapshot(vm, "step", n);
+  }
+
+  /**
+   * The learner left the page mid-step (useStepMachine: hidden, the shell at its prompt): the
+   * machine as it is, kept as the newest, so a reload or a closed tab brings back what they did
+   * in the step (the step's start stays kept for a reset). Not when nothing was entered nor
+   * arrived since the newest kept machine, nor while a reset puts the machine back.
+   */
+  keepLeft(vm: VmHandle, n: number, stepEvents: readonly SeenEvent[]): Promise<void> {
+    const k = this.newest;
+    if (this.resetting || this.opened?.step !== n || this.opened.vm !== vm) return Promise.resolve();
+    if (k && k.vm === vm && k.lines === vm.shellLines() && k.events === stepEvents.length) return Promise.resolve();
+    return this.snapshot(vm, "left", n, stepEvents);
   }
 
   /**
@@ -196,6 +225,15 @@ export class MachineKeeper {
    * stay as they are. Throws when there is nothing to go back to (and it is not a crash).
    */
   async reset(vm: VmHandle, n: number, after?: "crash"): Promise<ResetOutcome> {
+    this.resetting = true;
+    try {
+      return await this.putBack(vm, n, after);
+    } finally {
+      this.resetting = false;
+    }
+  }
+
+  private async putBack(vm: VmHandle, n: number, after?: "crash"): Promise<ResetOutcome> {
     this.passed = null; // the machine goes back: the one kept as the step passed is no longer the newest
     await this.pendingStart;
     const t0 = performance.now();
@@ -226,6 +264,7 @@ export class MachineKeeper {
     await vm.restoreState(state, `The machine is back as it was when ${when}.`);
     performance.measure("fslab:snapshot-restore", { start: t2 });
     this.resets++;
+    this.newest = { vm, lines: vm.shellLines(), events: 0 }; // the step's start: kept
     // the machine kept as the step passed (if that was the line's news) is no longer the one running
     this.onTiming({ resetMs: performance.now() - t0, snapshotBytes: undefined, snapshotReused: false });
     if (after !== "crash") {

@@ -26,6 +26,16 @@ describe("nextHead", () => {
     expect(next.drop).toEqual(expect.arrayContaining(["p1", "s1"]));
   });
 
+  it("a machine left mid-step is the newest, over the machine as the step passed, and the step's start stays for a reset", () => {
+    const head: MachineHead = { lab: LAB, newest: "p1", newestAt: 20, newestKind: "latest", step: "s1", stepAt: 10 };
+    const next = nextHead(head, LAB, "left", "l1", 25)!;
+    expect(next.head).toEqual({ lab: LAB, newest: "l1", newestAt: 25, newestKind: "left", step: "s1", stepAt: 10 });
+    expect(next.drop).toEqual(["p1"]);
+    // left again, later: the newer replaces it; a left machine landing after a newer one does not
+    expect(nextHead(next.head, LAB, "left", "l2", 30)).toEqual({ head: { ...next.head, newest: "l2", newestAt: 30 }, drop: ["l1"] });
+    expect(nextHead(next.head, LAB, "left", "l0", 22)).toBeNull();
+  });
+
   it("an older machine landing late stands over nothing newer", () => {
     const head: MachineHead = { lab: LAB, newest: "p2", newestAt: 40, newestKind: "latest", step: "s2", stepAt: 30 };
     expect(nextHead(head, LAB, "latest", "p1", 20)).toBeNull();

@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { MachineKeeper, type Timing } from "./machine-keeper";
 import type { VmHandle } from "../shared/machine";
+import type { SeenEvent } from "./expect";
 
 export type { Timing } from "./machine-keeper";
 
@@ -15,6 +16,8 @@ export interface StepMachineOptions {
   n: number;
   /** the step whose snapshot the machine was started from (a reload), if it was */
   restoredStep: number | null;
+  /** the kernel events the page parsed since the step opened */
+  events(): readonly SeenEvent[];
   /** the machine is back as the step began: a reset (`after` unset) or after a crash */
   onRestored(after?: "crash"): void;
   setProblem(p: string): void;
@@ -34,7 +37,7 @@ export function leaveOnPurpose(): void {
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProblem, resetRequest, machineRequest }: StepMachineOptions) {
+export function useStepMachine({ labId, vm, n, restoredStep, events, onRestored, setProblem, resetRequest, machineRequest }: StepMachineOptions) {
   const [timing, setTiming] = useState<Timing>({});
   const [busy, setBusy] = useState<string | null>(null);
   const keeper = useMemo(() => new MachineKeeper(labId, (patch) => setTiming((t) => ({ ...t, ...patch }))), [labId]);
@@ -48,7 +51,29 @@ export function useStepMachine({ labId, vm, n, restoredStep, onRestored, setProb
   }, [vm, n]);
 
   /** Keep the machine as the step passed: what a reload restores. */
-  const keepPassed = (at: number) => (vm ? keeper.snapshot(vm, "latest", at).catch((e) => setProblem(messageOf(e))) : Promise.resolve());
+  const keepPassed = (at: number) => (vm ? keeper.snapshot(vm, "latest", at, events()).catch((e) => setProblem(messageOf(e))) : Promise.resolve());
+
+  // The page hidden (another tab, a closed lid; often the last moment before the browser drops
+  // the page): the machine is kept as the learner left it, once the shell is at its prompt, if
+  // the page is still hidden then. Not at each command: a save holds the page's thread up to
+  // 0.2 s and its gzip a worker's for 0.5 s.
+  useEffect(() => {
+    if (!vm) return;
+    let gone = false;
+    const hidden = () => document.visibilityState === "hidden";
+    const onHide = () => {
+      if (!hidden()) return;
+      void vm
+        .whenIdle()
+        .then(() => (gone || !hidden() || vm.stopped() ? undefined : keeper.keepLeft(vm, n, events())))
+        .catch((e) => setProblem(messageOf(e)));
+    };
+    document.addEventListener("visibilitychange", onHide);
+    return () => {
+      gone = true;
+      document.removeEventListener("visibilitychange", onHide);
+    };
+  }, [vm, n]);
 
   /**
    * The machine back as the open step began. A reset also undoes the step's marks; after a

@@ -102,12 +102,13 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   useEffect(() => {
     if (!vm || !predictsOpen) return;
     const poll = setInterval(() => noteMeasured(!vm.shellBusy()), 1000);
-    const leave = () => document.visibilityState === "hidden" && noteMeasured(true);
-    document.addEventListener("visibilitychange", leave);
-    window.addEventListener("pagehide", leave);
+    const leave = () => noteMeasured(true);
+    const hide = () => document.visibilityState === "hidden" && leave();
+    document.addEventListener("visibilitychange", hide);
+    window.addEventListener("pagehide", leave); // (a reload's comes before the page is hidden)
     return () => {
       clearInterval(poll);
-      document.removeEventListener("visibilitychange", leave);
+      document.removeEventListener("visibilitychange", hide);
       window.removeEventListener("pagehide", leave);
       noteMeasured(!vm.shellBusy());
     };

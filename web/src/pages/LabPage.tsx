@@ -59,6 +59,8 @@ interface Session {
   restoredStep: number | null;
   /** the machine could not come back: offer to rerun the passed steps' commands */
   rerun: boolean;
+  /** the machine was left mid-step in the step that opens: the events that step had seen */
+  stepEvents?: SeenEvent[];
 }
 
 async function openSession(lab: Lab, source: string, machine: Promise<Machine>, lms: LmsLink | null): Promise<Session> {
@@ -97,7 +99,8 @@ async function readSession(lab: Lab, source: string, machine: Promise<Machine>, 
   const anyPassed = progress.steps.some((s) => s.passedAt);
   // the passed steps' work is not on the machine that starts: offer to redo it
   const rerun = m.startFrom ? false : m.stored ? anyPassed : anyPassed && progress.step > 0;
-  return { progress, notices, startFrom: m.startFrom, restoredStep: m.restoredStep, rerun };
+  const stepEvents = m.stepEvents && m.restoredStep === progress.step ? m.stepEvents : undefined;
+  return { progress, notices, startFrom: m.startFrom, restoredStep: m.restoredStep, rerun, ...(stepEvents ? { stepEvents } : {}) };
 }
 
 /** A lab in an iframe (embed/EmbedPage.tsx): the VM waits for a click or a "start" message. */
@@ -198,12 +201,24 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
     setLive(liveOf(buffer.current, stats));
   }, []);
   const events = useCallback(() => stepEvents.current, []);
-  const clearEvents = useCallback(() => void (stepEvents.current = []), []);
+  /** a machine left mid-step: its step's events, which the step's first opening takes back */
+  const resumed = useRef<SeenEvent[] | null>(null);
+  const clearEvents = useCallback(() => {
+    // (with what arrived from the machine since it started)
+    stepEvents.current = resumed.current ? [...resumed.current, ...stepEvents.current] : [];
+    resumed.current = null;
+  }, []);
 
   useEffect(() => {
     if (!entry?.lab || !machine) return;
     let live = true;
-    void lmsP.then((l) => openSession(entry.lab!, entry.source, machine, l.link)).then((s) => live && setSession(s));
+    void lmsP
+      .then((l) => openSession(entry.lab!, entry.source, machine, l.link))
+      .then((s) => {
+        if (!live) return;
+        resumed.current = s.stepEvents ?? null;
+        setSession(s);
+      });
     return () => void (live = false);
   }, [entry, machine]);
   // each change of the progress goes to the LMS; a refusal is said once, and reporting stops

@@ -5,6 +5,7 @@
 import { newestSnapshot } from "../labs/machine-store";
 import { gunzip, snapshotMismatch } from "../vm/browser/snapshot";
 import type { StartFrom } from "../vm/browser/VmConsole";
+import type { SeenEvent } from "../labs/expect";
 
 /** The learner's newest machine for a lab, from IndexedDB, unpacked; or why there is none to start from. */
 export interface Machine {
@@ -13,6 +14,15 @@ export interface Machine {
   /** one was stored (whether or not it can come back) */
   stored: boolean;
   notice?: string;
+  /** a machine left mid-step: the events its step had seen, which the step goes on with */
+  stepEvents?: SeenEvent[];
+}
+
+/** Events as a stored record holds them, checked: a damaged store (or another version) may hold anything. */
+function storedEvents(v: unknown): SeenEvent[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const ok = v.every((e) => e && typeof e === "object" && typeof e.event === "string" && e.fields && typeof e.fields === "object" && Object.values(e.fields).every((f) => typeof f === "string"));
+  return ok ? (v as SeenEvent[]) : undefined;
 }
 
 /**
@@ -31,12 +41,15 @@ export async function findMachine(labId: string): Promise<Machine> {
   if (why)
     return { startFrom: null, restoredStep: null, stored: true, notice: `Your machine from step ${snap.step + 1} cannot be restored here: ${why}. The lab's own machine starts instead.` };
   try {
-    // what the learner did after the machine was kept is not in it: a reload mid-step undoes it
-    const when = snap.kind === "step" ? `as step ${snap.step + 1} began` : `as step ${snap.step + 1} passed`;
+    // what the learner did after the machine was kept is not in it: a reload mid-step undoes
+    // it, unless the page was hidden (and the shell at its prompt) before it went
+    const when = snap.kind === "step" ? `as step ${snap.step + 1} began` : snap.kind === "latest" ? `as step ${snap.step + 1} passed` : `as you left the page in step ${snap.step + 1}`;
+    const stepEvents = snap.kind === "left" ? storedEvents(snap.stepEvents) : undefined;
     return {
       startFrom: { state: await gunzip(snap.gz), label: `your machine from step ${snap.step + 1} (kept ${when}: commands run after that are not in it)` },
       restoredStep: snap.step,
       stored: true,
+      ...(stepEvents ? { stepEvents } : {}),
     };
   } catch (e) {
     return {
