@@ -339,6 +339,25 @@ describe("a reload at any moment brings back the learner's newest kept machine",
     seen.push(`the live panel: ${before} discards before the reload, ${await discards()} after one more delete`);
   });
 
+  it("a reset puts the kept start back and keeps nothing anew: the status line keeps the reset's time", async () => {
+    await passStep1();
+    await page.getByTestId("next").click();
+    await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 60_000 }).toMatch(/^Machine kept as the step began/);
+    // the page's own mark of each save (npm run bench snapshots reads it)
+    const saves = () => page.evaluate(() => performance.getEntriesByName("fslab:snapshot-save").length);
+    const before = await saves();
+    for (const k of [1, 2]) {
+      await runInTerminal(page, `echo reset-${k} > /tmp/reset.txt`);
+      await page.getByTestId("reset-step").click();
+      await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 60_000 }).toMatch(/^Reset in \d/);
+      expect(await runInTerminal(page, "cat /tmp/reset.txt 2>/dev/null || echo none")).toContain("none");
+      // (a new handle to the machine at each restore made the lab keep the step's start again,
+      // 0.7 s of saving and compressing, and the line said that instead of the reset's time)
+      expect(await saves(), `reset ${k}`).toBe(before);
+      expect(await page.getByTestId("lab-status").textContent()).toMatch(/^Reset in \d/);
+    }
+  });
+
   it("a page left mid-step (hidden, its shell at the prompt) keeps its machine: a reload brings back what the step did, a reset still goes back to its start", async () => {
     await page.getByTestId("start-over").click();
     await Promise.all([page.waitForEvent("load"), page.getByTestId("start-over").click()]);

@@ -154,16 +154,17 @@ export class MachineKeeper {
   /**
    * Step `n` is open on `vm`: keep its start, unless it is kept already (the same step again, or
    * the machine just started from this very step's snapshot). `restoredStep`: the step whose
-   * snapshot the machine was started from, if it was.
+   * snapshot the machine was started from, if it was; `events`: the step's events so far (those
+   * a machine left mid-step brought back).
    */
-  stepOpened(vm: VmHandle, n: number, restoredStep: number | null): Promise<void> {
+  stepOpened(vm: VmHandle, n: number, restoredStep: number | null, events = 0): Promise<void> {
     if (this.opened?.step === n && this.opened.vm === vm) return Promise.resolve();
     const first = this.opened === null;
     const freshVm = this.opened?.vm !== vm;
     this.opened = { step: n, vm };
     this.furthest = Math.max(this.furthest, n);
     // the machine as it stands now is kept (or is the lab's own): a left page keeps only what comes after
-    this.newest = { vm, lines: vm.shellLines(), events: 0 };
+    this.newest = { vm, lines: vm.shellLines(), events };
     if (freshVm && n === 0 && vm.origin === "saved") {
       // the lab's own saved machine, just started, is step 1's start: nothing to keep. (A copy
       // would be the state the page has just loaded, and save_state, 100-230 ms on the page's

@@ -20,6 +20,8 @@ export interface CodeStepOptions {
   check(why: "asked"): Promise<unknown>;
   /** the learner's own grade failed: the reference is offered, as a challenge's failed check does */
   onFailed(): void;
+  /** counts the times the machine was put back (a reset, a restore after a crash): each may have undone the file */
+  restores: number;
 }
 
 function readable(grader: Awaited<ReturnType<typeof loadGrader>>, trace: string): boolean {
@@ -31,7 +33,7 @@ function readable(grader: Awaited<ReturnType<typeof loadGrader>>, trace: string)
   }
 }
 
-export function useCodeStep({ vm, n, code, progressRef, update, check, onFailed }: CodeStepOptions) {
+export function useCodeStep({ vm, n, code, progressRef, update, check, onFailed, restores }: CodeStepOptions) {
   /** what the code step's grading is doing now, for its button; null: nothing */
   const [grading, setGrading] = useState<string | null>(null);
 
@@ -96,19 +98,19 @@ export function useCodeStep({ vm, n, code, progressRef, update, check, onFailed 
 
   // a code step opening: the learner's file goes into the guest if it is not there yet, so an
   // editor in the terminal finds it (never over a file made there meanwhile: ensureGuestFile)
-  const [fileIn, setFileIn] = useState<{ vm: VmHandle; step: number } | null>(null);
+  const [fileIn, setFileIn] = useState<{ vm: VmHandle; step: number; restores: number } | null>(null);
   useEffect(() => {
     if (!vm || !code) return;
     let live = true;
     void ensureGuestFile(vm, code.code.file, progressRef.current.steps[n].code?.text ?? code.code.starter)
       .catch(() => {}) // the grade writes it anyway
-      .then(() => live && setFileIn({ vm, step: n }));
+      .then(() => live && setFileIn({ vm, step: n, restores }));
     return () => {
       live = false;
     };
-  }, [vm, n]);
+  }, [vm, n, restores]);
   /** the open code step's file is in this machine (written, or found there): what the guest has can be compared */
-  const codeFileIn = !!vm && fileIn?.vm === vm && fileIn.step === n;
+  const codeFileIn = !!vm && fileIn?.vm === vm && fileIn.step === n && fileIn.restores === restores;
 
   return { grading, codeText, reloadCode, gradeFunction, codeFileIn, moment: moment?.step === n ? moment : null };
 }

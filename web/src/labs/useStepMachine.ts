@@ -47,7 +47,7 @@ export function useStepMachine({ labId, vm, n, restoredStep, events, onRestored,
   // step's snapshot); until then this step's own start is not kept.
   useEffect(() => setTiming((t) => ({ ...t, snapshotStep: undefined })), [n]);
   useEffect(() => {
-    if (vm) keeper.stepOpened(vm, n, restoredStep).catch((e) => setProblem(messageOf(e)));
+    if (vm) keeper.stepOpened(vm, n, restoredStep, events().length).catch((e) => setProblem(messageOf(e)));
   }, [vm, n]);
 
   /** Keep the machine as the step passed: what a reload restores. */

@@ -194,8 +194,11 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   /** a reset undoes the step's marks (a restore after a crash keeps them) */
   const markReset = () => update((p) => recordReset(p.steps[n]));
 
+  /** the machine put back so far (the code step writes its file again) */
+  const [restores, setRestores] = useState(0);
   /** The machine came back as the step began: a reset (`after` unset) also undoes the step's marks. */
   const restored = (after?: "crash") => {
+    setRestores((k) => k + 1);
     clearEvents();
     setOutcome(null);
     setFailedAsked(false);
@@ -204,7 +207,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
 
   useStepKeys(() => void next(), () => go(n - 1));
 
-  const codeStep = useCodeStep({ vm, n, code, progressRef, update, check, onFailed: () => setFailedAsked(true) });
+  const codeStep = useCodeStep({ vm, n, code, progressRef, update, check, onFailed: () => setFailedAsked(true), restores });
 
   /** how long the open step has been open: added to the progress only as it closes */
   const openMs = () => performance.now() - openedAt.current;

@@ -108,6 +108,11 @@ export function VmConsole({ onReady, onTrace, keptTrace, onTraceRestored, startF
     focusTerminal.current = false;
     const encoder = new TextEncoder();
     let serializer: Promise<() => string> | undefined;
+    /**
+     * The page's handle to this machine: one per host, given again at each "ready" (a reset's
+     * restore): a new one there made the lab keep the step's start again after every reset.
+     */
+    let handle: VmHandle | null = null;
     // a learner's snapshot only on the first start: "Try again" and "Cold boot" leave it
     const snapshot = attempt.n === 0 && !attempt.cold ? startFrom : null;
     setTrouble(null);
@@ -137,7 +142,7 @@ export function VmConsole({ onReady, onTrace, keptTrace, onTraceRestored, startF
         // (after the first command a learner types at once, which has the guest to itself)
         if (s.phase === "ready") void promptQuiet({ whenIdle: () => host.whenIdle(), shellBusy: () => host.shellBusy, shellLines: () => host.shellLines }, sized.stopped).then(sized.tell);
         if (s.phase === "ready")
-          onReady?.({
+          onReady?.((handle ??= {
             type: (text) => host.send(text),
             run: (text) => host.typeAndWait(text),
             readSharedFile: (name) => host.readSharedFile(name),
@@ -159,7 +164,7 @@ export function VmConsole({ onReady, onTrace, keptTrace, onTraceRestored, startF
             restart,
             origin,
             sdSlot: (request) => slotRequest(host.sd, request),
-          });
+          }));
       },
     });
     term.onData((data) => host.sendBytes(encoder.encode(data)));
