@@ -7,9 +7,12 @@
 //   - A reload after measuring: the machine comes back as the step began, without the command,
 //     but the learner saw its answer. The guess made after the reload is still marked, and says
 //     why. (Before, the reload made it an honest guess.)
+//   - A page left mid-step (exfat-discard's challenge): the machine comes back as it was left,
+//     with the kernel events its step had seen, so the step's `expect` block passes without
+//     the delete run again, and the guess made after it is marked.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
-import { launch, runInTerminal } from "./browser";
+import { checkNow, launch, runInTerminal } from "./browser";
 
 const base = () => inject("baseUrl");
 
@@ -64,5 +67,53 @@ describe("a prediction made after measuring stays marked as the page comes and g
     await atStep(2);
     await ready();
     expect(await guess("55000")).toMatch(/you had entered commands since the step opened \(before the page was reloaded, the step reset or left\), so/);
+  });
+});
+
+describe("a page left mid-step brings back the step's events with its machine", () => {
+  it("exfat-discard's challenge: the delete made before leaving counts after a reload, and the guess made then is marked", async () => {
+    const b = await launch();
+    try {
+      const page = b.page;
+      const ready = () => page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
+      const passed = () => expect.poll(() => page.getByTestId("check-status").getAttribute("data-state"), { timeout: 120_000, interval: 500 }).toBe("passed");
+      const runAll = async (buttons: ReturnType<Page["locator"]>) => {
+        for (let k = 0; k < (await buttons.count()); k++) {
+          await buttons.nth(k).click();
+          await expect.poll(() => buttons.nth(k).getAttribute("data-phase"), { timeout: 240_000, interval: 500 }).toBe("idle");
+        }
+      };
+      await page.goto(`${base()}#/lab/exfat-discard`);
+      await ready();
+      // steps 1 and 2 from their own buttons: the volume, then the file in runs with the stream on
+      await runAll(page.locator(".lab-runner .step > .vm-cmd > button"));
+      await passed();
+      await page.getByRole("button", { name: /^Next/ }).click();
+      await page.locator('.lab-runner[data-step="1"]').waitFor({ timeout: 60_000 });
+      await page.getByRole("button", { name: "Show the solution" }).click();
+      await runAll(page.locator('[data-testid="solution"] button'));
+      await passed();
+      await page.getByRole("button", { name: /^Next/ }).click();
+      await page.locator('.lab-runner[data-step="2"]').waitFor({ timeout: 60_000 });
+      // the challenge, done before the prediction (its check waits for it): the old way's delete
+      await runInTerminal(page, "echo 0 > /sys/module/exfat/parameters/batch_discard; echo 0 > /sys/module/exfat/parameters/discard_calls; rm /mnt/x/frag; sync", 60_000);
+      await page.evaluate(() => {
+        Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+        document.dispatchEvent(new Event("visibilitychange"));
+      });
+      await expect.poll(() => page.getByTestId("lab-status").getAttribute("data-snapshot-kind"), { timeout: 60_000 }).toBe("left");
+      await page.reload();
+      await page.locator('.lab-runner[data-step="2"]').waitFor({ timeout: 60_000 });
+      await ready();
+      const predict = page.locator('.lab-runner [data-testid="predict"]').first();
+      await predict.locator("input").fill("16");
+      await predict.getByRole("button", { name: "Record my prediction" }).click();
+      expect(await predict.getByTestId("after-measuring").textContent({ timeout: 5000 }).catch(() => "not marked")).toMatch(/before the page was reloaded/);
+      // the expect block counts the kernel's discards since the step opened: those of the delete
+      // before the reload, which came back with the machine
+      expect(await checkNow(page)).toBe("passed");
+    } finally {
+      await b.close();
+    }
   });
 });
