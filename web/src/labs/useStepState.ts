@@ -10,7 +10,7 @@ import type { VmHandle } from "../shared/machine";
 import { stepAnswers } from "./step-answers";
 import { codeStepOf } from "./code-grade";
 import { useCodeStep } from "./useCodeStep";
-import { earlierUndone as undoneBefore, recordCheck, recordHint, recordReset, stepOutcome, useAutoChecks } from "./step-checks";
+import { earlierUndone as undoneBefore, POLL_MS, recordCheck, recordHint, recordReset, stepOutcome, useAutoChecks } from "./step-checks";
 
 export interface StepStateOptions {
   lab: Lab;
@@ -96,12 +96,13 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   }, [vm]);
 
   const { measureActuals, predict, answer, noteMeasured } = stepAnswers({ vm, events, step, n, progressRef, update, linesAtOpen });
-  // An open prediction measured already is kept in the progress as it is found (every second),
-  // as the page is hidden or left (the journal's write is at once), and as the step closes. Not
-  // while a command runs, but as the page goes: a set-up Run's lines count only once it ends.
+  // An open prediction measured already is kept in the progress as it is found (at the checks'
+  // pace: no more wakes of an idle page), as the page is hidden or left (the journal's write is
+  // at once), and as the step closes. Not while a command runs, but as the page goes: a set-up
+  // Run's lines count only once it ends.
   useEffect(() => {
     if (!vm || !predictsOpen) return;
-    const poll = setInterval(() => noteMeasured(!vm.shellBusy()), 1000);
+    const poll = setInterval(() => noteMeasured(!vm.shellBusy()), POLL_MS);
     const leave = () => noteMeasured(true);
     const hide = () => document.visibilityState === "hidden" && leave();
     document.addEventListener("visibilitychange", hide);
