@@ -22,6 +22,8 @@ export interface RunnerProps {
   vm: VmHandle | null;
   /** the step whose snapshot the machine was started from (a reload), if it was */
   restoredStep: number | null;
+  /** counts the machine ready again on the same handle (VmConsole onReadyAgain: a reset, a restore) */
+  machineGen: number;
   /** kernel events the page parsed since clearEvents() */
   events(): readonly SeenEvent[];
   clearEvents(): void;
@@ -38,7 +40,7 @@ export interface RunnerProps {
   onProgress?(p: LabProgress): void;
 }
 
-export function LabRunner({ lab, progress: initial, vm, restoredStep, events, clearEvents, verdicts, onStepPassed, resetRequest, machineRequest, onPredictsOpen, onProgress }: RunnerProps) {
+export function LabRunner({ lab, progress: initial, vm, restoredStep, machineGen, events, clearEvents, verdicts, onStepPassed, resetRequest, machineRequest, onPredictsOpen, onProgress }: RunnerProps) {
   // what went wrong (storage refused, a reset that could not be done): each once, until dismissed
   const [problems, setProblems] = useState<string[]>([]);
   const setProblem = useCallback((p: string) => setProblems((ps) => (ps.includes(p) ? ps : [...ps, p])), []);
@@ -46,6 +48,7 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, events, cl
     lab,
     initial,
     vm,
+    machineGen,
     events,
     clearEvents,
     verdicts,

@@ -39,8 +39,8 @@ export function RunButton({
   text: string;
   label: string;
   locked?: string;
-  /** the block ran to the prompt: the shell's line count before and after it */
-  onTyped?(before: number, after: number): void;
+  /** the block is typed (`after` null), then ran to the prompt: the shell's line count before and after it */
+  onTyped?(before: number, after: number | null): void;
 } & Earlier) {
   const [phase, setPhase] = useState<keyof typeof RUN_PHASES | null>(null);
   const running = phase !== null;
@@ -50,8 +50,12 @@ export function RunButton({
   const type = async () => {
     setUndone(null);
     const before = vm!.shellLines();
-    await vm!.run(text.endsWith("\n") ? text : text + "\n");
-    onTyped?.(before, vm!.shellLines());
+    onTyped?.(before, null);
+    try {
+      await vm!.run(text.endsWith("\n") ? text : text + "\n");
+    } finally {
+      onTyped?.(before, vm!.shellLines());
+    }
   };
   const run = async (anyway = false) => {
     if (!vm || running) return;

@@ -214,7 +214,7 @@ export function StepBody({
   predictions: ReadonlyArray<PredictionRecord | null>;
   onPredict(i: number, p: Prediction, guess: string | null): void;
   /** a block above the step's first prediction ran (its set-up, not its measurement): the shell's lines before and after it */
-  onSetUp?(before: number, after: number): void;
+  onSetUp?(before: number, after: number | null): void;
   questions: ReadonlyArray<QuestionRecord | null>;
   tries: readonly number[];
   onAnswer(i: number, q: Question, text: string): Promise<{ error: string } | null>;

@@ -119,12 +119,18 @@ export class MachineKeeper {
     // and makes the count differ either way (the next step's start is then saved anew)
     const lines = vm.shellLines();
     const shellBusy = vm.shellBusy();
-    this.newest = { vm, lines, events: stepEvents.length };
+    const was = this.newest;
+    const mine = (this.newest = { vm, lines, events: stepEvents.length });
+    /** not kept after all: a machine left later is kept again */
+    const unkept = () => void (this.newest === mine && (this.newest = was));
     const events = kind === "left" ? [...stepEvents] : undefined;
     const saving = this.track(vm.saveState()); // now: the machine as it is at this moment
     // a reset waits for the step's machine to be saved, not for its gzip and store
     if (kind === "step") this.pendingStart = saving.then(() => undefined, () => undefined);
-    const state = await saving;
+    const state = await saving.catch((e) => {
+      unkept();
+      throw e;
+    });
     performance.measure("fslab:snapshot-save", { start: t0 }); // for npm run bench snapshots
     if (kind === "step") this.stepStart = { step: at, raw: state };
     // compressed and stored one after another, in the order taken (the store also keeps the
@@ -137,11 +143,15 @@ export class MachineKeeper {
       try {
         const t1 = performance.now();
         const gz = await zipping.catch((e) => {
+          unkept();
           if (this.passed?.gz === zipping) this.passed = null; // nothing to reuse
           throw notKept(kind === "step" ? `as step ${at + 1} began` : kind === "latest" ? `as step ${at + 1} passed` : "as you left the page", e);
         });
         performance.measure("fslab:snapshot-gzip", { start: t1 });
-        await putSnapshot(kind, { lab: this.labId, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength, ...(events ? { stepEvents: events } : {}) });
+        await putSnapshot(kind, { lab: this.labId, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength, ...(events ? { stepEvents: events } : {}) }).catch((e) => {
+          unkept();
+          throw e;
+        });
         // said once it is stored: a reload from now on brings it back
         this.onTiming({ snapshotMs: performance.now() - t0, snapshotBytes: gz.size, rawBytes: state.byteLength, snapshotKind: kind, snapshotOf: at, snapshotReused: false, snapshotAgain: kind === "step" && at < this.furthest, ...this.resetNews(resets) });
       } finally {
@@ -187,11 +197,12 @@ export class MachineKeeper {
    * The learner left the page mid-step (useStepMachine: hidden, the shell at its prompt): the
    * machine as it is, kept as the newest, so a reload or a closed tab brings back what they did
    * in the step (the step's start stays kept for a reset). Not when nothing was entered nor
-   * arrived since the newest kept machine, nor while a reset puts the machine back.
+   * arrived since the newest kept machine, nor while a reset puts the machine back, nor in trouble.
    */
   keepLeft(vm: VmHandle, n: number, stepEvents: readonly SeenEvent[]): Promise<void> {
     const k = this.newest;
-    if (this.resetting || this.opened?.step !== n || this.opened.vm !== vm) return Promise.resolve();
+    // nor a machine in trouble (an oops, a full disk): a reload would bring it back without the notice
+    if (this.resetting || vm.troubled() || this.opened?.step !== n || this.opened.vm !== vm) return Promise.resolve();
     if (k && k.vm === vm && k.lines === vm.shellLines() && k.events === stepEvents.length) return Promise.resolve();
     return this.snapshot(vm, "left", n, stepEvents);
   }
@@ -265,7 +276,9 @@ export class MachineKeeper {
     await vm.restoreState(state, `The machine is back as it was when ${when}.`);
     performance.measure("fslab:snapshot-restore", { start: t2 });
     this.resets++;
-    this.newest = { vm, lines: vm.shellLines(), events: 0 }; // the step's start: kept
+    // the step's start: kept, and made the newest below; after a crash the stored machines stay
+    // as they are, so the machine now is not the newest stored one: a page left keeps it
+    this.newest = after === "crash" ? null : { vm, lines: vm.shellLines(), events: 0 };
     // the machine kept as the step passed (if that was the line's news) is no longer the one running
     this.onTiming({ resetMs: performance.now() - t0, snapshotBytes: undefined, snapshotReused: false });
     if (after !== "crash") {

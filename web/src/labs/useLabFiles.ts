@@ -18,8 +18,11 @@ export async function fetchLabFiles(id: string, names: readonly string[]): Promi
   return files;
 }
 
-/** Puts the lab's files in the guest when `run` (the machine's check agent) is there; what went wrong, if anything. */
-export function useLabFiles(lab: Lab | undefined, run: RunInGuest | null, preview: boolean): string | null {
+/**
+ * Puts the lab's files in the guest when `run` (the machine's check agent) is there, and again
+ * each time `machineGen` counts the machine ready again (a reset, a restore); what went wrong, if anything.
+ */
+export function useLabFiles(lab: Lab | undefined, run: RunInGuest | null, preview: boolean, machineGen = 0): string | null {
   const [problem, setProblem] = useState<string | null>(null);
   const id = lab?.meta.id;
   const names = lab?.meta.files.join("\n") ?? "";
@@ -32,6 +35,6 @@ export function useLabFiles(lab: Lab | undefined, run: RunInGuest | null, previe
       .catch((e) => live && setProblem(`The lab's files could not be put in the guest's /lab/: ${e instanceof Error ? e.message : e}`))
       .finally(() => filesIn(id)); // a step's set-up script waits for them (LabRunner)
     return () => void (live = false);
-  }, [id, names, run, preview]);
+  }, [id, names, run, preview, machineGen]);
   return problem;
 }

@@ -16,6 +16,8 @@ export interface StepStateOptions {
   lab: Lab;
   initial: LabProgress;
   vm: VmHandle | null;
+  /** counts the machine ready again on the same handle (a reset, a restore): the code step puts its file back */
+  machineGen: number;
   /** kernel events the page parsed since clearEvents() */
   events(): readonly SeenEvent[];
   clearEvents(): void;
@@ -25,7 +27,7 @@ export interface StepStateOptions {
   setProblem(p: string): void;
 }
 
-export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, onPassed, setProblem }: StepStateOptions) {
+export function useStepState({ lab, initial, vm, machineGen, events, clearEvents, verdicts, onPassed, setProblem }: StepStateOptions) {
   const [progress, setProgress] = useState(initial);
   const [outcome, setOutcome] = useState<CheckOutcome | null>(null);
   const [checking, setChecking] = useState(false);
@@ -37,6 +39,8 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   const openedAt = useRef(performance.now());
   /** the shell's count of entered lines as the step opened: a command's answer guessed after lines were entered is marked */
   const linesAtOpen = useRef<number | null>(null);
+  /** a set-up Run above the step's prediction is running: the lines entered are its */
+  const setUpRunning = useRef(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const movedTo = useRef(false);
   const checkingRef = useRef(false);
@@ -88,22 +92,23 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
     };
   }, [n]);
 
-  // A step shown before its machine answers (a page opened on it; the machine started anew):
-  // its lines count from the machine's arrival. Only then: a reset, which hands a new handle
-  // to the same shell, undoes the run but not what the learner saw of it.
+  // A machine arriving after the step opened (a page opened on the step; a new machine after a
+  // crash or "Try again"; a handle is one machine's, kept over its resets) counts its own lines
+  // from its arrival. What was measured on the machine before stays marked (noteMeasured, as
+  // the effect below closes).
   useEffect(() => {
-    if (vm && linesAtOpen.current === null) linesAtOpen.current = vm.shellLines();
+    if (vm) linesAtOpen.current = vm.shellLines();
   }, [vm]);
 
   const { measureActuals, predict, answer, noteMeasured } = stepAnswers({ vm, events, step, n, progressRef, update, linesAtOpen });
   // An open prediction measured already is kept in the progress as it is found (at the checks'
   // pace: no more wakes of an idle page), as the page is hidden or left (the journal's write is
-  // at once), and as the step closes. Not while a command runs, but as the page goes: a set-up
-  // Run's lines count only once it ends.
+  // at once), as the machine is put back (restored, below), and as the step closes. Lines
+  // count but while a set-up Run above the prediction runs (they are its, once it ends).
   useEffect(() => {
     if (!vm || !predictsOpen) return;
-    const poll = setInterval(() => noteMeasured(!vm.shellBusy()), POLL_MS);
-    const leave = () => noteMeasured(true);
+    const poll = setInterval(() => noteMeasured(!setUpRunning.current), POLL_MS);
+    const leave = () => noteMeasured(!setUpRunning.current);
     const hide = () => document.visibilityState === "hidden" && leave();
     document.addEventListener("visibilitychange", hide);
     window.addEventListener("pagehide", leave); // (a reload's comes before the page is hidden)
@@ -111,7 +116,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
       clearInterval(poll);
       document.removeEventListener("visibilitychange", hide);
       window.removeEventListener("pagehide", leave);
-      noteMeasured(!vm.shellBusy());
+      noteMeasured(!setUpRunning.current);
     };
   }, [vm, predictsOpen, n]);
   /**
@@ -119,8 +124,9 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
    * started): those lines are not the measurement, so a guess made after them is not "after
    * measuring", unless the learner had typed something else before it.
    */
-  const setUpRan = useCallback((before: number, after: number) => {
-    if (linesAtOpen.current === before) linesAtOpen.current = after;
+  const setUpRan = useCallback((before: number, after: number | null) => {
+    setUpRunning.current = after === null;
+    if (after !== null && linesAtOpen.current === before) linesAtOpen.current = after;
   }, []);
 
   const check = useCallback(
@@ -195,11 +201,10 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
   /** a reset undoes the step's marks (a restore after a crash keeps them) */
   const markReset = () => update((p) => recordReset(p.steps[n]));
 
-  /** the machine put back so far (the code step writes its file again) */
-  const [restores, setRestores] = useState(0);
   /** The machine came back as the step began: a reset (`after` unset) also undoes the step's marks. */
   const restored = (after?: "crash") => {
-    setRestores((k) => k + 1);
+    // what was measured in the run it undoes stays marked (the events go now)
+    noteMeasured(!setUpRunning.current);
     clearEvents();
     setOutcome(null);
     setFailedAsked(false);
@@ -208,7 +213,7 @@ export function useStepState({ lab, initial, vm, events, clearEvents, verdicts, 
 
   useStepKeys(() => void next(), () => go(n - 1));
 
-  const codeStep = useCodeStep({ vm, n, code, progressRef, update, check, onFailed: () => setFailedAsked(true), restores });
+  const codeStep = useCodeStep({ vm, n, code, progressRef, update, check, onFailed: () => setFailedAsked(true), restores: machineGen });
 
   /** how long the open step has been open: added to the progress only as it closes */
   const openMs = () => performance.now() - openedAt.current;

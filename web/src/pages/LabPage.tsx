@@ -144,6 +144,8 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
     return () => void (live = false);
   }, [machine]);
   const [vm, setVm] = useState<VmHandle | null>(null);
+  /** counts the machine ready again on the same handle (a reset, a restore, a reboot): what the page put in it is put again */
+  const [machineGen, setMachineGen] = useState(0);
   /**
    * The terminal's height (styles.css): about half the screen, most of it, or its status line
    * alone. On a phone it is docked at the bottom; on a wider screen it sticks at the top of its
@@ -175,7 +177,7 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   }, [vm, vmWanted, viewsOn]);
   const [session, setSession] = useState<Session | null>(null);
   const runInGuest = useMemo(() => (vm ? (script: string, t: number) => vm.check(script, t) : null), [vm]);
-  const filesIssue = useLabFiles(entry?.lab, runInGuest, !!entry?.preview);
+  const filesIssue = useLabFiles(entry?.lab, runInGuest, !!entry?.preview, machineGen);
   const [verdicts, setVerdicts] = useState<Record<string, Verdict>>({});
   /** the open step asks a prediction not answered yet: the views, which would show the answer, wait */
   const [viewsWait, setViewsWait] = useState(false);
@@ -203,10 +205,22 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
   const events = useCallback(() => stepEvents.current, []);
   /** a machine left mid-step: its step's events, which the step's first opening takes back */
   const resumed = useRef<SeenEvent[] | null>(null);
+  /** they were taken back: a machine that starts otherwise (its restore failed) drops them */
+  const resumedIn = useRef(false);
   const clearEvents = useCallback(() => {
     // (with what arrived from the machine since it started)
     stepEvents.current = resumed.current ? [...resumed.current, ...stepEvents.current] : [];
+    resumedIn.current = !!resumed.current;
     resumed.current = null;
+  }, []);
+  const onReady = useCallback((h: VmHandle | null) => {
+    if (h && h.origin !== "snapshot" && (resumed.current || resumedIn.current)) {
+      // the left machine did not come back ("Try again", a cold boot): its events are not this machine's
+      resumed.current = null;
+      resumedIn.current = false;
+      stepEvents.current = [];
+    }
+    setVm(h);
   }, []);
 
   useEffect(() => {
@@ -339,6 +353,7 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
             progress={session.progress}
             vm={vm}
             restoredStep={session.restoredStep}
+            machineGen={machineGen}
             events={events}
             clearEvents={clearEvents}
             verdicts={verdicts}
@@ -356,7 +371,8 @@ export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
       <div className="lab-work">
         {found && vmWanted && (
           <VmConsole
-            onReady={setVm}
+            onReady={onReady}
+            onReadyAgain={() => setMachineGen((k) => k + 1)}
             onTrace={onTrace}
             keptTrace={keptTrace}
             onTraceRestored={onTraceRestored}

@@ -22,6 +22,8 @@ export interface VmHandle {
   shellLines(): number;
   /** Whether the machine stopped (a panic, a reboot, a halt) and waits to be restored. */
   stopped(): boolean;
+  /** Whether the page shows trouble with it (a panic, an oops, a stop, a full disk): not a machine to keep. */
+  troubled(): boolean;
   /** Resolves once the shell is not running a command. */
   whenIdle(): Promise<void>;
   /** The whole machine, as v86 saves it. */

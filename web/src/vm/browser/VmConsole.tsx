@@ -36,6 +36,11 @@ interface Props {
    * kept (a lab: the step's snapshot). Without it, the build's saved machine starts again.
    */
   onRestore?: () => void;
+  /**
+   * The machine is ready again on the same handle: put back to a saved state (a reset, a
+   * restore after a crash) or booted again. What the page put in the guest may be gone.
+   */
+  onReadyAgain?: () => void;
   /** the page's buttons for the terminal's height, drawn beside the status line (LabPage) */
   sizes?: ReactNode;
 }
@@ -76,7 +81,7 @@ const TROUBLE_TEXT: Record<GuestTrouble["kind"], { title: string; body: string }
 /** the machine stopped, or cannot be trusted: the way out takes the keyboard, and there is no dismissing it */
 const serious = (t: GuestTrouble | null) => machineStopped(t) || t?.kind === "oops";
 
-export function VmConsole({ onReady, onTrace, keptTrace, onTraceRestored, startFrom, onBooted, onRestore, sizes }: Props) {
+export function VmConsole({ onReady, onTrace, keptTrace, onTraceRestored, startFrom, onBooted, onRestore, onReadyAgain, sizes }: Props) {
   const termEl = useRef<HTMLDivElement>(null);
   const termHint = useRef<HTMLParagraphElement>(null);
   const hostTrace = useRef({ onTrace, keptTrace, onTraceRestored });
@@ -85,6 +90,9 @@ export function VmConsole({ onReady, onTrace, keptTrace, onTraceRestored, startF
   const [attempt, setAttempt] = useState({ n: 0, cold: false });
   const [start, setStart] = useState<"restored" | "cold">("restored");
   const [trouble, setTrouble] = useState<GuestTrouble | null>(null);
+  // the handle's troubled(), read outside React's renders
+  const troubleNow = useRef<GuestTrouble | null>(null);
+  troubleNow.current = trouble;
   const troubleRef = useRef<HTMLDivElement>(null);
   /** the keyboard was on the notice when its machine went away: the new terminal takes it */
   const focusTerminal = useRef(false);
@@ -141,6 +149,7 @@ export function VmConsole({ onReady, onTrace, keptTrace, onTraceRestored, startF
         if (s.phase === "ready") onBooted?.();
         // (after the first command a learner types at once, which has the guest to itself)
         if (s.phase === "ready") void promptQuiet({ whenIdle: () => host.whenIdle(), shellBusy: () => host.shellBusy, shellLines: () => host.shellLines }, sized.stopped).then(sized.tell);
+        if (s.phase === "ready" && handle) onReadyAgain?.();
         if (s.phase === "ready")
           onReady?.((handle ??= {
             type: (text) => host.send(text),
@@ -151,6 +160,8 @@ export function VmConsole({ onReady, onTrace, keptTrace, onTraceRestored, startF
             shellBusy: () => host.shellBusy,
             shellLines: () => host.shellLines,
             stopped: () => host.stopped,
+            // (an out-of-memory kill or a quiet command leaves a machine that goes on)
+            troubled: () => serious(troubleNow.current) || troubleNow.current?.kind === "full",
             whenIdle: () => host.whenIdle(),
             saveState: () => host.saveState(),
             restoreState: async (state, note) => {
