@@ -65,6 +65,18 @@ export async function launch(opts: { serviceWorkers?: "allow" | "block"; width?:
   };
 }
 
+/**
+ * Tell the page it is hidden (or shown again), as a browser does when its tab is left: headless
+ * Chromium keeps every page visible (another tab brought to the front, a minimised window).
+ */
+export async function tellHidden(page: Page, hidden: boolean): Promise<void> {
+  await page.evaluate((hidden) => {
+    if (hidden) Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+    else delete (document as { visibilityState?: unknown }).visibilityState;
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, hidden);
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });

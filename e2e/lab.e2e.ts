@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
-import { labRunner, launch, runInTerminal, screenshot } from "./browser";
+import { labRunner, launch, runInTerminal, screenshot, tellHidden } from "./browser";
 import { loadCoreModule } from "../web/src/shared/node-load";
 import { ExfatCore } from "../web/src/topics/exfat/exfat-core";
 import { ExfatLab } from "../web/src/topics/exfat/exfat-scenario";
@@ -341,9 +341,8 @@ describe("exfat-empty-hint lab", () => {
     expect(await source.textContent()).not.toMatch(/empty_entries_examined/);
     await setUp.click();
     // the page hidden and shown again while it runs: its lines are the set-up's, not a measurement
-    const hidden = (h: boolean) => page.evaluate((h) => (Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (h ? "hidden" : "visible") }), document.dispatchEvent(new Event("visibilitychange"))), h);
     await expect.poll(() => setUp.getAttribute("data-phase"), { interval: 50 }).toBe("typing");
-    await hidden(true).then(() => hidden(false));
+    await tellHidden(page, true).then(() => tellHidden(page, false));
     await expect.poll(() => setUp.getAttribute("data-phase"), { timeout: 120_000, interval: 250 }).toBe("idle");
     await predict.locator("input").fill("610");
     await predict.getByRole("button", { name: "Record my prediction" }).click();

@@ -12,7 +12,7 @@
 //     the delete run again, and the guess made after it is marked.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
-import { checkNow, launch, runInTerminal } from "./browser";
+import { checkNow, launch, runInTerminal, tellHidden } from "./browser";
 
 const base = () => inject("baseUrl");
 
@@ -97,10 +97,7 @@ describe("a page left mid-step brings back the step's events with its machine", 
       await page.locator('.lab-runner[data-step="2"]').waitFor({ timeout: 60_000 });
       // the challenge, done before the prediction (its check waits for it): the old way's delete
       await runInTerminal(page, "echo 0 > /sys/module/exfat/parameters/batch_discard; echo 0 > /sys/module/exfat/parameters/discard_calls; rm /mnt/x/frag; sync", 60_000);
-      await page.evaluate(() => {
-        Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
-        document.dispatchEvent(new Event("visibilitychange"));
-      });
+      await tellHidden(page, true);
       await expect.poll(() => page.getByTestId("lab-status").getAttribute("data-snapshot-kind"), { timeout: 60_000 }).toBe("left");
       await page.reload();
       await page.locator('.lab-runner[data-step="2"]').waitFor({ timeout: 60_000 });

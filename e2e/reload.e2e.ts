@@ -9,7 +9,7 @@
 // where only the marks come back (from localStorage).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Dialog, Page } from "playwright-core";
-import { launch, runInTerminal, terminalText, waitReady } from "./browser";
+import { launch, runInTerminal, tellHidden, terminalText, waitReady } from "./browser";
 import { serveUnderCourse, type CourseSite } from "./course-server";
 
 const LAB = "exfat-discard";
@@ -363,12 +363,7 @@ describe("a reload at any moment brings back the learner's newest kept machine",
     await Promise.all([page.waitForEvent("load"), page.getByTestId("start-over").click()]);
     await ready();
     await runInTerminal(page, "echo left-$((6 * 7)) > /tmp/left.txt && echo made-before-leaving");
-    // Headless Chromium keeps every page visible (another tab brought to the front, a minimised
-    // window: still "visible"), so the page is told it is hidden as a browser tells it
-    await page.evaluate(() => {
-      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
-      document.dispatchEvent(new Event("visibilitychange"));
-    });
+    await tellHidden(page, true);
     await expect.poll(() => page.getByTestId("lab-status").getAttribute("data-snapshot-kind"), { timeout: 60_000 }).toBe("left");
     expect(await page.getByTestId("lab-status").textContent()).toMatch(/^Machine kept as you left the page: a reload brings it back/);
     expect(await reloadAfter(0, "left mid-step")).toMatch(/restored your machine from step 1 \(kept as you left the page in step 1/);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { join } from "node:path";
-import { ARTIFACTS, labRunner, launch, pressCheck, runInTerminal, screenshot } from "./browser";
+import { ARTIFACTS, labRunner, launch, pressCheck, runInTerminal, screenshot, tellHidden } from "./browser";
 import { busTimes, DEFAULT_SPEED_HZ, requestMs } from "../web/src/shared/sd-timing";
 import { heldToModel } from "./sd-latency";
 
@@ -108,17 +108,11 @@ describe("the sd-card lab in Chromium", () => {
     // browser throttles to once a second there: v86-pace.ts). Headless Chromium never hides a
     // tab, so the page is told it is hidden: this holds the worker's path to the model, not the
     // browser's throttling (a worker's timers are not throttled by it).
-    await page.evaluate(() => {
-      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
-      document.dispatchEvent(new Event("visibilitychange"));
-    });
+    await tellHidden(page, true);
     try {
       await held("the tab hidden");
     } finally {
-      await page.evaluate(() => {
-        delete (document as { visibilityState?: unknown }).visibilityState;
-        document.dispatchEvent(new Event("visibilitychange"));
-      });
+      await tellHidden(page, false);
     }
     expect(b.errors).toEqual([]);
   }, 600_000);

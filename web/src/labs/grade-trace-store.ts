@@ -5,11 +5,7 @@
 // with the lab's other records. A cache: a store that refuses it costs a recording, nothing more.
 import { gradeTraceKey, isCleared, open, type GradeTraceRecord } from "./lab-store";
 import { GUEST_BUILD } from "../vm/browser/snapshot";
-
-async function sha256(text: string): Promise<string> {
-  const d = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
+import { sha256Hex as sha256 } from "./report";
 
 /** The run kept for this step, if it was recorded by this guest build for this workload. */
 export async function keptGradeTrace(lab: string, step: number, workload: string): Promise<string | undefined> {

@@ -44,9 +44,12 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
     return count;
   };
 
+  /** the step's predict blocks, in order */
+  const predictions = () => step.blocks.flatMap((b) => (b.kind === "predict" ? [b.predict] : []));
+
   /** What the kernel did, beside each prediction the learner made in this step. */
   const measureActuals = async () => {
-    const preds = step.blocks.flatMap((b) => (b.kind === "predict" ? [b.predict] : []));
+    const preds = predictions();
     const recs = progressRef.current.steps[n].predictions ?? [];
     if (!vm || !preds.some((_, i) => recs[i])) return;
     const found: Array<string | null> = [];
@@ -71,9 +74,6 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
     const typed = linesAtOpen.current !== null && vm !== null && vm.shellLines() !== linesAtOpen.current;
     return { countedBefore, afterMeasuring: "count" in p.actual ? countedBefore > 0 : typed };
   };
-
-  /** the step's predict blocks, in order */
-  const predictions = () => step.blocks.flatMap((b) => (b.kind === "predict" ? [b.predict] : []));
 
   /**
    * Keep in the progress which of the step's open predictions the learner has measured already.
