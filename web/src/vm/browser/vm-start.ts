@@ -2,6 +2,7 @@
 // downloaded (fetch-ahead.ts), and the marks that split a start for npm run bench page.
 import { GUEST } from "../machine/guest";
 import { withFreshMemory } from "../machine/v86-exports";
+import { withJitConfig } from "../machine/v86-jit";
 import { v86Core } from "./fetch-ahead";
 
 /**
@@ -15,7 +16,7 @@ export async function instantiateV86(imports: WebAssembly.Imports): Promise<WebA
   const module = await v86Core();
   const exports = (await WebAssembly.instantiate(module, imports)).exports;
   markVm("compiled");
-  return withFreshMemory(exports, GUEST.memorySize);
+  return withFreshMemory(withJitConfig(exports), GUEST.memorySize);
 }
 
 /**
