@@ -1,7 +1,10 @@
 // fslab bench idle: what a guest at rest costs its host, in Node and in the page (the CPU a
 // learner's laptop spends while they read a step), and how fast a busy one runs in the page.
 // A learner reading a step after a command is measured apart: the shell at its prompt, the
-// step's own checks polling in the guest (a check cost about 0.33 s of the page's CPU here).
+// step's own checks polling in the guest. The first checks after the page opened cost most:
+// their programs make v86's JIT compile code afresh, and V8 compiles those modules again with
+// TurboFan in the renderer's thread pool (0.7-0.8 s of CPU a check here with v86's 3-page
+// modules, about half with the page's one-page modules, web/src/vm/machine/v86-jit.ts).
 // Both follow v86's pacing (web/src/vm/machine/v86-pace.ts). The guest's tick stops while it
 // idles (NO_HZ_IDLE on the local APIC's one-shot timer, kernel-image/config/fslab.config, since
 // 2026-12-05 with patch 0008): at rest it wakes about twice a second, where the periodic 100 Hz
