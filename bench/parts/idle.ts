@@ -3,8 +3,8 @@
 // A learner reading a step after a command is measured apart: the shell at its prompt, the
 // step's own checks polling in the guest. The first checks after the page opened cost most:
 // their programs make v86's JIT compile code afresh, and V8 compiles those modules again with
-// TurboFan in the renderer's thread pool (0.7-0.8 s of CPU a check here with v86's 3-page
-// modules, about half with the page's one-page modules, web/src/vm/machine/v86-jit.ts).
+// TurboFan in the renderer's thread pool (0.7-1.2 s of CPU a check here with v86's 3-page
+// modules, 0.5-0.85 s with the page's one-page modules, web/src/vm/machine/v86-jit.ts).
 // Both follow v86's pacing (web/src/vm/machine/v86-pace.ts). The guest's tick stops while it
 // idles (NO_HZ_IDLE on the local APIC's one-shot timer, kernel-image/config/fslab.config, since
 // 2026-12-05 with patch 0008): at rest it wakes about twice a second, where the periodic 100 Hz

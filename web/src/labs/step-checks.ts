@@ -80,7 +80,8 @@ export async function earlierUndone(lab: Lab, n: number, progress: LabProgress, 
  * POLL_REST_MS (a job left running in the background). A check runs in the guest, and its
  * programs make v86 compile code afresh: about 1.3 s of the page's CPU each, measured in
  * Chromium on a 2-core machine (2026-11-29), against 3.3% of a core for the guest at rest;
- * checks every 24 s took an idle lab page to 12-19%.
+ * checks every 24 s took an idle lab page to 12-19%. (The first checks after the page opened
+ * cost 0.5-0.85 s each on 2026-12-07, later ones less: `fslab bench idle`.)
  */
 export function useAutoChecks(vm: VmHandle | null, on: boolean, events: () => readonly SeenEvent[], check: (why: "auto") => Promise<unknown>): void {
   useEffect(() => {

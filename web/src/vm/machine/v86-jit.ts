@@ -14,7 +14,8 @@
 //   - a fresh ext4 volume, mounted, 1500 files made: 7.6 and 6.9 s (14.2 and 12.9 s of CPU),
 //     against 4.9 and 5.0 s (8.2 and 8.5 s);
 //   - a bash loop (20,000 iterations, 20 processes), the first time: 7.0 and 7.3 s against 6.3
-//     and 6.2 s; after that the same (about 4 s).
+//     and 6.2 s; after that the same (about 4 s);
+//   - the page's own "Cold boot" (`fslab bench page`, nine each): 8.0-9.0 s against 4.9-6.0 s.
 // One page and 250 blocks measured about the same as 1 and 50 but for the ext4 run (5.5 s); 3
 // pages and 50 blocks as the default. Where V8 compiles the modules once, by Liftoff, and never
 // tiers them up, the default is as good or better: in the tests' Chromium (e2e/browser.ts) a
