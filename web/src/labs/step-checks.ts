@@ -78,10 +78,9 @@ export async function earlierUndone(lab: Lab, n: number, progress: LabProgress, 
  * learner works in the shell, then 12 s after that, then not at all while nothing changes (no
  * line entered, no command running, no kernel event arrived), but for one check every
  * POLL_REST_MS (a job left running in the background). A check runs in the guest, and its
- * programs make v86 compile code afresh: about 1.3 s of the page's CPU each, measured in
- * Chromium on a 2-core machine (2026-11-29), against 3.3% of a core for the guest at rest;
- * checks every 24 s took an idle lab page to 12-19%. (The first checks after the page opened
- * cost 0.5-0.85 s each on 2026-12-07, later ones less: `fslab bench idle`.)
+ * programs make v86 compile code afresh: the first checks after the page opened cost 0.5-0.85 s
+ * of the page's CPU each, later ones less, against 2% of a core for the guest at rest (Chromium,
+ * 2 cores, 2026-12-07: `fslab bench idle`); checks every 24 s once took an idle lab page to 12-19%.
  */
 export function useAutoChecks(vm: VmHandle | null, on: boolean, events: () => readonly SeenEvent[], check: (why: "auto") => Promise<unknown>): void {
   useEffect(() => {

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { JIT_MAX_EXTRA_BASIC_BLOCKS, JIT_MAX_PAGES, jitConfig, withJitConfig } from "./v86-jit";
 
-/** v86's real core, instantiated with imports that do nothing: its JIT's settings are plain wasm globals */
+/** v86's real core, instantiated with imports that do nothing: its JIT's settings are statics in the core's own memory */
 function v86Core(): WebAssembly.Exports {
   const module = new WebAssembly.Module(readFileSync(createRequire(import.meta.url).resolve("v86/build/v86.wasm")));
   const env: Record<string, unknown> = {};
