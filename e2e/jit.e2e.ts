@@ -30,7 +30,7 @@ describe("the page's v86 JIT", () => {
       (window as unknown as { __cores: Record<string, (i: number) => number>[] }).__cores.map((e) => [e.get_jit_config(1), e.get_jit_config(3)]),
     );
 
-  it("makes modules of one guest page and at most 50 extra blocks, and keeps them so through a reset", async () => {
+  it("makes modules of one guest page, copying a multi-entry loop up to 50 blocks, and keeps them so through a reset", async () => {
     const { page } = b;
     await page.goto(`${base()}#/lab/exfat-empty-hint`);
     await page.waitForSelector('.vm-status[data-phase="ready"]', { timeout: 150_000 });
