@@ -18,7 +18,9 @@
 //   - a bash loop (20,000 iterations, 20 processes), the first time: 7.0 and 7.3 s against 6.3
 //     and 6.2 s; after that the same (about 4 s);
 //   - the page's own "Cold boot" (`fslab bench page`, nine each): 8.0-9.0 s against 4.9-6.0 s;
-//   - ext4, the loop, f2fs (4000 files), exFAT and VFAT volumes, twice over: 62 s against 50 s.
+//   - ext4, the loop, f2fs (4000 files), exFAT and VFAT volumes, twice over: 62 s against 50 s;
+//   - the SD card (io-schedulers' `iosched-run sd randread`, 16 fio runs): 42.6 and 42.2 s
+//     (51.3 and 49.9 s of CPU) against 40.2 and 40.4 s (37.3 and 36.8 s).
 // The page count is what matters: one page with copies up to 0, 20, 50 or 250 blocks measured
 // alike (250's ext4 run 5.5 s); two pages with 50 near the default.
 // The cost: more modules for the same code (the run of five volumes above compiled 601 against
