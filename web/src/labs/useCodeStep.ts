@@ -20,8 +20,8 @@ export interface CodeStepOptions {
   check(why: "asked"): Promise<unknown>;
   /** the learner's own grade failed: the reference is offered, as a challenge's failed check does */
   onFailed(): void;
-  /** counts the times the machine was put back (a reset, a restore after a crash): each may have undone the file */
-  restores: number;
+  /** counts the machine ready again on the same handle (a reset, a restore after a crash, a reboot): each may have undone the file */
+  machineGen: number;
 }
 
 function readable(grader: Awaited<ReturnType<typeof loadGrader>>, trace: string): boolean {
@@ -33,7 +33,7 @@ function readable(grader: Awaited<ReturnType<typeof loadGrader>>, trace: string)
   }
 }
 
-export function useCodeStep({ vm, n, code, progressRef, update, check, onFailed, restores }: CodeStepOptions) {
+export function useCodeStep({ vm, n, code, progressRef, update, check, onFailed, machineGen }: CodeStepOptions) {
   /** what the code step's grading is doing now, for its button; null: nothing */
   const [grading, setGrading] = useState<string | null>(null);
 
@@ -98,19 +98,19 @@ export function useCodeStep({ vm, n, code, progressRef, update, check, onFailed,
 
   // a code step opening: the learner's file goes into the guest if it is not there yet, so an
   // editor in the terminal finds it (never over a file made there meanwhile: ensureGuestFile)
-  const [fileIn, setFileIn] = useState<{ vm: VmHandle; step: number; restores: number } | null>(null);
+  const [fileIn, setFileIn] = useState<{ vm: VmHandle; step: number; machineGen: number } | null>(null);
   useEffect(() => {
     if (!vm || !code) return;
     let live = true;
     void ensureGuestFile(vm, code.code.file, progressRef.current.steps[n].code?.text ?? code.code.starter)
       .catch(() => {}) // the grade writes it anyway
-      .then(() => live && setFileIn({ vm, step: n, restores }));
+      .then(() => live && setFileIn({ vm, step: n, machineGen }));
     return () => {
       live = false;
     };
-  }, [vm, n, restores]);
+  }, [vm, n, machineGen]);
   /** the open code step's file is in this machine (written, or found there): what the guest has can be compared */
-  const codeFileIn = !!vm && fileIn?.vm === vm && fileIn.step === n && fileIn.restores === restores;
+  const codeFileIn = !!vm && fileIn?.vm === vm && fileIn.step === n && fileIn.machineGen === machineGen;
 
   return { grading, codeText, reloadCode, gradeFunction, codeFileIn, moment: moment?.step === n ? moment : null };
 }

@@ -213,7 +213,7 @@ export function useStepState({ lab, initial, vm, machineGen, events, clearEvents
 
   useStepKeys(() => void next(), () => go(n - 1));
 
-  const codeStep = useCodeStep({ vm, n, code, progressRef, update, check, onFailed: () => setFailedAsked(true), restores: machineGen });
+  const codeStep = useCodeStep({ vm, n, code, progressRef, update, check, onFailed: () => setFailedAsked(true), machineGen });
 
   /** how long the open step has been open: added to the progress only as it closes */
   const openMs = () => performance.now() - openedAt.current;
