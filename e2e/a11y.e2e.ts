@@ -1,6 +1,7 @@
 // axe-core 4 in Chromium on every kind of page of the built site: the home page and its
 // course, a playground, a lab page at a step with each kind of block (text, Run buttons, a
-// check, a prediction, a question, a hint, a solution), an embedded view and an embedded lab.
+// check, a prediction, a question, a hint, a solution), an embedded view and an embedded lab,
+// and a lab open in another tab.
 // Any violation fails, named with its rule and the elements it found, so a new one cannot land.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { readFileSync } from "node:fs";
@@ -73,5 +74,17 @@ describe("axe-core finds nothing on any kind of page", () => {
     await open(b.page, "/embed/lab/exfat-discard");
     await b.page.getByTestId("start-vm").waitFor({ timeout: 60_000 });
     expect(await violations(b.page)).toEqual([]);
+  });
+
+  it("a lab open in another tab, and the tab it moved from (one-tab.ts)", async () => {
+    // the embedded lab above holds exfat-discard; a second tab on it shows the notice
+    const second = await b.ctx.newPage();
+    await second.goto(`${base()}#/lab/exfat-discard`);
+    await second.getByTestId("lab-use-here").waitFor({ timeout: 30_000 });
+    expect(await violations(second)).toEqual([]);
+    await second.getByTestId("lab-use-here").click();
+    await b.page.locator('[data-testid="lab-elsewhere"][data-hold="gone"]').waitFor({ timeout: 30_000 });
+    expect(await violations(b.page)).toEqual([]);
+    await second.close();
   });
 });

@@ -84,6 +84,11 @@ export class MachineKeeper {
     return this.inFlight > 0;
   }
 
+  /** settles once every machine taken so far is stored (or failed to be) */
+  whenKept(): Promise<void> {
+    return this.storing;
+  }
+
   /** count `p` as keeping a machine until it settles */
   private track<T>(p: Promise<T>): Promise<T> {
     this.inFlight++;

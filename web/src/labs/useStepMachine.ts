@@ -4,6 +4,7 @@
 // before the page is left while a machine is still being kept.
 import { useEffect, useMemo, useState } from "react";
 import { MachineKeeper, type Timing } from "./machine-keeper";
+import { onLettingGo } from "./one-tab";
 import type { VmHandle } from "../shared/machine";
 import type { SeenEvent } from "./expect";
 
@@ -73,6 +74,21 @@ export function useStepMachine({ labId, vm, n, restoredStep, events, onRestored,
       gone = true;
       document.removeEventListener("visibilitychange", onHide);
     };
+  }, [vm, n]);
+
+  // Another tab asks for the lab (OneTab.tsx): the machine as it is, kept before this tab lets
+  // go, once the shell is at its prompt (a command still running is waited for; the other tab
+  // may take the lab meanwhile), so the other tab starts from it.
+  useEffect(() => {
+    if (!vm) return;
+    return onLettingGo(labId, async () => {
+      if (!vm.stopped() && !vm.troubled()) {
+        await vm.whenIdle();
+        await keeper.keepLeft(vm, n, events());
+      }
+      await keeper.whenKept();
+      return !vm.troubled();
+    });
   }, [vm, n]);
 
   /**

@@ -26,6 +26,7 @@ import { prepareV86 } from "../vm/browser/fetch-ahead";
 import { KernelLog } from "../vm/browser/KernelLog";
 import { CourseNav } from "../labs/CourseNav";
 import { useLabFiles } from "../labs/useLabFiles";
+import { OneTab } from "../labs/OneTab";
 import { applyLms, claimLab, connectLms, reportToLms, type LmsLink, type LmsState } from "../labs/lms-link";
 
 function keepOffline(labId: string) {
@@ -112,7 +113,10 @@ export interface LabEmbed {
 
 const stateBytes = (outputs as Record<string, { bytes: number }>)["state.bin.xz"]?.bytes ?? 0;
 
-export function LabPage({ id, embed }: { id: string; embed?: LabEmbed }) {
+/** One lab, in one tab at a time (OneTab.tsx): a second tab on it shows a notice instead. */
+export const LabPage = (p: { id: string; embed?: LabEmbed }) => <OneTab lab={p.id}><OneLab {...p} /></OneTab>;
+
+function OneLab({ id, embed }: { id: string; embed?: LabEmbed }) {
   const [vmWanted, setVmWanted] = useState(!embed);
   /** counts the learner's "Restore the machine" after a crash: the runner puts back the step's snapshot */
   const [machineAsk, setMachineAsk] = useState(0);

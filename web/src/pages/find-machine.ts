@@ -77,3 +77,8 @@ export function takeMachineAhead(labId: string): Promise<Machine> {
   ahead = null;
   return taken ?? findMachine(labId);
 }
+
+/** Drop the lookup started ahead for this lab: another tab has kept a newer machine since (OneTab.tsx). */
+export function forgetMachineAhead(labId: string): void {
+  if (ahead?.labId === labId) ahead = null;
+}
