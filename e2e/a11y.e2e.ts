@@ -77,13 +77,14 @@ describe("axe-core finds nothing on any kind of page", () => {
   });
 
   it("a lab open in another tab, and the tab it moved from (one-tab.ts)", async () => {
-    // the embedded lab above holds exfat-discard; a second tab on it shows the notice
+    await open(b.page, "/lab/exfat-discard");
+    await b.page.locator('.vm-status[data-phase="ready"]').waitFor({ timeout: 150_000 });
     const second = await b.ctx.newPage();
     await second.goto(`${base()}#/lab/exfat-discard`);
     await second.getByTestId("lab-use-here").waitFor({ timeout: 30_000 });
     expect(await violations(second)).toEqual([]);
     await second.getByTestId("lab-use-here").click();
-    await b.page.locator('[data-testid="lab-elsewhere"][data-hold="gone"]').waitFor({ timeout: 30_000 });
+    await b.page.locator('[data-testid="lab-elsewhere"][data-hold="gone"]').waitFor({ timeout: 60_000 });
     expect(await violations(b.page)).toEqual([]);
     await second.close();
   });

@@ -1,11 +1,12 @@
 // One lab in two tabs of one browser (labs/one-tab.ts): the second tab runs no machine of its
 // own; "Use the lab here" has the first keep its machine and let go, and the second starts from
-// that machine; a first tab whose command still runs can be overruled ("Take it now"), and it
-// stops without keeping what it did since; a tab waiting behind another takes the lab when that
-// one is closed, and a reload is never taken for another tab.
+// that machine, also when the first was hidden mid-command and is still keeping it; a first tab
+// whose command still runs can be overruled ("Take it now"), and it stops without keeping what it
+// did since; a reload of the holding tab gets the lab back, not a tab waiting beside it, which
+// takes the lab when it is next focused after the holder closed.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
-import { launch, runInTerminal, screenshot, waitReady } from "./browser";
+import { launch, runInTerminal, screenshot, tellHidden, waitReady } from "./browser";
 
 const LAB = "exfat-discard";
 
@@ -13,24 +14,34 @@ describe("one lab in two tabs", () => {
   let b: Awaited<ReturnType<typeof launch>>;
   let a: Page;
   let second: Page;
+  let third: Page;
   const errors: string[] = [];
+  const open = async () => {
+    const p = await b.ctx.newPage();
+    p.on("pageerror", (e) => errors.push(e.message));
+    await p.goto(`${inject("baseUrl")}#/lab/${LAB}`);
+    return p;
+  };
   beforeAll(async () => {
     b = await launch();
     a = b.page;
-    second = await b.ctx.newPage();
-    second.on("pageerror", (e) => errors.push(e.message));
   });
   afterAll(async () => {
     await b?.close();
   });
-  const hold = (p: Page) => p.getByTestId("lab-elsewhere").getAttribute("data-hold", { timeout: 1000 }).catch(() => "here");
+  /** the notice's state, or "here" where the page shows the lab's machine, else "none" */
+  const hold = async (p: Page) => {
+    const notice = p.getByTestId("lab-elsewhere");
+    if (await notice.count()) return notice.getAttribute("data-hold");
+    return (await p.locator(".vm-status").count()) ? "here" : "none";
+  };
 
   it("the second tab runs no machine; asked, the first keeps its machine and the second goes on from it", async () => {
     await a.goto(`${inject("baseUrl")}#/lab/${LAB}`);
     await waitReady(a);
     await runInTerminal(a, "echo from-the-first-tab > /root/tab-a");
 
-    await second.goto(`${inject("baseUrl")}#/lab/${LAB}`);
+    second = await open();
     await expect.poll(() => hold(second), { timeout: 30_000 }).toBe("elsewhere");
     await expect(second.getByRole("heading", { name: "This lab is open in another tab" }).isVisible()).resolves.toBe(true);
     await screenshot(second, "tabs-elsewhere");
@@ -65,19 +76,36 @@ describe("one lab in two tabs", () => {
     await screenshot(second, "tabs-gone");
     // the newest kept machine: the first tab's, without the second's file
     expect(await runInTerminal(a, "cat /root/tab-a; ls /root/tab-b 2>&1 | grep -c 'No such'")).toBe("from-the-first-tab\n1");
+    await second.close();
   });
 
-  it("a reload of the holding tab opens the lab again; a tab opened beside it takes the lab when it closes", async () => {
-    await a.reload();
-    await waitReady(a);
-    expect(await hold(a)).toBe("here");
-    const third = await b.ctx.newPage();
-    third.on("pageerror", (e) => errors.push(e.message));
-    await third.goto(`${inject("baseUrl")}#/lab/${LAB}`);
+  it("a tab hidden mid-command keeps its machine once the command ends, and the tab that asked starts from that one", async () => {
+    // the learner leaves for another tab while a command runs: the page keeps its machine once
+    // the shell is back at its prompt, and the hand-over waits for that machine to be stored
+    await a.getByTestId("vm-terminal").click();
+    await a.keyboard.type("sleep 8; echo slept > /root/tab-d\n");
+    await tellHidden(a, true);
+    third = await open();
     await expect.poll(() => hold(third), { timeout: 30_000 }).toBe("elsewhere");
-    await a.close();
+    await third.getByTestId("lab-use-here").click();
     await waitReady(third);
-    expect(await runInTerminal(third, "cat /root/tab-a")).toBe("from-the-first-tab");
+    expect(await hold(a)).toBe("gone");
+    await expect(a.getByTestId("lab-elsewhere").textContent()).resolves.toMatch(/Your machine here was kept first/);
+    expect(await runInTerminal(third, "cat /root/tab-d")).toBe("slept");
+  });
+
+  it("a reload of the holding tab gets the lab back, not a tab waiting beside it, which takes the lab once the holder is closed", async () => {
+    const fourth = await open();
+    await expect.poll(() => hold(fourth), { timeout: 30_000 }).toBe("elsewhere");
+    await third.reload();
+    await waitReady(third);
+    expect(await hold(third)).toBe("here");
+    expect(await hold(fourth)).toBe("elsewhere");
+    await third.close();
+    // the learner comes back to the fourth tab: it takes the lab, from the newest machine
+    await fourth.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await waitReady(fourth);
+    expect(await runInTerminal(fourth, "cat /root/tab-d")).toBe("slept");
     expect(errors).toEqual([]);
     expect(b.errors).toEqual([]);
   });

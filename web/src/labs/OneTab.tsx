@@ -1,8 +1,16 @@
 // The lab page in one tab at a time (one-tab.ts): the page itself where this tab holds the lab,
 // else a notice with the way to bring the lab here.
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { holdLab, type LabHold, type TabHold } from "./one-tab";
+import { holdLab, type LabHold, type LetGo, type TabHold } from "./one-tab";
 import { forgetMachineAhead } from "../pages/find-machine";
+
+/** what became of this tab's machine as the lab moved */
+const GONE: Record<LetGo, string> = {
+  kept: "Your machine here was kept first, and the other tab goes on from it.",
+  none: "No machine was running here: the other tab goes on from the machine kept last.",
+  failed: "Your machine here could not be kept (it was in trouble, or the browser would not store it): the other tab goes on from the machine kept before it.",
+  taken: "The other tab took the lab before this one could keep its machine: it goes on from the machine kept last, without what was done here since.",
+};
 
 /** How long a tab waits for the holder to keep its machine before it offers to take the lab anyway. */
 const PATIENCE_MS = 8000;
@@ -38,15 +46,11 @@ export function OneTab({ lab, children }: { lab: string; children: ReactNode }) 
     <section className="notice one-tab" data-testid="lab-elsewhere" data-hold={hold.kind} aria-labelledby="one-tab-title">
       <h1 id="one-tab-title">{hold.kind === "gone" ? "This lab moved to another tab" : "This lab is open in another tab"}</h1>
       {hold.kind === "gone" ? (
-        <p>
-          {hold.kept
-            ? "Your machine here was kept first, and the other tab goes on from it."
-            : "The other tab took the lab before this one could keep its machine: it goes on from the machine kept last, without what was done here since."}
-        </p>
+        <p>{GONE[hold.how]}</p>
       ) : (
         <p>
           A lab runs in one tab at a time, so that one tab&apos;s machine never replaces another&apos;s. Go back to that tab, close it (the lab
-          then opens here), or use the lab here: that tab keeps its machine first, and this one starts from it.
+          then opens here when you come back to this tab), or use the lab here: that tab keeps its machine first, and this one starts from it.
         </p>
       )}
       <p>

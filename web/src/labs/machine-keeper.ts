@@ -72,6 +72,8 @@ export class MachineKeeper {
    * events then: a machine left with nothing entered nor arrived since is kept already.
    */
   private newest: { vm: VmHandle; lines: number; events: number } | null = null;
+  /** snapshots from their start (a save before it is queued for its store) to their end */
+  private readonly taking = new Set<Promise<void>>();
 
   constructor(
     private readonly labId: string,
@@ -84,9 +86,13 @@ export class MachineKeeper {
     return this.inFlight > 0;
   }
 
-  /** settles once every machine taken so far is stored (or failed to be) */
-  whenKept(): Promise<void> {
-    return this.storing;
+  /**
+   * Settles once every machine taken so far is stored (or failed to be): those still being saved
+   * (not yet queued for their store), then the queue of stores.
+   */
+  async whenKept(): Promise<void> {
+    while (this.taking.size) await Promise.allSettled([...this.taking]);
+    await this.storing;
   }
 
   /** count `p` as keeping a machine until it settles */
@@ -116,7 +122,14 @@ export class MachineKeeper {
    * IndexedDB. `stepEvents`: the events the page parsed since the step opened (stored with a
    * machine left mid-step, whose step goes on after a reload).
    */
-  async snapshot(vm: VmHandle, kind: SnapshotKind, at: number, stepEvents: readonly SeenEvent[] = []): Promise<void> {
+  snapshot(vm: VmHandle, kind: SnapshotKind, at: number, stepEvents: readonly SeenEvent[] = []): Promise<void> {
+    const p = this.take(vm, kind, at, stepEvents);
+    this.taking.add(p);
+    void p.finally(() => this.taking.delete(p)).catch(() => undefined);
+    return p;
+  }
+
+  private async take(vm: VmHandle, kind: SnapshotKind, at: number, stepEvents: readonly SeenEvent[]): Promise<void> {
     const t0 = performance.now();
     const takenAt = Date.now(); // when the machine was in this state, not when the store finished
     const resets = this.resets;

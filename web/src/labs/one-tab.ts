@@ -2,10 +2,10 @@
 // the learner's newest when it was hidden, so switching tabs put one tab's machine over the
 // other's (and a reload brought back whichever was hidden last). Now a tab holds the lab with a
 // Web Lock (`fslab-lab:<id>`, per origin, let go when the tab closes or crashes), and a second
-// tab shows a notice instead of the lab, and takes it once the first is closed. "Use the lab
-// here" asks the holder over a BroadcastChannel: it keeps its machine (as a tab hidden mid-step
-// does: machine-keeper.ts keepLeft), then lets go, and the asking tab, whose lock request was
-// queued, starts from that machine. A holder that
+// tab shows a notice instead of the lab, and takes it when it is next shown or focused after the
+// first was closed. "Use the lab here" asks the holder over a BroadcastChannel: it keeps its
+// machine (as a tab hidden mid-step does: machine-keeper.ts keepLeft), then lets go, and the
+// asking tab, whose lock request was queued, starts from that machine. A holder that
 // does not let go (a command still running there, a frozen tab) can be overruled: its lock is
 // stolen and it stops at once, without keeping what it did since its last kept machine.
 // No React here (OneTab.tsx draws it).
@@ -23,15 +23,17 @@ const lockName = (lab: string) => `fslab-lab:${lab}`;
 /** How long a lab held elsewhere may be the page this one reloads, letting go as it unloads. */
 const LET_GO_AT_RELOAD_MS = 1500;
 
+/** How a tab that held the lab let it go: its machine kept, none running, not kept (a failure, trouble), or taken from it. */
+export type LetGo = "kept" | "none" | "failed" | "taken";
+
 /**
  * What a tab that holds a lab does before it lets go: keep its machine (useStepMachine registers
- * it while a machine runs). Resolves once the machine is stored: true, or false when it was not
- * kept (a machine in trouble).
+ * it while a machine runs). Resolves once the machine is stored, saying how it went.
  */
-const beforeLettingGo = new Map<string, () => Promise<boolean>>();
+const beforeLettingGo = new Map<string, () => Promise<Exclude<LetGo, "taken">>>();
 
 /** Register what to do before the lab `lab` goes to another tab; returns the unregister. */
-export function onLettingGo(lab: string, keep: () => Promise<boolean>): () => void {
+export function onLettingGo(lab: string, keep: () => Promise<Exclude<LetGo, "taken">>): () => void {
   beforeLettingGo.set(lab, keep);
   return () => {
     if (beforeLettingGo.get(lab) === keep) beforeLettingGo.delete(lab);
@@ -46,8 +48,8 @@ export type TabHold =
   | { kind: "here" }
   /** another tab runs it; `asked`: this tab asked it to let go, and waits */
   | { kind: "elsewhere"; asked: boolean }
-  /** another tab took the lab from this one; `kept`: this tab's machine was kept first */
-  | { kind: "gone"; kept: boolean };
+  /** another tab has the lab now, which this one let go */
+  | { kind: "gone"; how: LetGo };
 
 export interface LabHold {
   /** ask the tab that holds the lab to keep its machine and let go; this tab gets it after */
@@ -59,11 +61,13 @@ export interface LabHold {
 }
 
 /**
- * Hold the lab `lab` for this tab, or wait behind the tab that does. `onChange` hears each change of
- * hold; `onGranted(waited)` runs as this tab gets the lab, `waited` when it had to wait for
- * another tab (what the page looked up ahead may then be older than what that tab kept). Where
- * the browser has no Web Locks (an insecure context, an old browser) every tab holds its labs,
- * as before.
+ * Hold the lab `lab` for this tab, or learn that another does. `onChange` hears each change of
+ * hold; `onGranted(waited)` runs as this tab gets the lab, `waited` when another tab held it
+ * first (what the page looked up ahead may then be older than what that tab kept). A tab told
+ * the lab is elsewhere looks again when it is shown or focused (the other tab closed), but does
+ * not wait in line: the holder's reload must get it back, not a tab in the background. Where
+ * the browser has no Web Locks (an insecure context, an old browser) or refuses them (an opaque
+ * origin), every tab holds its labs, as before.
  */
 export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: (waited: boolean) => void): LabHold {
   const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
@@ -74,53 +78,71 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
   /** aborts this tab's request queued behind the holder's */
   let queued: AbortController | null = null;
   let handingOver = false;
+  let settled = false; // told "here" or "elsewhere" once
+  const here = (waited: boolean) => {
+    settled = true;
+    onGranted(waited);
+    onChange({ kind: "here" });
+  };
 
   /**
    * Ask for the lock: `how` "try" takes it only if it is free, "queue" waits behind the holder,
    * "steal" takes it from the holder. A hold that ends in an AbortError without this tab letting
    * go was stolen by another tab.
    */
-  const request = (how: "try" | "queue" | "steal") => {
+  const request = (how: "try" | "queue" | "steal", waited: boolean, whenHeld?: () => void) => {
     if (!locks || ended) return;
-    queued?.abort();
-    queued = how === "queue" ? new AbortController() : null;
-    const opts: LockOptions = how === "try" ? { ifAvailable: true } : how === "steal" ? { steal: true } : { signal: queued!.signal };
+    const mine = how === "queue" ? new AbortController() : null;
+    if (how !== "try") {
+      queued?.abort();
+      queued = mine;
+    }
     let held = false;
     locks
-      .request(lockName(lab), opts, (lock) => {
-        if (!lock) return void waitBehind();
+      .request(lockName(lab), how === "try" ? { ifAvailable: true } : how === "steal" ? { steal: true } : { signal: mine!.signal }, (lock) => {
+        if (!lock) return void whenHeld?.();
         if (ended) return; // the page left meanwhile: let it go at once
         held = true;
-        queued = null;
-        clearTimeout(notFree);
-        onGranted(how !== "try");
-        onChange({ kind: "here" });
+        if (queued === mine) queued = null;
+        here(waited);
         return new Promise<void>((resolve) => (letGo = resolve));
       })
-      .catch(() => {
-        // not granted (aborted while queued): nothing changed. Held: stolen
-        if (!held || ended) return;
-        letGo = null;
-        onChange({ kind: "gone", kept: false });
+      .catch((e: unknown) => {
+        if (ended) return;
+        if (held) {
+          letGo = null; // stolen
+          onChange({ kind: "gone", how: "taken" });
+        } else if ((e as DOMException)?.name !== "AbortError" && !settled) here(false); // locks refused: as before
       });
   };
+
   /**
-   * Held elsewhere: queued behind the holder, so this tab takes the lab once that tab is closed.
-   * Said only after a moment: at a reload, the page being left may not have let go yet.
+   * In line for a moment, then out of it: a tab that lets go as it unloads (the page this one
+   * reloads, a tab just closed) takes that long to let go. `waited`: another tab held the lab.
    */
-  let notFree: ReturnType<typeof setTimeout> | undefined;
-  const waitBehind = () => {
-    request("queue");
-    notFree = setTimeout(() => !ended && !letGo && onChange({ kind: "elsewhere", asked: false }), LET_GO_AT_RELOAD_MS);
+  const inLineAwhile = (waited: boolean) => {
+    request("queue", waited);
+    const line = queued;
+    setTimeout(() => {
+      if (ended || letGo || queued !== line) return;
+      line?.abort();
+      queued = null;
+      if (settled) return;
+      settled = true;
+      onChange({ kind: "elsewhere", asked: false });
+    }, LET_GO_AT_RELOAD_MS);
+  };
+  /** shown or focused while the lab is elsewhere and not asked for: free now? */
+  const lookAgain = () => {
+    if (!ended && !letGo && !queued && settled && document.visibilityState === "visible") inLineAwhile(true);
   };
 
   if (locks) {
     onChange({ kind: "checking" });
-    request("try");
-  } else {
-    onGranted(false);
-    onChange({ kind: "here" });
-  }
+    request("try", false, () => inLineAwhile(false));
+    document.addEventListener("visibilitychange", lookAgain);
+    window.addEventListener("focus", lookAgain);
+  } else here(false);
 
   // another tab wants this lab: keep the machine, then let go
   if (channel)
@@ -128,39 +150,41 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
       const m = e.data as Partial<Want> | null;
       if (!m || m.fslab !== "want-lab" || m.lab !== lab || !letGo || handingOver) return;
       handingOver = true;
-      // no machine running (an embed not started, a page still loading): nothing to keep
-      const keep = beforeLettingGo.get(lab) ?? (() => Promise.resolve(true));
+      // no machine running (a page still loading): nothing to keep
+      const keep = beforeLettingGo.get(lab) ?? (() => Promise.resolve("none" as const));
       void keep()
-        .catch(() => false)
-        .then((kept) => {
+        .catch(() => "failed" as const)
+        .then((how) => {
           handingOver = false;
           const go = letGo;
           if (!go || ended) return; // stolen meanwhile, or the page left
           letGo = null;
           go();
-          onChange({ kind: "gone", kept });
+          onChange({ kind: "gone", how });
         });
     };
 
   return {
     ask() {
-      if (ended || letGo) return;
-      clearTimeout(notFree);
+      if (ended || letGo || queued) return;
       onChange({ kind: "elsewhere", asked: true });
-      request("queue");
+      request("queue", true);
       channel?.postMessage({ fslab: "want-lab", lab } satisfies Want);
     },
     take() {
-      if (!ended && !letGo) request("steal");
+      if (!ended && !letGo) request("steal", true);
     },
     release() {
       ended = true;
-      clearTimeout(notFree);
       queued?.abort();
       queued = null;
       letGo?.();
       letGo = null;
       channel?.close();
+      if (locks) {
+        document.removeEventListener("visibilitychange", lookAgain);
+        window.removeEventListener("focus", lookAgain);
+      }
     },
   };
 }

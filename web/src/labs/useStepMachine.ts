@@ -82,12 +82,13 @@ export function useStepMachine({ labId, vm, n, restoredStep, events, onRestored,
   useEffect(() => {
     if (!vm) return;
     return onLettingGo(labId, async () => {
-      if (!vm.stopped() && !vm.troubled()) {
+      let how: "kept" | "none" | "failed" = vm.stopped() ? "none" : vm.troubled() ? "failed" : "kept";
+      if (how === "kept") {
         await vm.whenIdle();
-        await keeper.keepLeft(vm, n, events());
+        how = await keeper.keepLeft(vm, n, events()).then(() => (vm.troubled() ? "failed" : "kept"), () => "failed");
       }
-      await keeper.whenKept();
-      return !vm.troubled();
+      await keeper.whenKept(); // a machine being kept meanwhile (the page hidden) is stored first
+      return how;
     });
   }, [vm, n]);
 

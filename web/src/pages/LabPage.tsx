@@ -113,8 +113,11 @@ export interface LabEmbed {
 
 const stateBytes = (outputs as Record<string, { bytes: number }>)["state.bin.xz"]?.bytes ?? 0;
 
-/** One lab, in one tab at a time (OneTab.tsx): a second tab on it shows a notice instead. */
-export const LabPage = (p: { id: string; embed?: LabEmbed }) => <OneTab lab={p.id}><OneLab {...p} /></OneTab>;
+/**
+ * One lab, in one tab at a time (OneTab.tsx): a second tab on it shows a notice instead. Not an
+ * embed (its storage is its host page's, or that page's partition) nor an author's preview.
+ */
+export const LabPage = (p: { id: string; embed?: LabEmbed }) => (p.embed || p.id === "preview" ? <OneLab {...p} /> : <OneTab lab={p.id}><OneLab {...p} /></OneTab>);
 
 function OneLab({ id, embed }: { id: string; embed?: LabEmbed }) {
   const [vmWanted, setVmWanted] = useState(!embed);
