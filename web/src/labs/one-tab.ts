@@ -79,8 +79,11 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
   let queued: AbortController | null = null;
   let handingOver = false;
   let settled = false; // told "here" or "elsewhere" once
+  /** this tab asked the holder to let go, and is in line until it does */
+  let asking = false;
   const here = (waited: boolean) => {
     settled = true;
+    asking = false;
     onGranted(waited);
     onChange({ kind: "here" });
   };
@@ -124,7 +127,7 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
     request("queue", waited);
     const line = queued;
     setTimeout(() => {
-      if (ended || letGo || queued !== line) return;
+      if (ended || letGo || queued !== line || asking) return;
       line?.abort();
       queued = null;
       if (settled) return;
@@ -166,9 +169,10 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
 
   return {
     ask() {
-      if (ended || letGo || queued) return;
+      if (ended || letGo || asking) return;
+      asking = true;
       onChange({ kind: "elsewhere", asked: true });
-      request("queue", true);
+      if (!queued) request("queue", true); // (a look at the lab, in line for a moment, stays in line)
       channel?.postMessage({ fslab: "want-lab", lab } satisfies Want);
     },
     take() {
