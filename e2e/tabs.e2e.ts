@@ -83,11 +83,14 @@ describe("one lab in two tabs", () => {
     // the learner leaves for another tab while a command runs: the page keeps its machine once
     // the shell is back at its prompt, and the hand-over waits for that machine to be stored
     await a.getByTestId("vm-terminal").click();
-    await a.keyboard.type("sleep 8; echo slept > /root/tab-d\n");
+    await a.keyboard.type("sleep 20; echo slept > /root/tab-d\n");
     await tellHidden(a, true);
     third = await open();
     await expect.poll(() => hold(third), { timeout: 30_000 }).toBe("elsewhere");
     await third.getByTestId("lab-use-here").click();
+    // asked while the command still runs: the hand-over waits for it and for the keep after it
+    // (so the hidden page's keep is under way or still to come as the hand-over is asked for)
+    expect([await hold(a), await hold(third)]).toEqual(["here", "elsewhere"]);
     await waitReady(third);
     expect(await hold(a)).toBe("gone");
     await expect(a.getByTestId("lab-elsewhere").textContent()).resolves.toMatch(/Your machine here was kept first/);

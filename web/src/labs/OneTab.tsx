@@ -36,7 +36,13 @@ export function OneTab({ lab, children }: { lab: string; children: ReactNode }) 
   }, [asked]);
 
   if (hold.kind === "here") return <>{children}</>;
-  if (hold.kind === "checking") return null; // a moment: the browser answers at once
+  // a moment: the browser answers at once, unless another page holds the lab
+  if (hold.kind === "checking")
+    return hold.long ? (
+      <p className="muted" role="status">
+        Looking whether this lab is open in another tab…
+      </p>
+    ) : null;
   const useHere = (
     <button type="button" onClick={() => handle.current?.ask()} disabled={asked} data-testid="lab-use-here">
       Use the lab here

@@ -42,8 +42,8 @@ export function onLettingGo(lab: string, keep: () => Promise<Exclude<LetGo, "tak
 
 /** How this tab stands with the lab. */
 export type TabHold =
-  /** asking the browser */
-  | { kind: "checking" }
+  /** asking the browser; `long`: the lab is held, maybe by the page this one reloads, which lets go as it unloads */
+  | { kind: "checking"; long?: boolean }
   /** this tab runs the lab */
   | { kind: "here" }
   /** another tab runs it; `asked`: this tab asked it to let go, and waits */
@@ -81,9 +81,11 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
   let settled = false; // told "here" or "elsewhere" once
   /** this tab asked the holder to let go, and is in line until it does */
   let asking = false;
+  let looking = false; // (lookAgain's)
   const here = (waited: boolean) => {
     settled = true;
     asking = false;
+    looking = false;
     onGranted(waited);
     onChange({ kind: "here" });
   };
@@ -121,10 +123,11 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
 
   /**
    * In line for a moment, then out of it: a tab that lets go as it unloads (the page this one
-   * reloads, a tab just closed) takes that long to let go. `waited`: another tab held the lab.
+   * reloads) takes that long to let go.
    */
-  const inLineAwhile = (waited: boolean) => {
-    request("queue", waited);
+  const inLineAwhile = () => {
+    onChange({ kind: "checking", long: true });
+    request("queue", true);
     const line = queued;
     setTimeout(() => {
       if (ended || letGo || queued !== line || asking) return;
@@ -135,14 +138,25 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
       onChange({ kind: "elsewhere", asked: false });
     }, LET_GO_AT_RELOAD_MS);
   };
-  /** shown or focused while the lab is elsewhere and not asked for: free now? */
+  /**
+   * Shown or focused while the lab is elsewhere and not asked for: free now? Tried a few times
+   * over the moment a tab just closed takes to let go, never in line: a holder reloading in that
+   * moment gets the lab back.
+   */
   const lookAgain = () => {
-    if (!ended && !letGo && !queued && settled && document.visibilityState === "visible") inLineAwhile(true);
+    if (ended || letGo || queued || asking || looking || !settled || document.visibilityState !== "visible") return;
+    looking = true;
+    let left = 4; // now, then three times more within LET_GO_AT_RELOAD_MS
+    const next = () => {
+      if (left-- === 0 || ended || letGo || asking) return void (looking = false);
+      setTimeout(() => request("try", true, next), left === 3 ? 0 : LET_GO_AT_RELOAD_MS / 3);
+    };
+    next();
   };
 
   if (locks) {
     onChange({ kind: "checking" });
-    request("try", false, () => inLineAwhile(false));
+    request("try", false, inLineAwhile);
     document.addEventListener("visibilitychange", lookAgain);
     window.addEventListener("focus", lookAgain);
   } else here(false);
@@ -157,10 +171,12 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
       const keep = beforeLettingGo.get(lab) ?? (() => Promise.resolve("none" as const));
       void keep()
         .catch(() => "failed" as const)
-        .then((how) => {
+        .then(async (how) => {
+          // the tab that asked may have been closed meanwhile: let go only to one still in line
+          const waiting = (await locks?.query())?.pending?.some((r) => r.name === lockName(lab)) ?? true;
           handingOver = false;
           const go = letGo;
-          if (!go || ended) return; // stolen meanwhile, or the page left
+          if (!go || ended || !waiting) return; // stolen meanwhile, the page left, or no one to take it
           letGo = null;
           go();
           onChange({ kind: "gone", how });

@@ -79,18 +79,20 @@ export function useStepMachine({ labId, vm, n, restoredStep, events, onRestored,
   // Another tab asks for the lab (OneTab.tsx): the machine as it is, kept before this tab lets
   // go, once the shell is at its prompt (a command still running is waited for; the other tab
   // may take the lab meanwhile), so the other tab starts from it.
-  useEffect(() => {
-    if (!vm) return;
-    return onLettingGo(labId, async () => {
-      let how: "kept" | "none" | "failed" = vm.stopped() ? "none" : vm.troubled() ? "failed" : "kept";
-      if (how === "kept") {
-        await vm.whenIdle();
-        how = await keeper.keepLeft(vm, n, events()).then(() => (vm.troubled() ? "failed" : "kept"), () => "failed");
-      }
-      await keeper.whenKept(); // a machine being kept meanwhile (the page hidden) is stored first
-      return how;
-    });
-  }, [vm, n]);
+  useEffect(
+    () =>
+      onLettingGo(labId, async () => {
+        // no machine (one starting again): what was being kept is stored first all the same
+        let how: "kept" | "none" | "failed" = !vm || vm.stopped() ? "none" : vm.troubled() ? "failed" : "kept";
+        if (vm && how === "kept") {
+          await vm.whenIdle();
+          how = await keeper.keepLeft(vm, n, events()).then(() => (vm.troubled() ? "failed" : "kept"), () => "failed");
+        }
+        await keeper.whenKept(); // a machine being kept meanwhile (the page hidden) is stored first
+        return how;
+      }),
+    [vm, n],
+  );
 
   /**
    * The machine back as the open step began. A reset also undoes the step's marks; after a
