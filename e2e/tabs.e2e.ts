@@ -3,7 +3,8 @@
 // that machine, also when the first was hidden mid-command and is still keeping it; a first tab
 // whose command still runs can be overruled ("Take it now"), and it stops without keeping what it
 // did since; a reload of the holding tab gets the lab back, not a tab waiting beside it, which
-// takes the lab when it is next focused after the holder closed.
+// takes the lab when it is next focused after the holder closed; an embed goes without, and a
+// browser that refuses locks runs the lab as before.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { launch, runInTerminal, screenshot, tellHidden, waitReady } from "./browser";
@@ -111,5 +112,27 @@ describe("one lab in two tabs", () => {
     expect(await runInTerminal(fourth, "cat /root/tab-d")).toBe("slept");
     expect(errors).toEqual([]);
     expect(b.errors).toEqual([]);
+  });
+
+  it("an embedded lab goes without the guard, and a browser that refuses locks runs the lab as before", async () => {
+    // the fourth tab holds the lab (above); an embed of it is still offered its own start
+    const embed = await b.ctx.newPage();
+    await embed.goto(`${inject("baseUrl")}#/embed/lab/${LAB}`);
+    await embed.getByTestId("start-vm").waitFor({ timeout: 60_000 });
+    expect(await embed.getByTestId("lab-elsewhere").count()).toBe(0);
+    await embed.close();
+    // Web Locks refused (as an opaque origin does): the lab starts, with no notice
+    const refused = await launch();
+    try {
+      await refused.page.addInitScript(() => {
+        navigator.locks.request = () => Promise.reject(new DOMException("refused here", "SecurityError"));
+      });
+      await refused.page.goto(`${inject("baseUrl")}#/lab/${LAB}`);
+      await waitReady(refused.page);
+      expect(await refused.page.getByTestId("lab-elsewhere").count()).toBe(0);
+      expect(refused.errors).toEqual([]);
+    } finally {
+      await refused.close();
+    }
   });
 });
