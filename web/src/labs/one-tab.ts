@@ -146,12 +146,12 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
   const lookAgain = () => {
     if (ended || letGo || queued || asking || looking || !settled || document.visibilityState !== "visible") return;
     looking = true;
-    let left = 4; // now, then three times more within LET_GO_AT_RELOAD_MS
+    let left = 3; // now, then three times more within LET_GO_AT_RELOAD_MS
     const next = () => {
       if (left-- === 0 || ended || letGo || asking) return void (looking = false);
-      setTimeout(() => request("try", true, next), left === 3 ? 0 : LET_GO_AT_RELOAD_MS / 3);
+      setTimeout(() => request("try", true, next), LET_GO_AT_RELOAD_MS / 3);
     };
-    next();
+    request("try", true, next);
   };
 
   if (locks) {
