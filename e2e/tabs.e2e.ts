@@ -4,7 +4,8 @@
 // whose command still runs can be overruled ("Take it now"), and it stops without keeping what it
 // did since; a reload of the holding tab gets the lab back, not a tab waiting beside it, which
 // takes the lab when it is next focused after the holder closed; an embed goes without, and a
-// browser that refuses locks runs the lab as before.
+// browser that refuses locks runs the lab as before; a tab overruled while it stores a machine
+// drops that store.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { launch, runInTerminal, screenshot, tellHidden, waitReady } from "./browser";
@@ -16,6 +17,7 @@ describe("one lab in two tabs", () => {
   let a: Page;
   let second: Page;
   let third: Page;
+  let fourth: Page;
   const errors: string[] = [];
   const open = async () => {
     const p = await b.ctx.newPage();
@@ -99,7 +101,7 @@ describe("one lab in two tabs", () => {
   });
 
   it("a reload of the holding tab gets the lab back, not a tab waiting beside it, which takes the lab once the holder is closed", async () => {
-    const fourth = await open();
+    fourth = await open();
     await expect.poll(() => hold(fourth), { timeout: 30_000 }).toBe("elsewhere");
     await third.reload();
     await waitReady(third);
@@ -134,5 +136,45 @@ describe("one lab in two tabs", () => {
     } finally {
       await refused.close();
     }
+  });
+
+  it("a tab overruled while it stores its machine drops that store: the tab that took the lab keeps the newest machine", async () => {
+    // the fourth tab holds the lab (above). Its gzip workers are held back, so the machine its
+    // hidden page keeps is saved but not yet stored when the lab is taken from it.
+    await fourth.evaluate(() => {
+      const w = window as unknown as { __held: Array<() => void>; Worker: typeof Worker };
+      w.__held = [];
+      const Own = w.Worker;
+      w.Worker = class extends Own {
+        postMessage(m: unknown, t?: Transferable[] | StructuredSerializeOptions) {
+          if (m && typeof m === "object" && "state" in m) w.__held.push(() => super.postMessage(m, t as Transferable[]));
+          else super.postMessage(m, t as Transferable[]);
+        }
+      };
+    });
+    const measured = (p: Page, name: string) => p.evaluate((name) => performance.getEntriesByName(name).length, name);
+    await runInTerminal(fourth, "echo late > /root/tab-c");
+    const saves = await measured(fourth, "fslab:snapshot-save");
+    await tellHidden(fourth, true);
+    await expect.poll(() => fourth.evaluate(() => (window as unknown as { __held: unknown[] }).__held.length), { timeout: 60_000 }).toBe(1);
+    expect(await measured(fourth, "fslab:snapshot-save")).toBe(saves + 1);
+
+    const fifth = await open();
+    await expect.poll(() => hold(fifth), { timeout: 30_000 }).toBe("elsewhere");
+    await fifth.getByTestId("lab-use-here").click();
+    // the hand-over waits for the store that never comes: the lab is taken
+    await fifth.getByTestId("lab-take-now").waitFor({ timeout: 60_000 });
+    await fifth.getByTestId("lab-take-now").click();
+    await waitReady(fifth);
+    await expect.poll(() => hold(fourth), { timeout: 30_000 }).toBe("gone");
+    // the fourth tab's gzip goes on now, after the lab moved
+    const gzips = await measured(fourth, "fslab:snapshot-gzip");
+    await fourth.evaluate(() => (window as unknown as { __held: Array<() => void> }).__held.forEach((go) => go()));
+    await expect.poll(() => measured(fourth, "fslab:snapshot-gzip"), { timeout: 60_000 }).toBe(gzips + 1);
+    // what a reload brings back is the machine the fifth tab went on from, not the late one
+    await fifth.reload();
+    await waitReady(fifth);
+    expect(await runInTerminal(fifth, "cat /root/tab-d; ls /root/tab-c 2>&1 | grep -c 'No such'")).toBe("slept\n1");
+    expect(errors).toEqual([]);
   });
 });

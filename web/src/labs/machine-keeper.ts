@@ -67,6 +67,8 @@ export class MachineKeeper {
   private resets = 0;
   /** a reset is putting the machine back: no machine is kept meanwhile */
   private resetting = false;
+  /** the newest reset, settled once it has put the machine back (or failed to) */
+  private lastReset: Promise<unknown> = Promise.resolve();
   /**
    * The machine the newest kept one was taken from, with the shell's line count and the step's
    * events then: a machine left with nothing entered nor arrived since is kept already.
@@ -79,6 +81,11 @@ export class MachineKeeper {
     private readonly labId: string,
     /** a figure of the newest kept machine changed */
     private readonly onTiming: (patch: Partial<Timing>) => void,
+    /**
+     * The lab moved to another tab (one-tab.ts), which went on from the machine stored newest
+     * then: a store not yet written is dropped, lest it land over that one.
+     */
+    private readonly movedAway: () => boolean = () => false,
   ) {}
 
   /** whether a machine is still being saved, compressed or stored (leaving now would lose it) */
@@ -90,6 +97,11 @@ export class MachineKeeper {
    * Settles once every machine taken so far is stored (or failed to be): those still being saved
    * (not yet queued for their store), then the queue of stores.
    */
+  /** Settles once a reset under way has put the machine back (or failed to). */
+  async whenReset(): Promise<void> {
+    await this.lastReset.catch(() => undefined);
+  }
+
   async whenKept(): Promise<void> {
     while (this.taking.size) await Promise.allSettled([...this.taking]);
     await this.storing;
@@ -166,6 +178,7 @@ export class MachineKeeper {
           throw notKept(kind === "step" ? `as step ${at + 1} began` : kind === "latest" ? `as step ${at + 1} passed` : "as you left the page", e);
         });
         performance.measure("fslab:snapshot-gzip", { start: t1 });
+        if (this.movedAway()) return unkept();
         await putSnapshot(kind, { lab: this.labId, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength, ...(events ? { stepEvents: events } : {}) }).catch((e) => {
           unkept();
           throw e;
@@ -240,6 +253,7 @@ export class MachineKeeper {
         const gz = await p.gz.catch((e) => {
           throw notKept(`as step ${n + 1} began`, e);
         });
+        if (this.movedAway()) return;
         await putSnapshot("step", { lab: this.labId, step: n, ...HERE, savedAt: at, gz, rawBytes: p.raw.byteLength });
         this.onTiming({ snapshotMs: 0, snapshotBytes: gz.size, rawBytes: p.raw.byteLength, snapshotKind: "step", snapshotOf: n, snapshotReused: true, ...this.resetNews(resets) });
       } finally {
@@ -256,8 +270,10 @@ export class MachineKeeper {
    */
   async reset(vm: VmHandle, n: number, after?: "crash"): Promise<ResetOutcome> {
     this.resetting = true;
+    const putting = this.putBack(vm, n, after);
+    this.lastReset = putting;
     try {
-      return await this.putBack(vm, n, after);
+      return await putting;
     } finally {
       this.resetting = false;
     }
@@ -303,7 +319,7 @@ export class MachineKeeper {
       // the newest machine is this one again: its stored copy made the newest, once the step's
       // own gzip and store (queued before it) have landed
       const resetAt = Date.now();
-      void this.queue(() => stepIsNewest(this.labId, n, resetAt).then(() => undefined)).catch(() => undefined);
+      void this.queue(async () => void (this.movedAway() || (await stepIsNewest(this.labId, n, resetAt)))).catch(() => undefined);
     }
     return "restored";
   }

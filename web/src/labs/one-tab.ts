@@ -40,6 +40,16 @@ export function onLettingGo(lab: string, keep: () => Promise<Exclude<LetGo, "tak
   };
 }
 
+/**
+ * Labs this tab held and another tab has now (handed over or taken): what this tab still has
+ * under way (a machine's gzip, a reset's store) must not become the learner's newest machine,
+ * as the other tab went on from an older one. A tab that gets the lab back holds it again.
+ */
+const movedAway = new Set<string>();
+
+/** Did the lab `lab` move from this tab to another? (Never, for a page that does not hold labs: an embed.) */
+export const movedToAnotherTab = (lab: string): boolean => movedAway.has(lab);
+
 /** How this tab stands with the lab. */
 export type TabHold =
   /** asking the browser; `long`: the lab is held, maybe by the page this one reloads, which lets go as it unloads */
@@ -83,6 +93,7 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
   let asking = false;
   let looking = false; // (lookAgain's)
   const here = (waited: boolean) => {
+    movedAway.delete(lab);
     settled = true;
     asking = false;
     looking = false;
@@ -116,6 +127,7 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
         if (ended) return;
         if (held) {
           letGo = null; // stolen
+          movedAway.add(lab);
           onChange({ kind: "gone", how: "taken" });
         } else if ((e as DOMException)?.name !== "AbortError" && !settled) here(false); // locks refused: as before
       });
@@ -178,6 +190,7 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
           const go = letGo;
           if (!go || ended || !waiting) return; // stolen meanwhile, the page left, or no one to take it
           letGo = null;
+          movedAway.add(lab);
           go();
           onChange({ kind: "gone", how });
         });

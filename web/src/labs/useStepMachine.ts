@@ -4,7 +4,7 @@
 // before the page is left while a machine is still being kept.
 import { useEffect, useMemo, useState } from "react";
 import { MachineKeeper, type Timing } from "./machine-keeper";
-import { onLettingGo } from "./one-tab";
+import { movedToAnotherTab, onLettingGo } from "./one-tab";
 import type { VmHandle } from "../shared/machine";
 import type { SeenEvent } from "./expect";
 
@@ -41,7 +41,15 @@ const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export function useStepMachine({ labId, vm, n, restoredStep, events, onRestored, setProblem, resetRequest, machineRequest }: StepMachineOptions) {
   const [timing, setTiming] = useState<Timing>({});
   const [busy, setBusy] = useState<string | null>(null);
-  const keeper = useMemo(() => new MachineKeeper(labId, (patch) => setTiming((t) => ({ ...t, ...patch }))), [labId]);
+  const keeper = useMemo(
+    () =>
+      new MachineKeeper(
+        labId,
+        (patch) => setTiming((t) => ({ ...t, ...patch })),
+        () => movedToAnotherTab(labId),
+      ),
+    [labId],
+  );
   useAskBeforeLeaving(keeper);
 
   // A step opens: the machine is kept as it begins (unless it was just started from this very
@@ -82,6 +90,8 @@ export function useStepMachine({ labId, vm, n, restoredStep, events, onRestored,
   useEffect(
     () =>
       onLettingGo(labId, async () => {
+        // a reset under way first: the machine it puts back is the one handed over (its store is waited for below)
+        await keeper.whenReset();
         // no machine (one starting again): what was being kept is stored first all the same
         let how: "kept" | "none" | "failed" = !vm || vm.stopped() ? "none" : vm.troubled() ? "failed" : "kept";
         if (vm && how === "kept") {
