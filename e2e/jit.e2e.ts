@@ -38,14 +38,13 @@ describe("the page's v86 JIT", () => {
     // step 2 keeps the machine as it begins; its reset puts that back into the same core
     await page.getByRole("button", { name: /^Next/ }).click();
     await page.locator('.lab-runner[data-step="1"]').waitFor({ timeout: 60_000 });
+    // (what the page says meanwhile, so that a failure says why)
     const status = page.getByTestId("lab-status");
-    await expect.poll(() => status.getAttribute("data-snapshot-step"), { timeout: 60_000 }).toBe("1");
+    const said = async () => `"${await status.textContent()}" ${JSON.stringify(await page.getByTestId("lab-problem").allTextContents())}`;
+    const figure = async (name: string) => (await status.getAttribute(name)) ?? `no ${name} yet: ${await said()}`;
+    await expect.poll(() => figure("data-snapshot-step"), { timeout: 60_000 }).toBe("1");
     await page.getByTestId("reset-step").click();
-    await expect
-      .poll(async () => (await status.getAttribute("data-reset-ms")) ?? `no reset yet: "${await status.textContent()}" ${JSON.stringify(await page.getByTestId("lab-problem").allTextContents())}`, {
-        timeout: 60_000,
-      })
-      .toMatch(/^\d+$/);
+    await expect.poll(() => figure("data-reset-ms"), { timeout: 60_000 }).toMatch(/^\d+$/);
     expect(await settings()).toEqual([[1, 50]]);
   });
 });

@@ -7,7 +7,10 @@
 
 import { ROOTFS_CHUNK, rootfsChunkName } from "../../../../kernel-image/rootfs/chunks.mjs";
 
-/** How long a save, restore or teardown waits for the downloads in flight. */
+/**
+ * How long a save, restore or teardown waits for the downloads in flight with none of them
+ * ending: while they end, one after another (a program's pieces on a busy machine), it waits on.
+ */
 const WAIT_MS = 10_000;
 
 /** v86's server file storage (src/browser/filestorage.js, ServerFileStorageWrapper). */
@@ -27,8 +30,8 @@ export interface HostFiles {
   readonly pending: number;
   /**
    * Resolves true once no download is in flight and the 9p device has answered the guest
-   * (a task later: its answer follows the download in microtasks), or false after `timeoutMs`
-   * (10 s unless given). The caller acts in the same turn: the guest's CPU runs in tasks, so it
+   * (a task later: its answer follows the download in microtasks), or false once none has
+   * ended for `timeoutMs` (10 s unless given). The caller acts in the same turn: the guest's CPU runs in tasks, so it
    * asks nothing new before then.
    */
   idle(timeoutMs?: number): Promise<boolean>;
@@ -49,6 +52,7 @@ export function ninePReplyBuffer(emulator: unknown): Uint8Array | undefined {
 export function trackHostFiles(emulator: unknown): HostFiles {
   const storage = (emulator as { fs9p?: { storage?: Storage } }).fs9p?.storage;
   let pending = 0;
+  let ended = 0; // downloads ended so far: the guest still getting its files
   const wake: Array<() => void> = [];
   if (storage?.load_from_server) {
     const load = storage.load_from_server.bind(storage);
@@ -58,6 +62,7 @@ export function trackHostFiles(emulator: unknown): HostFiles {
         return await load(name, size);
       } finally {
         pending--;
+        ended++;
         if (!pending) setTimeout(() => wake.splice(0).forEach((w) => w()));
       }
     };
@@ -106,21 +111,29 @@ export function trackHostFiles(emulator: unknown): HostFiles {
       return pending;
     },
     async idle(timeoutMs = WAIT_MS): Promise<boolean> {
-      const until = performance.now() + timeoutMs;
       // a task first: a download that just ended has its answer sent by then
       await new Promise((r) => setTimeout(r));
+      let seen = ended;
+      let until = performance.now() + timeoutMs;
       while (pending) {
+        if (ended !== seen) [seen, until] = [ended, performance.now() + timeoutMs];
         const left = until - performance.now();
         if (left <= 0) return false;
+        // woken when the last download ends, else looking again at what ended meanwhile
         await new Promise<void>((r) => {
-          const t = setTimeout(r, left);
-          wake.push(() => (clearTimeout(t), r()));
+          const w = () => (clearTimeout(t), r());
+          const t = setTimeout(() => {
+            const i = wake.indexOf(w);
+            if (i >= 0) wake.splice(i, 1);
+            r();
+          }, Math.min(left, timeoutMs / 10));
+          wake.push(w);
         });
       }
       return true;
     },
     async readyToSave(): Promise<void> {
-      if (!(await files.idle())) throw new Error(`the guest was still reading a file from the host after ${WAIT_MS / 1000} s`);
+      if (!(await files.idle())) throw new Error(`the guest was still reading a file from the host, and none of it arrived for ${WAIT_MS / 1000} s`);
       // The 9p device builds each answer in one buffer, twice the mount's msize (256 KiB), and
       // v86 saves it with the machine: the last file bytes read, 75 KB of every saved state
       // once compressed. The guest has that answer now, and the next one is written before
