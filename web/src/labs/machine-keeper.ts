@@ -93,15 +93,15 @@ export class MachineKeeper {
     return this.inFlight > 0;
   }
 
-  /**
-   * Settles once every machine taken so far is stored (or failed to be): those still being saved
-   * (not yet queued for their store), then the queue of stores.
-   */
   /** Settles once a reset under way has put the machine back (or failed to). */
   async whenReset(): Promise<void> {
     await this.lastReset.catch(() => undefined);
   }
 
+  /**
+   * Settles once every machine taken so far is stored (or failed to be): those still being saved
+   * (not yet queued for their store), then the queue of stores.
+   */
   async whenKept(): Promise<void> {
     while (this.taking.size) await Promise.allSettled([...this.taking]);
     await this.storing;
