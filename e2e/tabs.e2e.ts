@@ -5,7 +5,7 @@
 // did since; a reload of the holding tab gets the lab back, not a tab waiting beside it, which
 // takes the lab when it is next focused after the holder closed; an embed goes without, and a
 // browser that refuses locks runs the lab as before; a tab overruled while it stores a machine
-// drops that store.
+// drops that store; of two tabs asking at once, the last to ask gets the lab.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { launch, runInTerminal, screenshot, tellHidden, waitReady } from "./browser";
@@ -18,6 +18,7 @@ describe("one lab in two tabs", () => {
   let second: Page;
   let third: Page;
   let fourth: Page;
+  let fifth: Page;
   const errors: string[] = [];
   const open = async () => {
     const p = await b.ctx.newPage();
@@ -159,7 +160,7 @@ describe("one lab in two tabs", () => {
     await expect.poll(() => fourth.evaluate(() => (window as unknown as { __held: unknown[] }).__held.length), { timeout: 60_000 }).toBe(1);
     expect(await measured(fourth, "fslab:snapshot-save")).toBe(saves + 1);
 
-    const fifth = await open();
+    fifth = await open();
     await expect.poll(() => hold(fifth), { timeout: 30_000 }).toBe("elsewhere");
     await fifth.getByTestId("lab-use-here").click();
     // the hand-over waits for the store that never comes: the lab is taken
@@ -175,6 +176,22 @@ describe("one lab in two tabs", () => {
     await fifth.reload();
     await waitReady(fifth);
     expect(await runInTerminal(fifth, "cat /root/tab-d; ls /root/tab-c 2>&1 | grep -c 'No such'")).toBe("slept\n1");
+    expect(errors).toEqual([]);
+  });
+
+  it("of two tabs that ask at once, the one that asked last gets the lab, without taking it", async () => {
+    // the fifth tab holds the lab (above)
+    const [b1, b2] = [await open(), await open()];
+    for (const p of [b1, b2]) await expect.poll(() => hold(p), { timeout: 30_000 }).toBe("elsewhere");
+    await b1.getByTestId("lab-use-here").click();
+    await b2.getByTestId("lab-use-here").click();
+    // the fifth lets go to the first in line, which says so; the second asks it in turn
+    await expect.poll(() => hold(b2), { timeout: 60_000 }).toBe("here");
+    await waitReady(b2);
+    expect(await b2.getByTestId("lab-take-now").count()).toBe(0);
+    await expect.poll(() => hold(b1), { timeout: 30_000 }).toBe("gone");
+    expect(await hold(fifth)).toBe("gone");
+    expect(await runInTerminal(b2, "cat /root/tab-d")).toBe("slept");
     expect(errors).toEqual([]);
   });
 });

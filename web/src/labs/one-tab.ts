@@ -8,13 +8,16 @@
 // asking tab, whose lock request was queued, starts from that machine. A holder that
 // does not let go (a command still running there, a frozen tab) can be overruled: its lock is
 // stolen and it stops at once, without keeping what it did since its last kept machine.
+// Of two tabs that asked at once, the one that asked last gets the lab: the first, once it has
+// the lab, says so, and the other asks it again.
 // No React here (OneTab.tsx draws it).
 
 /** where the tabs of an origin ask each other (one channel for every lab) */
 const CHANNEL = "fslab-lab-tabs";
 
+/** "want-lab": a tab asks the holder to let go; "lab-moved": a tab got the lab from another */
 interface Want {
-  fslab: "want-lab";
+  fslab: "want-lab" | "lab-moved";
   lab: string;
 }
 
@@ -94,6 +97,8 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
   let looking = false; // (lookAgain's)
   const here = (waited: boolean) => {
     movedAway.delete(lab);
+    // a tab that asked too, and is still in line, asks this one now (it asked the holder before)
+    if (waited) channel?.postMessage({ fslab: "lab-moved", lab } satisfies Want);
     settled = true;
     asking = false;
     looking = false;
@@ -177,7 +182,9 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
   if (channel)
     channel.onmessage = (e: MessageEvent) => {
       const m = e.data as Partial<Want> | null;
-      if (!m || m.fslab !== "want-lab" || m.lab !== lab || !letGo || handingOver) return;
+      if (!m || m.lab !== lab) return;
+      if (m.fslab === "lab-moved" && asking && !letGo && !ended) return void channel.postMessage({ fslab: "want-lab", lab } satisfies Want);
+      if (m.fslab !== "want-lab" || !letGo || handingOver) return;
       handingOver = true;
       // no machine running (a page still loading): nothing to keep
       const keep = beforeLettingGo.get(lab) ?? (() => Promise.resolve("none" as const));
