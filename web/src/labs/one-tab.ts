@@ -95,10 +95,10 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
   /** this tab asked the holder to let go, and is in line until it does */
   let asking = false;
   let looking = false; // (lookAgain's)
-  const here = (waited: boolean) => {
+  /** `handedOver`: the holder let go to this tab, in line: a tab that asked too, still in line, asks this one now */
+  const here = (waited: boolean, handedOver = false) => {
     movedAway.delete(lab);
-    // a tab that asked too, and is still in line, asks this one now (it asked the holder before)
-    if (waited) channel?.postMessage({ fslab: "lab-moved", lab } satisfies Want);
+    if (handedOver) channel?.postMessage({ fslab: "lab-moved", lab } satisfies Want);
     settled = true;
     asking = false;
     looking = false;
@@ -125,7 +125,7 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
         if (ended) return; // the page left meanwhile: let it go at once
         held = true;
         if (queued === mine) queued = null;
-        here(waited);
+        here(waited, how === "queue" && waited);
         return new Promise<void>((resolve) => (letGo = resolve));
       })
       .catch((e: unknown) => {
