@@ -27,13 +27,15 @@ export function OneTab({ lab, children }: { lab: string; children: ReactNode }) 
     return () => h.release();
   }, [lab]);
   const asked = hold.kind === "elsewhere" && hold.asked;
+  // (each ask waits anew: a tab that got the lab meanwhile is asked again)
+  const asks = hold.kind === "elsewhere" ? hold.asks : undefined;
   const [impatient, setImpatient] = useState(false);
   useEffect(() => {
     setImpatient(false);
     if (!asked) return;
     const t = setTimeout(() => setImpatient(true), PATIENCE_MS);
     return () => clearTimeout(t);
-  }, [asked]);
+  }, [asked, asks]);
 
   if (hold.kind === "here") return <>{children}</>;
   // a moment: the browser answers at once, unless another page holds the lab

@@ -82,10 +82,11 @@ export class MachineKeeper {
     /** a figure of the newest kept machine changed */
     private readonly onTiming: (patch: Partial<Timing>) => void,
     /**
-     * The lab moved to another tab (one-tab.ts), which went on from the machine stored newest
-     * then: a store not yet written is dropped, lest it land over that one.
+     * How many times the lab moved to another tab (one-tab.ts labMoves). That tab went on from the
+     * machine stored newest then: a store begun before a move and not yet written is dropped,
+     * lest it land over that one.
      */
-    private readonly movedAway: () => boolean = () => false,
+    private readonly moves: () => number = () => 0,
   ) {}
 
   /** whether a machine is still being saved, compressed or stored (leaving now would lose it) */
@@ -105,6 +106,12 @@ export class MachineKeeper {
   async whenKept(): Promise<void> {
     while (this.taking.size) await Promise.allSettled([...this.taking]);
     await this.storing;
+  }
+
+  /** whether the lab moved to another tab since now (a store begun now is then dropped) */
+  private movedSince(): () => boolean {
+    const then = this.moves();
+    return () => this.moves() !== then;
   }
 
   /** count `p` as keeping a machine until it settles */
@@ -145,6 +152,7 @@ export class MachineKeeper {
     const t0 = performance.now();
     const takenAt = Date.now(); // when the machine was in this state, not when the store finished
     const resets = this.resets;
+    const moved = this.movedSince();
     // the shell as the save begins: a line entered from now on may be in the machine or not,
     // and makes the count differ either way (the next step's start is then saved anew)
     const lines = vm.shellLines();
@@ -178,7 +186,7 @@ export class MachineKeeper {
           throw notKept(kind === "step" ? `as step ${at + 1} began` : kind === "latest" ? `as step ${at + 1} passed` : "as you left the page", e);
         });
         performance.measure("fslab:snapshot-gzip", { start: t1 });
-        if (this.movedAway()) return unkept();
+        if (moved()) return unkept();
         await putSnapshot(kind, { lab: this.labId, step: at, ...HERE, savedAt: takenAt, gz, rawBytes: state.byteLength, ...(events ? { stepEvents: events } : {}) }).catch((e) => {
           unkept();
           throw e;
@@ -248,12 +256,13 @@ export class MachineKeeper {
     this.pendingStart = null;
     const at = Date.now();
     const resets = this.resets;
+    const moved = this.movedSince();
     return this.queue(async () => {
       try {
         const gz = await p.gz.catch((e) => {
           throw notKept(`as step ${n + 1} began`, e);
         });
-        if (this.movedAway()) return;
+        if (moved()) return;
         await putSnapshot("step", { lab: this.labId, step: n, ...HERE, savedAt: at, gz, rawBytes: p.raw.byteLength });
         this.onTiming({ snapshotMs: 0, snapshotBytes: gz.size, rawBytes: p.raw.byteLength, snapshotKind: "step", snapshotOf: n, snapshotReused: true, ...this.resetNews(resets) });
       } finally {
@@ -280,12 +289,13 @@ export class MachineKeeper {
   }
 
   private async putBack(vm: VmHandle, n: number, after?: "crash"): Promise<ResetOutcome> {
+    const moved = this.movedSince();
     this.passed = null; // the machine goes back: the one kept as the step passed is no longer the newest
     await this.pendingStart;
     const t0 = performance.now();
     const restartOwn = async () => {
       // step 1 from the lab's own saved machine: that machine again, and nothing stored of this one
-      await dropSnapshots(this.labId).catch(() => undefined);
+      if (!moved()) await dropSnapshots(this.labId).catch(() => undefined);
       vm.restart();
       return "restarted" as const;
     };
@@ -319,7 +329,7 @@ export class MachineKeeper {
       // the newest machine is this one again: its stored copy made the newest, once the step's
       // own gzip and store (queued before it) have landed
       const resetAt = Date.now();
-      void this.queue(async () => void (this.movedAway() || (await stepIsNewest(this.labId, n, resetAt)))).catch(() => undefined);
+      void this.queue(async () => void (moved() || (await stepIsNewest(this.labId, n, resetAt)))).catch(() => undefined);
     }
     return "restored";
   }

@@ -44,14 +44,17 @@ export function onLettingGo(lab: string, keep: () => Promise<Exclude<LetGo, "tak
 }
 
 /**
- * Labs this tab held and another tab has now (handed over or taken): what this tab still has
- * under way (a machine's gzip, a reset's store) must not become the learner's newest machine,
- * as the other tab went on from an older one. A tab that gets the lab back holds it again.
+ * How many times each lab moved from this tab to another (handed over or taken). What this tab
+ * had under way as it moved (a machine's gzip, a reset's store) must not become the learner's
+ * newest machine, as the other tab went on from an older one: a store compares the count as it
+ * was begun with the count as it is written, so one begun before a move is dropped even after
+ * the lab came back to this tab.
  */
-const movedAway = new Set<string>();
+const moves = new Map<string, number>();
 
-/** Did the lab `lab` move from this tab to another? (Never, for a page that does not hold labs: an embed.) */
-export const movedToAnotherTab = (lab: string): boolean => movedAway.has(lab);
+/** The times the lab `lab` moved from this tab to another (0 for a page that holds no labs: an embed). */
+export const labMoves = (lab: string): number => moves.get(lab) ?? 0;
+const movedAway = (lab: string) => moves.set(lab, labMoves(lab) + 1);
 
 /** How this tab stands with the lab. */
 export type TabHold =
@@ -60,7 +63,7 @@ export type TabHold =
   /** this tab runs the lab */
   | { kind: "here" }
   /** another tab runs it; `asked`: this tab asked it to let go, and waits */
-  | { kind: "elsewhere"; asked: boolean }
+  | { kind: "elsewhere"; asked: boolean; asks?: number }
   /** another tab has the lab now, which this one let go */
   | { kind: "gone"; how: LetGo };
 
@@ -95,9 +98,9 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
   /** this tab asked the holder to let go, and is in line until it does */
   let asking = false;
   let looking = false; // (lookAgain's)
+  let asks = 0; // times this tab asked a holder
   /** `handedOver`: the holder let go to this tab, in line: a tab that asked too, still in line, asks this one now */
   const here = (waited: boolean, handedOver = false) => {
-    movedAway.delete(lab);
     if (handedOver) channel?.postMessage({ fslab: "lab-moved", lab } satisfies Want);
     settled = true;
     asking = false;
@@ -132,7 +135,7 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
         if (ended) return;
         if (held) {
           letGo = null; // stolen
-          movedAway.add(lab);
+          movedAway(lab);
           onChange({ kind: "gone", how: "taken" });
         } else if ((e as DOMException)?.name !== "AbortError" && !settled) here(false); // locks refused: as before
       });
@@ -183,7 +186,11 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
     channel.onmessage = (e: MessageEvent) => {
       const m = e.data as Partial<Want> | null;
       if (!m || m.lab !== lab) return;
-      if (m.fslab === "lab-moved" && asking && !letGo && !ended) return void channel.postMessage({ fslab: "want-lab", lab } satisfies Want);
+      if (m.fslab === "lab-moved" && asking && !letGo && !ended) {
+        // the new holder hands over as the old one did: the wait for it starts again
+        onChange({ kind: "elsewhere", asked: true, asks: ++asks });
+        return void channel.postMessage({ fslab: "want-lab", lab } satisfies Want);
+      }
       if (m.fslab !== "want-lab" || !letGo || handingOver) return;
       handingOver = true;
       // no machine running (a page still loading): nothing to keep
@@ -197,7 +204,7 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
           const go = letGo;
           if (!go || ended || !waiting) return; // stolen meanwhile, the page left, or no one to take it
           letGo = null;
-          movedAway.add(lab);
+          movedAway(lab);
           go();
           onChange({ kind: "gone", how });
         });
@@ -207,7 +214,7 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
     ask() {
       if (ended || letGo || asking) return;
       asking = true;
-      onChange({ kind: "elsewhere", asked: true });
+      onChange({ kind: "elsewhere", asked: true, asks: ++asks });
       if (!queued) request("queue", true); // (a look at the lab, in line for a moment, stays in line)
       channel?.postMessage({ fslab: "want-lab", lab } satisfies Want);
     },

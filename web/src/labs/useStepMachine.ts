@@ -4,7 +4,7 @@
 // before the page is left while a machine is still being kept.
 import { useEffect, useMemo, useState } from "react";
 import { MachineKeeper, type Timing } from "./machine-keeper";
-import { movedToAnotherTab, onLettingGo } from "./one-tab";
+import { labMoves, onLettingGo } from "./one-tab";
 import type { VmHandle } from "../shared/machine";
 import type { SeenEvent } from "./expect";
 
@@ -46,7 +46,7 @@ export function useStepMachine({ labId, vm, n, restoredStep, events, onRestored,
       new MachineKeeper(
         labId,
         (patch) => setTiming((t) => ({ ...t, ...patch })),
-        () => movedToAnotherTab(labId),
+        () => labMoves(labId),
       ),
     [labId],
   );
@@ -96,6 +96,7 @@ export function useStepMachine({ labId, vm, n, restoredStep, events, onRestored,
         let how: "kept" | "none" | "failed" = !vm || vm.stopped() ? "none" : vm.troubled() ? "failed" : "kept";
         if (vm && how === "kept") {
           await vm.whenIdle();
+          await keeper.whenReset(); // (and one asked for meanwhile)
           how = await keeper.keepLeft(vm, n, events()).then(() => (vm.troubled() ? "failed" : "kept"), () => "failed");
         }
         await keeper.whenKept(); // a machine being kept meanwhile (the page hidden) is stored first

@@ -1,5 +1,5 @@
 // The downloads a save waits for (host-files.ts): it waits on while they end one after another,
-// and gives up only once none has ended for its limit.
+// and gives up once none has ended for its limit, or after six times its limit in all.
 import { describe, expect, it } from "vitest";
 import { trackHostFiles } from "./host-files";
 
@@ -37,5 +37,16 @@ describe("trackHostFiles().idle", () => {
     // the first ended at 100 ms: the limit counts from there
     expect(performance.now() - t0).toBeGreaterThanOrEqual(395);
     expect(files.pending).toBe(1);
+  });
+
+  it("gives up after six times its limit in all, while downloads still end one after another", async () => {
+    const { emulator, load } = emulatorWith();
+    const files = trackHostFiles(emulator);
+    // one ending every 50 ms for 2 s, against a limit of 200 ms: never 200 ms without one ending
+    for (let i = 1; i <= 40; i++) load(i * 50);
+    const t0 = performance.now();
+    expect(await files.idle(200)).toBe(false);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(1195);
+    expect(files.pending).toBeGreaterThan(0);
   });
 });

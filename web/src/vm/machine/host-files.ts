@@ -9,9 +9,11 @@ import { ROOTFS_CHUNK, rootfsChunkName } from "../../../../kernel-image/rootfs/c
 
 /**
  * How long a save, restore or teardown waits for the downloads in flight with none of them
- * ending: while they end, one after another (a program's pieces on a busy machine), it waits on.
+ * ending: while they end, one after another (a program's pieces on a busy machine), it waits
+ * on, up to WAIT_CAP times that in all (a guest that goes on reading file after file).
  */
 const WAIT_MS = 10_000;
+const WAIT_CAP = 6;
 
 /** v86's server file storage (src/browser/filestorage.js, ServerFileStorageWrapper). */
 interface Storage {
@@ -31,7 +33,7 @@ export interface HostFiles {
   /**
    * Resolves true once no download is in flight and the 9p device has answered the guest
    * (a task later: its answer follows the download in microtasks), or false once none has
-   * ended for `timeoutMs` (10 s unless given). The caller acts in the same turn: the guest's CPU runs in tasks, so it
+   * ended for `timeoutMs` (10 s unless given), or after six times that in all. The caller acts in the same turn: the guest's CPU runs in tasks, so it
    * asks nothing new before then.
    */
   idle(timeoutMs?: number): Promise<boolean>;
@@ -52,7 +54,7 @@ export function ninePReplyBuffer(emulator: unknown): Uint8Array | undefined {
 export function trackHostFiles(emulator: unknown): HostFiles {
   const storage = (emulator as { fs9p?: { storage?: Storage } }).fs9p?.storage;
   let pending = 0;
-  let ended = 0; // downloads ended so far: the guest still getting its files
+  let lastEnd = 0; // when the latest download ended (performance.now())
   const wake: Array<() => void> = [];
   if (storage?.load_from_server) {
     const load = storage.load_from_server.bind(storage);
@@ -62,8 +64,9 @@ export function trackHostFiles(emulator: unknown): HostFiles {
         return await load(name, size);
       } finally {
         pending--;
-        ended++;
-        if (!pending) setTimeout(() => wake.splice(0).forEach((w) => w()));
+        lastEnd = performance.now();
+        // (a task later: the 9p device's answer follows the download in microtasks)
+        setTimeout(() => wake.splice(0).forEach((w) => w()));
       }
     };
   }
@@ -113,21 +116,15 @@ export function trackHostFiles(emulator: unknown): HostFiles {
     async idle(timeoutMs = WAIT_MS): Promise<boolean> {
       // a task first: a download that just ended has its answer sent by then
       await new Promise((r) => setTimeout(r));
-      let seen = ended;
-      let until = performance.now() + timeoutMs;
+      const t0 = performance.now();
+      const cap = t0 + WAIT_CAP * timeoutMs;
       while (pending) {
-        if (ended !== seen) [seen, until] = [ended, performance.now() + timeoutMs];
-        const left = until - performance.now();
+        const left = Math.min(cap, Math.max(t0, lastEnd) + timeoutMs) - performance.now();
         if (left <= 0) return false;
-        // woken when the last download ends, else looking again at what ended meanwhile
+        // woken as a download ends (the limit then counts from it), else at the limit
         await new Promise<void>((r) => {
-          const w = () => (clearTimeout(t), r());
-          const t = setTimeout(() => {
-            const i = wake.indexOf(w);
-            if (i >= 0) wake.splice(i, 1);
-            r();
-          }, Math.min(left, timeoutMs / 10));
-          wake.push(w);
+          const t = setTimeout(r, left);
+          wake.push(() => (clearTimeout(t), r()));
         });
       }
       return true;
