@@ -33,8 +33,8 @@ export interface HostFiles {
   /**
    * Resolves true once no download is in flight and the 9p device has answered the guest
    * (a task later: its answer follows the download in microtasks), or false once none has
-   * ended for `timeoutMs` (10 s unless given), or after six times that in all. The caller acts in the same turn: the guest's CPU runs in tasks, so it
-   * asks nothing new before then.
+   * ended for `timeoutMs` (10 s unless given), or after six times that in all. The caller acts
+   * in the same turn: the guest's CPU runs in tasks, so it asks nothing new before then.
    */
   idle(timeoutMs?: number): Promise<boolean>;
   /** idle(), or an error that says the guest is still reading: a save must not go on then. */
@@ -65,8 +65,9 @@ export function trackHostFiles(emulator: unknown): HostFiles {
       } finally {
         pending--;
         lastEnd = performance.now();
-        // (a task later: the 9p device's answer follows the download in microtasks)
-        setTimeout(() => wake.splice(0).forEach((w) => w()));
+        // a save or restore waiting hears of it a task later (the 9p device's answer follows
+        // the download in microtasks); most downloads end with none waiting
+        if (wake.length) setTimeout(() => wake.splice(0).forEach((w) => w()));
       }
     };
   }
@@ -130,7 +131,7 @@ export function trackHostFiles(emulator: unknown): HostFiles {
       return true;
     },
     async readyToSave(): Promise<void> {
-      if (!(await files.idle())) throw new Error(`the guest was still reading a file from the host, and none of it arrived for ${WAIT_MS / 1000} s`);
+      if (!(await files.idle())) throw new Error(`the guest was still reading files from the host: none arrived for ${WAIT_MS / 1000} s, or they went on arriving for ${(WAIT_CAP * WAIT_MS) / 1000} s`);
       // The 9p device builds each answer in one buffer, twice the mount's msize (256 KiB), and
       // v86 saves it with the machine: the last file bytes read, 75 KB of every saved state
       // once compressed. The guest has that answer now, and the next one is written before
