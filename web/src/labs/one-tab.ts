@@ -128,7 +128,7 @@ export function holdLab(lab: string, onChange: (h: TabHold) => void, onGranted: 
         if (ended) return; // the page left meanwhile: let it go at once
         held = true;
         if (queued === mine) queued = null;
-        here(waited, how === "queue" && waited);
+        here(waited, how === "queue");
         return new Promise<void>((resolve) => (letGo = resolve));
       })
       .catch((e: unknown) => {
