@@ -10,7 +10,7 @@ import { parseLab, type Lab } from "../web/src/labs/lab-format";
 import { commandsOf } from "../web/src/labs/checks";
 import { ANSWERS, VIEW_IDS } from "../web/src/topics";
 import { loadCoreModule } from "../web/src/shared/node-load";
-import { replayDdDecisions } from "../web/src/topics/blk/dd-kernel";
+import { replayDdDecisions, traceTunables } from "../web/src/topics/blk/dd-kernel";
 import { ddRunStart, ddRunTrace, dispatchRuns, splitRuns } from "../web/src/topics/blk/dd-runs";
 import { ddRunVerdict } from "../web/src/topics/blk/KernelDeadline";
 import { DIVERGE_RULES, divergeRule, ruleOfDivergence, type DivergeRule } from "../web/src/topics/blk/divergence";
@@ -55,7 +55,7 @@ async function newestVerdict(lines: string[]) {
   const last = shown.length - 1;
   const { start } = ddRunStart(all, shown, traces, last);
   const replay = replayDdDecisions(await loadCoreModule("blk"), traces[last], undefined, undefined, start);
-  return { replay, verdict: ddRunVerdict(shown.length, replay) };
+  return { replay, verdict: ddRunVerdict(shown.length, replay, undefined, traceTunables(traces[last]).fifo_batch) };
 }
 
 describe("the divergence lab, solved for every rule the switch breaks", () => {

@@ -22,8 +22,12 @@ describe("the divergence switch", () => {
   });
 
   it("names lines that are upstream's, in the order of the patch's rules", () => {
-    // each line is in the file the patch changes (its removed or context lines: upstream's)
-    for (const r of DIVERGE_RULES) expect(patch.includes(DIVERGE_LINES[r].trim()) || upstream.includes(DIVERGE_LINES[r].trim()), r).toBe(true);
+    // each is a whole line of upstream's file: a removed or context line of 0003 (written against
+    // upstream), or of 0007 (written on top of 0003) where 0003 did not add it
+    const hunkLines = (p: string, signs: string) => p.split("\n").filter((l) => signs.includes(l[0]) && !/^(---|\+\+\+) /.test(l)).map((l) => l.slice(1).trim());
+    const ours = new Set(hunkLines(upstream, "+"));
+    const upstreamLines = new Set([...hunkLines(upstream, " -"), ...hunkLines(patch, " -").filter((l) => !ours.has(l))]);
+    for (const r of DIVERGE_RULES) expect(upstreamLines.has(DIVERGE_LINES[r]), `${r}: ${DIVERGE_LINES[r]}`).toBe(true);
     expect(patch.indexOf("1 batch:")).toBeLessThan(patch.indexOf("2 starve:"));
     expect(patch.indexOf("3 expiry:")).toBeLessThan(patch.indexOf("4 reset:"));
   });
@@ -53,11 +57,19 @@ describe("the divergence switch", () => {
     expect(ddRunVerdict(1, null).state).toBe("waiting");
     const ok = { ...verdict({}, {}), same: true, sameReasons: true };
     const okAs = (k: Partial<DdVerdict["kernel"]>) => ({ ...ok, kernel: { ...ok.kernel, ...k } });
-    // agreement over a run that used every rule the divergence switch can break
-    const every = [okAs({ because: "batch" }), okAs({ because: "starved" }), okAs({ because: "reads", pick: "expired" })];
-    expect(ddRunVerdict(1, replay(every))).toEqual({ state: "agree", detail: "the model made all 3 judged decisions of the newest run as the kernel did, batches, forced writes and expired deadlines among them" });
+    // agreement over a run that took every rule the divergence switch can break to its limit
+    const every = [okAs({ because: "batch", batching: 16 }), okAs({ because: "starved", pick: "expired" }), okAs({ because: "reads", pick: "expired" }), okAs({ because: "reads", pick: "sorted" })];
+    expect(ddRunVerdict(1, replay(every), undefined, 16)).toEqual({ state: "agree", detail: "the model made all 4 judged decisions of the newest run as the kernel did, batches, forced writes and expired deadlines among them" });
+    // under a fifo_batch no batch reached, a kernel that lets batches run on agrees all the same
+    const long = ddRunVerdict(1, replay(every), undefined, 256);
+    expect(long.state).toBe("waiting");
+    expect(long.detail).toMatch(/no batch that ran to fifo_batch \(256 requests\)/);
+    // with every deadline passed as a batch begins, which request's deadline is checked does not matter
+    const allExpired = ddRunVerdict(1, replay(every.slice(0, 3)), undefined, 16);
+    expect(allExpired.state).toBe("waiting");
+    expect(allExpired.detail).toMatch(/no batch begun in sector order while its FIFO's oldest request had time left/);
     // a run that never forced a write cannot show a kernel that breaks write starvation
-    const noStarve = ddRunVerdict(1, replay([okAs({ because: "batch" }), okAs({ because: "reads", pick: "expired" })]));
+    const noStarve = ddRunVerdict(1, replay([okAs({ because: "batch" }), okAs({ because: "reads", pick: "expired" }), okAs({ because: "reads" })]));
     expect(noStarve.state).toBe("waiting");
     expect(noStarve.detail).toMatch(/no write forced after starving \(because=starved\): a rule it did not use is not tried$/);
     const bad = verdict({ because: "batch", batching: 5 }, { because: "reads", rq: 2 });

@@ -12,7 +12,7 @@ export type DivergeRule = (typeof DIVERGE_RULES)[number];
 /** The line of block/mq-deadline.c (Linux 7.2, upstream) that implements each rule. */
 export const DIVERGE_LINES: Record<DivergeRule, string> = {
   "batch length": "if (rq && dd->batching < dd->fifo_batch) {",
-  "write starvation": "(dd->starved++ >= dd->writes_starved)) {",
+  "write starvation": "(dd->starved++ >= dd->writes_starved))",
   "deadline check": "struct request *rq = rq_entry_fifo(per_prio->fifo_list[data_dir].next);",
   "starvation reset": "dd->starved = 0;",
 };
