@@ -124,8 +124,14 @@ export function trackHostFiles(emulator: unknown): HostFiles {
         if (left <= 0) return false;
         // woken as a download ends (the limit then counts from it), else at the limit
         await new Promise<void>((r) => {
-          const t = setTimeout(r, left);
-          wake.push(() => (clearTimeout(t), r()));
+          const w = () => (clearTimeout(t), r());
+          const t = setTimeout(() => {
+            // not woken: off the list, lest a later download's end find it there
+            const i = wake.indexOf(w);
+            if (i >= 0) wake.splice(i, 1);
+            r();
+          }, left);
+          wake.push(w);
         });
       }
       return true;
