@@ -127,6 +127,23 @@ int __exfat_free_cluster(struct exfat_volume *vol, const struct exfat_chain *p_c
 			uint32_t start = clu, len = 0, n_clu;
 			int err;
 
+			/*
+			 * Most links lead to the next cluster: skip those in a tight loop first. Such
+			 * a link is valid whenever that cluster is (it is neither FREE nor BAD: the
+			 * model's volumes stay below 2^28 clusters), and it stops nothing while the
+			 * count stays under the limit. The loop below then takes the link that ends
+			 * the run, with every check.
+			 */
+			{
+				const uint32_t *fat = vol->fat;
+				uint32_t span = vol->num_clusters - 1 - clu;
+
+				if (span > limit - num_clusters - 1)
+					span = limit - num_clusters - 1;
+				while (len < span && fat[clu + len] == clu + len + 1)
+					len++;
+				clu += len;
+			}
 			for (;;) {
 				n_clu = clu;
 				err = exfat_get_next_cluster(vol, &n_clu);
