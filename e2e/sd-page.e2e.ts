@@ -97,6 +97,17 @@ describe("the sd-card lab in Chromium", () => {
     expect(await runInTerminal(page, "cat /sys/block/mmcblk0/size")).toBe(sectors);
     expect(await runInTerminal(page, "mount /dev/mmcblk0 /mnt/sd && md5sum -c /root/sum; umount /mnt/sd", 60_000)).toMatch(/data: OK/);
     expect(await runInTerminal(page, "sdcard status")).toMatch(/^sdsc \d+ tran$/);
+    // the challenge's step: the CSD field by field is held back (it would answer it) until it passes
+    await expect.poll(() => page.getByTestId("sd-csd-held").count(), { timeout: 30_000 }).toBe(1);
+    expect(await page.getByTestId("sd-csd-fields").count()).toBe(0);
+    await runInTerminal(
+      page,
+      "csd=$(cat /sys/block/mmcblk0/device/csd); w1=$((0x${csd:8:8})); w2=$((0x${csd:16:8})); bl=$(( (w1 >> 16) & 0xf )); c=$(( ((w1 & 0x3ff) << 2) | (w2 >> 30) )); m=$(( (w2 >> 15) & 7 )); echo $c $m $bl $(( (c + 1) << (m + 2) << (bl - 9) )) > /tmp/capacity",
+    );
+    await pressCheck(page);
+    await expect.poll(checkState, { timeout: 60_000 }).toBe("passed");
+    await expect.poll(() => page.getByTestId("sd-csd-fields").count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByTestId("sd-csd-held").count()).toBe(0);
     // the card's time in the page: fio's random 4 KiB reads at depth 1, p50 and p99 as the
     // model predicts (card + the machine's own + the host's lateness: e2e/sd-latency.ts), up to
     // PAIRS pairs of runs, each floored at the card's time

@@ -55,6 +55,14 @@ void sd_card_cid(const struct sd_card *c, uint8_t b[16])
 	b[15] = (crc7(b, 15) << 1) | 1;
 }
 
+/* (C_SIZE + 1) x 2^(C_SIZE_MULT + 2) x 2^READ_BL_LEN bytes, with C_SIZE below 4096 */
+static int csd_v1_fits(uint64_t size, int read_bl_len, int c_size_mult)
+{
+	uint64_t unit = 1ull << (c_size_mult + 2 + read_bl_len);
+
+	return size % unit == 0 && size / unit <= 4096;
+}
+
 void sd_card_csd(const struct sd_card *c, uint8_t b[16])
 {
 	memset(b, 0, 16);
@@ -72,19 +80,21 @@ void sd_card_csd(const struct sd_card *c, uint8_t b[16])
 		set_bits(b, 16, 26, 3, 2);
 		set_bits(b, 16, 22, 4, 9);
 	} else {
-		/* capacity = (C_SIZE + 1) x 2^(C_SIZE_MULT + 2) x 2^READ_BL_LEN */
-		int bl = 9, mult = 0;
+		/*
+		 * capacity = (C_SIZE + 1) x 2^(C_SIZE_MULT + 2) x 2^READ_BL_LEN. Most sizes fit several
+		 * ways; the card takes the one its serial picks among them, in this order, as the
+		 * emulated card does (sd-bits.ts csdV1Geometry)
+		 */
+		int bl = 9, mult = 0, fits = 0, pick, k = 0;
 		uint64_t csize = 0;
-		for (bl = 9; bl <= 11; bl++) {
-			for (mult = 0; mult < 8; mult++) {
-				uint64_t unit = 1ull << (mult + 2 + bl);
-				if (c->size % unit == 0 && c->size / unit <= 4096) {
-					csize = c->size / unit - 1;
-					goto found;
-				}
-			}
-		}
-found:
+		for (int l = 9; l <= 11; l++)
+			for (int m = 0; m < 8; m++)
+				fits += csd_v1_fits(c->size, l, m);
+		pick = fits ? (int)(c->serial % (uint32_t)fits) : 0;
+		for (int l = 9; l <= 11; l++)
+			for (int m = 0; m < 8; m++)
+				if (csd_v1_fits(c->size, l, m) && k++ == pick)
+					bl = l, mult = m, csize = (c->size >> (m + 2 + l)) - 1;
 		set_bits(b, 16, 112, 8, 0x26);
 		set_bits(b, 16, 96, 8, 0x32);
 		set_bits(b, 16, 84, 12, ccc);

@@ -54,12 +54,12 @@ int main(void)
 	CHECK_EQ(r[n - 1].state, SD_TRAN);
 
 	n = sd_attach(SD_CARD_SDSC, 64 * MiB, 0x0f5ab001, r, 128);
-	const uint32_t csd_sc[4] = { 0x260032, 0x535983ff, 0xf6d9ff80, 0xa400000 };
+	const uint32_t csd_sc[4] = { 0x260032, 0x535a803f, 0xf6db7f80, 0xa800000 };
 	CHECK(!memcmp(r[find(r, n, 9, 0, 0)].resp, csd_sc, 16));
 	CHECK_EQ(r[find(r, n, 41, 1, 2)].resp[0], 0x80ff8000); /* no CCS: byte addressing */
 	n = sd_attach(SD_CARD_V1, 64 * MiB, 0x0f5ab001, r, 128);
 	CHECK_EQ(r[find(r, n, 41, 1, 1)].arg, 0x300000); /* no CMD8 answer: no HCS */
-	CHECK_EQ(r[find(r, n, 9, 0, 0)].resp[1], 0x135983ff); /* no command class 10 */
+	CHECK_EQ(r[find(r, n, 9, 0, 0)].resp[1], 0x135a803f); /* no command class 10 */
 
 	struct sd_csd c;
 	sd_decode_csd(csd_hc, &c);
@@ -69,8 +69,27 @@ int main(void)
 	sd_decode_csd(csd_sc, &c);
 	CHECK_EQ(c.structure, 0);
 	CHECK_EQ(c.capacity_sectors, 131072);
-	CHECK_EQ(c.c_size, 4095); /* the smallest multiplier that fits C_SIZE, as the emulated card picks */
-	CHECK_EQ(c.c_size_mult, 3);
+	/* this serial's pick of the 18 ways to write 64 MiB: 1024-byte blocks, C_SIZE_MULT 6 */
+	CHECK_EQ(c.read_bl_len, 10);
+	CHECK_EQ(c.c_size, 255);
+	CHECK_EQ(c.c_size_mult, 6);
+	/* other serials pick other ways: every READ_BL_LEN a version 1 CSD may have comes up */
+	{
+		unsigned seen = 0;
+		for (uint32_t serial = 0; serial < 18; serial++) {
+			struct sd_card card;
+			uint8_t b[16];
+			uint32_t w[4];
+			sd_card_init(&card, SD_CARD_SDSC, 64 * MiB, serial);
+			sd_card_csd(&card, b);
+			for (int k = 0; k < 4; k++)
+				w[k] = (uint32_t)b[4 * k] << 24 | b[4 * k + 1] << 16 | b[4 * k + 2] << 8 | (k == 3 ? 0 : b[4 * k + 3]);
+			sd_decode_csd(w, &c);
+			CHECK_EQ(c.capacity_sectors, 131072);
+			seen |= 1u << c.read_bl_len;
+		}
+		CHECK_EQ(seen, (1u << 9) | (1u << 10) | (1u << 11));
+	}
 	/* every SDSC size the card can be: C_SIZE and C_SIZE_MULT give it back */
 	for (uint64_t half = 2; half <= 4096; half += 37) {
 		struct sd_card card;

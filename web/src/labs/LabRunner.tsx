@@ -16,6 +16,12 @@ import { CheckPanel } from "./CheckPanel";
 import { HintsAndSolution, LabOutline, LabStatus, LabTools, Problems, StepNav } from "./LabPanels";
 import { setupScript, SETUP_TIMEOUT, whenFilesIn } from "./lab-files";
 
+/** What the lab page's views hold back as the open step stands (LabRunner's onHold). */
+export interface ViewsHold {
+  predicts: boolean;
+  challenge: boolean;
+}
+
 export interface RunnerProps {
   lab: Lab;
   progress: LabProgress;
@@ -34,13 +40,16 @@ export interface RunnerProps {
   resetRequest?: number;
   /** counts up when the learner asks for the machine back after a panic, an oops or a full disk */
   machineRequest?: number;
-  /** whether the open step has a prediction not answered yet (the page's views wait for it) */
-  onPredictsOpen?(open: boolean): void;
+  /**
+   * What the page's views hold back: the open step has a prediction not answered yet (they
+   * wait for it), or is a challenge not passed yet (a view hides what would answer it)
+   */
+  onHold?(hold: ViewsHold): void;
   /** every change of the learner's progress, as it is stored (an LMS's link reports it) */
   onProgress?(p: LabProgress): void;
 }
 
-export function LabRunner({ lab, progress: initial, vm, restoredStep, machineGen, events, clearEvents, verdicts, onStepPassed, resetRequest, machineRequest, onPredictsOpen, onProgress }: RunnerProps) {
+export function LabRunner({ lab, progress: initial, vm, restoredStep, machineGen, events, clearEvents, verdicts, onStepPassed, resetRequest, machineRequest, onHold, onProgress }: RunnerProps) {
   // what went wrong (storage refused, a reset that could not be done): each once, until dismissed
   const [problems, setProblems] = useState<string[]>([]);
   const setProblem = useCallback((p: string) => setProblems((ps) => (ps.includes(p) ? ps : [...ps, p])), []);
@@ -62,7 +71,8 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, machineGen
   const { n, step, rec, passed } = s;
   useSetupScript(lab, n, vm, restoredStep, setProblem);
   const earlier = { earlierUndone: s.earlierUndone, goTo: s.go, steps: lab.steps };
-  useEffect(() => onPredictsOpen?.(s.predictsOpen), [s.predictsOpen]);
+  const challengeOpen = !!step.challenge && !passed;
+  useEffect(() => onHold?.({ predicts: s.predictsOpen, challenge: challengeOpen }), [s.predictsOpen, challengeOpen]);
   useEffect(() => onProgress?.(s.progress), [s.progress]);
 
   return (

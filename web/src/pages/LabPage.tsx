@@ -4,7 +4,7 @@
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { seededLab, useLab } from "../labs/registry";
 import { newLabIdentity } from "../labs/learner";
-import { LabRunner } from "../labs/LabRunner";
+import { LabRunner, type ViewsHold } from "../labs/LabRunner";
 import { LabErrors } from "../labs/LabErrors";
 import { loadProgress, openStore, saveProgress, type LabProgress } from "../labs/progress";
 import { seenEvent, type SeenEvent, type Verdict } from "../labs/expect";
@@ -187,7 +187,7 @@ function OneLab({ id, embed }: { id: string; embed?: LabEmbed }) {
   const filesIssue = useLabFiles(entry?.lab, runInGuest, !!entry?.preview, machineGen);
   const [verdicts, setVerdicts] = useState<Record<string, Verdict>>({});
   /** the open step asks a prediction not answered yet: the views, which would show the answer, wait */
-  const [viewsWait, setViewsWait] = useState(false);
+  const [hold, setHold] = useState<ViewsHold>({ predicts: false, challenge: false });
   // the streamed events, in one bounded buffer for the page's life (not a copy of all so far per batch)
   const buffer = useRef(new LiveBuffer());
   const stepEvents = useRef<SeenEvent[]>([]);
@@ -367,7 +367,7 @@ function OneLab({ id, embed }: { id: string; embed?: LabEmbed }) {
             onStepPassed={embed?.onStepPassed}
             resetRequest={embed?.resetRequest}
             machineRequest={machineAsk}
-            onPredictsOpen={setViewsWait}
+            onHold={setHold}
             onProgress={onProgress}
           />
         ) : (
@@ -431,14 +431,14 @@ function OneLab({ id, embed }: { id: string; embed?: LabEmbed }) {
             // kept running while it waits (it follows the kernel's events), out of sight and
             // out of reach: its figures would give the open prediction's answer away
             return (
-              <div key={vid} className="view-wait" data-waiting={viewsWait ? 1 : 0} data-testid={`view-${vid}`}>
-                {viewsWait && (
+              <div key={vid} className="view-wait" data-waiting={hold.predicts ? 1 : 0} data-testid={`view-${vid}`}>
+                {hold.predicts && (
                   <p className="view-wait-note" data-testid="view-waits">
                     This panel opens once you have answered the prediction in the step (or chosen No guess): it would show the answer.
                   </p>
                 )}
-                <div className="view-wait-body" inert={viewsWait} aria-hidden={viewsWait || undefined}>
-                  <View live={live} vm={vm} seed={session && lab.meta.seed.length ? lab.seed.values : undefined} onVerdict={(v: Verdict) => setVerdicts((o) => (o[vid]?.state === v.state && o[vid]?.detail === v.detail ? o : { ...o, [vid]: v }))} />
+                <div className="view-wait-body" inert={hold.predicts} aria-hidden={hold.predicts || undefined}>
+                  <View live={live} vm={vm} challengeOpen={hold.challenge} seed={session && lab.meta.seed.length ? lab.seed.values : undefined} onVerdict={(v: Verdict) => setVerdicts((o) => (o[vid]?.state === v.state && o[vid]?.detail === v.detail ? o : { ...o, [vid]: v }))} />
                 </div>
               </div>
             );

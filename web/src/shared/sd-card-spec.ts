@@ -1,5 +1,5 @@
 // What an SD card is, as the specification names it: the card types fslab has, the card's
-// states, and which sizes a card of a type can have. Shared by the emulated card
+// states, which sizes a card of a type can have, and how a version 1 CSD writes a size. Shared by the emulated card
 // (vm/machine/devices/sd-card.ts) and the sd topic's model and CLI (topics/sd/), which may not import
 // each other.
 
@@ -39,3 +39,21 @@ export const typeForSize = (size: number): CardType => (size > 2 ** 31 ? "sdhc" 
  * 5.3.3: SDHC covers more than 2 GB up to 32 GB), the capacity (C_SIZE + 1) x 512 KiB.
  */
 export const SDHC_MIN_BYTES = (0x1010 + 1) * 512 * 1024;
+
+/**
+ * READ_BL_LEN, C_SIZE and C_SIZE_MULT of a CSD version 1 for a size (bytes). Most sizes have
+ * several: a 2 GB card of one maker says READ_BL_LEN 10, another's 11. The card picks one by
+ * its serial number (the same in the model, wasm/src/sd/card.c; topics/sd/sd-compare.test.ts holds the two equal), so a card's geometry cannot be
+ * told from its size alone: the sd-card lab asks for it read from the bits.
+ */
+export function csdV1Geometry(size: number, serial: number): { readBlLen: number; cSize: number; cSizeMult: number } {
+  // capacity = (C_SIZE + 1) x 2^(C_SIZE_MULT + 2) x 2^READ_BL_LEN, C_SIZE < 4096, C_SIZE_MULT < 8
+  const fits: Array<{ readBlLen: number; cSize: number; cSizeMult: number }> = [];
+  for (const readBlLen of [9, 10, 11])
+    for (let cSizeMult = 0; cSizeMult < 8; cSizeMult++) {
+      const unit = 2 ** (cSizeMult + 2 + readBlLen);
+      if (size % unit === 0 && size / unit <= 4096) fits.push({ readBlLen, cSize: size / unit - 1, cSizeMult });
+    }
+  if (!fits.length) throw new Error(`no CSD version 1 describes ${size} bytes`);
+  return fits[(serial >>> 0) % fits.length];
+}

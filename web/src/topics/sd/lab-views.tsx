@@ -64,7 +64,7 @@ function Slot({ vm, seed }: Pick<LabViewProps, "vm" | "seed">) {
 }
 
 /** The kernel's initialisation of the card in the slot beside the model's (view `sd-init`). */
-export function SdInitLab({ live, vm, onVerdict, seed }: LabViewProps) {
+export function SdInitLab({ live, vm, onVerdict, seed, challengeOpen }: LabViewProps) {
   const { kernel, next, after } = useMemo(() => {
     const all = recordsFromTrace(live.lines);
     const init = initialisation(all);
@@ -142,7 +142,7 @@ export function SdInitLab({ live, vm, onVerdict, seed }: LabViewProps) {
             row={(i) => [i + 1, commandName(kernel[i].opcode, kernel[i].app), hex(kernel[i].arg), answerWords(kernel[i]), rows ? (rows[i]?.differ.length ? `differs in ${rows[i].differ.join(", ")}` : "yes") : "…"]}
           />
           <KernelStates kernel={kernel} states={states} model={model} position={Math.min(position, kernel.length - 1)} />
-          <KernelRegisters kernel={kernelRegs} model={run} />
+          <KernelRegisters kernel={kernelRegs} model={run} held={!!challengeOpen} />
         </>
       )}
     </section>
@@ -203,7 +203,7 @@ function KernelStates({ kernel, states, model, position }: { kernel: readonly Sd
 }
 
 /** The CID and CSD decoded from the kernel's CMD2 and CMD9 answers, beside the model's. */
-function KernelRegisters({ kernel, model }: { kernel: SdRegisters | null; model: SdRegisters | null }) {
+function KernelRegisters({ kernel, model, held }: { kernel: SdRegisters | null; model: SdRegisters | null; held: boolean }) {
   if (!kernel) return null;
   const sides = ["kernel", "model"];
   return (
@@ -216,8 +216,14 @@ function KernelRegisters({ kernel, model }: { kernel: SdRegisters | null; model:
       </p>
       <div className="sd-compare sd-registers">
         {kernel.cid && <SdRegister caption="CID" sides={sides} rows={compareFields(CID_FIELDS, [kernel.cid, model?.cid])} testId="sd-kernel-cid" />}
-        {/* folded: the sd-card lab's challenge step has the learner decode these fields by hand */}
-        {kernel.csd && (
+        {/* the sd-card lab's challenge step has the learner decode these fields by hand: held
+            back while a challenge is open, folded after */}
+        {kernel.csd && held && (
+          <p className="muted" data-testid="sd-csd-held">
+            The CSD field by field is held back while your challenge step is open: it would answer it.
+          </p>
+        )}
+        {kernel.csd && !held && (
           <details className="sd-csd-fields" data-testid="sd-csd-fields">
             <summary>The CSD, field by field (the lab&apos;s step &quot;The card&apos;s size, from the card&apos;s own words&quot; asks you to decode it yourself: open this after)</summary>
             <SdRegister caption="CSD" sides={sides} rows={compareFields(CSD_FIELDS, [kernel.csd, model?.csd])} testId="sd-kernel-csd" />

@@ -3,6 +3,8 @@
 // and a kernel record with one answer word changed shows as a difference (on the page: SdViews.test.ts).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { csdV1Geometry } from "../../shared/sd-card-spec";
 import { loadCoreModule } from "../../shared/node-load";
 import { decodeCid, decodeCsd, sdAttach, type SdRecord } from "./sd-core";
 import { initialisation, recordsFromTrace, RECORDED_CARD_BYTES } from "./sd-trace";
@@ -88,5 +90,19 @@ describe("the CID and CSD from the kernel's records", () => {
     const cidRows = compareFields(CID_FIELDS, [decodeCid(m, cid), decodeCid(m, model.cid!)]);
     expect(cidRows.filter((r) => r.differ).map((r) => r.name)).toEqual(["serial (PSN)"]);
 
+  });
+});
+
+describe("the model's card and the emulated one", () => {
+  it("write a version 1 size the same way for any serial: the geometry the emulated card takes (csdV1Geometry)", async () => {
+    const m = await loadCoreModule("sd");
+    fc.assert(
+      fc.property(fc.constantFrom("sdsc" as const, "v1" as const), fc.integer({ min: 2, max: 4096 }), fc.nat(), (type, halfMiB, serial) => {
+        const size = halfMiB * 512 * 1024;
+        const csd = decodeCsd(m, registerAnswers(sdAttach(m, type, size, serial)).csd!);
+        expect({ readBlLen: csd.readBlLen, cSize: csd.cSize, cSizeMult: csd.cSizeMult }).toEqual(csdV1Geometry(size, serial));
+      }),
+      { numRuns: 200 },
+    );
   });
 });

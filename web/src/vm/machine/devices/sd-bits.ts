@@ -1,17 +1,6 @@
 // The bits of the card's registers (sd-card.ts): a register's fields numbered as the SD Physical
-// Layer specification numbers them, the CRC7 its CID and CSD end with, and the geometry of a
-// version 1 CSD.
-/** READ_BL_LEN, C_SIZE and C_SIZE_MULT of a CSD version 1 for a size (bytes). */
-export function csdV1Geometry(size: number): { readBlLen: number; cSize: number; cSizeMult: number } {
-  // capacity = (C_SIZE + 1) x 2^(C_SIZE_MULT + 2) x 2^READ_BL_LEN, C_SIZE < 4096, C_SIZE_MULT < 8
-  for (const readBlLen of [9, 10, 11])
-    for (let cSizeMult = 0; cSizeMult < 8; cSizeMult++) {
-      const unit = 2 ** (cSizeMult + 2 + readBlLen);
-      if (size % unit === 0 && size / unit <= 4096) return { readBlLen, cSize: size / unit - 1, cSizeMult };
-    }
-  throw new Error(`no CSD version 1 describes ${size} bytes`);
-}
-
+// Layer specification numbers them, and the CRC7 its CID and CSD end with. (The geometry of a
+// version 1 CSD is in shared/sd-card-spec.ts: the model's tests hold it too.)
 /** A register's bits, numbered as the specification does: bit 0 is the last byte's lowest. */
 export class BitField {
   private b: Uint8Array;

@@ -13,9 +13,9 @@
 // The data is a sparse image: 4 KiB pages written at least once, the rest reads as zeros
 // (SCR's DATA_STAT_AFTER_ERASE is 0, so erased blocks read as zeros too).
 
-import { CARD_TYPES, STATES, cardSizeError, parseSize, type CardType, type StateName } from "../../../shared/sd-card-spec";
+import { CARD_TYPES, STATES, cardSizeError, csdV1Geometry, parseSize, type CardType, type StateName } from "../../../shared/sd-card-spec";
 import { ERASE_OFFSET_S, ERASE_SIZE_AUS, ERASE_TIMEOUT_S } from "../../../shared/sd-timing";
-import { BitField, crc7, csdV1Geometry } from "./sd-bits";
+import { BitField, crc7 } from "./sd-bits";
 
 export { crc7, csdV1Geometry };
 
@@ -216,7 +216,7 @@ export class SdCard {
       f.set(26, 3, 2); // R2W_FACTOR
       f.set(22, 4, 9); // WRITE_BL_LEN 512
     } else {
-      const { readBlLen, cSize, cSizeMult } = csdV1Geometry(this.size);
+      const { readBlLen, cSize, cSizeMult } = csdV1Geometry(this.size, this.serial);
       f.set(126, 2, 0);
       f.set(112, 8, 0x26); // TAAC 1.5 ms
       f.set(104, 8, 0x00);

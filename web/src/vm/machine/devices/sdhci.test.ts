@@ -130,13 +130,22 @@ describe("SD card registers", () => {
   });
   it("CSD version 1 for every SDSC size a multiple of 512 KiB up to 2 GiB", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 4096 }), (halfMiB) => {
+      fc.property(fc.integer({ min: 2, max: 4096 }), fc.nat(), (halfMiB, serial) => {
         const size = halfMiB * 512 * 1024;
-        const g = csdV1Geometry(size);
+        const g = csdV1Geometry(size, serial);
         expect((g.cSize + 1) * 2 ** (g.cSizeMult + 2 + g.readBlLen)).toBe(size);
         expect(g.cSize).toBeLessThan(4096);
       }),
     );
+  });
+  it("CSD version 1: the serial picks among the ways to write a size, so the size alone does not tell them", () => {
+    // 64 MiB: 18 ways, 512-, 1024- and 2048-byte blocks among them (a learner reads them from the bits)
+    const ways = new Set(Array.from({ length: 18 }, (_, serial) => JSON.stringify(csdV1Geometry(64 * MiB, serial))));
+    expect(ways.size).toBe(18);
+    expect(new Set([...ways].map((w) => JSON.parse(w).readBlLen))).toEqual(new Set([9, 10, 11]));
+    // one card keeps its own: the CSD is the same at every read
+    const c = new SdCard({ type: "sdsc", size: 64 * MiB, serial: 7 });
+    expect([...c.csd()]).toEqual([...c.csd()]);
   });
   it("CID and CSD end with their CRC7", () => {
     const c = card("sdsc");
