@@ -99,7 +99,7 @@ describe("challenge steps", () => {
     expect(bad("actual: cat /x")).toEqual([expect.stringMatching(/^lab\.md:46: question: a question's right answer is written after answer:, not actual:/)]);
     expect(errors(lab(SET_UP + CHALLENGE.replace("answer: stat -c %s /tmp/x/flag\n", "")))).toEqual([expect.stringMatching(/^lab\.md:43: question: answer: says where the right answer comes from.*never a constant/)]);
     expect(errors(lab(SET_UP + CHALLENGE.replace("answer: stat -c %s /tmp/x/flag", "answer: { command: cat /x }")))).toEqual([
-      expect.stringMatching(/^lab\.md:45: question: answer: takes event:, where: and since: .* not command:; a shell command is written as text after answer: itself/),
+      expect.stringMatching(/^lab\.md:45: question: answer: takes event:, where:, since: and sum: .* not command:; a shell command is written as text after answer: itself/),
     ]);
     expect(errors(lab(SET_UP + CHALLENGE.replace("```question", "```questoin")))).toEqual([expect.stringMatching(/^lab\.md:42: no block is called "questoin": did you mean `question`\?/)]);
   });

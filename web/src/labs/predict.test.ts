@@ -22,6 +22,21 @@ describe("predict blocks", () => {
     expect(countedActual(r.predict, [discard(0)])).toBe("0"); // no run yet
   });
 
+  it("with sum:, add up a field of the events counted: the kernel's own figure, less what was there at the guess", () => {
+    const search = (examined: number | string) => seenEvent(`  sh-1 [000] ..... 1.0: exfat_empty_search: dev 7,1 hint 0 start 0 examined ${examined} result 3 num_entries 2`)!;
+    const r = parsePredict("question: How many entries?\nactual:\n  event: exfat_empty_search\n  sum: examined\n");
+    if ("error" in r) throw new Error(r.error);
+    expect(countedActual(r.predict, [search(3), search(40), search(0)])).toBe("43");
+    expect(countedActual(r.predict, [search(3), search(40), search(7)], 43)).toBe("7"); // 43 were there at the guess
+    const mark = seenEvent("  sh-1 [000] ..... 1.0: tracing_mark_write: fslab: dir run")!;
+    const since = parsePredict('question: q\nactual:\n  event: exfat_empty_search\n  since: "fslab: dir run"\n  sum: examined\n');
+    if ("error" in since) throw new Error(since.error);
+    expect(countedActual(since.predict, [search(5), mark, search(2), search(9)])).toBe("11"); // the mkdir's search before the mark is not
+    // a field that is not a number gives no figure rather than a wrong one
+    expect(countedActual(r.predict, [search(3), search("x")])).toBeNull();
+    expect(parsePredict("question: q\nactual:\n  event: exfat_empty_search\n  sum: [examined]\n")).toMatchObject({ error: /sum: names one field/ });
+  });
+
   it("read a choice answered by a guest command's first line", () => {
     const r = parsePredict('question: Which?\nchoices: [none, kyber]\nactual: awk \'{print $2}\' /mnt/host/x\n');
     if ("error" in r) throw new Error(r.error);

@@ -19,7 +19,7 @@ export interface Prediction {
   question: string;
   unit?: string;
   choices?: string[];
-  actual: { command: string } | { count: Expectation };
+  actual: { command: string } | { count: Expectation; sum?: string };
   /** the model's answer for this learner's problem (keys.ts), when the block names one */
   key?: ModelKey;
   /** 1-based line inside the block */
@@ -104,17 +104,20 @@ export function optionalKey(js: Record<string, unknown>, lineOf: (key: string) =
  * question's `answer:`): a shell command as plain text, or `event:` and `where:` to count the
  * kernel's events since the step opened.
  */
-export function parseSource(v: unknown, key: string): { command: string } | { count: Expectation } | { error: string } {
+export function parseSource(v: unknown, key: string): { command: string } | { count: Expectation; sum?: string } | { error: string } {
   if (typeof v === "string" && v.trim()) return { command: v.trim() };
   if (v && typeof v === "object" && !Array.isArray(v)) {
-    const a = v as Record<string, unknown>;
+    const { sum, ...a } = v as Record<string, unknown>;
     if (a.count !== undefined || a.verdict !== undefined) return { error: `${key}: counts events: give event: and where:, not count: or verdict:` };
     const other = Object.keys(a).filter((k) => k !== "event" && k !== "where" && k !== "since");
     if (other.length)
-      return { error: `${key}: takes event:, where: and since: to count the kernel's events, not ${other.map((k) => `${k}:`).join(", ")}; a shell command is written as text after ${key}: itself (${key}: cat /sys/…)` };
+      return { error: `${key}: takes event:, where:, since: and sum: to count the kernel's events, not ${other.map((k) => `${k}:`).join(", ")}; a shell command is written as text after ${key}: itself (${key}: cat /sys/…)` };
+    // sum: a numeric field of the event, added up over the events counted (the kernel's own
+    // figure, where a counter in sysfs could be written by the learner)
+    if (sum !== undefined && (typeof sum !== "string" || !/^[a-z_][a-z0-9_]*$/.test(sum))) return { error: `${key}: sum: names one field of the event, such as examined` };
     const r = parseExpect(JSON.stringify(a));
     if ("error" in r) return { error: `${key}: ${r.error}` };
-    return { count: r.expect[0] };
+    return { count: r.expect[0], ...(sum ? { sum } : {}) };
   }
   return { error: `${key}: is a shell command written as text (${key}: cat /sys/…), or event: and where: to count the kernel's events` };
 }
@@ -138,9 +141,11 @@ export function parseGuess(p: Prediction, text: string): { value: string } | { e
  */
 export function countedActual(p: Prediction, events: readonly SeenEvent[], before = 0): string | null {
   if (!("count" in p.actual)) return null;
-  const x = p.actual.count;
-  if (x.since) return String(matchingEvents(x, eventsSince(x.since, events) ?? []).length);
-  return String(Math.max(0, matchingEvents(x, events).length - before));
+  const { count: x, sum } = p.actual;
+  // with sum:, what the events say they did (a field that is not a number spoils the figure)
+  const tally = (evs: readonly SeenEvent[]) => (sum ? evs.reduce((t, e) => t + (/^\d+$/.test(e.fields[sum] ?? "") ? Number(e.fields[sum]) : NaN), 0) : evs.length);
+  const n = x.since ? tally(matchingEvents(x, eventsSince(x.since, events) ?? [])) : Math.max(0, tally(matchingEvents(x, events)) - before);
+  return Number.isFinite(n) ? String(n) : null;
 }
 
 /** The first line a command printed, as the kernel's answer (empty output: none). */
