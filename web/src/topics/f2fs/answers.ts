@@ -23,6 +23,13 @@ export const topicAnswers: TopicAnswers<"f2fs"> = {
       // every scan's record, the mount's first: the kernel adds each one's count to the counter
       return labRun(m, p).scans.reduce((n, s) => n + s.scanned, 0);
     },
+    /**
+     * the same, the mount's own scan (the first) left out: what the run's scans read, as their
+     * events since the run's step opened add up (the kernel's counter can be written by hand)
+     */
+    "run-nids-scanned"(m, p) {
+      return labRun(m, p).scans.slice(1).reduce((n, s) => n + s.scanned, 0);
+    },
     /** the valid NAT entries of the learner's own volume, as the inspector reads its metadata area */
     "valid-nids"(_m, _p, disk) {
       const { nat } = diskReport<F2fsReport>(disk, "f2fs", "F2FS");

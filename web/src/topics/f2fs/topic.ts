@@ -45,6 +45,11 @@ export default defineTopic({
         params: { files: "files created in each round", sync_every: "a sync after every this many creates", clue: "the clue mask (0: upstream, 4: lazy NAT update)" },
       },
       {
+        id: "run-nids-scanned",
+        summary: "NAT entries the free-NID scans of the f2fs-clue lab's run read, the mount's own scan not among them (what the run's f2fs_free_nid_scan events add up to)",
+        params: { files: "files created in each round", sync_every: "a sync after every this many creates", clue: "the clue mask (0: upstream, 4: lazy NAT update)" },
+      },
+      {
         id: "valid-nids",
         summary: "the NIDs in use on the learner's own volume: its NAT (each block's current copy, the checkpoint's journal on top) as the F2FS inspector reads it",
         image: "an F2FS volume's metadata area (superblock to main_blkaddr)",
