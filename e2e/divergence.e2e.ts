@@ -10,7 +10,7 @@ import { parseLab, type Lab } from "../web/src/labs/lab-format";
 import { commandsOf } from "../web/src/labs/checks";
 import { ANSWERS, VIEW_IDS } from "../web/src/topics";
 import { loadCoreModule } from "../web/src/shared/node-load";
-import { replayDdDecisions, traceTunables } from "../web/src/topics/blk/dd-kernel";
+import { replayDdDecisions, runLimits } from "../web/src/topics/blk/dd-kernel";
 import { ddRunStart, ddRunTrace, dispatchRuns, splitRuns } from "../web/src/topics/blk/dd-runs";
 import { ddRunVerdict } from "../web/src/topics/blk/KernelDeadline";
 import { DIVERGE_RULES, divergeRule, ruleOfDivergence, type DivergeRule } from "../web/src/topics/blk/divergence";
@@ -55,7 +55,7 @@ async function newestVerdict(lines: string[]) {
   const last = shown.length - 1;
   const { start } = ddRunStart(all, shown, traces, last);
   const replay = replayDdDecisions(await loadCoreModule("blk"), traces[last], undefined, undefined, start);
-  return { replay, verdict: ddRunVerdict(shown.length, replay, undefined, traceTunables(traces[last]).fifo_batch) };
+  return { replay, verdict: ddRunVerdict(shown.length, replay, undefined, runLimits(traces[last])) };
 }
 
 describe("the divergence lab, solved for every rule the switch breaks", () => {
@@ -79,6 +79,19 @@ describe("the divergence lab, solved for every rule the switch breaks", () => {
       // and the key the learner is judged against names the same rule
       const q = lab.steps[1].blocks.find((b) => b.kind === "question")!;
       expect(q.kind === "question" && q.question.key?.params.token).toBe(lab.seed.values.token);
+      if (rule === "deadline check") {
+        // the switch left as it is, under deadlines every read has missed and no write reaches:
+        // checking the FIFO's newest request decides as checking its oldest, so this run must
+        // not pass for put right (ddRunVerdict waits for a batch the deadline check decided)
+        await vm.freshShell();
+        const I = "/sys/block/nullb1/queue/iosched";
+        const r = await vm.run(`echo 0 > ${I}/read_expire; echo 100000 > ${I}/write_expire; load; echo 100 > ${I}/read_expire; echo 400 > ${I}/write_expire`, 600_000, true);
+        expect(r.status, r.output).toBe(0);
+        await vm.traceSettled();
+        lines.push(...vm.trace.takeLines());
+        const hole = await newestVerdict(lines);
+        expect(hole.verdict.state, hole.verdict.detail).not.toBe("agree");
+      }
       // put right (the lab's last step), the same workload agrees throughout
       await vm.freshShell();
       await runStep(lab, 2);

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { blkClient, type BlkClient } from "./blk-client";
 import { useWorker } from "../../shared/useWorker";
 import type { BlkTrace } from "./blk-trace";
-import { DD_FRESH, isWrite, kernelDdTimeline, rqName, traceTunables, type DdChoice, type DdReplay } from "./dd-kernel";
+import { DD_FRESH, isWrite, kernelDdTimeline, rqName, runLimits, traceTunables, type DdChoice, type DdReplay } from "./dd-kernel";
 import { ddRunStart, ddRunTrace, dispatchRuns, splitRuns } from "./dd-runs";
 import type { DdTimeline } from "./blk-core";
 import { fetchBytes } from "../../shared/gunzip";
@@ -27,7 +27,7 @@ const choiceText = (c: DdChoice, name: RequestName) =>
  * for the same reasons; else the first decision where the two parted, as the learner reads it
  * (its requests named as the panel names them).
  */
-export function ddRunVerdict(runs: number, replay: DdReplay | null, name: RequestName = (rq) => String(rq), fifoBatch?: number): Verdict {
+export function ddRunVerdict(runs: number, replay: DdReplay | null, name: RequestName = (rq) => String(rq), run?: { fifoBatch: number; deadlineDecided: number }): Verdict {
   if (!runs) return { state: "waiting", detail: "no run of mq-deadline in the trace yet" };
   if (!replay) return { state: "waiting", detail: "the model is still deciding the newest run" };
   const k = replay.verdicts.findIndex((v) => v.judged && !v.sameReasons);
@@ -39,14 +39,16 @@ export function ddRunVerdict(runs: number, replay: DdReplay | null, name: Reques
   // agreement says something only of the rules the run took to their limits: a kernel that broke
   // one the run never needed agrees all the same (a read-only run never starves writes; under a
   // fifo_batch no batch reaches, no batch ends for its length; with every deadline passed, or
-  // none, it does not matter which request's is checked)
+  // none, it does not matter which request's is checked: run.deadlineDecided counts the batches
+  // begun with the FIFO's oldest request past its deadline and its newest not)
   const judged = replay.verdicts.filter((v) => v.judged).map((v) => v.kernel);
   const unused = [
     !judged.some((k) => k.because === "batch") && "no batch that went on (because=batch)",
-    fifoBatch !== undefined && !judged.some((k) => k.batching >= fifoBatch) && `no batch that ran to fifo_batch (${fifoBatch} requests)`,
+    run && !judged.some((k) => k.batching >= run.fifoBatch) && `no batch that ran to fifo_batch (${run.fifoBatch} requests)`,
     !judged.some((k) => k.because === "starved") && "no write forced after starving (because=starved)",
     !judged.some((k) => k.pick === "expired") && "no request taken for its expired deadline (pick=expired)",
     !judged.some((k) => k.because !== "batch" && k.pick === "sorted") && "no batch begun in sector order while its FIFO's oldest request had time left (pick=sorted)",
+    run && !run.deadlineDecided && "no batch begun while its FIFO's oldest request had passed its deadline and its newest had not (where the deadline check decides)",
   ].filter((x): x is string => !!x);
   if (unused.length)
     return { state: "waiting", detail: `the model made all ${replay.judged} judged decisions of the newest run as the kernel did, but the run had ${unused.join(", ")}: a rule it did not use is not tried` };
@@ -189,7 +191,8 @@ export function KernelDeadlineLive({ lines: streaming, version, onVerdict }: { l
 
   // what a step's `expect: - verdict: mq-deadline` reads: the newest run, judged whole
   const newest = replay && replay.run === runs.length - 1 && run === runs.length - 1 ? replay.replay : null;
-  useVerdict(onVerdict, ddRunVerdict(runs.length, newest, parsed?.trace ? requestName(parsed.trace) : undefined, parsed?.trace ? traceTunables(parsed.trace).fifo_batch : undefined));
+  const limits = useMemo(() => (parsed?.trace ? runLimits(parsed.trace) : undefined), [parsed]);
+  useVerdict(onVerdict, ddRunVerdict(runs.length, newest, parsed?.trace ? requestName(parsed.trace) : undefined, limits));
 
   if (!runs.length)
     return (
