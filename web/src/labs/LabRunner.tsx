@@ -42,7 +42,8 @@ export interface RunnerProps {
   machineRequest?: number;
   /**
    * What the page's views hold back: the open step has a prediction not answered yet (they
-   * wait for it), or is a challenge not passed yet (a view hides what would answer it)
+   * wait for it), or a challenge not passed yet is this step or one after it (a view hides what
+   * would answer it)
    */
   onHold?(hold: ViewsHold): void;
   /** every change of the learner's progress, as it is stored (an LMS's link reports it) */
@@ -71,7 +72,8 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, machineGen
   const { n, step, rec, passed } = s;
   useSetupScript(lab, n, vm, restoredStep, setProblem);
   const earlier = { earlierUndone: s.earlierUndone, goTo: s.go, steps: lab.steps };
-  const challengeOpen = !!step.challenge && !passed;
+  // a challenge here or ahead not passed yet: a step back to an earlier step must not show what it asks
+  const challengeOpen = lab.steps.some((st, i) => st.challenge && i >= n && !s.progress.steps[i]?.passedAt);
   useEffect(() => onHold?.({ predicts: s.predictsOpen, challenge: challengeOpen }), [s.predictsOpen, challengeOpen]);
   useEffect(() => onProgress?.(s.progress), [s.progress]);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { commandActual, countedActual, near, parseGuess, parsePredict, predictionVerdict } from "./predict";
+import { commandActual, countedActual, eventsCounted, near, parseGuess, parsePredict, predictionVerdict } from "./predict";
 import { parseLab } from "./lab-format";
 import { seenEvent } from "./expect";
 
@@ -32,6 +32,9 @@ describe("predict blocks", () => {
     const since = parsePredict('question: q\nactual:\n  event: exfat_empty_search\n  since: "fslab: dir run"\n  sum: examined\n');
     if ("error" in since) throw new Error(since.error);
     expect(countedActual(since.predict, [search(5), mark, search(2), search(9)])).toBe("11"); // the mkdir's search before the mark is not
+    // events there at the guess mark it as made after measuring, even when they add up to 0
+    expect(eventsCounted(r.predict, [search(0)])).toBe(1);
+    expect(countedActual(r.predict, [search(0)])).toBe("0");
     // a field that is not a number gives no figure rather than a wrong one
     expect(countedActual(r.predict, [search(3), search("x")])).toBeNull();
     expect(parsePredict("question: q\nactual:\n  event: exfat_empty_search\n  sum: [examined]\n")).toMatchObject({ error: /sum: names one field/ });

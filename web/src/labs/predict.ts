@@ -139,6 +139,13 @@ export function parseGuess(p: Prediction, text: string): { value: string } | { e
  * those of the newest run (after the newest trace_marker line holding its text), whole: a guess
  * made while that run was already there is marked as made after measuring instead.
  */
+/** How many events an event actual takes in (with since:, the newest run's), whatever a sum: of them makes. */
+export function eventsCounted(p: Prediction, events: readonly SeenEvent[]): number {
+  if (!("count" in p.actual)) return 0;
+  const x = p.actual.count;
+  return matchingEvents(x, x.since ? (eventsSince(x.since, events) ?? []) : events).length;
+}
+
 export function countedActual(p: Prediction, events: readonly SeenEvent[], before = 0): string | null {
   if (!("count" in p.actual)) return null;
   const { count: x, sum } = p.actual;

@@ -7,7 +7,7 @@ import type { LabStep } from "./lab-format";
 import type { SeenEvent } from "./expect";
 import type { LabProgress } from "./progress";
 import type { VmHandle } from "../shared/machine";
-import { commandActual, countedActual, type Prediction, type PredictionRecord } from "./predict";
+import { commandActual, countedActual, eventsCounted, type Prediction, type PredictionRecord } from "./predict";
 import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from "./question";
 import { computeKey } from "./keys";
 import { loadCoreWeb } from "../shared/core-web";
@@ -72,7 +72,8 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
   const measuredNow = (p: Prediction) => {
     const countedBefore = "count" in p.actual ? Number(countedActual(p, events()) ?? 0) : 0;
     const typed = linesAtOpen.current !== null && vm !== null && vm.shellLines() !== linesAtOpen.current;
-    return { countedBefore, afterMeasuring: "count" in p.actual ? countedBefore > 0 : typed };
+    // measured already when its events are there, even those a sum: adds up to 0
+    return { countedBefore, afterMeasuring: "count" in p.actual ? eventsCounted(p, events()) > 0 : typed };
   };
 
   /**

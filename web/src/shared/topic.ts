@@ -57,7 +57,7 @@ export interface LabViewProps {
   seed?: Readonly<Record<string, number | string>>;
   /** A view that sets its model against the kernel says what it found (a lab's `expect: verdict:`). */
   onVerdict?: (v: Verdict) => void;
-  /** The open step is a challenge not passed yet: a view hides what would answer it (as the sd-card lab's CSD fields). */
+  /** A challenge not passed yet is the open step or one after it: a view hides what would answer it (as the sd-card lab's CSD fields). */
   challengeOpen?: boolean;
 }
 

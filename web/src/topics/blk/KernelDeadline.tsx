@@ -27,7 +27,7 @@ const choiceText = (c: DdChoice, name: RequestName) =>
  * for the same reasons; else the first decision where the two parted, as the learner reads it
  * (its requests named as the panel names them).
  */
-export function ddRunVerdict(runs: number, replay: DdReplay | null, name: RequestName = (rq) => String(rq), run?: { fifoBatch: number; deadlineDecided: number }): Verdict {
+export function ddRunVerdict(runs: number, replay: DdReplay | null, name: RequestName = (rq) => String(rq), run?: { fifoBatch: number; deadlineDecided: readonly boolean[] }): Verdict {
   if (!runs) return { state: "waiting", detail: "no run of mq-deadline in the trace yet" };
   if (!replay) return { state: "waiting", detail: "the model is still deciding the newest run" };
   const k = replay.verdicts.findIndex((v) => v.judged && !v.sameReasons);
@@ -39,7 +39,7 @@ export function ddRunVerdict(runs: number, replay: DdReplay | null, name: Reques
   // agreement says something only of the rules the run took to their limits: a kernel that broke
   // one the run never needed agrees all the same (a read-only run never starves writes; under a
   // fifo_batch no batch reaches, no batch ends for its length; with every deadline passed, or
-  // none, it does not matter which request's is checked: run.deadlineDecided counts the batches
+  // none, it does not matter which request's is checked: run.deadlineDecided marks the batches
   // begun with the FIFO's oldest request past its deadline and its newest not)
   const judged = replay.verdicts.filter((v) => v.judged).map((v) => v.kernel);
   const unused = [
@@ -48,7 +48,7 @@ export function ddRunVerdict(runs: number, replay: DdReplay | null, name: Reques
     !judged.some((k) => k.because === "starved") && "no write forced after starving (because=starved)",
     !judged.some((k) => k.pick === "expired") && "no request taken for its expired deadline (pick=expired)",
     !judged.some((k) => k.because !== "batch" && k.pick === "sorted") && "no batch begun in sector order while its FIFO's oldest request had time left (pick=sorted)",
-    run && !run.deadlineDecided && "no batch begun while its FIFO's oldest request had passed its deadline and its newest had not (where the deadline check decides)",
+    run && !run.deadlineDecided.some((d, k) => d && replay.verdicts[k]?.judged) && "no batch begun while its FIFO's oldest request had passed its deadline and its newest had not (where the deadline check decides)",
   ].filter((x): x is string => !!x);
   if (unused.length)
     return { state: "waiting", detail: `the model made all ${replay.judged} judged decisions of the newest run as the kernel did, but the run had ${unused.join(", ")}: a rule it did not use is not tried` };

@@ -238,26 +238,28 @@ export function kernelDdTimeline(
 }
 
 /**
- * How many of the kernel's fresh decisions (a batch begun, not one going on) the deadline check
- * decided: the chosen direction's FIFO held its oldest request past its deadline and its newest
- * not, so checking the oldest (upstream's deadline_check_fifo()) and checking another request
- * part there. Under deadlines every request has missed, or none reaches, there is none such.
+ * Per kernel decision (as replay.verdicts counts them), whether the deadline check decided it:
+ * a batch begun (not one going on) with a next request in sector order to take instead, while
+ * the chosen direction's FIFO held its oldest request past its deadline and its newest not, so
+ * checking the oldest (upstream's deadline_check_fifo()) and checking another request part
+ * there. Under deadlines every request has missed, or none reaches, there is none such.
  */
-export function deadlineDecisions(trace: BlkTrace, tun: DdTunables = traceTunables(trace), hz = GUEST_HZ): number {
+export function deadlineDecisions(trace: BlkTrace, tun: DdTunables = traceTunables(trace), hz = GUEST_HZ): boolean[] {
   requireDd(trace);
   const deadline = deadlines(trace, tun, hz);
-  let n = 0;
+  const out: boolean[] = [];
   walkKernelLists(trace, () => {}, (at, { fifo }) => {
     const dd = trace.sched[at].dd!;
     const f = fifo[dd.prio]?.[dd.dir] ?? [];
-    // time_after_eq(jiffies, rq->fifo_time): an unknown deadline (NaN) counts as neither
+    // time_after_eq(jiffies, rq->fifo_time): an unknown deadline (NaN) counts as neither;
+    // with no next request the FIFO's head is taken whatever the check says (pick=no_next)
     const expired = (rq: number) => dd.jiffies >= deadline[rq];
-    if (dd.because !== "batch" && f.length > 1 && expired(f[0]) && deadline[f[f.length - 1]] > dd.jiffies) n++;
+    out.push(dd.because !== "batch" && dd.pick !== "no_next" && f.length > 1 && expired(f[0]) && deadline[f[f.length - 1]] > dd.jiffies);
   });
-  return n;
+  return out;
 }
 
-/** What the newest run's verdict asks of the run itself (ddRunVerdict): its fifo_batch, and decisions the deadline check made. */
+/** What the newest run's verdict asks of the run itself (ddRunVerdict): its fifo_batch, and the decisions the deadline check made. */
 export const runLimits = (trace: BlkTrace) => ({ fifoBatch: traceTunables(trace).fifo_batch, deadlineDecided: deadlineDecisions(trace) });
 
 /** What mq-deadline carries from one dispatch to the next (a trace that starts mid-stream needs it). */

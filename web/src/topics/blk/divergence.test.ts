@@ -59,20 +59,23 @@ describe("the divergence switch", () => {
     const okAs = (k: Partial<DdVerdict["kernel"]>) => ({ ...ok, kernel: { ...ok.kernel, ...k } });
     // agreement over a run that took every rule the divergence switch can break to its limit
     const every = [okAs({ because: "batch", batching: 16 }), okAs({ because: "starved", pick: "expired" }), okAs({ because: "reads", pick: "expired" }), okAs({ because: "reads", pick: "sorted" })];
-    expect(ddRunVerdict(1, replay(every), undefined, { fifoBatch: 16, deadlineDecided: 1 })).toEqual({ state: "agree", detail: "the model made all 4 judged decisions of the newest run as the kernel did, batches, forced writes and expired deadlines among them" });
+    expect(ddRunVerdict(1, replay(every), undefined, { fifoBatch: 16, deadlineDecided: [false, false, false, true] })).toEqual({ state: "agree", detail: "the model made all 4 judged decisions of the newest run as the kernel did, batches, forced writes and expired deadlines among them" });
     // under a fifo_batch no batch reached, a kernel that lets batches run on agrees all the same
-    const long = ddRunVerdict(1, replay(every), undefined, { fifoBatch: 256, deadlineDecided: 1 });
+    const long = ddRunVerdict(1, replay(every), undefined, { fifoBatch: 256, deadlineDecided: [false, false, false, true] });
     expect(long.state).toBe("waiting");
     expect(long.detail).toMatch(/no batch that ran to fifo_batch \(256 requests\)/);
     // with every deadline passed as a batch begins, which request's deadline is checked does not matter
-    const allExpired = ddRunVerdict(1, replay(every.slice(0, 3)), undefined, { fifoBatch: 16, deadlineDecided: 1 });
+    const allExpired = ddRunVerdict(1, replay(every.slice(0, 3)), undefined, { fifoBatch: 16, deadlineDecided: [false, false, false, true] });
     expect(allExpired.state).toBe("waiting");
     expect(allExpired.detail).toMatch(/no batch begun in sector order while its FIFO's oldest request had time left/);
     // reads that have all missed their deadline and writes that never reach theirs: a kernel that
     // checks the FIFO's newest request decides as upstream at every batch begun
-    const noneDecided = ddRunVerdict(1, replay(every), undefined, { fifoBatch: 16, deadlineDecided: 0 });
+    const noneDecided = ddRunVerdict(1, replay(every), undefined, { fifoBatch: 16, deadlineDecided: [false, false, false, false] });
     expect(noneDecided.state).toBe("waiting");
     expect(noneDecided.detail).toMatch(/no batch begun while its FIFO's oldest request had passed its deadline and its newest had not/);
+    // one such decision that could not be judged (lists short of the kernel's) tries nothing either
+    const unjudged = ddRunVerdict(1, replay(every.map((v, k) => (k === 3 ? { ...v, judged: false } : v))), undefined, { fifoBatch: 16, deadlineDecided: [false, false, false, true] });
+    expect(unjudged.detail).toMatch(/no batch begun while its FIFO's oldest request had passed its deadline/);
     // a run that never forced a write cannot show a kernel that breaks write starvation
     const noStarve = ddRunVerdict(1, replay([okAs({ because: "batch" }), okAs({ because: "reads", pick: "expired" }), okAs({ because: "reads" })]));
     expect(noStarve.state).toBe("waiting");

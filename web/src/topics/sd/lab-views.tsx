@@ -217,10 +217,10 @@ function KernelRegisters({ kernel, model, held }: { kernel: SdRegisters | null; 
       <div className="sd-compare sd-registers">
         {kernel.cid && <SdRegister caption="CID" sides={sides} rows={compareFields(CID_FIELDS, [kernel.cid, model?.cid])} testId="sd-kernel-cid" />}
         {/* the sd-card lab's challenge step has the learner decode these fields by hand: held
-            back while a challenge is open, folded after */}
+            back until it has passed (from the steps before it too), folded after */}
         {kernel.csd && held && (
           <p className="muted" data-testid="sd-csd-held">
-            The CSD field by field is held back while your challenge step is open: it would answer it.
+            The CSD field by field is held back until you have passed the lab's challenge, which asks you to decode it.
           </p>
         )}
         {kernel.csd && !held && (
