@@ -1,5 +1,6 @@
-// Honest predictions when the page comes and goes (exfat-empty-hint, whose steps 2 and 3 ask
-// for a command's answer). lab.e2e.ts holds the cases of a step opened by Next.
+// Honest predictions when the page comes and goes (io-schedulers, whose steps 2 and 3 ask for a
+// command's answer; exfat-empty-hint's add up the kernel's events now). lab.e2e.ts holds the
+// cases of a step opened by Next.
 //   - A page opened on a step: the step is on screen before the machine answers (the learner
 //     comes back the next day; the emulator's core is held back here so that it always is). A
 //     guess made after a command typed in it is still marked as made after measuring. (Before
@@ -23,7 +24,9 @@ describe("a prediction made after measuring stays marked as the page comes and g
   const atStep = (k: number) => page.locator(`.lab-runner[data-step="${k}"]`).waitFor({ timeout: 60_000 });
   const predict = () => page.locator('.lab-runner [data-testid="predict"]').first();
   const guess = async (value: string) => {
-    await predict().locator("input").fill(value);
+    const choice = predict().locator("select");
+    if (await choice.count()) await choice.selectOption(value);
+    else await predict().locator("input").fill(value);
     await predict().getByRole("button", { name: "Record my prediction" }).click();
     await expect.poll(() => predict().getAttribute("data-answered")).toBe("1");
     return predict().getByTestId("after-measuring").textContent({ timeout: 5000 }).catch(() => "not marked");
@@ -31,9 +34,9 @@ describe("a prediction made after measuring stays marked as the page comes and g
   beforeAll(async () => {
     b = await launch();
     page = b.page;
-    await page.goto(`${base()}#/lab/exfat-empty-hint`);
+    await page.goto(`${base()}#/lab/io-schedulers`);
     await ready();
-    await page.getByRole("button", { name: /^Next/ }).click();
+    await page.getByTestId("outline-1").click();
     await atStep(1);
   });
   afterAll(() => b.close());
@@ -54,19 +57,19 @@ describe("a prediction made after measuring stays marked as the page comes and g
     await ready();
     await page.unroute(core);
     expect(await predict().getAttribute("data-answered")).toBe("0");
-    await runInTerminal(page, "cat /sys/module/exfat/parameters/empty_entries_examined");
-    expect(await guess("610")).toMatch(/you had entered commands since the step opened, so/);
+    await runInTerminal(page, "cat /sys/block/mmcblk0/queue/scheduler 2>/dev/null; true");
+    expect(await guess("kyber")).toMatch(/you had entered commands since the step opened, so/);
   });
 
   it("a guess made after a reload that took the measurement back is still marked, and says why", async () => {
     await page.getByTestId("outline-2").click();
     await atStep(2);
     expect(await predict().getAttribute("data-answered")).toBe("0");
-    await runInTerminal(page, "cat /sys/module/exfat/parameters/empty_entries_examined");
+    await runInTerminal(page, "cat /mnt/host/iosched/runs.txt 2>/dev/null; true");
     await page.reload(); // at once: the page marks it as it goes
     await atStep(2);
     await ready();
-    expect(await guess("55000")).toMatch(/you had entered commands since the step opened \(before the page was reloaded, the step reset or left\), so/);
+    expect(await guess("12")).toMatch(/you had entered commands since the step opened \(before the page was reloaded, the step reset or left\), so/);
   });
 });
 
