@@ -335,8 +335,7 @@ describe("exfat-empty-hint lab", () => {
     await page.locator('.lab-runner[data-step="1"]').waitFor({ timeout: 60_000 });
     const predict = page.locator('.lab-runner [data-testid="predict"]').first();
     const setUp = page.locator(".lab-runner .step > .vm-cmd > button").first();
-    // what the step checks (its bounds would answer the prediction) waits for the guess
-    const source = page.getByTestId("check-source");
+    const source = page.getByTestId("check-source"); // what the step checks (its bounds would answer the prediction) waits for the guess
     expect(await source.textContent()).toMatch(/Shown once you have made the step's prediction/);
     expect(await source.textContent()).not.toMatch(/empty_entries_examined/);
     await setUp.click();
@@ -349,17 +348,12 @@ describe("exfat-empty-hint lab", () => {
     await expect.poll(() => predict.getAttribute("data-answered")).toBe("1");
     expect(await predict.getByTestId("after-measuring").count()).toBe(0);
     await expect.poll(() => source.textContent()).toMatch(/empty_entries_examined/);
-    // the next step's prediction (no set-up above it) adds up the searches after the run's
-    // trace_marker line: a command that reads a counter measures nothing, a create after the
-    // line does, and the guess after it is one made after measuring
+    // the next step's prediction adds up the searches after its run's trace_marker line: a create
+    // after that line measures it (the guess once the page has its event: the hidden panel counts it)
     await page.getByTestId("outline-2").click();
     await page.locator('.lab-runner[data-step="2"]').waitFor({ timeout: 60_000 });
-    await runInTerminal(page, "cat /sys/module/exfat/parameters/empty_entries_examined");
-    const count = page.getByTestId("kernel-search-count");
-    const searches = async () => ((await count.count()) ? Number(await count.textContent()) : 0);
-    const before = await searches();
+    const count = page.getByTestId("kernel-search-count"), searches = async () => ((await count.count()) ? Number(await count.textContent()) : 0), before = await searches();
     await runInTerminal(page, 'mkdir -p /mnt/d/dir; echo "fslab: dir run" > /sys/kernel/tracing/trace_marker; : > /mnt/d/dir/early; echo made');
-    // the stream lags the guest: the guess comes once the page has the create's search (the panel, out of sight, counts it)
     await expect.poll(searches, { timeout: 30_000 }).toBeGreaterThan(before);
     await predict.locator("input").fill("55000");
     await predict.getByRole("button", { name: "Record my prediction" }).click();
