@@ -133,25 +133,29 @@ export function parseGuess(p: Prediction, text: string): { value: string } | { e
   return { value: String(n) };
 }
 
+/** The events an event actual takes in: those since the step opened, or with since:, the newest run's. */
+function countedEvents(x: Expectation, events: readonly SeenEvent[]): SeenEvent[] {
+  return matchingEvents(x, x.since ? (eventsSince(x.since, events) ?? []) : events);
+}
+
+/** How many events an event actual takes in, whatever a sum: of them makes (a guess after any is after measuring). */
+export function eventsCounted(p: Prediction, events: readonly SeenEvent[]): number {
+  return "count" in p.actual ? countedEvents(p.actual.count, events).length : 0;
+}
+
 /**
  * What the kernel did, for an event count (the command kind is run by the page through the
  * agent): the events since the step opened, less those counted before the guess; with since:,
  * those of the newest run (after the newest trace_marker line holding its text), whole: a guess
  * made while that run was already there is marked as made after measuring instead.
  */
-/** How many events an event actual takes in (with since:, the newest run's), whatever a sum: of them makes. */
-export function eventsCounted(p: Prediction, events: readonly SeenEvent[]): number {
-  if (!("count" in p.actual)) return 0;
-  const x = p.actual.count;
-  return matchingEvents(x, x.since ? (eventsSince(x.since, events) ?? []) : events).length;
-}
-
 export function countedActual(p: Prediction, events: readonly SeenEvent[], before = 0): string | null {
   if (!("count" in p.actual)) return null;
   const { count: x, sum } = p.actual;
+  const evs = countedEvents(x, events);
   // with sum:, what the events say they did (a field that is not a number spoils the figure)
-  const tally = (evs: readonly SeenEvent[]) => (sum ? evs.reduce((t, e) => t + (/^\d+$/.test(e.fields[sum] ?? "") ? Number(e.fields[sum]) : NaN), 0) : evs.length);
-  const n = x.since ? tally(matchingEvents(x, eventsSince(x.since, events) ?? [])) : Math.max(0, tally(matchingEvents(x, events)) - before);
+  const total = sum ? evs.reduce((t, e) => t + (/^\d+$/.test(e.fields[sum] ?? "") ? Number(e.fields[sum]) : NaN), 0) : evs.length;
+  const n = x.since ? total : Math.max(0, total - before);
   return Number.isFinite(n) ? String(n) : null;
 }
 
