@@ -8,6 +8,20 @@
 
 #define MiB (1024ull * 1024)
 
+/* an SDSC card's CSD as the kernel's cmd_resp holds it (the CRC byte 0), decoded */
+static void sdsc_csd(uint64_t size, uint32_t serial, struct sd_csd *c)
+{
+	struct sd_card card;
+	uint8_t b[16];
+	uint32_t w[4];
+
+	sd_card_init(&card, SD_CARD_SDSC, size, serial);
+	sd_card_csd(&card, b);
+	for (int k = 0; k < 4; k++)
+		w[k] = (uint32_t)b[4 * k] << 24 | b[4 * k + 1] << 16 | b[4 * k + 2] << 8 | (k == 3 ? 0 : b[4 * k + 3]);
+	sd_decode_csd(w, c);
+}
+
 static int find(const struct sd_record *r, int n, uint32_t op, int app, int nth)
 {
 	for (int i = 0; i < n; i++)
@@ -77,14 +91,7 @@ int main(void)
 	{
 		unsigned seen = 0;
 		for (uint32_t serial = 0; serial < 18; serial++) {
-			struct sd_card card;
-			uint8_t b[16];
-			uint32_t w[4];
-			sd_card_init(&card, SD_CARD_SDSC, 64 * MiB, serial);
-			sd_card_csd(&card, b);
-			for (int k = 0; k < 4; k++)
-				w[k] = (uint32_t)b[4 * k] << 24 | b[4 * k + 1] << 16 | b[4 * k + 2] << 8 | (k == 3 ? 0 : b[4 * k + 3]);
-			sd_decode_csd(w, &c);
+			sdsc_csd(64 * MiB, serial, &c);
 			CHECK_EQ(c.capacity_sectors, 131072);
 			seen |= 1u << c.read_bl_len;
 		}
@@ -92,14 +99,7 @@ int main(void)
 	}
 	/* every SDSC size the card can be: C_SIZE and C_SIZE_MULT give it back */
 	for (uint64_t half = 2; half <= 4096; half += 37) {
-		struct sd_card card;
-		uint8_t b[16];
-		uint32_t w[4];
-		sd_card_init(&card, SD_CARD_SDSC, half * 512 * 1024, 1);
-		sd_card_csd(&card, b);
-		for (int k = 0; k < 4; k++)
-			w[k] = (uint32_t)b[4 * k] << 24 | b[4 * k + 1] << 16 | b[4 * k + 2] << 8 | (k == 3 ? 0 : b[4 * k + 3]);
-		sd_decode_csd(w, &c);
+		sdsc_csd(half * 512 * 1024, 1, &c);
 		CHECK_EQ(c.capacity_sectors * 512, half * 512 * 1024);
 	}
 	struct sd_cid id;
