@@ -186,7 +186,7 @@ function OneLab({ id, embed }: { id: string; embed?: LabEmbed }) {
   const runInGuest = useMemo(() => (vm ? (script: string, t: number) => vm.check(script, t) : null), [vm]);
   const filesIssue = useLabFiles(entry?.lab, runInGuest, !!entry?.preview, machineGen);
   const [verdicts, setVerdicts] = useState<Record<string, Verdict>>({});
-  /** the open step asks a prediction not answered yet: the views, which would show the answer, wait */
+  /** what the views hold back: a prediction open in the step (they wait), a challenge not passed up to it (LabRunner) */
   const [hold, setHold] = useState<ViewsHold>({ predicts: false, challenge: false });
   // the streamed events, in one bounded buffer for the page's life (not a copy of all so far per batch)
   const buffer = useRef(new LiveBuffer());

@@ -1,7 +1,7 @@
 // What an SD card is, as the specification names it: the card types fslab has, the card's
-// states, which sizes a card of a type can have, and how a version 1 CSD writes a size. Shared by the emulated card
-// (vm/machine/devices/sd-card.ts) and the sd topic's model and CLI (topics/sd/), which may not import
-// each other.
+// states, which sizes a card of a type can have, and how a version 1 CSD writes a size. Shared
+// by the emulated card (vm/machine/devices/sd-card.ts) and the sd topic's model and CLI
+// (topics/sd/), which may not import each other.
 
 export type CardType = "sdhc" | "sdsc" | "v1";
 export const CARD_TYPES: readonly CardType[] = ["sdhc", "sdsc", "v1"];
@@ -43,8 +43,9 @@ export const SDHC_MIN_BYTES = (0x1010 + 1) * 512 * 1024;
 /**
  * READ_BL_LEN, C_SIZE and C_SIZE_MULT of a CSD version 1 for a size (bytes). Most sizes have
  * several: a 2 GB card of one maker says READ_BL_LEN 10, another's 11. The card picks one by
- * its serial number (the same in the model, wasm/src/sd/card.c; topics/sd/sd-compare.test.ts holds the two equal), so a card's geometry cannot be
- * told from its size alone: the sd-card lab asks for it read from the bits.
+ * its serial number (the same in the model, wasm/src/sd/card.c; topics/sd/sd-compare.test.ts
+ * holds the two equal), so a card's geometry cannot be told from its size alone: the sd-card
+ * lab asks for it read from the bits.
  */
 export function csdV1Geometry(size: number, serial: number): { readBlLen: number; cSize: number; cSizeMult: number } {
   // capacity = (C_SIZE + 1) x 2^(C_SIZE_MULT + 2) x 2^READ_BL_LEN, C_SIZE < 4096, C_SIZE_MULT < 8
