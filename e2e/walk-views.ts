@@ -18,6 +18,15 @@ export const inView: Record<string, Record<number, (page: Page, lab: Lab) => Pro
       await page.getByRole("button", { name: "Inspect exfat.img" }).click();
     },
   },
+  "f2fs-clue": {
+    // the inspector reads the copy, but holds its counts back: they answer the step's question,
+    // which the walk answers after this (then `shown` sees them)
+    4: async (page) => {
+      await page.getByRole("button", { name: "Inspect f2fs.img" }).click();
+      await page.getByTestId("f2fs-disk-held").waitFor({ timeout: 60_000 });
+      expect(await page.getByTestId("f2fs-disk-summary").count()).toBe(0);
+    },
+  },
   "vfat-codepages": {
     2: async (page) => {
       await page.getByRole("button", { name: "Inspect vfat.img" }).click();

@@ -15,11 +15,14 @@ import { StepBody } from "./StepBody";
 import { CheckPanel } from "./CheckPanel";
 import { HintsAndSolution, LabOutline, LabStatus, LabTools, Problems, StepNav } from "./LabPanels";
 import { setupScript, SETUP_TIMEOUT, whenFilesIn } from "./lab-files";
+import { unansweredKeys } from "./step-answers";
 
 /** What the lab page's views hold back as the open step stands (LabRunner's onHold). */
 export interface ViewsHold {
   predicts: boolean;
   challenge: boolean;
+  /** the models of the lab's keyed questions not answered yet (unansweredKeys) */
+  answers: readonly string[];
 }
 
 export interface RunnerProps {
@@ -43,7 +46,7 @@ export interface RunnerProps {
   /**
    * What the page's views hold back: the open step has a prediction not answered yet (they
    * wait for it), or a challenge not passed yet is this step or one after it (a view hides what
-   * would answer it)
+   * would answer it), and the keyed questions not answered yet (a view holds back a figure one asks for)
    */
   onHold?(hold: ViewsHold): void;
   /** every change of the learner's progress, as it is stored (an LMS's link reports it) */
@@ -74,7 +77,8 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, machineGen
   const earlier = { earlierUndone: s.earlierUndone, goTo: s.go, steps: lab.steps };
   // a challenge here or ahead not passed yet: a step back to an earlier step must not show what it asks
   const challengeOpen = lab.steps.some((st, i) => st.challenge && i >= n && !s.progress.steps[i]?.passedAt);
-  useEffect(() => onHold?.({ predicts: s.predictsOpen, challenge: challengeOpen }), [s.predictsOpen, challengeOpen]);
+  const answers = unansweredKeys(lab.steps, s.progress).join(" ");
+  useEffect(() => onHold?.({ predicts: s.predictsOpen, challenge: challengeOpen, answers: answers ? answers.split(" ") : [] }), [s.predictsOpen, challengeOpen, answers]);
   useEffect(() => onProgress?.(s.progress), [s.progress]);
 
   return (

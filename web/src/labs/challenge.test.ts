@@ -3,7 +3,11 @@
 import { describe, expect, it } from "vitest";
 import { parseLab } from "./lab-format";
 import { formatErrors } from "./format-errors";
+import { readFileSync } from "node:fs";
 import { judgeAnswer, parseQuestion, toleranceText } from "./question";
+import { unansweredKeys } from "./step-answers";
+import { freshProgress } from "./progress";
+import { ANSWERS, VIEW_IDS } from "../topics";
 import { nextHint } from "./hints";
 
 const F = "```";
@@ -135,6 +139,22 @@ describe("questions judged against the learner's own run", () => {
     expect(judgeAnswer(c, "writes", "writes")).toBe(true);
     expect(judgeAnswer(c, "reads", "writes")).toBe(false);
     expect(parseQuestion("question: Which?\nchoices: [a, b]\nanswer: cat /w\ntolerance: 1\n")).toMatchObject({ error: expect.stringMatching(/tolerance: goes with a number/), line: 4 });
+  });
+});
+
+describe("figures a view holds back until the question asking for them is answered", () => {
+  it("name every keyed question not answered yet, in any step, and none once each is", () => {
+    const src = readFileSync(new URL("../../../labs/f2fs-clue/lab.md", import.meta.url), "utf8");
+    const clue = parseLab(src, VIEW_IDS, "labs/f2fs-clue/lab.md", "f2fs-clue", { answers: ANSWERS });
+    const p = freshProgress("f2fs-clue", "h", "g", clue.steps.map((s) => s.title));
+    expect(unansweredKeys(clue.steps, p)).toEqual(["f2fs.create-nat-scans", "f2fs.valid-nids"]);
+    // "The NAT on disk" answered (right or wrong: a keyed question stands once answered)
+    const nat = clue.steps.findIndex((s) => s.title === "The NAT on disk");
+    p.steps[nat].questions = [{ question: "q", answer: "1", actual: "", key: "9", right: false, at: 1 }];
+    expect(unansweredKeys(clue.steps, p)).toEqual(["f2fs.create-nat-scans"]);
+    // a question without a key holds nothing: its answer is the learner's own run
+    const plain = parseLab(lab(`${SET_UP}${F}question\nquestion: n?\nanswer: cat /n\n${F}\n`), [], "lab.md");
+    expect(unansweredKeys(plain.steps, freshProgress("t", "h", "g", plain.steps.map((s) => s.title)))).toEqual([]);
   });
 });
 

@@ -148,3 +148,21 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
 function measuredBefore(measured: unknown, i: number): boolean {
   return Array.isArray(measured) && measured[i] === true;
 }
+
+/**
+ * The models (`<topic>.<answer>`) of the lab's keyed questions not answered yet, in any step. A
+ * view holds back a figure it prints that one of them asks for (f2fs-clue's count of the NAT's
+ * valid NIDs, which its inspector reads off the very image the key is computed from), so that
+ * the learner works it out before the page shows it. A keyed question, once answered, stands (a
+ * reset does not ask it again), so the figure then shows for good.
+ */
+export function unansweredKeys(steps: readonly LabStep[], progress: LabProgress): string[] {
+  const held = new Set<string>();
+  steps.forEach((st, i) => {
+    const qs = st.blocks.flatMap((b) => (b.kind === "question" ? [b.question] : []));
+    qs.forEach((q, k) => {
+      if (q.key && !progress.steps[i]?.questions?.[k]) held.add(q.key.model);
+    });
+  });
+  return [...held].sort();
+}

@@ -186,8 +186,8 @@ function OneLab({ id, embed }: { id: string; embed?: LabEmbed }) {
   const runInGuest = useMemo(() => (vm ? (script: string, t: number) => vm.check(script, t) : null), [vm]);
   const filesIssue = useLabFiles(entry?.lab, runInGuest, !!entry?.preview, machineGen);
   const [verdicts, setVerdicts] = useState<Record<string, Verdict>>({});
-  /** what the views hold back: a prediction open in the step (they wait), a challenge not passed up to it (LabRunner) */
-  const [hold, setHold] = useState<ViewsHold>({ predicts: false, challenge: false });
+  /** what the views hold back: a prediction open in the step (they wait), a challenge not passed up to it, an unanswered keyed question (LabRunner) */
+  const [hold, setHold] = useState<ViewsHold>({ predicts: false, challenge: false, answers: [] });
   // the streamed events, in one bounded buffer for the page's life (not a copy of all so far per batch)
   const buffer = useRef(new LiveBuffer());
   const stepEvents = useRef<SeenEvent[]>([]);
@@ -438,7 +438,7 @@ function OneLab({ id, embed }: { id: string; embed?: LabEmbed }) {
                   </p>
                 )}
                 <div className="view-wait-body" inert={hold.predicts} aria-hidden={hold.predicts || undefined}>
-                  <View live={live} vm={vm} challengeOpen={hold.challenge} seed={session && lab.meta.seed.length ? lab.seed.values : undefined} onVerdict={(v: Verdict) => setVerdicts((o) => (o[vid]?.state === v.state && o[vid]?.detail === v.detail ? o : { ...o, [vid]: v }))} />
+                  <View live={live} vm={vm} challengeOpen={hold.challenge} answersHeld={hold.answers} seed={session && lab.meta.seed.length ? lab.seed.values : undefined} onVerdict={(v: Verdict) => setVerdicts((o) => (o[vid]?.state === v.state && o[vid]?.detail === v.detail ? o : { ...o, [vid]: v }))} />
                 </div>
               </div>
             );

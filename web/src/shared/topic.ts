@@ -59,6 +59,11 @@ export interface LabViewProps {
   onVerdict?: (v: Verdict) => void;
   /** A challenge not passed yet is the open step or one after it: a view hides what would answer it (as the sd-card lab's CSD fields). */
   challengeOpen?: boolean;
+  /**
+   * The models (`<topic>.<answer>`) of the lab's keyed questions not answered yet: a view holds
+   * back a figure it prints that is one of them (as f2fs-clue's NAT count), until it is answered.
+   */
+  answersHeld?: readonly string[];
 }
 
 /** A view a lab's frontmatter (`views:`) may name. */

@@ -22,8 +22,12 @@ function Strip({ counts, blocks, label }: { counts: number[]; blocks: number; la
   return <canvas ref={canvas} className="nat-canvas" role="img" aria-label={label} />;
 }
 
-/** The lab's panel: /mnt/host/<file> read and inspected on request, against `model`, the free-NID model's run of the lab's last steps (clue 4). */
-export function F2fsDiskNat({ vm, model, file = "f2fs.img" }: { vm: VmHandle | null; model: NidRun | null; file?: string }) {
+/**
+ * The lab's panel: /mnt/host/<file> read and inspected on request, against `model`, the free-NID
+ * model's run of the lab's last steps (clue 4). `held`: the lab asks for the NAT's count and it
+ * is not answered yet, so the image is read (a wrong copy still says so) but its counts wait.
+ */
+export function F2fsDiskNat({ vm, model, file = "f2fs.img", held = false }: { vm: VmHandle | null; model: NidRun | null; file?: string; held?: boolean }) {
   const img = useGuestImage<F2fsReport>(vm, file, "f2fs");
   return (
     <section className="panel" aria-label="The real disk's NAT" data-testid="f2fs-disk">
@@ -34,7 +38,13 @@ export function F2fsDiskNat({ vm, model, file = "f2fs.img" }: { vm: VmHandle | n
       </p>
       <button onClick={img.inspect} disabled={!vm || img.busy}>{img.busy ? "Reading…" : `Inspect ${file}`}</button>
       {img.error && <p className="error" role="alert">{img.error}</p>}
-      {img.report && <NatAgainstModel report={img.report} run={model} />}
+      {img.report && held && (
+        <p data-testid="f2fs-disk-held">
+          {file} is read. Its NAT&apos;s counts, and the model&apos;s, are held back until you answer the lab&apos;s question on how many
+          NIDs the NAT gives a node: work it out from what your run made, then they show here.
+        </p>
+      )}
+      {img.report && !held && <NatAgainstModel report={img.report} run={model} />}
     </section>
   );
 }
