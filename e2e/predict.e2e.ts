@@ -10,7 +10,8 @@
 //     why. (Before, the reload made it an honest guess.)
 //   - A page left mid-step (exfat-discard's challenge): the machine comes back as it was left,
 //     with the kernel events its step had seen, so the step's `expect` block passes without
-//     the delete run again, and the guess made after it is marked.
+//     the delete run again, and the guess made after it is marked. The next step's count of
+//     discards, measured first with filefrag (before the kernel sent any), is marked too.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { checkNow, launch, runInTerminal, tellHidden } from "./browser";
@@ -112,6 +113,16 @@ describe("a page left mid-step brings back the step's events with its machine", 
       // the expect block counts the kernel's discards since the step opened: those of the delete
       // before the reload, which came back with the machine
       expect(await checkNow(page)).toBe("passed");
+      // step 4: its count of discards measured another way before the kernel did it (filefrag
+      // lists the runs the delete will discard, one request each): marked for the commands
+      await page.getByRole("button", { name: /^Next/ }).click();
+      await page.locator('.lab-runner[data-step="3"]').waitFor({ timeout: 60_000 });
+      await runAll(page.locator(".lab-runner .step > .vm-cmd > button").first());
+      await runInTerminal(page, "filefrag /mnt/x/frag", 60_000);
+      const runs = page.locator('.lab-runner [data-testid="predict"]').first();
+      await runs.locator("input").fill("5");
+      await runs.getByRole("button", { name: "Record my prediction" }).click();
+      expect(await runs.getByTestId("after-measuring").textContent({ timeout: 5000 }).catch(() => "not marked")).toMatch(/you had entered commands since the step opened, so/);
     } finally {
       await b.close();
     }

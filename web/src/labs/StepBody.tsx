@@ -76,7 +76,7 @@ function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord
           {rec.afterMeasuring && (
             <strong data-testid="after-measuring">
               Made after measuring:{" "}
-              {"count" in p.actual ? "the kernel had already done it when you answered" : "you had entered commands since the step opened"}
+              {"count" in p.actual && !rec.commandsEntered ? "the kernel had already done it when you answered" : "you had entered commands since the step opened"}
               {rec.measuredEarlier && " (before the page was reloaded, the step reset or left)"}
               {"count" in p.actual
                 ? ", so this is recorded as a guess made after the fact, and only what ran after it counts."

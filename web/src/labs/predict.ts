@@ -34,12 +34,17 @@ export interface PredictionRecord {
   at: number;
   /**
    * the kernel had already done what the prediction asks about when the guess was made (its
-   * events were in the step's stream, or, for a command's answer, the learner had entered
-   * commands since the step opened): the page and the report mark it
+   * events were in the step's stream), or the learner had entered commands since the step
+   * opened: the page and the report mark it
    */
   afterMeasuring?: boolean;
   /** the measurement came earlier in the step, before a reload, a reset or a visit elsewhere took it back */
   measuredEarlier?: boolean;
+  /**
+   * a prediction of counted events marked because commands had been entered in the step, not
+   * because the kernel had done it yet (a command may measure it another way)
+   */
+  commandsEntered?: boolean;
   /** events of the actual already counted at the guess: the actual counts only those after it */
   countedBefore?: number;
 }

@@ -35,7 +35,7 @@ function setup() {
 }
 
 describe("a prediction measured before it is answered", () => {
-  it("a command entered marks the command's prediction when lines count, and not the events' one", () => {
+  it("a command entered marks both predictions when lines count: a count of events may be measured another way", () => {
     const { m, answers, rec } = setup();
     answers().noteMeasured(true);
     expect(rec().measured).toBeUndefined(); // nothing entered yet
@@ -43,7 +43,21 @@ describe("a prediction measured before it is answered", () => {
     answers().noteMeasured(false); // a command runs: its lines may be a set-up Run's
     expect(rec().measured).toBeUndefined();
     answers().noteMeasured(true);
-    expect(rec().measured).toEqual([true, false]);
+    expect(rec().measured).toEqual([true, true]);
+  });
+
+  it("a guess at counted events after a command (filefrag, say) is marked, and says it was the commands, not the kernel", () => {
+    const { m, answers, rec } = setup();
+    m.lines = 4;
+    answers().predict(1, BY_EVENTS, "3");
+    expect(rec().predictions![1]).toMatchObject({ guess: "3", afterMeasuring: true, commandsEntered: true });
+    // the kernel's events there as well: the kernel had done it, whatever was typed
+    const second = setup();
+    second.m.lines = 4;
+    second.m.events = [discard];
+    second.answers().predict(1, BY_EVENTS, "3");
+    expect(second.rec().predictions![1]).toMatchObject({ afterMeasuring: true, countedBefore: 1 });
+    expect(second.rec().predictions![1]).not.toHaveProperty("commandsEntered");
   });
 
   it("after a reload (the lines and events counted from the machine's step start) the guesses are still marked, and say so", () => {

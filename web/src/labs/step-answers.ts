@@ -66,14 +66,17 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
 
   /**
    * Whether a guess at `p` now would come after measuring: the kernel has already done it (its
-   * events are in the step's stream), or, for a command's answer, commands were entered since
-   * the step opened; and the events of its actual counted so far.
+   * events are in the step's stream), or commands were entered since the step opened (`linesToo`):
+   * a command's answer may be what they printed, and a count of events may be measured another
+   * way (`filefrag` counts the runs a delete will discard, a private trace instance counts the
+   * events); and the events of its actual counted so far.
    */
-  const measuredNow = (p: Prediction) => {
+  const measuredNow = (p: Prediction, linesToo = true) => {
     const countedBefore = "count" in p.actual ? Number(countedActual(p, events()) ?? 0) : 0;
-    const typed = linesAtOpen.current !== null && vm !== null && vm.shellLines() !== linesAtOpen.current;
+    const typed = linesToo && linesAtOpen.current !== null && vm !== null && vm.shellLines() !== linesAtOpen.current;
     // measured already when its events are there, even those a sum: adds up to 0
-    return { countedBefore, afterMeasuring: "count" in p.actual ? eventsCounted(p, events()) > 0 : typed };
+    const done = "count" in p.actual && eventsCounted(p, events()) > 0;
+    return { countedBefore, afterMeasuring: done || typed, commandsOnly: typed && !done };
   };
 
   /**
@@ -84,7 +87,7 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
    */
   const noteMeasured = (linesToo: boolean) => {
     const rec = progressRef.current.steps[n];
-    const found = predictions().map((p, i) => !rec.predictions?.[i] && !measuredBefore(rec.measured, i) && ("count" in p.actual || linesToo) && measuredNow(p).afterMeasuring);
+    const found = predictions().map((p, i) => !rec.predictions?.[i] && !measuredBefore(rec.measured, i) && measuredNow(p, linesToo).afterMeasuring);
     if (!found.some(Boolean)) return;
     update((pr) => {
       const s = pr.steps[n];
@@ -98,13 +101,13 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
    * is marked as made after measuring.
    */
   const predict = (i: number, p: Prediction, guess: string | null) => {
-    const { countedBefore, afterMeasuring: now } = measuredNow(p);
+    const { countedBefore, afterMeasuring: now, commandsOnly } = measuredNow(p);
     const earlier = !now && measuredBefore(progressRef.current.steps[n].measured, i);
     const afterMeasuring = now || earlier;
     update((pr) => {
       const list = pr.steps[n].predictions ?? [];
       while (list.length <= i) list.push(null);
-      list[i] = { question: p.question, guess, at: Date.now(), ...(afterMeasuring ? { afterMeasuring } : {}), ...(earlier ? { measuredEarlier: true } : {}), ...(countedBefore ? { countedBefore } : {}) } satisfies PredictionRecord;
+      list[i] = { question: p.question, guess, at: Date.now(), ...(afterMeasuring ? { afterMeasuring } : {}), ...(earlier ? { measuredEarlier: true } : {}), ...(countedBefore ? { countedBefore } : {}), ...(now && commandsOnly && "count" in p.actual ? { commandsEntered: true } : {}) } satisfies PredictionRecord;
       pr.steps[n].predictions = list;
     });
   };
