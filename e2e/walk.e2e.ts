@@ -250,6 +250,8 @@ describe("every lab, walked through its solutions", () => {
           expect(await checkNow(page, "next", 60_000), `${where}: Next passes a challenge before its commands ran`).toBe("failed");
           // a challenge judged by a view alone (dd-divergence's: the verdict must be a disagreement) fails on its verdict
           if (judged) expect(await guestFailed(page, step), `${where}: only a view's verdict fails as it opens`).toBe(true);
+          // its questions' words wait for the pass: they could tell how the step is done
+          expect(await page.getByTestId("question-hidden").count(), `${where}: questions shown before the challenge passed`).toBe(step.blocks.filter((x) => x.kind === "question").length);
           if (i + 1 < lab.steps.length) await page.getByTestId("skip").waitFor({ timeout: 10_000 }); // Next is done: it offers a skip
           expect(await page.locator(".lab-runner").getAttribute("data-step")).toBe(String(i));
           expect(await page.getByTestId(`outline-${i}`).textContent()).not.toMatch(/\(passed\)/);

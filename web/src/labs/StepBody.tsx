@@ -95,9 +95,11 @@ function PredictBox({ p, rec, onAnswer }: { p: Prediction; rec: PredictionRecord
 
 /**
  * A question about the learner's own run: open once the step has passed; their answer judged
- * against what their machine measures as they answer (useStepState's answer()).
+ * against what their machine measures as they answer (useStepState's answer()). `hidden`: a
+ * challenge not passed yet, whose question's words could tell how it is done (exfat-discard's
+ * "made the same way but 8 KiB at a time, with 4 KiB of the other file between two appends").
  */
-function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: QuestionRecord | null; tries: number; open: boolean; onAnswer(text: string): Promise<{ error: string } | null> }) {
+function QuestionBox({ q, rec, tries, open, hidden, onAnswer }: { q: Question; rec: QuestionRecord | null; tries: number; open: boolean; hidden: boolean; onAnswer(text: string): Promise<{ error: string } | null> }) {
   const [text, setText] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -129,7 +131,13 @@ function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: Ques
       data-tries={tries}
     >
       <legend>{aboutKernel ? "A question about your problem" : "A question about your run"}</legend>
-      <label htmlFor={id} dangerouslySetInnerHTML={{ __html: renderInlineMarkdown(q.question) }} />
+      {hidden && !rec ? (
+        <p className="muted" data-testid="question-hidden">
+          This challenge&apos;s question shows here once the step passes: its words could tell how the step is done.
+        </p>
+      ) : (
+        <label htmlFor={id} dangerouslySetInnerHTML={{ __html: renderInlineMarkdown(q.question) }} />
+      )}
       {rec ? (
         <p role="status" tabIndex={-1} ref={recorded}>
           You answered {rec.answer}
@@ -159,7 +167,7 @@ function QuestionBox({ q, rec, tries, open, onAnswer }: { q: Question; rec: Ques
               ? "This answer stands: your problem's answer is the same after any run, so a reset does not ask it again."
               : "Reset this step to answer again about a new run."}
         </p>
-      ) : !open ? (
+      ) : hidden ? null : !open ? (
         <p className="muted">
           {aboutKernel
             ? "Answer once this step has passed: the answer is your own problem's, and you answer once."
@@ -245,7 +253,7 @@ export function StepBody({
         }
         if (b.kind === "question") {
           const i = qi++;
-          return <QuestionBox key={j} q={b.question} rec={questions[i] ?? null} tries={tries[i] ?? 0} open={passed} onAnswer={(t) => onAnswer(i, b.question, t)} />;
+          return <QuestionBox key={j} q={b.question} rec={questions[i] ?? null} tries={tries[i] ?? 0} open={passed} hidden={!!step.challenge && !passed} onAnswer={(t) => onAnswer(i, b.question, t)} />;
         }
         if (b.kind === "code") return code ? <CodeStep key={j} code={b.code} {...code} /> : null;
         if (b.kind === "workload")
