@@ -43,9 +43,10 @@ export interface StepRecord {
   predictions?: Array<PredictionRecord | null>;
   /**
    * the step's predict blocks in order: measured before they were answered (a command entered,
-   * the events counted), kept over a reload, a reset and a visit to another step
+   * the events counted), kept over a reload, a reset and a visit to another step; "commands": a
+   * count of events whose guess commands alone came before (the kernel had not done it)
    */
-  measured?: boolean[];
+  measured?: Array<boolean | "commands">;
   /** the step's hint blocks revealed, by their index among its hints, in the order shown */
   hintsSeen?: number[];
   /** the step's question blocks in order: the learner's answer beside their run's (question.ts) */

@@ -20,7 +20,7 @@ const step = { title: "s", blocks: [BY_COMMAND, BY_EVENTS].map((p, i) => ({ kind
 const discard: SeenEvent = { event: "exfat_discard", fields: { batched: "0" } };
 
 /** one step's answers on a machine whose shell has `lines` entered, the step opened at `atOpen` */
-function setup() {
+function setup(opts: { challenge?: boolean } = {}) {
   let progress = { step: 0, steps: [{ title: "s" }] } as unknown as LabProgress;
   const ref = { current: progress };
   const m = { lines: 3, events: [] as SeenEvent[], atOpen: { current: 3 as number | null } };
@@ -30,7 +30,7 @@ function setup() {
     f(progress);
     ref.current = progress;
   };
-  const answers = () => stepAnswers({ vm, events: () => m.events, step, n: 0, progressRef: ref, update, linesAtOpen: m.atOpen });
+  const answers = () => stepAnswers({ vm, events: () => m.events, step: { ...step, challenge: opts.challenge }, n: 0, progressRef: ref, update, linesAtOpen: m.atOpen });
   return { m, ref, answers, rec: () => ref.current.steps[0] };
 }
 
@@ -43,7 +43,37 @@ describe("a prediction measured before it is answered", () => {
     answers().noteMeasured(false); // a command runs: its lines may be a set-up Run's
     expect(rec().measured).toBeUndefined();
     answers().noteMeasured(true);
-    expect(rec().measured).toEqual([true, true]);
+    expect(rec().measured).toEqual([true, "commands"]); // the events' one by the commands alone
+  });
+
+  it("commands alone, kept over a reload, still say it was the commands; a guess during a set-up Run is not marked by its lines", () => {
+    const { m, answers, rec } = setup();
+    m.lines = 4;
+    answers().noteMeasured(true);
+    expect(rec().measured).toEqual([true, "commands"]);
+    m.atOpen.current = 9; // the page again: nothing entered since
+    m.lines = 9;
+    answers().predict(1, BY_EVENTS, "3");
+    expect(rec().predictions![1]).toMatchObject({ afterMeasuring: true, measuredEarlier: true, commandsEntered: true });
+    const during = setup();
+    during.m.lines = 6; // a set-up Run typing
+    during.answers().predict(1, BY_EVENTS, "3", false);
+    during.answers().predict(0, BY_COMMAND, "3", false);
+    expect(during.rec().predictions![1]).not.toHaveProperty("afterMeasuring");
+    expect(during.rec().predictions![0]).not.toHaveProperty("afterMeasuring");
+  });
+
+  it("in a challenge, commands (the step's own work) do not mark a count of events to come; its events do", () => {
+    const { m, answers, rec } = setup({ challenge: true });
+    m.lines = 4;
+    answers().noteMeasured(true);
+    expect(rec().measured).toEqual([true, false]); // a command's answer is still marked
+    answers().predict(1, BY_EVENTS, "3");
+    expect(rec().predictions![1]).not.toHaveProperty("afterMeasuring");
+    const later = setup({ challenge: true });
+    later.m.events = [discard];
+    later.answers().predict(1, BY_EVENTS, "3");
+    expect(later.rec().predictions![1]).toMatchObject({ afterMeasuring: true, countedBefore: 1 });
   });
 
   it("a guess at counted events after a command (filefrag, say) is marked, and says it was the commands, not the kernel", () => {

@@ -69,11 +69,14 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
    * events are in the step's stream), or commands were entered since the step opened (`linesToo`):
    * a command's answer may be what they printed, and a count of events may be measured another
    * way (`filefrag` counts the runs a delete will discard, a private trace instance counts the
-   * events); and the events of its actual counted so far.
+   * events); and the events of its actual counted so far. In a challenge the commands are the
+   * step's own work (reading its settings, setting one), which a count of the kernel's events to
+   * come does not follow from: there only the events mark such a guess.
    */
   const measuredNow = (p: Prediction, linesToo = true) => {
     const countedBefore = "count" in p.actual ? Number(countedActual(p, events()) ?? 0) : 0;
-    const typed = linesToo && linesAtOpen.current !== null && vm !== null && vm.shellLines() !== linesAtOpen.current;
+    const linesCount = linesToo && !("count" in p.actual && step.challenge);
+    const typed = linesCount && linesAtOpen.current !== null && vm !== null && vm.shellLines() !== linesAtOpen.current;
     // measured already when its events are there, even those a sum: adds up to 0
     const done = "count" in p.actual && eventsCounted(p, events()) > 0;
     return { countedBefore, afterMeasuring: done || typed, commandsOnly: typed && !done };
@@ -87,7 +90,11 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
    */
   const noteMeasured = (linesToo: boolean) => {
     const rec = progressRef.current.steps[n];
-    const found = predictions().map((p, i) => !rec.predictions?.[i] && !measuredBefore(rec.measured, i) && measuredNow(p, linesToo).afterMeasuring);
+    const found = predictions().map((p, i): Measured => {
+      if (rec.predictions?.[i] || measuredBefore(rec.measured, i)) return false;
+      const now = measuredNow(p, linesToo);
+      return now.afterMeasuring && (now.commandsOnly && "count" in p.actual ? "commands" : true);
+    });
     if (!found.some(Boolean)) return;
     update((pr) => {
       const s = pr.steps[n];
@@ -100,14 +107,16 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
    * from now on; if the learner had measured it (now, or earlier in the step: noteMeasured) it
    * is marked as made after measuring.
    */
-  const predict = (i: number, p: Prediction, guess: string | null) => {
-    const { countedBefore, afterMeasuring: now, commandsOnly } = measuredNow(p);
-    const earlier = !now && measuredBefore(progressRef.current.steps[n].measured, i);
-    const afterMeasuring = now || earlier;
+  const predict = (i: number, p: Prediction, guess: string | null, linesToo = true) => {
+    const { countedBefore, afterMeasuring: now, commandsOnly: commandsNow } = measuredNow(p, linesToo);
+    const earlier = now ? false : measuredBefore(progressRef.current.steps[n].measured, i);
+    const afterMeasuring = now || !!earlier;
+    // a count of events marked for the commands alone: the page says so, not that the kernel had done it
+    const commandsOnly = now ? commandsNow : earlier === "commands";
     update((pr) => {
       const list = pr.steps[n].predictions ?? [];
       while (list.length <= i) list.push(null);
-      list[i] = { question: p.question, guess, at: Date.now(), ...(afterMeasuring ? { afterMeasuring } : {}), ...(earlier ? { measuredEarlier: true } : {}), ...(countedBefore ? { countedBefore } : {}), ...(now && commandsOnly && "count" in p.actual ? { commandsEntered: true } : {}) } satisfies PredictionRecord;
+      list[i] = { question: p.question, guess, at: Date.now(), ...(afterMeasuring ? { afterMeasuring } : {}), ...(earlier ? { measuredEarlier: true } : {}), ...(countedBefore ? { countedBefore } : {}), ...(commandsOnly && "count" in p.actual ? { commandsEntered: true } : {}) } satisfies PredictionRecord;
       pr.steps[n].predictions = list;
     });
   };
@@ -147,9 +156,13 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
   return { measureActuals, predict, answer, noteMeasured };
 }
 
+/** How a prediction was measured before its guess: not, by the kernel (or a command's answer), or by commands alone. */
+type Measured = boolean | "commands";
+
 /** A stored mark, read with care: a damaged store may hold anything there. */
-function measuredBefore(measured: unknown, i: number): boolean {
-  return Array.isArray(measured) && measured[i] === true;
+function measuredBefore(measured: unknown, i: number): Measured {
+  const m = Array.isArray(measured) ? measured[i] : undefined;
+  return m === true || m === "commands" ? m : false;
 }
 
 /**

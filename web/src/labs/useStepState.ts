@@ -8,6 +8,7 @@ import { hasChecks, type CheckOutcome } from "./checks";
 import { saveProgress, StoreError, type LabProgress } from "./progress";
 import type { VmHandle } from "../shared/machine";
 import { stepAnswers } from "./step-answers";
+import type { Prediction } from "./predict";
 import { codeStepOf } from "./code-grade";
 import { useCodeStep } from "./useCodeStep";
 import { earlierUndone as undoneBefore, POLL_MS, recordCheck, recordHint, recordReset, stepOutcome, useAutoChecks } from "./step-checks";
@@ -218,7 +219,7 @@ export function useStepState({ lab, initial, vm, machineGen, events, clearEvents
   /** how long the open step has been open: added to the progress only as it closes */
   const openMs = () => performance.now() - openedAt.current;
 
-  return { code, ...codeStep, progress, progressRef, n, step, rec, passed, checked, predictsOpen, failedAsked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict, setUpRan, answer, showHint, earlierUndone, go, next, skip, restored, openMs };
+  return { code, ...codeStep, progress, progressRef, n, step, rec, passed, checked, predictsOpen, failedAsked, outcome, checking, waitingShell, offerSkip, heading, update, check, predict: (i: number, p: Prediction, guess: string | null) => predict(i, p, guess, !setUpRunning.current), setUpRan, answer, showHint, earlierUndone, go, next, skip, restored, openMs };
 }
 
 /** Alt+Shift+Right / Left: next and previous step, wherever focus is but the terminal. */
