@@ -79,7 +79,8 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
     const typed = linesCount && linesAtOpen.current !== null && vm !== null && vm.shellLines() !== linesAtOpen.current;
     // measured already when its events are there, even those a sum: adds up to 0
     const done = "count" in p.actual && eventsCounted(p, events()) > 0;
-    return { countedBefore, afterMeasuring: done || typed, commandsOnly: typed && !done };
+    // a count of events marked by the commands alone: the page says so, not that the kernel had done it
+    return { countedBefore, afterMeasuring: done || typed, commandsOnly: "count" in p.actual && typed && !done };
   };
 
   /**
@@ -93,7 +94,7 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
     const found = predictions().map((p, i): Measured => {
       if (rec.predictions?.[i] || measuredBefore(rec.measured, i)) return false;
       const now = measuredNow(p, linesToo);
-      return now.afterMeasuring && (now.commandsOnly && "count" in p.actual ? "commands" : true);
+      return now.afterMeasuring && (now.commandsOnly ? "commands" : true);
     });
     if (!found.some(Boolean)) return;
     update((pr) => {
@@ -111,12 +112,11 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
     const { countedBefore, afterMeasuring: now, commandsOnly: commandsNow } = measuredNow(p, linesToo);
     const earlier = now ? false : measuredBefore(progressRef.current.steps[n].measured, i);
     const afterMeasuring = now || !!earlier;
-    // a count of events marked for the commands alone: the page says so, not that the kernel had done it
     const commandsOnly = now ? commandsNow : earlier === "commands";
     update((pr) => {
       const list = pr.steps[n].predictions ?? [];
       while (list.length <= i) list.push(null);
-      list[i] = { question: p.question, guess, at: Date.now(), ...(afterMeasuring ? { afterMeasuring } : {}), ...(earlier ? { measuredEarlier: true } : {}), ...(countedBefore ? { countedBefore } : {}), ...(commandsOnly && "count" in p.actual ? { commandsEntered: true } : {}) } satisfies PredictionRecord;
+      list[i] = { question: p.question, guess, at: Date.now(), ...(afterMeasuring ? { afterMeasuring } : {}), ...(earlier ? { measuredEarlier: true } : {}), ...(countedBefore ? { countedBefore } : {}), ...(commandsOnly ? { commandsEntered: true } : {}) } satisfies PredictionRecord;
       pr.steps[n].predictions = list;
     });
   };

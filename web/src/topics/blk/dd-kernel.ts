@@ -260,7 +260,10 @@ export function deadlineDecisions(trace: BlkTrace, tun: DdTunables = traceTunabl
 }
 
 /** What the newest run's verdict asks of the run itself (ddRunVerdict): its fifo_batch, and the decisions the deadline check made. */
-export const runLimits = (trace: BlkTrace) => ({ fifoBatch: traceTunables(trace).fifo_batch, deadlineDecided: deadlineDecisions(trace) });
+export function runLimits(trace: BlkTrace): { fifoBatch: number; deadlineDecided: boolean[] } {
+  const tun = traceTunables(trace);
+  return { fifoBatch: tun.fifo_batch, deadlineDecided: deadlineDecisions(trace, tun) };
+}
 
 /** What mq-deadline carries from one dispatch to the next (a trace that starts mid-stream needs it). */
 export interface DdStart {
