@@ -9,6 +9,7 @@ import type { Lab } from "./lab-format";
 import type { SeenEvent, Verdict } from "./expect";
 import type { LabProgress } from "./progress";
 import type { VmHandle } from "../shared/machine";
+import type { HeldAnswer } from "../shared/topic";
 import { useStepState } from "./useStepState";
 import { useStepMachine } from "./useStepMachine";
 import { StepBody } from "./StepBody";
@@ -21,8 +22,8 @@ import { unansweredKeys } from "./step-answers";
 export interface ViewsHold {
   predicts: boolean;
   challenge: boolean;
-  /** the models of the lab's keyed questions not answered yet (unansweredKeys) */
-  answers: readonly string[];
+  /** the keys of the lab's keyed questions not answered yet and predictions not made (unansweredKeys) */
+  answers: readonly HeldAnswer[];
 }
 
 export interface RunnerProps {
@@ -77,8 +78,9 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, machineGen
   const earlier = { earlierUndone: s.earlierUndone, goTo: s.go, steps: lab.steps };
   // a challenge here or ahead not passed yet: a step back to an earlier step must not show what it asks
   const challengeOpen = lab.steps.some((st, i) => st.challenge && i >= n && !s.progress.steps[i]?.passedAt);
-  const answers = unansweredKeys(lab.steps, s.progress).join(" ");
-  useEffect(() => onHold?.({ predicts: s.predictsOpen, challenge: challengeOpen, answers: answers ? answers.split(" ") : [] }), [s.predictsOpen, challengeOpen, answers]);
+  // as text, so that a progress update which leaves them as they were tells the views nothing new
+  const answers = JSON.stringify(unansweredKeys(lab.steps, s.progress));
+  useEffect(() => onHold?.({ predicts: s.predictsOpen, challenge: challengeOpen, answers: JSON.parse(answers) }), [s.predictsOpen, challengeOpen, answers]);
   useEffect(() => onProgress?.(s.progress), [s.progress]);
 
   return (

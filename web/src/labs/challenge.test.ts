@@ -147,11 +147,20 @@ describe("figures a view holds back until the question asking for them is answer
     const src = readFileSync(new URL("../../../labs/f2fs-clue/lab.md", import.meta.url), "utf8");
     const clue = parseLab(src, VIEW_IDS, "labs/f2fs-clue/lab.md", "f2fs-clue", { answers: ANSWERS });
     const p = freshProgress("f2fs-clue", "h", "g", clue.steps.map((s) => s.title));
-    expect(unansweredKeys(clue.steps, p)).toEqual(["f2fs.create-nat-scans", "f2fs.valid-nids"]);
+    const models = () => unansweredKeys(clue.steps, p).map((k) => k.model);
+    // the keyed predictions too, until each is made
+    expect(models()).toEqual(["f2fs.create-nat-scans", "f2fs.nids-scanned", "f2fs.run-nids-scanned", "f2fs.valid-nids"]);
     // "The NAT on disk" answered (right or wrong: a keyed question stands once answered)
     const nat = clue.steps.findIndex((s) => s.title === "The NAT on disk");
     p.steps[nat].questions = [{ question: "q", answer: "1", actual: "", key: "9", right: false, at: 1 }];
-    expect(unansweredKeys(clue.steps, p)).toEqual(["f2fs.create-nat-scans"]);
+    expect(models()).toEqual(["f2fs.create-nat-scans", "f2fs.nids-scanned", "f2fs.run-nids-scanned"]);
+    // a prediction made (before any measurement or after) holds its figure no longer
+    for (const [i, s] of clue.steps.entries())
+      if (s.blocks.some((b) => b.kind === "predict")) p.steps[i].predictions = s.blocks.filter((b) => b.kind === "predict").map(() => ({ question: "q", guess: "1", at: 1 }));
+    expect(models()).toEqual(["f2fs.create-nat-scans"]);
+    // with the block's parameters, as the lab's templates filled them in
+    const asked = clue.steps.flatMap((s) => s.blocks).flatMap((b) => (b.kind === "question" && b.question.key?.model === "f2fs.create-nat-scans" ? [b.question.key] : []));
+    expect(unansweredKeys(clue.steps, p)).toEqual([{ model: "f2fs.create-nat-scans", params: asked[0].params }]);
     // a question without a key holds nothing: its answer is the learner's own run
     const plain = parseLab(lab(`${SET_UP}${F}question\nquestion: n?\nanswer: cat /n\n${F}\n`), [], "lab.md");
     expect(unansweredKeys(plain.steps, freshProgress("t", "h", "g", plain.steps.map((s) => s.title)))).toEqual([]);

@@ -7,6 +7,7 @@ import type { LabStep } from "./lab-format";
 import type { SeenEvent } from "./expect";
 import type { LabProgress } from "./progress";
 import type { VmHandle } from "../shared/machine";
+import type { HeldAnswer } from "../shared/topic";
 import { commandActual, countedActual, eventsCounted, type Prediction, type PredictionRecord } from "./predict";
 import { asPrediction, judgeAnswer, type Question, type QuestionRecord } from "./question";
 import { computeKey } from "./keys";
@@ -166,19 +167,24 @@ function measuredBefore(measured: unknown, i: number): Measured {
 }
 
 /**
- * The models (`<topic>.<answer>`) of the lab's keyed questions not answered yet, in any step. A
- * view holds back a figure it prints that one of them asks for (f2fs-clue's count of the NAT's
- * valid NIDs, which its inspector reads off the very image the key is computed from), so that
+ * The keys of the lab's keyed questions not answered yet and keyed predictions not made yet, in
+ * any step, each once. A view holds back a figure it prints that is one of their answers
+ * (f2fs-clue's count of the NAT's valid NIDs, which its inspector reads off the very image the
+ * key is computed from; exfat-empty-hint's totals, which its directory model can reach), so that
  * the learner works it out before the page shows it. A keyed question, once answered, stands (a
- * reset does not ask it again), so the figure then shows for good.
+ * reset does not ask it again), and so does a prediction made, so the figure then shows for good.
  */
-export function unansweredKeys(steps: readonly LabStep[], progress: LabProgress): string[] {
-  const held = new Set<string>();
+export function unansweredKeys(steps: readonly LabStep[], progress: LabProgress): HeldAnswer[] {
+  const held = new Map<string, HeldAnswer>();
+  const hold = (key: Prediction["key"]) => {
+    if (key) held.set(JSON.stringify([key.model, Object.entries(key.params).sort(([a], [b]) => (a < b ? -1 : 1))]), { model: key.model, params: key.params });
+  };
   steps.forEach((st, i) => {
-    const qs = st.blocks.flatMap((b) => (b.kind === "question" ? [b.question] : []));
-    qs.forEach((q, k) => {
-      if (q.key && !progress.steps[i]?.questions?.[k]) held.add(q.key.model);
-    });
+    const rec = progress.steps[i];
+    const questions = st.blocks.flatMap((b) => (b.kind === "question" ? [b.question.key] : []));
+    const predicts = st.blocks.flatMap((b) => (b.kind === "predict" ? [b.predict.key] : []));
+    questions.forEach((key, k) => rec?.questions?.[k] || hold(key));
+    predicts.forEach((key, k) => rec?.predictions?.[k] || hold(key));
   });
-  return [...held].sort();
+  return [...held.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, v]) => v);
 }

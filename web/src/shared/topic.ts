@@ -60,10 +60,17 @@ export interface LabViewProps {
   /** A challenge not passed yet is the open step or one after it: a view hides what would answer it (as the sd-card lab's CSD fields). */
   challengeOpen?: boolean;
   /**
-   * The models (`<topic>.<answer>`) of the lab's keyed questions not answered yet: a view holds
-   * back a figure it prints that is one of them (as f2fs-clue's NAT count), until it is answered.
+   * The keys (`<topic>.<answer>` and this learner's parameters) of the lab's keyed questions not
+   * answered yet and keyed predictions not made yet: a view holds back a figure it prints that is
+   * one of their answers (as f2fs-clue's NAT count, exfat-empty-hint's totals), until it is given.
    */
-  answersHeld?: readonly string[];
+  answersHeld?: readonly HeldAnswer[];
+}
+
+/** A keyed answer a learner has still to give (a lab block's `key:`, its templates filled in). */
+export interface HeldAnswer {
+  model: string;
+  params: Readonly<Record<string, number | string>>;
 }
 
 /** A view a lab's frontmatter (`views:`) may name. */

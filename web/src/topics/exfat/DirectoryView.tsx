@@ -4,9 +4,10 @@
 // the empty-entry search examined for each create, and a table of the totals.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { line, max, scaleLinear, select, axisLeft } from "d3";
-import { exfatClient } from "./exfat-client";
+import { exfatClient, type ExfatClient } from "./exfat-client";
 import { useWorker } from "../../shared/useWorker";
-import type { DirRun, DirSweep } from "./exfat-dir";
+import { dirScenarioOps, type DirRun, type DirSweep } from "./exfat-dir";
+import type { HeldAnswer } from "../../shared/topic";
 import { DirSweepView } from "./DirSweep";
 import { OKABE_ITO } from "../../shared/view/palette";
 import { SLOT_COLOURS, SlotStrip } from "./SlotStrip";
@@ -33,8 +34,11 @@ function ExaminedChart({ runs }: { runs: DirRun[] }) {
   return <svg ref={ref} width={520} height={150} role="img" aria-label="entries examined by each empty-entry search, with and without the hint" style={{ maxWidth: "100%" }} />;
 }
 
-/** Both runs (with and without the hint): slots, entries examined per search, totals. */
-export function DirRunsView({ runs }: { runs: DirRun[] }) {
+/**
+ * Both runs (with and without the hint): slots, entries examined per search, totals. `held`:
+ * totals not to print, the answers a learner has still to give (null: not known yet, so none).
+ */
+export function DirRunsView({ runs, held = [] }: { runs: DirRun[]; held?: readonly number[] | null }) {
   return (
     <div className="dir-runs" data-testid="dir-runs">
       <p className="muted">
@@ -57,12 +61,22 @@ export function DirRunsView({ runs }: { runs: DirRun[] }) {
         <tbody>
           {runs.map((r) => {
             const searches = r.events.length / 4;
+            // the per-search figure times the searches is the total: both are held
+            const hold = held === null || held.includes(r.examined);
             return (
               <tr key={String(r.emptyHint)} data-hint={r.emptyHint ? 1 : 0}>
                 <td>{r.emptyHint ? 1 : 0}</td>
                 <td>{searches}</td>
-                <td data-testid={`examined-${r.emptyHint ? 1 : 0}`}>{r.examined}</td>
-                <td>{searches ? (r.examined / searches).toFixed(1) : "-"}</td>
+                {hold ? (
+                  <td colSpan={2} data-testid={`examined-${r.emptyHint ? 1 : 0}`} data-held="1" className="muted">
+                    held: {held === null ? "the model is checking it against" : "it answers"} a prediction or question of this lab you have not given yet
+                  </td>
+                ) : (
+                  <>
+                    <td data-testid={`examined-${r.emptyHint ? 1 : 0}`}>{r.examined}</td>
+                    <td>{searches ? (r.examined / searches).toFixed(1) : "-"}</td>
+                  </>
+                )}
                 <td>{r.clusters}</td>
               </tr>
             );
@@ -73,8 +87,14 @@ export function DirRunsView({ runs }: { runs: DirRun[] }) {
   );
 }
 
-export function DirectoryView() {
+/**
+ * The directory model as a lab shows it. `held`: the lab's keyed answers about directory runs
+ * (exfat.dir-examined) the learner has still to give; a run built with the buttons that comes to
+ * one of them (the lab's own steps, rebuilt) shows its totals only once it is given.
+ */
+export function DirectoryView({ held = [] }: { held?: readonly HeldAnswer[] }) {
   const { client } = useWorker(exfatClient);
+  const heldTotals = useHeldTotals(client, held);
   const [ops, setOps] = useState<string[]>([]);
   const [runs, setRuns] = useState<DirRun[] | null>(null);
   const [sweeps, setSweeps] = useState<DirSweep[][] | null>(null);
@@ -101,8 +121,29 @@ export function DirectoryView() {
         <button onClick={() => setOps([])}>Reset</button>
       </div>
       {error && <p className="error">{error}</p>}
-      {runs && <DirRunsView runs={runs} />}
+      {runs && <DirRunsView runs={runs} held={heldTotals} />}
       {sweeps && <DirSweepView key={ops.length} sweeps={sweeps} />}
     </section>
   );
+}
+
+/** The totals of the held keys' runs (exfat.dir-examined), as the model computes them; null until it has. */
+function useHeldTotals(client: ExfatClient | null, held: readonly HeldAnswer[]): number[] | null {
+  const keys = JSON.stringify(held.filter((k) => k.model === "exfat.dir-examined").map((k) => k.params));
+  const [totals, setTotals] = useState<{ keys: string; totals: number[] } | null>(null);
+  useEffect(() => {
+    if (!client) return;
+    let stale = false;
+    const runs = (JSON.parse(keys) as HeldAnswer["params"][]).map((p) =>
+      client
+        .dir(dirScenarioOps({ files: Number(p.files), removeEvery: Number(p.remove_every), longNames: Number(p.long_names) }))
+        .then((r) => r.find((x) => x.emptyHint === (Number(p.empty_hint) === 1))?.examined ?? -1),
+    );
+    Promise.all(runs).then((t) => stale || setTotals({ keys, totals: t }), () => stale || setTotals({ keys, totals: [] }));
+    return () => {
+      stale = true;
+    };
+  }, [client, keys]);
+  if (keys === "[]") return [];
+  return totals?.keys === keys ? totals.totals : null;
 }

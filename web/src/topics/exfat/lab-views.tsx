@@ -29,10 +29,10 @@ export function ExfatClustersLab({ live, vm, params, onVerdict }: LabViewProps) 
 const CLUSTERS_IMAGE = "exfat.img";
 
 /** the directory model, the kernel's empty-entry searches against it, and the volume the kernel wrote */
-export function ExfatDirLab({ live, vm, onVerdict, seed }: LabViewProps) {
+export function ExfatDirLab({ live, vm, onVerdict, seed, answersHeld }: LabViewProps) {
   return (
     <div className="view-pair">
-      <DirectoryView />
+      <DirectoryView held={answersHeld} />
       <KernelEmptySearch events={live.events} stats={live.stats} onVerdict={onVerdict} scenario={labDirScenario(seed)} />
       <DiskView vm={vm} file="dir.img" dir="/dir" />
     </div>

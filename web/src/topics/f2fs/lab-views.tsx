@@ -10,7 +10,7 @@ export function F2fsNidLab({ live, vm, onVerdict, seed, answersHeld }: LabViewPr
     <div className="view-pair">
       <KernelNidScans events={live.events} stats={live.stats} modelRuns={runs} onVerdict={onVerdict} />
       {/* the NAT's valid NIDs are the answer to the lab's question on the NAT: held until it is answered */}
-      <F2fsDiskNat vm={vm} model={runUnder(runs, 4)} held={!!answersHeld?.includes("f2fs.valid-nids")} />
+      <F2fsDiskNat vm={vm} model={runUnder(runs, 4)} held={!!answersHeld?.some((k) => k.model === "f2fs.valid-nids")} />
     </div>
   );
 }

@@ -1,0 +1,69 @@
+// The exfat-empty-hint lab's directory model holds back a total that answers a prediction or
+// question the learner has still to give: with the model's buttons a learner whose run removes
+// one file in three can rebuild their own steps, and the model would print their predictions'
+// answers. A learner so drawn ("h": 160 files, one in 3 removed, 40 long names) builds it here.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { launch, screenshot } from "../../../../e2e/browser";
+import { loadCoreModule } from "../../shared/node-load";
+import { dirRun, dirScenarioOps } from "./exfat-dir";
+
+const LEARNER = "h";
+const SEED = { files: 160, removeEvery: 3, longNames: 40 };
+
+describe("exfat-empty-hint's directory model and the learner's own answers", () => {
+  let b: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  beforeAll(async () => {
+    b = await launch();
+    page = b.page;
+    await page.addInitScript((who) => localStorage.setItem("fslab-learner", who), LEARNER);
+    await page.goto(`${inject("baseUrl")}#/lab/exfat-empty-hint`);
+  });
+  afterAll(async () => {
+    await screenshot(page, "exfat-empty-hint-held");
+    await b.close();
+  });
+
+  const cell = (hint: 0 | 1) => page.getByTestId(`examined-${hint}`);
+  const press = async (name: string, times = 1) => {
+    for (let i = 0; i < times; i++) await page.getByRole("button", { name, exact: true }).click();
+  };
+
+  it("holds the totals of the learner's own run until the prediction is made, and only those", async () => {
+    const m = await loadCoreModule("exfat");
+    const [hint, old] = [true, false].map((h) => dirRun(m, h, dirScenarioOps(SEED)).examined);
+    const question = dirRun(m, false, dirScenarioOps({ ...SEED, longNames: 2 * SEED.longNames })).examined;
+    await page.getByTestId("dir-view").waitFor({ timeout: 60_000 });
+
+    // another run (100 files, no removal) prints its totals
+    await press("Create 100 files");
+    await expect.poll(() => cell(1).textContent()).toBe(String(dirRun(m, true, dirScenarioOps({ files: 100, removeEvery: 0, longNames: 0 })).examined));
+    expect(await cell(1).getAttribute("data-held")).toBeNull();
+
+    // the learner's own steps, rebuilt with the buttons: both totals are answers still to give
+    await press("Create 10 files", 6);
+    await press("Remove every third file");
+    await press("Create 10 long names", 4);
+    for (const h of [1, 0] as const) await expect.poll(() => cell(h).getAttribute("data-held"), { timeout: 30_000 }).toBe("1");
+    const table = page.getByRole("table", { name: "empty-entry search totals" });
+    for (const n of [hint, old]) expect(await table.textContent()).not.toContain(String(n));
+
+    // step 2's prediction made (a guess, before any run): its total shows, step 3's stays held
+    await page.getByRole("button", { name: /^Next/ }).click();
+    await page.locator('.lab-runner[data-step="1"]').waitFor({ timeout: 60_000 });
+    // the page drew this learner's problem: step 2's prediction is the model's run with the hint
+    await page.getByText(`${SEED.files} files, one in ${SEED.removeEvery} of them removed`).first().waitFor();
+    const predict = page.locator('.lab-runner [data-testid="predict"]').first();
+    await predict.locator("input").fill("500");
+    await predict.getByRole("button", { name: "Record my prediction" }).click();
+    await expect.poll(() => cell(1).textContent(), { timeout: 30_000 }).toBe(String(hint));
+    expect(await cell(0).getAttribute("data-held")).toBe("1");
+
+    // forty long names more: step 3's question (twice the long names, without the hint) is held
+    await press("Create 10 long names", 4);
+    await expect.poll(() => cell(1).getAttribute("data-held"), { timeout: 30_000 }).toBeNull();
+    expect(await cell(0).getAttribute("data-held")).toBe("1");
+    expect(await table.textContent()).not.toContain(String(question));
+  });
+});
