@@ -213,6 +213,11 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     // guessed before the delete: an honest guess, and this learner's key
     await expect.poll(() => oldWay.getAttribute("data-actual"), { timeout: 45_000 }).toBe(String((pieces * pieceKib) / 4));
     expect(await oldWay.getAttribute("data-after-measuring")).toBeNull();
+    // step 4's prediction is read off the volume's image: not yet made, the disk panel holds it, here too
+    await runInTerminal(page, "cp /tmp/exfat.img /mnt/host/exfat.img");
+    await page.getByRole("button", { name: "Inspect exfat.img" }).click();
+    await page.getByTestId("disk-held").waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId("disk-summary").count()).toBe(0);
     // step 4: what it teaches waits for the step to pass, and the delete for the prediction
     await page.getByTestId("next").click();
     await page.locator('.lab-runner[data-step="3"]').waitFor();
@@ -250,7 +255,8 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
     // the newest delete is held to /frag's runs on the image copied before it, once inspected
     await expect.poll(() => page.getByTestId("kernel-discards").textContent(), { timeout: 30_000 }).toMatch(new RegExp(`\\b${2 * pieces} batched`));
     await pressCheck(page);
-    await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 60_000 }).toMatch(/delete 3, the newest, is not set against your disk yet: press "Inspect exfat\.img"/);
+    // the image inspected in step 3 (no /frag in it), shown now that the prediction is made
+    await expect.poll(() => page.getByTestId("check-failures").textContent().catch(() => ""), { timeout: 60_000 }).toMatch(/delete 3 freed clusters .*no file on the inspected exfat\.img holds exactly those/);
     await page.getByRole("button", { name: "Inspect exfat.img" }).click();
     await expect.poll(checkState, { timeout: 60_000 }).toBe("passed");
     expect(await learned.getAttribute("data-shown")).toBe("1");

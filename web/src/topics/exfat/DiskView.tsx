@@ -19,7 +19,11 @@ export function DiskView({ vm, file, dir }: { vm: VmHandle | null; file: string;
 }
 
 /** The disk panel over an image read elsewhere (a lab view that also grades against the disk holds it). */
-export function DiskPanel({ img, ready, file, dir }: { img: GuestImage<InspectedReport>; ready: boolean; file: string; dir?: string }) {
+/**
+ * `held`: what a prediction the learner has still to make asks, when this image answers it: the
+ * report waits until it is made.
+ */
+export function DiskPanel({ img, ready, file, dir, held }: { img: GuestImage<InspectedReport>; ready: boolean; file: string; dir?: string; held?: string }) {
   return (
     <section className="panel" aria-label="The real disk, inspected" data-testid="disk-view">
       <h2>The real disk</h2>
@@ -29,7 +33,13 @@ export function DiskPanel({ img, ready, file, dir }: { img: GuestImage<Inspected
       </p>
       <button onClick={img.inspect} disabled={!ready || img.busy}>{img.busy ? "Reading…" : `Inspect ${file}`}</button>
       {img.error && <p className="error" role="alert">{img.error}</p>}
-      {img.report && img.bytes && <DiskReport report={img.report} bytes={img.bytes} dir={dir} />}
+      {img.report && img.bytes && held && (
+        <p className="muted" data-testid="disk-held">
+          Held: this image answers a prediction of the lab you have not made yet ({held}). Work it out from how the allocator
+          placed the file; the image shows once you have made it.
+        </p>
+      )}
+      {img.report && img.bytes && !held && <DiskReport report={img.report} bytes={img.bytes} dir={dir} />}
     </section>
   );
 }

@@ -11,16 +11,19 @@ import { useGuestImage } from "../../shared/inspect/useGuestImage";
 import type { ExfatReport } from "./inspect-report";
 
 /** the model's delete on the cluster grid, beside the kernel's discards as they stream in, and the learner's volume on disk */
-export function ExfatClustersLab({ live, vm, params, onVerdict }: LabViewProps) {
+export function ExfatClustersLab({ live, vm, params, onVerdict, answersHeld }: LabViewProps) {
   // one image for both: the disk panel draws it, and the discards' verdict sets the newest delete against it
   const img = useGuestImage<ExfatReport>(vm, CLUSTERS_IMAGE, "exfat");
   // the lines, not the records: they name the task that freed the clusters, and a reset's rewind
   const discards = useMemo(() => discardsOfLines(live.lines), [live.lines, live.version]);
+  // a prediction of a delete's cost read off this very image (exfat-discard's rewritten /frag):
+  // its runs, in the disk panel and beside the deletes, wait until the prediction is made
+  const held = answersHeld?.find((k) => k.model === "exfat.file-discards" && k.params.image === CLUSTERS_IMAGE);
   return (
     <div className="view-pair">
       <ExfatView start={params?.clusters !== undefined ? { clusters: Number(params.clusters), runs: Number(params.runs ?? 1), batch: Number(params.batch ?? 1) } : undefined} />
-      <KernelDiscards discards={discards} stats={live.stats} onVerdict={onVerdict} disk={{ report: img.report, file: CLUSTERS_IMAGE }} />
-      <DiskPanel img={img} ready={!!vm} file={CLUSTERS_IMAGE} />
+      <KernelDiscards discards={discards} stats={live.stats} onVerdict={onVerdict} disk={{ report: held ? null : img.report, file: CLUSTERS_IMAGE }} />
+      <DiskPanel img={img} ready={!!vm} file={CLUSTERS_IMAGE} held={held ? `how many discard requests deleting ${held.params.path} will cost` : undefined} />
     </div>
   );
 }
