@@ -34,6 +34,9 @@ function ExaminedChart({ runs }: { runs: DirRun[] }) {
   return <svg ref={ref} width={520} height={150} role="img" aria-label="entries examined by each empty-entry search, with and without the hint" style={{ maxWidth: "100%" }} />;
 }
 
+/** Whether a total of `runs` is held (`held`: the totals still to be given; null: not known yet, so all). */
+const runsHeld = (runs: readonly DirRun[], held: readonly number[] | null) => held === null || runs.some((r) => held.includes(r.examined));
+
 /**
  * Both runs (with and without the hint): slots, entries examined per search, totals. `held`:
  * totals not to print, the answers a learner has still to give (null: not known yet, so none).
@@ -55,14 +58,21 @@ export function DirRunsView({ runs, held = [] }: { runs: DirRun[]; held?: readon
           </figure>
         ))}
       </div>
-      <ExaminedChart runs={runs} />
+      {/* each search's count would add up to a held total: the chart waits with it */}
+      {runsHeld(runs, held) ? (
+        <p className="muted" data-testid="dir-chart-held">
+          Each search&apos;s count, drawn here, waits with the total it adds up to.
+        </p>
+      ) : (
+        <ExaminedChart runs={runs} />
+      )}
       <table className="files" aria-label="empty-entry search totals">
         <thead><tr><th>empty_hint</th><th>searches</th><th>entries examined</th><th>per search</th><th>clusters</th></tr></thead>
         <tbody>
           {runs.map((r) => {
             const searches = r.events.length / 4;
             // the per-search figure times the searches is the total: both are held
-            const hold = held === null || held.includes(r.examined);
+            const hold = runsHeld([r], held);
             return (
               <tr key={String(r.emptyHint)} data-hint={r.emptyHint ? 1 : 0}>
                 <td>{r.emptyHint ? 1 : 0}</td>
@@ -122,7 +132,12 @@ export function DirectoryView({ held = [] }: { held?: readonly HeldAnswer[] }) {
       </div>
       {error && <p className="error">{error}</p>}
       {runs && <DirRunsView runs={runs} held={heldTotals} />}
-      {sweeps && <DirSweepView key={ops.length} sweeps={sweeps} />}
+      {sweeps && runs && runsHeld(runs, heldTotals) && (
+        <p className="muted" data-testid="dir-sweep-held">
+          The search create by create waits too: its counts add up to the held total.
+        </p>
+      )}
+      {sweeps && runs && !runsHeld(runs, heldTotals) && <DirSweepView key={ops.length} sweeps={sweeps} />}
     </section>
   );
 }

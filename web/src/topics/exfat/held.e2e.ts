@@ -1,7 +1,7 @@
 // The exfat-empty-hint lab's directory model holds back a total that answers a prediction or
 // question the learner has still to give: with the model's buttons a learner whose run removes
 // one file in three can rebuild their own steps, and the model would print their predictions'
-// answers. A learner so drawn ("h": 160 files, one in 3 removed, 40 long names) builds it here.
+// answers (nor each search's count, which adds up to them). A learner so drawn ("h": 160 files, one in 3 removed, 40 long names) builds it here.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { launch, screenshot } from "../../../../e2e/browser";
@@ -40,6 +40,7 @@ describe("exfat-empty-hint's directory model and the learner's own answers", () 
     await press("Create 100 files");
     await expect.poll(() => cell(1).textContent()).toBe(String(dirRun(m, true, dirScenarioOps({ files: 100, removeEvery: 0, longNames: 0 })).examined));
     expect(await cell(1).getAttribute("data-held")).toBeNull();
+    await page.getByTestId("dir-sweep").waitFor();
 
     // the learner's own steps, rebuilt with the buttons: both totals are answers still to give
     await press("Create 10 files", 6);
@@ -48,6 +49,10 @@ describe("exfat-empty-hint's directory model and the learner's own answers", () 
     for (const h of [1, 0] as const) await expect.poll(() => cell(h).getAttribute("data-held"), { timeout: 30_000 }).toBe("1");
     const table = page.getByRole("table", { name: "empty-entry search totals" });
     for (const n of [hint, old]) expect(await table.textContent()).not.toContain(String(n));
+    // and each search's count, which would add up to them: the chart and the create-by-create view
+    await page.getByTestId("dir-sweep-held").waitFor();
+    expect(await page.getByTestId("dir-chart-held").count()).toBe(1);
+    expect(await page.getByTestId("dir-sweep").count()).toBe(0);
 
     // step 2's prediction made (a guess, before any run): its total shows, step 3's stays held
     await page.getByRole("button", { name: /^Next/ }).click();
