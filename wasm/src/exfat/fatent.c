@@ -5,6 +5,7 @@
  */
 #include "fslab/errno.h"
 #include "fslab/exfat.h"
+#include "fslab/exfat_discard.h"
 
 int exfat_ent_get(const struct exfat_volume *vol, uint32_t loc, uint32_t *content)
 {
@@ -51,7 +52,7 @@ int exfat_chain_cont_cluster(struct exfat_volume *vol, uint32_t chain, uint32_t 
 }
 
 /* sb_issue_discard() of nr clusters from clu, as a request the view and the tests count. */
-static void exfat_discard_cluster(struct exfat_volume *vol, uint32_t clu, uint32_t nr)
+void exfat_discard_cluster(struct exfat_volume *vol, uint32_t clu, uint32_t nr)
 {
 	vol->discard_calls++;
 	fslab_emit(&vol->events, FSLAB_EV_EXFAT_DISCARD, clu, nr, (uint32_t)vol->batch_discard);
@@ -160,8 +161,16 @@ int __exfat_free_cluster(struct exfat_volume *vol, const struct exfat_chain *p_c
 				num_clusters += cleared;
 				break;
 			}
-			if (batched && n_clu != clu + 1)
-				exfat_discard_cluster(vol, start, len);
+			/*
+			 * the kernel's decision at the run's last cluster (free_discard.c): the run
+			 * ends here unless the chain goes on to the next cluster (a run cut by the
+			 * loop's limit goes on), and is discarded from start in one request
+			 */
+			if (batched) {
+				unsigned int nr_clu = len;
+
+				exfat_free_cluster_discard(vol, clu, n_clu, &nr_clu);
+			}
 			clu = n_clu;
 			num_clusters += len;
 			if (err)

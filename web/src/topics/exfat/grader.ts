@@ -19,6 +19,7 @@ import dirHintC from "../../../../wasm/src/exfat/dir_hint.c?raw";
 import { gradedTraceLines, type CodeGrader, type GradeInput, type GradeVerdict, type TopicGraders, type Mutant } from "../../shared/grade";
 import { decodeEvent } from "../../shared/event-table";
 import { traceEvents } from "./events";
+import { freeClusterDiscard } from "./discard-grader";
 
 export class HintTraceError extends Error {}
 
@@ -219,4 +220,4 @@ export const setEmptyHint: CodeGrader<HintContext> = {
   },
 };
 
-export const topicGraders: TopicGraders = { "set-empty-hint": setEmptyHint };
+export const topicGraders: TopicGraders = { "set-empty-hint": setEmptyHint, "free-cluster-discard": freeClusterDiscard };

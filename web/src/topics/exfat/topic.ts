@@ -77,6 +77,11 @@ export default defineTopic({
         summary: "exFAT's empty-entry hint (hint_femp): which run of free entries a create's lookup leaves for the search, replayed over the learner's kernel's creates",
         moment: () => import("./GradeMoment").then((m) => m.HintMoment),
       },
+      {
+        id: "free-cluster-discard",
+        function: "exfat_free_cluster_discard",
+        summary: "exFAT's batched discard (Linux 6.15): where a run of freed clusters ends and is discarded in one request, replayed over the chain the learner's kernel freed",
+      },
     ],
     load: () => import("./grader").then((m) => m.topicGraders),
   },
