@@ -34,6 +34,7 @@ describe("the exFAT batched-discard grader", () => {
     expect(v.kernel).toBe("clusters 6-21 in one request (count 16)");
     expect(v.yours).toBe("cluster 6 in one request (count 1)");
     expect(v.inputs[0]).toBe("request 1 of 11: the run clusters 6-21, after which the chain goes on to cluster 23, not 22");
+    expect(v.inputs[2]).toBe("your function was called for each cluster of this run in turn, the chain's first run");
   });
 
   it("names a request the learner sent after the kernel's last", () => {
@@ -46,6 +47,7 @@ describe("the exFAT batched-discard grader", () => {
     expect(v.kernel).toBe("clusters 131-136 in one request (count 6), and no request after it");
     expect(v.yours).toBe("clusters 131-136 in one request (count 6), then cluster 136 in one request (count 1)");
     expect(v.inputs[0]).toMatch(/after which the chain goes on to its end \(EXFAT_EOF_CLUSTER\)$/);
+    expect(v.inputs[2]).toMatch(/in turn, after the 10 runs before it$/);
   });
 
   itCatchesMutants(freeClusterDiscard, grade, freeClusterDiscard.mutants!, (at) => new RegExp(`^request ${at} of 11: `));

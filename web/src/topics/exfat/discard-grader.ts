@@ -91,7 +91,7 @@ export function chainBefore({ kernel }: FreeContext, at: number): string[] {
   return [
     `request ${at + 1} of ${kernel.length}: the run ${clusters(r)}, after which the chain goes on ${next ? `to cluster ${next[0]}, not ${r[0] + r[1]}` : "to its end (EXFAT_EOF_CLUSTER)"}`,
     `the chain: ${total} clusters in ${kernel.length} runs of consecutive clusters: ${shown.join(", ")}`,
-    `your function was called for each cluster of the run, in order${at ? `, after the ${at} run${at === 1 ? "" : "s"} before it` : ", the chain's first"}`,
+    `your function was called for each cluster of this run in turn, ${at ? `after the ${at} run${at === 1 ? "" : "s"} before it` : "the chain's first run"}`,
   ];
 }
 
