@@ -157,6 +157,13 @@ async function walkCodeStep(page: Page, solution: string, where: string, id: str
     expect((await moment.getByTestId("moment-kernel").textContent())!.trim()).toBe(kernel);
     expect(await moment.getByTestId("moment-yours").textContent()).not.toBe(kernel);
   }
+  if (id === "exfat-discard") {
+    // the chain's runs up to the divergent request, with the kernel's request and the learner's
+    const at = (await page.getByTestId("grade-result").textContent())!.match(/decision (\d+) of/)![1];
+    const table = page.getByTestId("grade-moment").getByTestId("discard-moment");
+    await table.waitFor({ timeout: 30_000 });
+    expect(await table.locator(`tr.differs`).getAttribute("data-run")).toBe(at);
+  }
   if (id === "f2fs-clue") {
     const at = Number((await page.getByTestId("grade-result").textContent())!.match(/decision (\d+) of/)![1]);
     const strips = page.getByTestId("grade-moment").getByTestId("nid-strip");

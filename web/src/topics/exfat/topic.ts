@@ -81,6 +81,7 @@ export default defineTopic({
         id: "free-cluster-discard",
         function: "exfat_free_cluster_discard",
         summary: "exFAT's batched discard (Linux 6.15): where a run of freed clusters ends and is discarded in one request, replayed over the chain the learner's kernel freed",
+        moment: () => import("./DiscardMoment").then((m) => m.DiscardMoment),
       },
     ],
     load: () => import("./grader").then((m) => m.topicGraders),
