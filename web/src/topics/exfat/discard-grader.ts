@@ -122,13 +122,14 @@ function judge({ context }: GradeInput<FreeContext>, stdout: string): GradeVerdi
   };
 }
 
-/** five mistakes a learner could make in exfat_free_cluster_discard(), each caught at a numbered request */
+/** six mistakes a learner could make in exfat_free_cluster_discard(), each caught at a numbered request */
 const MUTANTS: readonly Mutant[] = [
   { name: "an off-by-one: the request starts a cluster before its run", from: "clu - *nr_clu + 1", to: "clu - *nr_clu" },
   { name: "a missing reset: the next run's count goes on from this one's", from: "\t\t*nr_clu = 1;\n", to: "" },
   { name: "a wrong constant: a new run starts at 0 clusters", from: "*nr_clu = 1;", to: "*nr_clu = 0;" },
   { name: "a flipped comparison: the run grows where the chain jumps", from: "n_clu == clu + 1", to: "n_clu != clu + 1" },
   { name: "the wrong neighbour: the chain's next cluster compared with this one", from: "n_clu == clu + 1", to: "n_clu == clu" },
+  { name: "a comparison that lets the run go on where the chain goes back", from: "n_clu == clu + 1", to: "n_clu <= clu + 1" },
 ];
 
 export const freeClusterDiscard: CodeGrader<FreeContext> = {

@@ -1,7 +1,8 @@
 // The exfat-empty-hint lab's directory model holds back a total that answers a prediction or
-// question the learner has still to give: with the model's buttons a learner whose run removes
+// question the learner has still to give. With the model's buttons, a learner whose run removes
 // one file in three can rebuild their own steps, and the model would print their predictions'
-// answers (nor each search's count, which adds up to them). A learner so drawn ("h": 160 files, one in 3 removed, 40 long names) builds it here.
+// answers, and each search's count, which adds up to them. A learner so drawn ("h": 160 files,
+// one in 3 removed, 40 long names) builds it here.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
 import { launch, screenshot } from "../../../../e2e/browser";
