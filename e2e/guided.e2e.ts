@@ -79,7 +79,7 @@ describe("a guided lab, exfat-discard, walked as a learner", () => {
 
   it("shows one step with an outline, and a failing check says what is wrong in its own words", async () => {
     expect(await runner().getAttribute("data-step")).toBe("0");
-    expect(await page.locator(".lab-outline").textContent()).toMatch(/Step 1 of 5/);
+    expect(await page.locator(".lab-outline").textContent()).toMatch(/Step 1 of 6/);
     expect(await page.locator(".lab-runner .step h2").count()).toBe(1);
     // the page's own checks have run and failed (nothing is done yet): no red "Not yet." for that
     await expect.poll(() => runner().getAttribute("data-auto-checks").then(Number), { timeout: 15_000 }).toBeGreaterThanOrEqual(1);

@@ -160,7 +160,8 @@ describe("figures a view holds back until the question asking for them is answer
     expect(models()).toEqual(["f2fs.create-nat-scans"]);
     // with the block's parameters, as the lab's templates filled them in
     const asked = clue.steps.flatMap((s) => s.blocks).flatMap((b) => (b.kind === "question" && b.question.key?.model === "f2fs.create-nat-scans" ? [b.question.key] : []));
-    expect(unansweredKeys(clue.steps, p)).toEqual([{ model: "f2fs.create-nat-scans", params: asked[0].params }]);
+    const askedIn = clue.steps.findIndex((s) => s.blocks.some((b) => b.kind === "question" && b.question.key?.model === "f2fs.create-nat-scans"));
+    expect(unansweredKeys(clue.steps, p)).toEqual([{ model: "f2fs.create-nat-scans", params: asked[0].params, step: askedIn + 1 }]);
     // a question without a key holds nothing: its answer is the learner's own run
     const plain = parseLab(lab(`${SET_UP}${F}question\nquestion: n?\nanswer: cat /n\n${F}\n`), [], "lab.md");
     expect(unansweredKeys(plain.steps, freshProgress("t", "h", "g", plain.steps.map((s) => s.title)))).toEqual([]);

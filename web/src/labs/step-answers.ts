@@ -176,15 +176,17 @@ function measuredBefore(measured: unknown, i: number): Measured {
  */
 export function unansweredKeys(steps: readonly LabStep[], progress: LabProgress): HeldAnswer[] {
   const held = new Map<string, HeldAnswer>();
-  const hold = (key: Prediction["key"]) => {
-    if (key) held.set(JSON.stringify([key.model, Object.entries(key.params).sort(([a], [b]) => (a < b ? -1 : 1))]), { model: key.model, params: key.params });
+  // a key asked in two steps is held once, with the first step that asks it
+  const hold = (key: Prediction["key"], step: number) => {
+    const id = key && JSON.stringify([key.model, Object.entries(key.params).sort(([a], [b]) => (a < b ? -1 : 1))]);
+    if (key && id && !held.has(id)) held.set(id, { model: key.model, params: key.params, step });
   };
   steps.forEach((st, i) => {
     const rec = progress.steps[i];
     const questions = st.blocks.flatMap((b) => (b.kind === "question" ? [b.question.key] : []));
     const predicts = st.blocks.flatMap((b) => (b.kind === "predict" ? [b.predict.key] : []));
-    questions.forEach((key, k) => rec?.questions?.[k] || hold(key));
-    predicts.forEach((key, k) => rec?.predictions?.[k] || hold(key));
+    questions.forEach((key, k) => rec?.questions?.[k] || hold(key, i + 1));
+    predicts.forEach((key, k) => rec?.predictions?.[k] || hold(key, i + 1));
   });
   return [...held.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, v]) => v);
 }

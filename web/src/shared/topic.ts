@@ -71,6 +71,8 @@ export interface LabViewProps {
 export interface HeldAnswer {
   model: string;
   params: Readonly<Record<string, number | string>>;
+  /** the step (1-based) whose question or prediction asks it: where the learner gives it */
+  step: number;
 }
 
 /** A view a lab's frontmatter (`views:`) may name. */

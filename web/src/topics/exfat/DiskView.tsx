@@ -36,7 +36,7 @@ export function DiskPanel({ img, ready, file, dir, held }: { img: GuestImage<Ins
       {img.report && img.bytes && held && (
         <p className="muted" data-testid="disk-held">
           Held: this image answers a prediction of the lab you have not made yet ({held}). Work it out from how the allocator
-          placed the file; the image shows once you have made it.
+          placed the file; the image shows once you have made it (or chosen "No guess").
         </p>
       )}
       {img.report && img.bytes && !held && <DiskReport report={img.report} bytes={img.bytes} dir={dir} />}
