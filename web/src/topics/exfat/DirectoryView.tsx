@@ -39,7 +39,7 @@ const runsHeld = (runs: readonly DirRun[], held: readonly number[] | null) => he
 
 /**
  * Both runs (with and without the hint): slots, entries examined per search, totals. `held`:
- * totals not to print, the answers a learner has still to give (null: not known yet, so none).
+ * totals not to print, the answers a learner has still to give (null: not known yet, so all).
  */
 export function DirRunsView({ runs, held = [] }: { runs: DirRun[]; held?: readonly number[] | null }) {
   return (

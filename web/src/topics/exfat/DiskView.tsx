@@ -18,10 +18,10 @@ export function DiskView({ vm, file, dir }: { vm: VmHandle | null; file: string;
   return <DiskPanel img={useGuestImage(vm, file)} ready={!!vm} file={file} dir={dir} />;
 }
 
-/** The disk panel over an image read elsewhere (a lab view that also grades against the disk holds it). */
 /**
- * `held`: what a prediction the learner has still to make asks, when this image answers it: the
- * report waits until it is made.
+ * The disk panel over an image read elsewhere (a lab view that also grades against the disk holds
+ * it). `held`: the prediction the learner has still to make, when this image answers it, in
+ * words: the report waits until it is made.
  */
 export function DiskPanel({ img, ready, file, dir, held }: { img: GuestImage<InspectedReport>; ready: boolean; file: string; dir?: string; held?: string }) {
   return (
@@ -35,8 +35,8 @@ export function DiskPanel({ img, ready, file, dir, held }: { img: GuestImage<Ins
       {img.error && <p className="error" role="alert">{img.error}</p>}
       {img.report && img.bytes && held && (
         <p className="muted" data-testid="disk-held">
-          Held: this image answers a prediction of the lab you have not made yet ({held}). Work it out from how the allocator
-          placed the file; the image shows once you have made it (or chosen "No guess").
+          Held: this image answers a prediction of the lab you have not made yet ({held}). The image shows once you have
+          made it (or chosen "No guess").
         </p>
       )}
       {img.report && img.bytes && !held && <DiskReport report={img.report} bytes={img.bytes} dir={dir} />}

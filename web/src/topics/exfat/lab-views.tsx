@@ -23,7 +23,7 @@ export function ExfatClustersLab({ live, vm, params, onVerdict, answersHeld }: L
     <div className="view-pair">
       <ExfatView start={params?.clusters !== undefined ? { clusters: Number(params.clusters), runs: Number(params.runs ?? 1), batch: Number(params.batch ?? 1) } : undefined} />
       <KernelDiscards discards={discards} stats={live.stats} onVerdict={onVerdict} disk={{ report: held ? null : img.report, file: CLUSTERS_IMAGE }} />
-      <DiskPanel img={img} ready={!!vm} file={CLUSTERS_IMAGE} held={held ? `step ${held.step}: how many discard requests deleting ${held.params.path} will cost` : undefined} />
+      <DiskPanel img={img} ready={!!vm} file={CLUSTERS_IMAGE} held={held ? `step ${held.step}: how many discard requests deleting ${held.params.path} will cost; work it out from how the allocator placed it` : undefined} />
     </div>
   );
 }
