@@ -178,8 +178,9 @@ export function unansweredKeys(steps: readonly LabStep[], progress: LabProgress)
   const held = new Map<string, HeldAnswer>();
   // a key asked in two steps is held once, with the first step that asks it
   const hold = (key: Prediction["key"], step: number) => {
-    const id = key && JSON.stringify([key.model, Object.entries(key.params).sort(([a], [b]) => (a < b ? -1 : 1))]);
-    if (key && id && !held.has(id)) held.set(id, { model: key.model, params: key.params, step });
+    if (!key) return;
+    const id = JSON.stringify([key.model, Object.entries(key.params).sort(([a], [b]) => (a < b ? -1 : 1))]);
+    if (!held.has(id)) held.set(id, { model: key.model, params: key.params, step });
   };
   steps.forEach((st, i) => {
     const rec = progress.steps[i];

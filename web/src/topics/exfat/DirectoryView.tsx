@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { line, max, scaleLinear, select, axisLeft } from "d3";
 import { exfatClient, type ExfatClient } from "./exfat-client";
 import { useWorker } from "../../shared/useWorker";
-import { dirScenarioOps, type DirRun, type DirSweep } from "./exfat-dir";
+import type { DirRun, DirSweep } from "./exfat-dir";
 import type { HeldAnswer } from "../../shared/topic";
 import { DirSweepView } from "./DirSweep";
 import { OKABE_ITO } from "../../shared/view/palette";
@@ -142,19 +142,15 @@ export function DirectoryView({ held = [] }: { held?: readonly HeldAnswer[] }) {
   );
 }
 
-/** The totals of the held keys' runs (exfat.dir-examined), as the model computes them; null until it has. */
+/** The held keys' answers (exfat.dir-examined), as the key computes them (answers.ts, in the worker); null until it has. */
 function useHeldTotals(client: ExfatClient | null, held: readonly HeldAnswer[]): number[] | null {
   const keys = JSON.stringify(held.filter((k) => k.model === "exfat.dir-examined").map((k) => k.params));
   const [totals, setTotals] = useState<{ keys: string; totals: number[] } | null>(null);
   useEffect(() => {
     if (!client) return;
     let stale = false;
-    const runs = (JSON.parse(keys) as HeldAnswer["params"][]).map((p) =>
-      client
-        .dir(dirScenarioOps({ files: Number(p.files), removeEvery: Number(p.remove_every), longNames: Number(p.long_names) }))
-        .then((r) => r.find((x) => x.emptyHint === (Number(p.empty_hint) === 1))?.examined ?? -1),
-    );
-    Promise.all(runs).then((t) => stale || setTotals({ keys, totals: t }), () => stale || setTotals({ keys, totals: [] }));
+    const answers = (JSON.parse(keys) as HeldAnswer["params"][]).map((p) => client.answer("dir-examined", p).then(Number));
+    Promise.all(answers).then((t) => stale || setTotals({ keys, totals: t }), () => stale || setTotals({ keys, totals: [] }));
     return () => {
       stale = true;
     };

@@ -4,7 +4,7 @@
 // a grade diverges (the manifest's graders.specs[].moment).
 import { useMemo } from "react";
 import type { GradeMomentProps } from "../../shared/grade";
-import { freeRun, type Request } from "./discard-grader";
+import { freeRun, requestsOf, type Request } from "./discard-grader";
 
 const span = ([clu, count]: Request) => (count === 1 ? `${clu}` : `${clu}-${clu + count - 1}`);
 /** a run's requests in words: a long list (one per cluster) shortened in the middle */
@@ -20,12 +20,7 @@ export function DiscardMoment({ trace, stdout, at }: GradeMomentProps) {
   const rows = useMemo(() => {
     try {
       const { kernel } = freeRun(trace);
-      const yours: Request[] = stdout
-        .trim()
-        .split("\n")
-        .map((l) => l.trim().split(/\s+/).map(Number))
-        .filter((w) => w.length === 2 && w.every(Number.isInteger))
-        .map((w) => [w[0], w[1]]);
+      const yours = requestsOf(stdout);
       // the runs before the divergent one (up to three) and the one after it
       const from = Math.max(0, at - 4);
       return kernel.slice(from, at + 1).map((run, i) => ({ k: from + i, run, mine: yours.filter((y) => overlaps(y, run)) }));

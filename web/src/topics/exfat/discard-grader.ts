@@ -72,7 +72,7 @@ function input(text: string): GradeInput<FreeContext> {
 }
 
 /** The replay's requests (discard_grade.c's lines). */
-function requestsOf(stdout: string): Request[] {
+export function requestsOf(stdout: string): Request[] {
   const lines = stdout.trim() ? stdout.trim().split("\n") : [];
   return lines.map((l, i) => {
     const w = l.trim().split(/\s+/).map(Number);
