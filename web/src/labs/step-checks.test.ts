@@ -1,7 +1,7 @@
 // The marks a check, a hint and a reset leave in a step's record (step-checks.ts).
 import { describe, expect, it } from "vitest";
 import { newStep } from "./progress";
-import { recordCheck, recordHint, recordReset } from "./step-checks";
+import { CheckPace, POLL_MS, recordCheck, recordHint, recordReset } from "./step-checks";
 import type { CheckOutcome } from "./checks";
 
 const outcome = (ok: boolean, error = false): CheckOutcome => ({ ok, at: 1, items: [{ label: "x", ok, message: ok ? "fine" : "not yet", ...(error ? { error: true } : {}), output: "out" }] });
@@ -46,5 +46,32 @@ describe("a step's record", () => {
     recordReset(s);
     expect(s.questions).toEqual([null, aboutKernel, keyedRun]);
     expect(s.questionTries).toEqual([1, 1, 1]);
+  });
+});
+
+describe("the page's own checks' pace", () => {
+  /** the seconds (from 0) at which a check is due, asked each POLL_MS; `skip`: those that did not run */
+  const dueAt = (until: number, change: (t: number) => boolean, skip: (t: number) => boolean = () => false) => {
+    const pace = new CheckPace(0, 0, 0);
+    let lines = 0;
+    const due: number[] = [];
+    for (let t = POLL_MS; t <= until * 1000; t += POLL_MS) {
+      if (change(t / 1000)) lines++;
+      if (!pace.due(t, lines, 0, false)) continue;
+      due.push(t / 1000);
+      if (skip(t / 1000)) pace.skipped();
+    }
+    return due;
+  };
+
+  it("checks at once after a line, 3 s and 12 s later, then every 120 s while nothing changes", () => {
+    expect(dueAt(300, (t) => t === 3)).toEqual([3, 6, 18, 138, 258]);
+  });
+
+  it("a due check that did not run (one still running, a command at the prompt) comes again 3 s later, not after a rest", () => {
+    // the checks due at 6 and 9 s found the last still running: without the retry the next
+    // would have come at 126 s, after a walk's two minutes
+    expect(dueAt(60, (t) => t === 3, (t) => t === 6 || t === 9)).toEqual([3, 6, 9, 12, 24]);
+    expect(dueAt(60, (t) => t === 3, (t) => t === 6)).toEqual([3, 6, 9, 21]);
   });
 });

@@ -85,22 +85,42 @@ export async function earlierUndone(lab: Lab, n: number, progress: LabProgress, 
 export function useAutoChecks(vm: VmHandle | null, on: boolean, events: () => readonly SeenEvent[], check: (why: "auto") => Promise<unknown>): void {
   useEffect(() => {
     if (!vm || !on) return;
-    let lines = vm.shellLines();
-    let seen = events().length;
-    let rest = POLL_MS;
-    let last = performance.now();
+    const pace = new CheckPace(performance.now(), vm.shellLines(), events().length);
     const t = setInterval(() => {
-      const now = vm.shellLines();
-      const arrived = events().length;
-      if (now !== lines || vm.shellBusy() || arrived !== seen) {
-        lines = now; // the learner works (a command running waits for its prompt: check() skips it)
-        seen = arrived;
-        rest = POLL_MS;
-      } else if (performance.now() - last < rest - POLL_MS / 2) return;
-      else rest = rest >= POLL_QUIET_MS ? POLL_REST_MS : POLL_QUIET_MS;
-      last = performance.now();
-      void check("auto");
+      if (!pace.due(performance.now(), vm.shellLines(), events().length, vm.shellBusy())) return;
+      // a check that did not run (one already running, a command at the prompt, a guess still
+      // to make) is no answer: the next comes at the working pace, not a rest later
+      void check("auto").then((o) => o === null && pace.skipped());
     }, POLL_MS);
     return () => clearInterval(t);
   }, [vm, on, check]);
+}
+
+/**
+ * When the page's own check is due, asked every POLL_MS: at once after a new line, a command
+ * running or a kernel event (the learner works), then POLL_QUIET_MS later, then every
+ * POLL_REST_MS while nothing changes. A check that was due but did not run puts the pace back.
+ */
+export class CheckPace {
+  private rest = POLL_MS;
+  constructor(
+    private last: number,
+    private lines: number,
+    private seen: number,
+  ) {}
+
+  due(now: number, lines: number, seen: number, busy: boolean): boolean {
+    if (lines !== this.lines || busy || seen !== this.seen) {
+      this.lines = lines; // a command running waits for its prompt: check() skips it
+      this.seen = seen;
+      this.rest = POLL_MS;
+    } else if (now - this.last < this.rest - POLL_MS / 2) return false;
+    else this.rest = this.rest >= POLL_QUIET_MS ? POLL_REST_MS : POLL_QUIET_MS;
+    this.last = now;
+    return true;
+  }
+
+  skipped(): void {
+    this.rest = POLL_MS;
+  }
 }

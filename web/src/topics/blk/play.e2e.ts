@@ -41,7 +41,9 @@ describe("/play/blk", () => {
     const p = await b.ctx.newPage();
     await p.goto(`${base()}#/`);
     await p.click('a[href="#/play/blk"]');
-    await p.waitForSelector("form[aria-label=scenario]");
+    // a wait on the form, long enough for a machine twice as slow as a busy CI lane (one clean-clone
+    // run took over 30 s here while both cores ran other lanes)
+    await p.waitForSelector("form[aria-label=scenario]", { timeout: 120_000 });
     await p.close();
   });
 
