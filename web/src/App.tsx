@@ -31,22 +31,6 @@ const labPage = () => {
   return import("./pages/LabPage").then((m) => m.LabPage);
 };
 
-/**
- * What a lab page waits for, asked for at once: its chunk and v86's (labPage), the lab's text
- * and the course's, and the learner's machine for it (pages/find-machine.ts). main.tsx asks as
- * its module runs, before React's first render (a task of its own, 15-30 ms later, then the
- * chunk's request went out after it); the route's effect asks again after a hash change. Each
- * part is asked for once however often this is called.
- */
-export function labAhead(labId: string): void {
-  void labPage().catch(() => undefined); // (its failure is the page's to show, when it loads it)
-  // (an id that is no folder name is never fetched: it would make a URL of its own)
-  if (labId === "preview" || !LAB_ID.test(labId)) return;
-  void fetchLabText(`${labId}/lab.md`).catch(() => undefined);
-  void readLabIndex();
-  void import("./pages/find-machine").then((m) => m.machineAhead(labId));
-}
-
 const loading = <p className="muted">Loading…</p>;
 const EmbedPage = lazy(() => import("./embed/EmbedPage").then((m) => ({ default: m.EmbedPage })));
 
@@ -55,9 +39,14 @@ export function App() {
   const labId = route.match(/^\/lab\/([\w-]+)$/)?.[1];
   // the lab's text fetched beside its page's chunk, not after it: the chunk (v86, xterm.js)
   // takes 50-150 ms to arrive and run, and the text is then there for the page's first render
-  // (main.tsx asked already for the route the page opened on)
   useEffect(() => {
-    if (labId) labAhead(labId);
+    // (an id that is no folder name is never fetched: it would make a URL of its own)
+    if (labId && labId !== "preview" && LAB_ID.test(labId)) {
+      void fetchLabText(`${labId}/lab.md`).catch(() => undefined);
+      void readLabIndex();
+      // and the learner's machine for it, which the VM's start waits for (pages/find-machine.ts)
+      void import("./pages/find-machine").then((m) => m.machineAhead(labId));
+    }
   }, [labId]);
   if (route.startsWith("/embed/"))
     return (
