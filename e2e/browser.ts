@@ -236,6 +236,24 @@ export async function pressCheck(page: Page): Promise<void> {
 }
 
 /**
+ * What `read` gives once it holds still: two reads `gapMs` apart, both not null and the same
+ * (as JSON). For a figure that arrives in parts (a run's decisions streamed from the guest,
+ * judged by the panel after each pause): a wait for "not null" alone can end mid-run, and a
+ * second read after it can give another figure, or none.
+ */
+export async function steady<T>(read: () => Promise<T | null>, timeout = 90_000, gapMs = 1500): Promise<T> {
+  const until = Date.now() + timeout;
+  let last: T | null = null;
+  for (;;) {
+    const now = await read();
+    if (now !== null && last !== null && JSON.stringify(now) === JSON.stringify(last)) return now;
+    if (Date.now() > until) throw new Error(`no steady value within ${timeout / 1000} s: last read ${JSON.stringify(now)}`);
+    last = now;
+    await new Promise((r) => setTimeout(r, gapMs));
+  }
+}
+
+/**
  * Check (or Next, which checks a step not passed) pressed, and the step's check-status once
  * that check has answered (a new data-at). A press while the page's own poll is checking is not
  * taken (the button is aria-disabled, and Check says "Checking…"), and the poll's failure is not

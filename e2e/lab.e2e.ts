@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Page } from "playwright-core";
-import { labRunner, launch, runInTerminal, screenshot, tellHidden } from "./browser";
+import { labRunner, launch, runInTerminal, screenshot, steady, tellHidden } from "./browser";
 import { loadCoreModule } from "../web/src/shared/node-load";
 import { ExfatCore } from "../web/src/topics/exfat/exfat-core";
 import { ExfatLab } from "../web/src/topics/exfat/exfat-scenario";
@@ -352,8 +352,10 @@ describe("exfat-empty-hint lab", () => {
     // after that line measures it (the guess once the page has its event: the hidden panel counts it)
     await page.getByTestId("outline-2").click();
     await page.locator('.lab-runner[data-step="2"]').waitFor({ timeout: 60_000 });
-    const count = page.getByTestId("kernel-search-count"), searches = async () => ((await count.count()) ? Number(await count.textContent()) : 0), before = await searches();
-    await runInTerminal(page, 'mkdir -p /mnt/d/dir; echo "fslab: dir run" > /sys/kernel/tracing/trace_marker; : > /mnt/d/dir/early; echo made');
+    const count = page.getByTestId("kernel-search-count"), searches = async () => ((await count.count()) ? Number(await count.textContent()) : 0);
+    // the directory first, on its own: its search (in the root) could stand for the create's
+    const before = await runInTerminal(page, "mkdir -p /mnt/d/dir; echo made").then(() => steady(searches));
+    await runInTerminal(page, 'echo "fslab: dir run" > /sys/kernel/tracing/trace_marker; : > /mnt/d/dir/early; echo made');
     await expect.poll(searches, { timeout: 30_000 }).toBeGreaterThan(before);
     await predict.locator("input").fill("55000");
     await predict.getByRole("button", { name: "Record my prediction" }).click();

@@ -24,6 +24,9 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 180_000,
     fileParallelism: false, // two cores: one browser with one VM at a time
+    // expect.poll without a timeout of its own gave up after vitest's 1 s: too short for a
+    // page's first answer (a worker's wasm, a fetch) while the other lanes load both cores
+    expect: { poll: { timeout: 60_000 } },
     projects: [
       { extends: true, test: { name: "chromium", include: chromium, globalSetup: ["e2e/serve.ts"] } },
       { extends: true, test: { name: "node", include: node } },

@@ -9,6 +9,7 @@ import { dirRun, runDirScript, labDirScenario } from "../web/src/topics/exfat/ex
 import { slotRuns } from "../web/src/topics/exfat/exfat-disk";
 import { LAYOUTS, ext4WriteFile } from "../web/src/topics/ext4/ext4-core";
 import { NO_CLEAR_WINNER } from "../web/src/topics/blk/iosched-runs";
+import { steady } from "./browser";
 
 /** What a learner presses in a view after a step's commands, as its text asks (lab, step index). */
 export const inView: Record<string, Record<number, (page: Page, lab: Lab) => Promise<void>>> = {
@@ -226,8 +227,7 @@ async function ddRun(page: Page, tunables: RegExp): Promise<{ run: number; dispa
     const [n, lists, same, judged] = await Promise.all(["data-dispatches", "data-lists-agree", "data-same", "data-judged"].map((a) => summary.getAttribute(a).catch(() => null)));
     return Number(n) >= 170 && judged === n ? { run, dispatches: Number(n), listsAgree: Number(lists), same: Number(same) } : null;
   };
-  await expect.poll(settled, { timeout: 90_000 }).not.toBeNull();
-  const r = (await settled())!;
+  const r = await steady(settled);
   // where they part, the panel says which decision and why: in the message
   const said = async () => (await page.getByTestId("kernel-deadline-live").textContent())!.replace(/\s+/g, " ").slice(0, 3000);
   expect(r, r.same === r.dispatches && r.listsAgree === r.dispatches ? "" : await said()).toEqual({ run: r.run, dispatches: r.dispatches, listsAgree: r.dispatches, same: r.dispatches });
