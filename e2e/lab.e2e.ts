@@ -353,8 +353,7 @@ describe("exfat-empty-hint lab", () => {
     await page.getByTestId("outline-2").click();
     await page.locator('.lab-runner[data-step="2"]').waitFor({ timeout: 60_000 });
     const count = page.getByTestId("kernel-search-count"), searches = async () => ((await count.count()) ? Number(await count.textContent()) : 0);
-    // the directory first, on its own: its search (in the root) could stand for the create's
-    const before = await runInTerminal(page, "mkdir -p /mnt/d/dir; echo made").then(() => steady(searches));
+    const before = await runInTerminal(page, "mkdir -p /mnt/d/dir; echo made").then(() => steady(searches)); // the directory first, on its own: its search (in the root) could stand for the create's
     await runInTerminal(page, 'echo "fslab: dir run" > /sys/kernel/tracing/trace_marker; : > /mnt/d/dir/early; echo made');
     await expect.poll(searches, { timeout: 30_000 }).toBeGreaterThan(before);
     await predict.locator("input").fill("55000");
