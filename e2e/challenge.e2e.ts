@@ -28,7 +28,7 @@ describe("a challenge step, mq-deadline's No batches", () => {
     const text = (await s.textContent().catch(() => "")) ?? "";
     if (!summaryHas.test(text)) return null;
     const [n, judged, expired] = await Promise.all(["data-dispatches", "data-judged", "data-expired"].map((a) => s.getAttribute(a).catch(() => null)));
-    return Number(n) >= 170 && judged === n ? { dispatches: Number(n), expired: Number(expired) } : null;
+    return Number(n) >= 230 && judged === n ? { dispatches: Number(n), expired: Number(expired) } : null;
   };
   const question = () => page.getByTestId("question");
 

@@ -10,7 +10,7 @@ import { parseLab, type Lab } from "../web/src/labs/lab-format";
 import { commandsOf } from "../web/src/labs/checks";
 import { ANSWERS, VIEW_IDS } from "../web/src/topics";
 import { loadCoreModule } from "../web/src/shared/node-load";
-import { replayDdDecisions, runLimits } from "../web/src/topics/blk/dd-kernel";
+import { replayDdDecisions, runLimits, type DdReplay } from "../web/src/topics/blk/dd-kernel";
 import { ddRunStart, ddRunTrace, dispatchRuns, splitRuns } from "../web/src/topics/blk/dd-runs";
 import { ddRunVerdict } from "../web/src/topics/blk/KernelDeadline";
 import { DIVERGE_RULES, divergeRule, ruleOfDivergence, type DivergeRule } from "../web/src/topics/blk/divergence";
@@ -99,4 +99,28 @@ describe("the divergence lab, solved for every rule the switch breaks", () => {
       const after = await newestVerdict([...lines, ...vm.trace.takeLines()]);
       expect(after.verdict.state, after.verdict.detail).toBe("agree");
     }, 600_000);
+
+  // A slow host: the guest's clock keeps real time and its CPU does not, so each dispatch takes
+  // longer in guest time and every request waits longer for its turn. Deadlines a tenth as long
+  // stand for a host ten times slower: in the mix every read's deadline passes after the first
+  // batches, and only load's lone reader (2 in flight) still begins batches in sector order
+  // with time left. The lab's last step must still pass there.
+  it("put right, the workload still takes every rule to its limit with deadlines a tenth as long", async () => {
+    const lab = learners.get("batch length")!;
+    await vm.restoreState(fresh);
+    await vm.freshShell();
+    vm.trace.takeLines();
+    await runStep(lab, 0);
+    await vm.freshShell();
+    const I = "/sys/block/nullb1/queue/iosched";
+    const r = await vm.run(`echo 0 > /sys/module/mq_deadline/parameters/diverge; echo 10 > ${I}/read_expire; echo 40 > ${I}/write_expire; load`, 600_000, true);
+    expect(r.status, r.output).toBe(0);
+    await vm.traceSettled();
+    const { replay, verdict } = await newestVerdict(vm.trace.takeLines());
+    expect(verdict.state, verdict.detail).toBe("agree");
+    // and batches begun in sector order came from the lone reader: its 64 requests (none
+    // merges, for gaps lie between them) are the run's last decisions
+    const sortedStarts = (ks: DdReplay["verdicts"]) => ks.filter((v) => v.judged && v.kernel.because !== "batch" && v.kernel.pick === "sorted").length;
+    expect(sortedStarts(replay.verdicts.slice(-64))).toBeGreaterThan(0);
+  }, 600_000);
 });

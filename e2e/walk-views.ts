@@ -215,7 +215,7 @@ let ddFirst: { run: number; dispatches: number } | undefined;
 
 /**
  * The newest mq-deadline run in the live panel once it has all arrived and been judged whole
- * (the model's count is the panel's: 180 I/Os, a bio merged into a queued request makes one
+ * (the model's count is the panel's: 244 I/Os, a bio merged into a queued request makes one
  * fewer), with every decision the model's from the same lists, under the tunables given.
  */
 async function ddRun(page: Page, tunables: RegExp): Promise<{ run: number; dispatches: number }> {
@@ -225,7 +225,7 @@ async function ddRun(page: Page, tunables: RegExp): Promise<{ run: number; dispa
     const run = Number(text.match(/^Run (\d+) \(/)?.[1]);
     if (!run || !tunables.test(text)) return null;
     const [n, lists, same, judged] = await Promise.all(["data-dispatches", "data-lists-agree", "data-same", "data-judged"].map((a) => summary.getAttribute(a).catch(() => null)));
-    return Number(n) >= 170 && judged === n ? { run, dispatches: Number(n), listsAgree: Number(lists), same: Number(same) } : null;
+    return Number(n) >= 230 && judged === n ? { run, dispatches: Number(n), listsAgree: Number(lists), same: Number(same) } : null;
   };
   const r = await steady(settled);
   // where they part, the panel says which decision and why: in the message
