@@ -27,8 +27,8 @@ describe("a challenge step, mq-deadline's No batches", () => {
     const s = panel().getByTestId("kernel-dd-summary");
     const text = (await s.textContent().catch(() => "")) ?? "";
     if (!summaryHas.test(text)) return null;
-    const [n, judged, expired] = await Promise.all(["data-dispatches", "data-judged", "data-expired"].map((a) => s.getAttribute(a).catch(() => null)));
-    return Number(n) >= 230 && judged === n ? { dispatches: Number(n), expired: Number(expired) } : null;
+    const [n, judged, forced] = await Promise.all(["data-dispatches", "data-judged", "data-forced"].map((a) => s.getAttribute(a).catch(() => null)));
+    return Number(n) >= 230 && judged === n ? { dispatches: Number(n), forced: Number(forced) } : null;
   };
   const question = () => page.getByTestId("question");
 
@@ -100,8 +100,8 @@ describe("a challenge step, mq-deadline's No batches", () => {
     // passed: what it checked is shown
     expect(await page.getByTestId("check-source").textContent()).toMatch(/queue\/iosched\/fifo_batch/);
     // the whole run: the step passes at 100 dispatches, and the rest streams in after
-    runA = (await steady(() => settled(/fifo_batch 1, .*read_expire 100 ms/))).expired;
-    // the panel's count of reads taken on an expired deadline is this run's answer
+    // the question's number is not on the panel: the writer's 60 requests less the forced ones
+    runA = 60 - (await steady(() => settled(/fifo_batch 1, writes_starved 2,/))).forced;
     await question().locator("input").fill(String(runA));
     await question().getByRole("button", { name: "Answer" }).click();
     await expect.poll(() => question().getAttribute("data-answered"), { timeout: 60_000 }).toBe("1");
@@ -140,14 +140,15 @@ describe("a challenge step, mq-deadline's No batches", () => {
     await expect.poll(() => page.getByTestId("lab-status").getAttribute("data-reset-ms"), { timeout: 90_000 }).not.toBeNull();
     await expect.poll(checkState, { timeout: 30_000 }).not.toBe("passed");
     expect(await question().getAttribute("data-answered")).toBe("0");
-    // the learner's own way to the goal, with read deadlines 50 times longer: far fewer expire
-    await runInTerminal(page, "echo 5000 > /sys/block/nullb1/queue/iosched/read_expire; echo 1 > /sys/block/nullb1/queue/iosched/fifo_batch; load", 240_000);
+    // the learner's own way to the goal, with reads let past a waiting write 4 times, not 2:
+    // about half as many writes are forced, and the rest go once the reads have run out
+    await runInTerminal(page, "echo 4 > /sys/block/nullb1/queue/iosched/writes_starved; echo 1 > /sys/block/nullb1/queue/iosched/fifo_batch; load", 240_000);
     await expect.poll(checkState, { timeout: 120_000, interval: 500 }).toBe("passed");
     // the machine kept as it passed is the line's news now, not the reset before it
     await expect.poll(() => page.getByTestId("lab-status").textContent(), { timeout: 90_000 }).toMatch(/^Machine kept as step 4 passed \(\d+\.\d MB in \d+\.\d s\)\.$/);
     expect(await page.getByTestId("lab-status").getAttribute("data-reset-ms")).toBeNull();
-    const runB = (await steady(() => settled(/fifo_batch 1, .*read_expire 5000 ms/))).expired;
-    console.log(`measured: reads taken on an expired deadline, run A (read_expire 100 ms) ${runA}, run B (5000 ms) ${runB}`);
+    const runB = 60 - (await steady(() => settled(/fifo_batch 1, writes_starved 4,/))).forced;
+    console.log(`measured: writes sent unforced, run A (writes_starved 2) ${runA}, run B (writes_starved 4) ${runB}`);
     expect(Math.abs(runB - runA), `run A ${runA}, run B ${runB}: the runs must differ by more than the tolerance`).toBeGreaterThan(1);
     await question().locator("input").fill(String(runA));
     await question().getByRole("button", { name: "Answer" }).click();

@@ -176,6 +176,11 @@ export const shown: Record<string, Record<number, (page: Page, lab: Lab) => Prom
       expect(await page.getByTestId("predict").getAttribute("data-actual")).toBe(forced);
       // with fifo_batch 1 no dispatch continues a batch beyond its first request
       expect(await panel.getByTestId("dd-batching").textContent()).toBe("1 of fifo_batch 1");
+      // the step's question has no figure on the panel: it is worked out as the writer's 60
+      // requests less the forced ones (a bio merged into a queued write makes one fewer)
+      const unforced = Number(answered["mq-deadline"][3][0]);
+      expect(60 - Number(forced) - unforced, `forced ${forced}, sent unforced ${unforced}`).toBeGreaterThanOrEqual(0);
+      expect(60 - Number(forced) - unforced, `forced ${forced}, sent unforced ${unforced}`).toBeLessThanOrEqual(1);
       // the walk ran step 3's load a second time and put the machine back (above): the panel
       // says so, and this run starts from the state step 3's own run left, as the kernel did
       const one = ddFirst!;
