@@ -102,9 +102,15 @@ describe("a challenge step, mq-deadline's No batches", () => {
     // the whole run: the step passes at 100 dispatches, and the rest streams in after
     // the question's number is not on the panel: the writer's 60 requests less the forced ones
     runA = 60 - (await steady(() => settled(/fifo_batch 1, writes_starved 2,/))).forced;
+    // what the step taught waits for the question: it says how the number is worked out
+    const learned = page.locator(".lab-runner .step").getByTestId("learned");
+    expect(await learned.getAttribute("data-shown")).toBe("0");
+    expect(await learned.textContent()).toMatch(/once you have answered this step's questions/);
     await question().locator("input").fill(String(runA));
     await question().getByRole("button", { name: "Answer" }).click();
     await expect.poll(() => question().getAttribute("data-answered"), { timeout: 60_000 }).toBe("1");
+    await expect.poll(() => learned.getAttribute("data-shown")).toBe("1");
+    expect(await learned.textContent()).toMatch(/the writer's 60 less\s+the forced ones/);
     expect(Math.abs(Number(await question().getAttribute("data-actual")) - runA)).toBeLessThanOrEqual(1);
     expect(await question().getAttribute("data-right")).toBe("1");
     expect(await question().textContent()).toMatch(/: right\./);

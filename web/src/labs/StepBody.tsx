@@ -233,6 +233,8 @@ export function StepBody({
   let qi = 0; // question blocks so far
   let unanswered = false; // a prediction above is still open: the measurement waits for it
   const firstPredict = step.blocks.findIndex((b) => b.kind === "predict"); // blocks above it set up
+  // a passed step's questions come before what it teaches, which could answer them
+  const asking = passed && step.blocks.filter((b) => b.kind === "question").some((_, i) => !questions[i]);
   return (
     <>
       {step.blocks.map((b, j) => {
@@ -240,9 +242,13 @@ export function StepBody({
         // after the step: it may answer the step's predictions
         if (b.kind === "learned")
           return (
-            <section key={j} className="learned" data-testid="learned" data-shown={done ? 1 : 0} aria-label="What you learned">
+            <section key={j} className="learned" data-testid="learned" data-shown={done && !asking ? 1 : 0} aria-label="What you learned">
               <h3>What you learned</h3>
-              {done ? <div dangerouslySetInnerHTML={{ __html: renderMarkdown(b.text) }} /> : <p className="muted">Shown once this step passes (or is skipped), so that it does not give the step's answers away.</p>}
+              {done && !asking ? (
+                <div dangerouslySetInnerHTML={{ __html: renderMarkdown(b.text) }} />
+              ) : (
+                <p className="muted">{asking ? "Shown once you have answered this step's questions (any answer opens it), so that it does not answer them for you." : "Shown once this step passes (or is skipped), so that it does not give the step's answers away."}</p>
+              )}
             </section>
           );
         if (b.kind === "predict") {
