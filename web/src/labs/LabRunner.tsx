@@ -17,6 +17,7 @@ import { CheckPanel } from "./CheckPanel";
 import { HintsAndSolution, LabOutline, LabStatus, LabTools, Problems, StepNav } from "./LabPanels";
 import { setupScript, SETUP_TIMEOUT, whenFilesIn } from "./lab-files";
 import { unansweredKeys } from "./step-answers";
+import { rememberHeld } from "../shared/held-answers";
 
 /** What the lab page's views hold back as the open step stands (LabRunner's onHold). */
 export interface ViewsHold {
@@ -81,6 +82,8 @@ export function LabRunner({ lab, progress: initial, vm, restoredStep, machineGen
   // as text, so that a progress update which leaves them as they were tells the views nothing new
   const answers = JSON.stringify(unansweredKeys(lab.steps, s.progress));
   useEffect(() => onHold?.({ predicts: s.predictsOpen, challenge: challengeOpen, answers: JSON.parse(answers) }), [s.predictsOpen, challengeOpen, answers]);
+  // and for the playgrounds, which could compute them too
+  useEffect(() => rememberHeld(lab.meta.id, JSON.parse(answers)), [lab.meta.id, answers]);
   useEffect(() => onProgress?.(s.progress), [s.progress]);
 
   return (

@@ -35,7 +35,7 @@ function ExaminedChart({ runs }: { runs: DirRun[] }) {
 }
 
 /** Whether a total of `runs` is held (`held`: the totals still to be given; null: not known yet, so all). */
-const runsHeld = (runs: readonly DirRun[], held: readonly number[] | null) => held === null || runs.some((r) => held.includes(r.examined));
+export const runsHeld = (runs: readonly DirRun[], held: readonly number[] | null) => held === null || runs.some((r) => held.includes(r.examined));
 
 /**
  * Both runs (with and without the hint): slots, entries examined per search, totals. `held`:
@@ -143,7 +143,7 @@ export function DirectoryView({ held = [] }: { held?: readonly HeldAnswer[] }) {
 }
 
 /** The held keys' answers (exfat.dir-examined), as the key computes them (answers.ts, in the worker); null until it has. */
-function useHeldTotals(client: ExfatClient | null, held: readonly HeldAnswer[]): number[] | null {
+export function useHeldTotals(client: ExfatClient | null, held: readonly HeldAnswer[]): number[] | null {
   const keys = JSON.stringify(held.filter((k) => k.model === "exfat.dir-examined").map((k) => k.params));
   const [totals, setTotals] = useState<{ keys: string; totals: number[] } | null>(null);
   useEffect(() => {

@@ -3,12 +3,14 @@
 // many times more directory entries the empty-entry search examines without the hint, then
 // see the exfat core's directory model: both directories slot by slot, each search's count,
 // the totals. The model matches the guest kernel's exfat_empty_search events record for
-// record (the exfat-empty-hint lab checks it live). The link holds every parameter.
+// record (the exfat-empty-hint lab checks it live). The link holds every parameter. A total
+// the learner's exfat-empty-hint lab still asks of them is held here as in the lab.
 import { useEffect, useMemo, useState } from "react";
 import { exfatClient } from "./exfat-client";
 import { useWorker } from "../../shared/useWorker";
 import { dirScenarioOps, type DirRun, type DirScenario, type DirSweep } from "./exfat-dir";
-import { DirRunsView } from "./DirectoryView";
+import { DirRunsView, runsHeld, useHeldTotals } from "./DirectoryView";
+import { heldAcrossLabs } from "../../shared/held-answers";
 import { DirSweepView } from "./DirSweep";
 import { decimal, errorOf } from "../../shared/params";
 import { useParams } from "../../shared/useParams";
@@ -34,6 +36,11 @@ export function PlayExfatDir({ query }: { query: string }) {
   const [sweeps, setSweeps] = useState<DirSweep[][] | null>(null);
   const worker = useWorker(exfatClient);
   const { busy, error } = worker;
+  // the totals a lab of this learner's still asks for (exfat-empty-hint's own scenario): held
+  // here as in the lab, with the ratio and the searches that would give them away
+  const [labKeys] = useState(() => heldAcrossLabs("exfat.dir-examined"));
+  const heldTotals = useHeldTotals(worker.client, labKeys);
+  const held = runs !== null && runsHeld(runs, heldTotals);
 
   const set = (k: keyof typeof EXFAT_DIR_PARAMS, text: string) => {
     params.set(k, text);
@@ -69,7 +76,16 @@ export function PlayExfatDir({ query }: { query: string }) {
         <button type="button" onClick={reveal} disabled={busy || !params.valid || !!guessError}>{busy ? "Running…" : guess ? "Run and reveal" : "Run without predicting"}</button>
       </fieldset>
       {error && <p className="error" role="alert">{error}</p>}
-      {runs && ratio !== null && (
+      {runs && ratio !== null && held && (
+        <div className="reveal" role="status" data-testid="dir-play-held">
+          <p>
+            Held back: these numbers are your own problem in the exFAT empty-hint lab, whose prediction or question you have not
+            answered yet. Answer it in the lab first, or change a number here.
+          </p>
+          <DirRunsView runs={runs} held={heldTotals} />
+        </div>
+      )}
+      {runs && ratio !== null && !held && (
         <div className="reveal" role="status" data-ratio={ratio.toFixed(3)}>
           <p>
             Without the hint the searches examine <strong data-testid="dir-ratio">{ratio.toFixed(2)}×</strong> the entries they

@@ -76,4 +76,25 @@ describe("exfat-empty-hint's directory model and the learner's own answers", () 
     await expect.poll(() => cell(0).getAttribute("data-held"), { timeout: 30_000 }).toBe("1");
     expect(await table.textContent()).not.toContain(String(question));
   });
+
+  it("the directory playground holds the same totals for this learner, and only those", async () => {
+    const m = await loadCoreModule("exfat");
+    const [hint, old] = [true, false].map((h) => dirRun(m, h, dirScenarioOps(SEED)).examined);
+    // the learner's own scenario: step 3's prediction (without the hint) is still to make
+    await page.goto(`${inject("baseUrl")}#/play/exfat-dir?files=${SEED.files}&remove=${SEED.removeEvery}&long=${SEED.longNames}`);
+    await page.getByRole("button", { name: "Run without predicting" }).click();
+    await page.getByTestId("dir-play-held").waitFor({ timeout: 60_000 });
+    await expect.poll(() => cell(0).getAttribute("data-held"), { timeout: 30_000 }).toBe("1");
+    // step 2's, made above, shows; the ratio, which would give the held one away, does not
+    expect(await cell(1).textContent()).toBe(String(hint));
+    expect(await page.locator("[data-ratio]").count()).toBe(0);
+    expect(await page.getByTestId("dir-play-held").textContent()).not.toContain(String(old));
+    expect(await page.getByTestId("dir-sweep").count()).toBe(0);
+    // ten files more is another scenario: all of it shows
+    await page.getByLabel(/^create files/).fill(String(SEED.files + 10));
+    await page.getByRole("button", { name: "Run without predicting" }).click();
+    await page.locator(".reveal[data-ratio]").waitFor({ timeout: 60_000 });
+    expect(await cell(0).textContent()).toBe(String(dirRun(m, false, dirScenarioOps({ ...SEED, files: SEED.files + 10 })).examined));
+    expect(await page.getByTestId("dir-play-held").count()).toBe(0);
+  });
 });
