@@ -1,6 +1,6 @@
 // A step's text as the learner reads it: Markdown, commands with their Run buttons, predictions
-// asked before the measurement, and what the step taught (closed until it passes). Hints and the
-// solution are LabPanels'.
+// asked before the measurement, and what the step taught (closed until it passes and its
+// questions have answers). Hints and the solution are LabPanels'.
 import { useEffect, useId, useRef, useState } from "react";
 import { renderInlineMarkdown, renderMarkdown } from "./markdown";
 import type { LabStep } from "./lab-format";

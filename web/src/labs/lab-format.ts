@@ -9,8 +9,8 @@
 //   solution  commands that do the step, revealed on request (and sent to the VM with a click)
 //   predict   YAML: a question answered before a measurement, and where the kernel's answer
 //             is found (predict.ts); the step's later commands wait for the answer
-//   learned   Markdown: what the step taught, shown once it passes (or is skipped): it may
-//             give a prediction's answer away
+//   learned   Markdown: what the step taught, shown once it passes (or is skipped) and its
+//             questions have answers: it may give a prediction's or a question's answer away
 //   question  YAML: a question about the learner's own run, answered once the step passes and
 //             judged against what their guest measured (question.ts)
 //   shortcut  commands that reach the step's outcome the wrong way (a file of the right size

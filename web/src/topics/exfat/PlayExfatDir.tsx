@@ -38,7 +38,8 @@ export function PlayExfatDir({ query }: { query: string }) {
   const { busy, error } = worker;
   // the totals a lab of this learner's still asks for (exfat-empty-hint's own scenario): held
   // here as in the lab, with the ratio and the searches that would give them away
-  const [labKeys] = useState(() => heldAcrossLabs("exfat.dir-examined"));
+  // (read again at each run: an answer given in the lab's tab since frees it here)
+  const [labKeys, setLabKeys] = useState(() => heldAcrossLabs("exfat.dir-examined"));
   const heldTotals = useHeldTotals(worker.client, labKeys);
   const held = runs !== null && runsHeld(runs, heldTotals);
 
@@ -49,6 +50,7 @@ export function PlayExfatDir({ query }: { query: string }) {
   };
   const reveal = () =>
     worker.run(async (client) => {
+      setLabKeys(heldAcrossLabs("exfat.dir-examined"));
       setRuns(await client.dir(dirScenarioOps(p)));
       setSweeps(await client.dirSweeps(dirScenarioOps(p)));
     });
@@ -78,11 +80,17 @@ export function PlayExfatDir({ query }: { query: string }) {
       {error && <p className="error" role="alert">{error}</p>}
       {runs && ratio !== null && held && (
         <div className="reveal" role="status" data-testid="dir-play-held">
-          <p>
-            Held back: these numbers are your own problem in the exFAT empty-hint lab, whose prediction or question you have not
-            answered yet. Answer it in the lab first, or change a number here.
-          </p>
-          <DirRunsView runs={runs} held={heldTotals} />
+          {heldTotals === null ? (
+            <p className="muted">Checking these totals against the answers the exFAT empty-hint lab still asks of you…</p>
+          ) : (
+            <>
+              <p>
+                Held back: a total here answers a prediction or question of the exFAT empty-hint lab that you have not given yet.
+                Answer it in the lab first, or change a number here.
+              </p>
+              <DirRunsView runs={runs} held={heldTotals} />
+            </>
+          )}
         </div>
       )}
       {runs && ratio !== null && !held && (
