@@ -86,8 +86,9 @@ export function stepAnswers({ vm, events, step, n, progressRef, update, linesAtO
 
   /**
    * Keep in the progress which of the step's open predictions the learner has measured already.
-   * A reload, a reset or a visit to another step takes the machine and the step's events back,
-   * not what the learner saw: a guess made after one of them is still marked. `linesToo` false:
+   * A reload or a reset takes the machine back and, like a visit to another step, starts the
+   * step's events again; none takes back what the learner saw: a guess made after one of them
+   * is still marked (commands entered in another step are not seen here). `linesToo` false:
    * entered lines do not count now (a set-up Run's lines are known as such only once it ends).
    */
   const noteMeasured = (linesToo: boolean) => {
