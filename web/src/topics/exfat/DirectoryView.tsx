@@ -142,9 +142,12 @@ export function DirectoryView({ held = [] }: { held?: readonly HeldAnswer[] }) {
   );
 }
 
+/** the model of the keys whose answers are directory totals (answers.ts) */
+export const DIR_EXAMINED = "exfat.dir-examined";
+
 /** The held keys' answers (exfat.dir-examined), as the key computes them (answers.ts, in the worker); null until it has. */
 export function useHeldTotals(client: ExfatClient | null, held: readonly HeldAnswer[]): number[] | null {
-  const keys = JSON.stringify(held.filter((k) => k.model === "exfat.dir-examined").map((k) => k.params));
+  const keys = JSON.stringify(held.filter((k) => k.model === DIR_EXAMINED).map((k) => k.params));
   const [totals, setTotals] = useState<{ keys: string; totals: number[] } | null>(null);
   useEffect(() => {
     if (!client) return;

@@ -9,7 +9,7 @@ import { useEffect, useMemo, useState } from "react";
 import { exfatClient } from "./exfat-client";
 import { useWorker } from "../../shared/useWorker";
 import { dirScenarioOps, type DirRun, type DirScenario, type DirSweep } from "./exfat-dir";
-import { DirRunsView, runsHeld, useHeldTotals } from "./DirectoryView";
+import { DIR_EXAMINED, DirRunsView, runsHeld, useHeldTotals } from "./DirectoryView";
 import { heldAcrossLabs } from "../../shared/held-answers";
 import { DirSweepView } from "./DirSweep";
 import { decimal, errorOf } from "../../shared/params";
@@ -39,7 +39,7 @@ export function PlayExfatDir({ query }: { query: string }) {
   // the totals a lab of this learner's still asks for (exfat-empty-hint's own scenario): held
   // here as in the lab, with the ratio and the searches that would give them away
   // (read again at each run: an answer given in the lab's tab since frees it here)
-  const [labKeys, setLabKeys] = useState(() => heldAcrossLabs("exfat.dir-examined"));
+  const [labKeys, setLabKeys] = useState(() => heldAcrossLabs(DIR_EXAMINED));
   const heldTotals = useHeldTotals(worker.client, labKeys);
   const held = runs !== null && runsHeld(runs, heldTotals);
 
@@ -50,7 +50,7 @@ export function PlayExfatDir({ query }: { query: string }) {
   };
   const reveal = () =>
     worker.run(async (client) => {
-      setLabKeys(heldAcrossLabs("exfat.dir-examined"));
+      setLabKeys(heldAcrossLabs(DIR_EXAMINED));
       setRuns(await client.dir(dirScenarioOps(p)));
       setSweeps(await client.dirSweeps(dirScenarioOps(p)));
     });
